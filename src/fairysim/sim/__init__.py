@@ -1,0 +1,1 @@
+"""The engines: everything that plays games (no pandas in the jitted parts)."""

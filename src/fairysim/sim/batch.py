@@ -1,0 +1,274 @@
+"""Run many games in chunks, stream the chunks, aggregate on the fly, write Parquet.
+
+A game module supplies ``play_chunk(first_game, n_games) -> dict[str, np.ndarray]`` (columns of
+shape ``(n_games, players)`` for per-seat values, ``(n_games,)`` for per-game values); everything
+here is game-agnostic. Chunks run one after another, each spread over numba's threads by the
+game's kernel, and results depend only on (seed, game index), so the chunk size and the thread
+count never change a number.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numba as nb
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from fairysim.errors import FairysimError
+
+DEFAULT_CHUNK_GAMES = 1 << 16
+"""Games per chunk: big enough to keep both threads busy, small enough to report progress often."""
+
+SCHEMA_VERSION = 1
+"""Version of the tidy result layout (one row per game and seat); bumped on any column change."""
+
+PARQUET_METADATA_KEY = b"fairysim"
+
+Chunk = dict[str, np.ndarray]
+PlayChunk = Callable[[int, int], Chunk]
+Progress = Callable[[int, int], None]
+"""Progress callback: ``(games_done, games_total)``."""
+
+
+def check_games(games: int, option: str = "--games") -> int:
+    """Return ``games`` if it is a positive integer, else raise naming ``option``."""
+    if isinstance(games, bool) or not isinstance(games, int | np.integer) or games <= 0:
+        raise FairysimError(option, f"must be a positive whole number of games, got {games!r}")
+    return int(games)
+
+
+def chunk_ranges(games: int, chunk_games: int = DEFAULT_CHUNK_GAMES) -> list[tuple[int, int]]:
+    """Split games ``0 .. games - 1`` into ``(first_game, n_games)`` chunks."""
+    if chunk_games <= 0:
+        raise FairysimError("chunk_games", f"must be positive, got {chunk_games}")
+    return [(first, min(chunk_games, games - first)) for first in range(0, games, chunk_games)]
+
+
+@contextmanager
+def numba_threads(threads: int | None) -> Iterator[None]:
+    """Run the block with ``threads`` numba threads (all of them when None), then restore."""
+    if threads is None:
+        yield
+        return
+    if threads < 1 or threads > nb.config.NUMBA_NUM_THREADS:
+        raise FairysimError("--threads", f"must be between 1 and {nb.config.NUMBA_NUM_THREADS}, got {threads}")
+    before = nb.get_num_threads()
+    nb.set_num_threads(threads)
+    try:
+        yield
+    finally:
+        nb.set_num_threads(before)
+
+
+def run_chunks(
+    play_chunk: PlayChunk,
+    games: int,
+    chunk_games: int = DEFAULT_CHUNK_GAMES,
+    progress: Progress | None = None,
+    threads: int | None = None,
+) -> Iterator[tuple[int, Chunk]]:
+    """Yield ``(first_game, chunk)`` for every chunk of the run, in game order."""
+    games = check_games(games)
+    done = 0
+    with numba_threads(threads):
+        for first, n in chunk_ranges(games, chunk_games):
+            chunk = play_chunk(first, n)
+            done += n
+            if progress is not None:
+                progress(done, games)
+            yield first, chunk
+
+
+@dataclass
+class SeatAggregate:
+    """Running count, sum and sum of squares of every per-seat column, per seat.
+
+    Memory does not grow with the number of games, so a run of 10**8 games can be summarised.
+    """
+
+    columns: tuple[str, ...]
+    players: int
+
+    def __post_init__(self) -> None:
+        self.games = 0
+        self.sums = np.zeros((len(self.columns), self.players))
+        self.squares = np.zeros((len(self.columns), self.players))
+
+    def add(self, chunk: Mapping[str, np.ndarray]) -> None:
+        """Fold one chunk's per-seat columns in."""
+        for i, name in enumerate(self.columns):
+            values = chunk[name].astype(np.float64)
+            self.sums[i] += values.sum(axis=0)
+            self.squares[i] += np.square(values).sum(axis=0)
+        self.games += len(chunk[self.columns[0]])
+
+    def frame(self, policies: Sequence[str]) -> pd.DataFrame:
+        """One row per seat: games, and mean and standard deviation of every column."""
+        n = max(self.games, 1)
+        rows: dict[str, Any] = {
+            "seat": np.arange(self.players),
+            "policy": list(policies),
+            "games": np.full(self.players, self.games),
+        }
+        for i, name in enumerate(self.columns):
+            mean = self.sums[i] / n
+            var = np.maximum(self.squares[i] / n - mean**2, 0.0) * (n / max(n - 1, 1))
+            rows[f"{name}_mean"] = mean
+            rows[f"{name}_std"] = np.sqrt(var)
+        rows["wins"] = self.sums[self.columns.index("win_share")] if "win_share" in self.columns else np.nan
+        return pd.DataFrame(rows)
+
+
+def tidy_frame(
+    first_game: int,
+    chunk: Mapping[str, np.ndarray],
+    players: int,
+    policies: Sequence[str],
+    setup: Mapping[str, Any],
+) -> pd.DataFrame:
+    """One row per (game, seat) from a chunk of per-seat and per-game arrays.
+
+    Per-seat arrays have shape ``(n, players)``; per-game arrays ``(n,)`` are repeated for each
+    seat; arrays of shape ``(n, players, k)`` become ``k`` columns ``name_1 .. name_k``.
+    """
+    n = None
+    columns: dict[str, Any] = {}
+    for name, values in chunk.items():
+        n = values.shape[0]
+        if values.ndim == 1:
+            columns[name] = np.repeat(values, players)
+        elif values.ndim == 2:
+            columns[name] = values.reshape(-1)
+        else:
+            for k in range(values.shape[2]):
+                columns[f"{name}_{k + 1}"] = values[:, :, k].reshape(-1)
+    assert n is not None, "a chunk needs at least one column"
+    frame = pd.DataFrame(
+        {
+            "game": np.repeat(np.arange(first_game, first_game + n, dtype=np.int64), players),
+            "seat": np.tile(np.arange(players, dtype=np.int8), n),
+            "policy": pd.Categorical(np.tile(np.asarray(policies, dtype=object), n)),
+        }
+    )
+    for name, values in columns.items():
+        frame[name] = _compact(values)
+    for name, value in setup.items():
+        frame[name] = pd.Categorical([value] * len(frame)) if isinstance(value, str) else value
+    return frame
+
+
+def _compact(values: np.ndarray) -> np.ndarray:
+    """Smallest integer type that holds ``values`` (floats unchanged): keeps big frames small."""
+    if values.dtype.kind != "i" or values.size == 0:
+        return values
+    lo, hi = int(values.min()), int(values.max())
+    for dtype in (np.int8, np.int16, np.int32):
+        info = np.iinfo(dtype)
+        if info.min <= lo and hi <= info.max:
+            return values.astype(dtype)
+    return values
+
+
+def run_metadata(game: str, config: Mapping[str, Any]) -> dict[str, Any]:
+    """The metadata every saved result carries: game, configuration, versions."""
+    from fairysim import __version__
+
+    return {
+        "game": game,
+        "config": dict(config),
+        "package_version": __version__,
+        "schema_version": SCHEMA_VERSION,
+    }
+
+
+def check_out_path(out: str | Path, option: str = "--out") -> Path:
+    """Return ``out`` as a Path if a file can be written there, else raise naming ``option``."""
+    path = Path(out)
+    if path.exists() and path.is_dir():
+        raise FairysimError(option, f"{path} is a directory")
+    parent = path.parent if str(path.parent) else Path(".")
+    if not parent.exists():
+        raise FairysimError(option, f"folder {parent} does not exist")
+    if not os.access(parent, os.W_OK):
+        raise FairysimError(option, f"folder {parent} is not writable")
+    if path.exists() and not os.access(path, os.W_OK):
+        raise FairysimError(option, f"{path} is not writable")
+    return path
+
+
+class AtomicParquetWriter:
+    """Write a Parquet file chunk by chunk into a temporary file, renamed into place on success.
+
+    If the run fails or is interrupted, the temporary file is removed and any file already at
+    the destination is left untouched.
+    """
+
+    def __init__(self, path: str | Path, metadata: Mapping[str, Any]) -> None:
+        self.path = Path(path)
+        self.metadata = {PARQUET_METADATA_KEY: json.dumps(metadata, default=str).encode()}
+        fd, tmp = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".tmp", dir=self.path.parent or ".")
+        os.close(fd)
+        self.tmp = Path(tmp)
+        self.writer: pq.ParquetWriter | None = None
+
+    def write(self, frame: pd.DataFrame) -> None:
+        """Append one chunk's rows."""
+        table = pa.Table.from_pandas(frame, preserve_index=False)
+        if self.writer is None:
+            schema = table.schema.with_metadata({**(table.schema.metadata or {}), **self.metadata})
+            self.writer = pq.ParquetWriter(self.tmp, schema, compression="zstd")
+        self.writer.write_table(table.cast(self.writer.schema))
+
+    def commit(self) -> None:
+        """Close the file and move it into place."""
+        if self.writer is not None:
+            self.writer.close()
+        os.replace(self.tmp, self.path)
+
+    def abort(self) -> None:
+        """Drop the temporary file."""
+        if self.writer is not None:
+            self.writer.close()
+        self.tmp.unlink(missing_ok=True)
+
+    def __enter__(self) -> AtomicParquetWriter:
+        return self
+
+    def __exit__(self, exc_type, exc, tb) -> None:
+        if exc_type is None:
+            self.commit()
+        else:
+            self.abort()
+
+
+def read_results(path: str | Path) -> tuple[pd.DataFrame, dict[str, Any]]:
+    """Load a saved run: its tidy frame and the metadata it was written with."""
+    table = pq.read_table(path)
+    raw = (table.schema.metadata or {}).get(PARQUET_METADATA_KEY)
+    meta = json.loads(raw) if raw else {}
+    return table.to_pandas(), meta
+
+
+__all__ = [
+    "DEFAULT_CHUNK_GAMES",
+    "SCHEMA_VERSION",
+    "AtomicParquetWriter",
+    "SeatAggregate",
+    "check_games",
+    "check_out_path",
+    "chunk_ranges",
+    "read_results",
+    "run_chunks",
+    "run_metadata",
+    "tidy_frame",
+]

@@ -1,0 +1,78 @@
+"""Fantastique card data: the fan-card deck and the medal rows, read from ``data/cards.toml``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+
+from fairysim.errors import CardFileError
+from fairysim.sim.datafile import read_toml, require_int, require_table
+from fairysim.sim.fantastique.rules import MEDAL_ROWS, N_VALUES, ROUNDS
+
+DEFAULT_CARDS = Path(__file__).parent / "data" / "cards.toml"
+
+
+@dataclass(frozen=True)
+class FantastiqueCards:
+    """The components that vary between printings or variants.
+
+    Attributes
+    ----------
+    deck_counts : int64[N_VALUES + 1]
+        ``deck_counts[v]`` fan cards of value ``v`` (slot 0 unused, always 0).
+    medal_values : int64[3, ROUNDS]
+        Rows gold, silver, bronze; each row in the order it is handed out (points).
+    finale_medals : int64[2]
+        Points of the Gold and Silver Grande Finale medals.
+    source : str
+        The file these came from.
+    """
+
+    deck_counts: np.ndarray
+    medal_values: np.ndarray
+    finale_medals: np.ndarray
+    source: str = field(default=str(DEFAULT_CARDS))
+
+    @property
+    def total_cards(self) -> int:
+        """Number of fan cards in the deck."""
+        return int(self.deck_counts.sum())
+
+
+def load_cards(path: str | Path | None = None) -> FantastiqueCards:
+    """Read and validate a Fantastique card file (the shipped one when ``path`` is None)."""
+    if path is None:
+        return _default_cards()
+    return _parse_cards(Path(path))
+
+
+@cache
+def _default_cards() -> FantastiqueCards:
+    return _parse_cards(DEFAULT_CARDS)
+
+
+def _parse_cards(path: Path) -> FantastiqueCards:
+    data = read_toml(path)
+    fan_cards = require_table(data, "fan_cards", path)
+    deck = np.zeros(N_VALUES + 1, dtype=np.int64)
+    for key, count in fan_cards.items():
+        if key not in {str(v) for v in range(1, N_VALUES + 1)}:
+            raise CardFileError(str(path), f"[fan_cards] has value {key!r}; values are 1..{N_VALUES}")
+        deck[int(key)] = require_int(count, f"[fan_cards] {key}", path)
+    medals = require_table(data, "medals", path)
+    medal_values = np.zeros((len(MEDAL_ROWS), ROUNDS), dtype=np.int64)
+    for row, name in enumerate(MEDAL_ROWS):
+        values = medals.get(name)
+        if not isinstance(values, list) or len(values) != ROUNDS:
+            raise CardFileError(str(path), f"[medals] {name} must list {ROUNDS} medal values")
+        for i, value in enumerate(values):
+            medal_values[row, i] = require_int(value, f"[medals] {name}[{i}]", path)
+    finale = require_table(data, "grande_finale_medals", path)
+    finale_medals = np.array(
+        [require_int(finale.get(name), f"[grande_finale_medals] {name}", path) for name in ("gold", "silver")],
+        dtype=np.int64,
+    )
+    return FantastiqueCards(deck, medal_values, finale_medals, str(path))

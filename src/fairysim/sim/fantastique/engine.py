@@ -1,0 +1,471 @@
+"""The jitted Fantastique game loop.
+
+One :class:`Table` (a named tuple of small arrays) is allocated per worker thread and reset for
+every game, so the per-game loop allocates nothing. Every draw the rules make comes from the
+game's ``DEAL_STREAM`` in the same order as :mod:`.reference`, and each seat's policy draws from
+its own stream, so both engines agree game by game.
+
+Order of rule draws in a game: shuffle the deck (Fisher-Yates over the deck sorted by value),
+deal 10 cards to each seat in seat order from the top, draw the first start seat (F1); then each
+reshuffle of the discard pile (F3) shuffles it sorted by value.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numba as nb
+import numpy as np
+
+from fairysim.sim.fantastique.rules import (
+    BRONZE_MIN_PLAYERS,
+    DISPLAY_STACKS,
+    HAND_SIZE,
+    MAX_CHOICES,
+    MAX_PLAYERS,
+    MEDAL_ROWS,
+    N_VALUES,
+    PLAY_FAN,
+    ROUNDS,
+    STACK_LIMIT,
+    TAKE_STACK,
+    V_DISCARD,
+    V_DRAW_PILE,
+    V_FAN,
+    V_HAND,
+    V_HAND_SIZE,
+    V_MEDAL_POINTS,
+    V_NEXT_MEDAL,
+    V_PLAYED_COUNT,
+    V_PLAYED_VALUE,
+    V_PLAYERS,
+    V_ROUND,
+    V_SEAT,
+    V_STACK_SIZE,
+    V_STACK_VALUE,
+    V_START_SEAT,
+    VIEW_SIZE,
+    finale_count_of_counts,
+    finale_medal_points,
+    rank_players,
+)
+from fairysim.sim.rng import (
+    DEAL_STREAM,
+    FIRST_POLICY_STREAM,
+    RNG_STATE_SIZE,
+    randint,
+    seed_stream,
+    shuffle_prefix,
+)
+
+ENGINE_VERSION = 1
+"""Bumped whenever the engine's behaviour (and so any result) changes."""
+
+Table = namedtuple(
+    "Table",
+    [
+        "hands",  # int64[MAX_PLAYERS, N_VALUES + 1]: count by value
+        "pile",  # int64[total cards]: draw pile, top card at pile[pile_len - 1]
+        "discard",  # int64[N_VALUES + 1]: discard pile, count by value
+        "stack_value",  # int64[DISPLAY_STACKS]
+        "stack_size",  # int64[DISPLAY_STACKS]; 0 = taken or never dealt
+        "played_value",  # int64[MAX_PLAYERS]: this round's fan; count 0 = no fan
+        "played_count",  # int64[MAX_PLAYERS]
+        "medal_next",  # int64[3]: next unawarded medal of each row
+        "medals",  # int64[MAX_PLAYERS, ROUNDS]: medal points won, in order won
+        "n_medals",  # int64[MAX_PLAYERS]
+        "medal_points",  # int64[MAX_PLAYERS]
+        "order",  # int64[MAX_PLAYERS]: scratch for rankings and turn orders
+        "seat_view",  # int64[VIEW_SIZE]: what the deciding seat sees
+        "choices",  # int64[MAX_CHOICES, 2]
+        "deal_rng",  # uint64[2]
+        "policy_rng",  # uint64[MAX_PLAYERS, 2]
+        "counters",  # int64[N_COUNTERS], slots below
+    ],
+)
+PILE_LEN = 0
+N_STACKS = 1
+START_SEAT = 2
+N_COUNTERS = 3
+
+# Error record of a game whose policy answered an illegal index: (seat, decision, choice, n).
+ERROR_FIELDS = 4
+
+
+@nb.njit(cache=True)
+def new_table(total_cards):
+    """Allocate the arrays of one table (once per worker thread)."""
+    return Table(
+        np.zeros((MAX_PLAYERS, N_VALUES + 1), np.int64),
+        np.zeros(total_cards, np.int64),
+        np.zeros(N_VALUES + 1, np.int64),
+        np.zeros(DISPLAY_STACKS, np.int64),
+        np.zeros(DISPLAY_STACKS, np.int64),
+        np.zeros(MAX_PLAYERS, np.int64),
+        np.zeros(MAX_PLAYERS, np.int64),
+        np.zeros(len(MEDAL_ROWS), np.int64),
+        np.zeros((MAX_PLAYERS, ROUNDS), np.int64),
+        np.zeros(MAX_PLAYERS, np.int64),
+        np.zeros(MAX_PLAYERS, np.int64),
+        np.zeros(MAX_PLAYERS, np.int64),
+        np.zeros(VIEW_SIZE, np.int64),
+        np.zeros((MAX_CHOICES, 2), np.int64),
+        np.zeros(RNG_STATE_SIZE, np.uint64),
+        np.zeros((MAX_PLAYERS, RNG_STATE_SIZE), np.uint64),
+        np.zeros(N_COUNTERS, np.int64),
+    )
+
+
+@nb.njit(cache=True)
+def fill_pile_sorted(t, counts):
+    """Lay the cards counted in ``counts`` into the pile in ascending value; return how many."""
+    n = 0
+    for v in range(1, N_VALUES + 1):
+        for _ in range(counts[v]):
+            t.pile[n] = v
+            n += 1
+    return n
+
+
+@nb.njit(cache=True)
+def setup_game(t, seed, game, n_players, deck_counts):
+    """Reset the table, shuffle, deal and draw the first start seat (F1)."""
+    t.hands[:] = 0
+    t.discard[:] = 0
+    t.medal_next[:] = 0
+    t.n_medals[:] = 0
+    t.medal_points[:] = 0
+    t.medals[:] = 0
+    seed_stream(t.deal_rng, seed, game, DEAL_STREAM)
+    for s in range(n_players):
+        seed_stream(t.policy_rng[s], seed, game, FIRST_POLICY_STREAM + s)
+    n = fill_pile_sorted(t, deck_counts)
+    shuffle_prefix(t.deal_rng, t.pile, n)
+    for s in range(n_players):
+        for _ in range(HAND_SIZE):
+            n -= 1
+            t.hands[s, t.pile[n]] += 1
+    t.counters[PILE_LEN] = n
+    t.counters[START_SEAT] = randint(t.deal_rng, n_players)
+
+
+@nb.njit(cache=True)
+def reshuffle_discard(t):
+    """F3: the discard pile becomes the new draw pile; False if it was empty too."""
+    n = fill_pile_sorted(t, t.discard)
+    if n == 0:
+        return False
+    shuffle_prefix(t.deal_rng, t.pile, n)
+    t.discard[:] = 0
+    t.counters[PILE_LEN] = n
+    return True
+
+
+@nb.njit(cache=True)
+def reveal_display(t):
+    """Phase 1 (F2, F3): reveal until a fifth stack is started or no card is left."""
+    n_stacks = 0
+    t.stack_size[:] = 0
+    t.stack_value[:] = 0
+    while n_stacks < DISPLAY_STACKS:
+        if t.counters[PILE_LEN] == 0 and not reshuffle_discard(t):
+            break
+        t.counters[PILE_LEN] -= 1
+        card = t.pile[t.counters[PILE_LEN]]
+        placed = False
+        for s in range(n_stacks):
+            if t.stack_value[s] == card and t.stack_size[s] < STACK_LIMIT:
+                t.stack_size[s] += 1
+                placed = True
+                break
+        if not placed:
+            t.stack_value[n_stacks] = card
+            t.stack_size[n_stacks] = 1
+            n_stacks += 1
+    t.counters[N_STACKS] = n_stacks
+
+
+@nb.njit(cache=True)
+def fill_view(t, round_, fan, n_players, seat, deck_counts):
+    """Write what ``seat`` may see into ``t.seat_view`` (names in rules.VIEW_FIELDS)."""
+    v = t.seat_view
+    v[V_ROUND] = round_
+    v[V_FAN] = fan
+    v[V_PLAYERS] = n_players
+    v[V_SEAT] = seat
+    v[V_START_SEAT] = t.counters[START_SEAT]
+    for value in range(N_VALUES + 1):
+        v[V_HAND + value] = t.hands[seat, value]
+        v[V_DISCARD + value] = t.discard[value]
+    for s in range(DISPLAY_STACKS):
+        v[V_STACK_VALUE + s] = t.stack_value[s] if t.stack_size[s] > 0 else 0
+        v[V_STACK_SIZE + s] = t.stack_size[s]
+    for s in range(MAX_PLAYERS):
+        if s < n_players:
+            v[V_PLAYED_VALUE + s] = t.played_value[s]
+            v[V_PLAYED_COUNT + s] = t.played_count[s]
+            v[V_MEDAL_POINTS + s] = t.medal_points[s]
+            size = 0
+            for value in range(1, N_VALUES + 1):
+                size += t.hands[s, value]
+            v[V_HAND_SIZE + s] = size
+        else:
+            v[V_PLAYED_VALUE + s] = 0
+            v[V_PLAYED_COUNT + s] = 0
+            v[V_MEDAL_POINTS + s] = 0
+            v[V_HAND_SIZE + s] = 0
+    v[V_DRAW_PILE] = t.counters[PILE_LEN]
+
+
+@nb.njit(cache=True)
+def fill_next_medals(t, n_players, medal_values):
+    """The next medal of each row, 0 for a row not used at this player count."""
+    rows = len(MEDAL_ROWS) if n_players >= BRONZE_MIN_PLAYERS else len(MEDAL_ROWS) - 1
+    for row in range(len(MEDAL_ROWS)):
+        t.seat_view[V_NEXT_MEDAL + row] = medal_values[row, t.medal_next[row]] if row < rows else 0
+
+
+@nb.njit(cache=True)
+def legal_fans(t, seat, n_players):
+    """F4: write the legal (value, count) fans of ``seat`` into ``t.choices``; return how many."""
+    n = 0
+    for value in range(1, N_VALUES + 1):
+        for count in range(1, t.hands[seat, value] + 1):
+            taken = False
+            for other in range(n_players):
+                if t.played_count[other] == count and t.played_value[other] == value:
+                    taken = True
+                    break
+            if not taken:
+                t.choices[n, 0] = value
+                t.choices[n, 1] = count
+                n += 1
+    return n
+
+
+@nb.njit(cache=True)
+def stack_choices(t):
+    """The distinct (value, size) of the stacks still on the table, in display order."""
+    n = 0
+    for s in range(t.counters[N_STACKS]):
+        if t.stack_size[s] == 0:
+            continue
+        duplicate = False
+        for i in range(n):
+            if t.choices[i, 0] == t.stack_value[s] and t.choices[i, 1] == t.stack_size[s]:
+                duplicate = True
+                break
+        if not duplicate:
+            t.choices[n, 0] = t.stack_value[s]
+            t.choices[n, 1] = t.stack_size[s]
+            n += 1
+    return n
+
+
+@nb.njit(cache=True)
+def sort_order_desc(order, n, primary, secondary):
+    """Insertion-sort seats ``order[:n]`` by (primary, secondary) descending; stable."""
+    for i in range(1, n):
+        seat = order[i]
+        j = i - 1
+        while j >= 0 and (
+            primary[order[j]] < primary[seat]
+            or (primary[order[j]] == primary[seat] and secondary[order[j]] < secondary[seat])
+        ):
+            order[j + 1] = order[j]
+            j -= 1
+        order[j + 1] = seat
+
+
+@nb.njit(cache=True)
+def award_medals(t, n_players, medal_values, n_played):
+    """F5: medals to the ``n_played`` seats in ``t.order`` (already ranked by count, value)."""
+    rows = len(MEDAL_ROWS) if n_players >= BRONZE_MIN_PLAYERS else len(MEDAL_ROWS) - 1
+    for place in range(min(rows, n_played)):
+        seat = t.order[place]
+        points = medal_values[place, t.medal_next[place]]
+        t.medal_next[place] += 1
+        t.medals[seat, t.n_medals[seat]] = points
+        t.n_medals[seat] += 1
+        t.medal_points[seat] += points
+
+
+@nb.njit(cache=True)
+def play_round(t, round_, fan, n_players, policies, weights, medal_values, deck_counts, error):
+    """One round: reveal, play fans, medals, take stacks. False if a policy answered illegally."""
+    reveal_display(t)
+    start = t.counters[START_SEAT]
+    t.played_count[:] = 0
+    t.played_value[:] = 0
+    # Phase 2: fans in turn order (F4)
+    for turn in range(n_players):
+        seat = (start + turn) % n_players
+        n = legal_fans(t, seat, n_players)
+        if n == 0:
+            continue
+        fill_view(t, round_, fan, n_players, seat, deck_counts)
+        fill_next_medals(t, n_players, medal_values)
+        c = policies[seat](PLAY_FAN, t.seat_view, t.choices, n, weights[seat], t.policy_rng[seat])
+        if c < 0 or c >= n:
+            error[0] = seat
+            error[1] = PLAY_FAN
+            error[2] = c
+            error[3] = n
+            return False
+        value = t.choices[c, 0]
+        count = t.choices[c, 1]
+        t.hands[seat, value] -= count
+        t.played_value[seat] = value
+        t.played_count[seat] = count
+    # Phase 3: medals by count, then value (F5)
+    n_played = 0
+    for turn in range(n_players):
+        seat = (start + turn) % n_players
+        if t.played_count[seat] > 0:
+            t.order[n_played] = seat
+            n_played += 1
+    sort_order_desc(t.order, n_played, t.played_count, t.played_value)
+    award_medals(t, n_players, medal_values, n_played)
+    gold_seat = t.order[0] if n_played > 0 else start
+    # Phase 4: stacks by value, then count, then passers in turn order (F6)
+    sort_order_desc(t.order, n_played, t.played_value, t.played_count)
+    n_order = n_played
+    for turn in range(n_players):
+        seat = (start + turn) % n_players
+        if t.played_count[seat] == 0:
+            t.order[n_order] = seat
+            n_order += 1
+    for i in range(n_players):
+        seat = t.order[i]
+        n = stack_choices(t)
+        if n == 0:
+            break  # F3: fewer stacks than players when both piles ran dry
+        fill_view(t, round_, fan, n_players, seat, deck_counts)
+        fill_next_medals(t, n_players, medal_values)
+        c = policies[seat](TAKE_STACK, t.seat_view, t.choices, n, weights[seat], t.policy_rng[seat])
+        if c < 0 or c >= n:
+            error[0] = seat
+            error[1] = TAKE_STACK
+            error[2] = c
+            error[3] = n
+            return False
+        for s in range(t.counters[N_STACKS]):
+            if t.stack_size[s] > 0 and t.stack_value[s] == t.choices[c, 0] and t.stack_size[s] == t.choices[c, 1]:
+                t.hands[seat, t.stack_value[s]] += t.stack_size[s]
+                t.stack_size[s] = 0
+                break
+    # End of round: fans and untaken stacks to the discard pile; Gold winner starts (F7)
+    for seat in range(n_players):
+        t.discard[t.played_value[seat]] += t.played_count[seat]
+    for s in range(t.counters[N_STACKS]):
+        t.discard[t.stack_value[s]] += t.stack_size[s]
+        t.stack_size[s] = 0
+    t.counters[START_SEAT] = gold_seat
+    return True
+
+
+@nb.njit(cache=True)
+def sort_medals_desc(medals, n):
+    """Sort ``medals[:n]`` in place, highest first."""
+    for i in range(1, n):
+        x = medals[i]
+        j = i - 1
+        while j >= 0 and medals[j] < x:
+            medals[j + 1] = medals[j]
+            j -= 1
+        medals[j + 1] = x
+
+
+@nb.njit(cache=True)
+def play_game(
+    t, seed, game, n_players, fan, policies, weights, deck_counts, medal_values, finale_medals,
+    out, row, trace, record_trace, error,
+):
+    """Play game ``game`` on table ``t`` and write its outcome into row ``row`` of ``out``."""
+    setup_game(t, seed, game, n_players, deck_counts)
+    out.first_seat[row] = t.counters[START_SEAT]
+    for round_ in range(ROUNDS):
+        if not play_round(t, round_, fan, n_players, policies, weights, medal_values, deck_counts, error):
+            return False
+        if record_trace:
+            for s in range(n_players):
+                trace[row, s, round_] = t.medal_points[s]
+    finale_counts = t.order  # reuse scratch: counts per seat
+    for s in range(n_players):
+        finale_counts[s] = finale_count_of_counts(fan, t.hands[s])
+        out.finale_count[row, s] = finale_counts[s]
+        sort_medals_desc(t.medals[s], t.n_medals[s])
+    finale_medal_points(finale_counts, n_players, finale_medals, out.finale_points[row])
+    for s in range(n_players):
+        out.medal_points[row, s] = t.medal_points[s]
+        out.score[row, s] = t.medal_points[s] + out.finale_points[row, s]
+        out.medals[row, s] = t.n_medals[s]
+        size = 0
+        for value in range(1, N_VALUES + 1):
+            size += t.hands[s, value]
+        out.hand_size[row, s] = size
+    rank_players(out.score[row], t.medals, t.n_medals, n_players, out.rank[row], out.win_share[row])
+    rank_players(
+        t.medal_points, t.medals, t.n_medals, n_players, out.pre_finale_rank[row], out.pre_finale_win_share[row]
+    )
+    pile_and_discard = t.counters[PILE_LEN]
+    for value in range(1, N_VALUES + 1):
+        pile_and_discard += t.discard[value]
+    out.cards_outside_hands[row] = pile_and_discard
+    return True
+
+
+@nb.njit(cache=True, parallel=True)
+def play_games(
+    seed, first_game, n_players, fan, policies, weights, deck_counts, medal_values, finale_medals,
+    out, trace, record_trace, errors,
+):
+    """Play games ``first_game .. first_game + len(out.score) - 1`` across numba threads.
+
+    Each worker thread takes a contiguous block of games and one table; results depend only on
+    (seed, game), never on the block a game falls in.
+    """
+    n_games = out.score.shape[0]
+    n_blocks = min(nb.get_num_threads(), n_games)
+    total_cards = 0
+    for v in range(N_VALUES + 1):
+        total_cards += deck_counts[v]
+    for block in nb.prange(n_blocks):
+        t = new_table(total_cards)
+        lo = block * n_games // n_blocks
+        hi = (block + 1) * n_games // n_blocks
+        for row in range(lo, hi):
+            # A game whose policy answers illegally stops there; its error row says why.
+            play_game(
+                t, seed, first_game + row, n_players, fan, policies, weights, deck_counts,
+                medal_values, finale_medals, out, row, trace, record_trace, errors[row],
+            )
+
+
+Outcome = namedtuple(
+    "Outcome",
+    [
+        "score",  # int64[games, players]: total points
+        "medal_points",  # int64[games, players]
+        "finale_count",  # int64[games, players]: cards the Grande Finale fan counts
+        "finale_points",  # int64[games, players]: Grande Finale medal points
+        "medals",  # int64[games, players]: medals won in rounds 1-7
+        "hand_size",  # int64[games, players]: cards in hand at the end
+        "rank",  # int64[games, players]: 1 = winner
+        "win_share",  # float64[games, players]
+        "pre_finale_rank",  # int64[games, players]: rank on medal points alone
+        "pre_finale_win_share",  # float64[games, players]
+        "first_seat",  # int64[games]: start seat of round 1 (F1)
+        "cards_outside_hands",  # int64[games]: draw pile + discard pile at the end
+    ],
+)
+
+
+def new_outcome(games: int, players: int) -> Outcome:
+    """Allocate the outcome arrays of a chunk of ``games`` games."""
+    per_seat = {name: np.zeros((games, players), np.int64) for name in Outcome._fields}
+    per_seat["win_share"] = np.zeros((games, players), np.float64)
+    per_seat["pre_finale_win_share"] = np.zeros((games, players), np.float64)
+    per_seat["first_seat"] = np.zeros(games, np.int64)
+    per_seat["cards_outside_hands"] = np.zeros(games, np.int64)
+    return Outcome(**per_seat)

@@ -1,0 +1,194 @@
+"""Built-in Fantastique policies.
+
+Each is compiled once with :data:`fairysim.sim.policy.POLICY_SIGNATURE` and sees only its seat's
+view (:data:`.rules.VIEW_FIELDS`). Weights are floats passed per call, so tuning never recompiles.
+
+==========  ==========================================================================
+random      uniform over the distinct legal choices (the statistical reference)
+greedy      most cards, then highest value; takes the biggest stack, then highest value
+hoarder     keeps the cards its Grande Finale fan counts and plays the others
+balancer    weighs the medal a fan wins now against the finale cards it gives up
+==========  ==========================================================================
+"""
+
+from __future__ import annotations
+
+import numba as nb
+
+from fairysim.sim.fantastique.rules import (
+    BRONZE_MIN_PLAYERS,
+    MEDAL_ROWS,
+    N_VALUES,
+    PLAY_FAN,
+    V_FAN,
+    V_HAND,
+    V_NEXT_MEDAL,
+    V_PLAYED_COUNT,
+    V_PLAYED_VALUE,
+    V_PLAYERS,
+    V_SEAT,
+    V_START_SEAT,
+    finale_count_of_counts,
+)
+from fairysim.sim.policy import builtin, policy
+from fairysim.sim.rng import randint
+
+
+@policy
+def random_policy(decision, view, choices, n_choices, weights, rng):
+    """Uniform over the legal choices (which the engine already lists once each)."""
+    return randint(rng, n_choices)
+
+
+@policy
+def greedy_policy(decision, view, choices, n_choices, weights, rng):
+    """Most cards, then highest value (fans); biggest stack, then highest value (stacks)."""
+    best = 0
+    for i in range(1, n_choices):
+        if choices[i, 1] > choices[best, 1] or (
+            choices[i, 1] == choices[best, 1] and choices[i, 0] > choices[best, 0]
+        ):
+            best = i
+    return best
+
+
+@nb.njit(cache=True)
+def finale_after(view, value, delta):
+    """Grande Finale count of the viewer's hand with ``delta`` cards of ``value`` added."""
+    view[V_HAND + value] += delta
+    count = finale_count_of_counts(view[V_FAN], view[V_HAND : V_HAND + N_VALUES + 1])
+    view[V_HAND + value] -= delta
+    return count
+
+
+@nb.njit(cache=True)
+def argmax_first(scores, n):
+    """Index of the highest of ``scores[:n]``; the first one on ties."""
+    best = 0
+    for i in range(1, n):
+        if scores[i] > scores[best]:
+            best = i
+    return best
+
+
+@nb.njit(cache=True)
+def score_stack_choices(view, choices, n_choices, finale_weight, size_weight):
+    """Pick the stack maximising ``finale_weight * finale gain + size_weight * size``."""
+    now = finale_count_of_counts(view[V_FAN], view[V_HAND : V_HAND + N_VALUES + 1])
+    best = 0
+    best_score = -1e300
+    for i in range(n_choices):
+        gain = finale_after(view, choices[i, 0], choices[i, 1]) - now
+        score = finale_weight * gain + size_weight * choices[i, 1] + 0.01 * choices[i, 0]
+        if score > best_score:
+            best_score = score
+            best = i
+    return best
+
+
+@policy
+def hoarder_policy(decision, view, choices, n_choices, weights, rng):
+    """Play the fan that costs the fewest finale cards; take the stack that adds the most.
+
+    weights: finale (per finale card kept or gained), count (per card played or taken),
+    value (per point of the fan's value, for stack-pick order).
+    """
+    finale_w = weights[0]
+    count_w = weights[1]
+    value_w = weights[2]
+    if decision != PLAY_FAN:
+        return score_stack_choices(view, choices, n_choices, finale_w, count_w)
+    now = finale_count_of_counts(view[V_FAN], view[V_HAND : V_HAND + N_VALUES + 1])
+    best = 0
+    best_score = -1e300
+    for i in range(n_choices):
+        value = choices[i, 0]
+        count = choices[i, 1]
+        loss = now - finale_after(view, value, -count)
+        score = -finale_w * loss + count_w * count + value_w * value
+        if score > best_score:
+            best_score = score
+            best = i
+    return best
+
+
+@nb.njit(cache=True)
+def medal_now(view, value, count):
+    """Points of the medal fan (value, count) would hold against the fans already played."""
+    players = view[V_PLAYERS]
+    place = 0
+    for s in range(players):
+        c = view[V_PLAYED_COUNT + s]
+        if c > count or (c == count and c > 0 and view[V_PLAYED_VALUE + s] > value):
+            place += 1
+    rows = len(MEDAL_ROWS) if players >= BRONZE_MIN_PLAYERS else len(MEDAL_ROWS) - 1
+    if place >= rows:
+        return 0.0
+    return float(view[V_NEXT_MEDAL + place])
+
+
+@policy
+def balancer_policy(decision, view, choices, n_choices, weights, rng):
+    """Medal points won now minus the finale cards given up, with a cost for cards spent.
+
+    weights: finale (points per finale card), pick (per seat played earlier in the stack order),
+    spent (per card played beyond the first), risk (share of the medal lost per player still to
+    play).
+    """
+    finale_w = weights[0]
+    pick_w = weights[1]
+    spent_w = weights[2]
+    risk_w = weights[3]
+    if decision != PLAY_FAN:
+        return score_stack_choices(view, choices, n_choices, finale_w, 1.0)
+    players = view[V_PLAYERS]
+    to_play = (view[V_START_SEAT] - view[V_SEAT] - 1) % players
+    risk = max(0.0, 1.0 - risk_w * to_play)
+    now = finale_count_of_counts(view[V_FAN], view[V_HAND : V_HAND + N_VALUES + 1])
+    best = 0
+    best_score = -1e300
+    for i in range(n_choices):
+        value = choices[i, 0]
+        count = choices[i, 1]
+        picks_before = 0
+        for s in range(players):
+            if view[V_PLAYED_COUNT + s] > 0 and view[V_PLAYED_VALUE + s] < value:
+                picks_before += 1
+        loss = now - finale_after(view, value, -count)
+        score = (
+            risk * medal_now(view, value, count)
+            + pick_w * picks_before
+            - finale_w * loss
+            - spent_w * (count - 1)
+        )
+        if score > best_score:
+            best_score = score
+            best = i
+    return best
+
+
+POLICIES = {
+    p.name: p
+    for p in (
+        builtin("random", random_policy, "uniform over the distinct legal choices"),
+        builtin("greedy", greedy_policy, "most cards, then highest value; biggest stack"),
+        builtin(
+            "hoarder",
+            hoarder_policy,
+            "keeps the cards its Grande Finale fan counts, plays the others",
+            finale=3.0,
+            count=1.0,
+            value=0.1,
+        ),
+        builtin(
+            "balancer",
+            balancer_policy,
+            "weighs the medal a fan wins now against the finale cards it gives up",
+            finale=2.5,
+            pick=1.0,
+            spent=1.5,
+            risk=0.15,
+        ),
+    )
+}
+"""Built-in policies by name."""

@@ -1,0 +1,240 @@
+"""Fantastique rules: the structural constants of the rulebook and the pure scoring functions.
+
+Card *facts* (how many cards of each value, medal values) live in ``data/cards.toml``; what is
+here is the shape of the game that the engine's arrays are sized by. Values are the printed card
+values 1..8, and every per-value count array is indexed by value (slot 0 unused).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numba as nb
+import numpy as np
+
+MIN_PLAYERS = 2
+MAX_PLAYERS = 5
+ROUNDS = 7
+HAND_SIZE = 10
+N_VALUES = 8
+DISPLAY_STACKS = 5
+STACK_LIMIT = 3
+MEDAL_ROWS = ("gold", "silver", "bronze")
+BRONZE_MIN_PLAYERS = 4
+"""The bronze row is used with 4 or 5 players."""
+
+FANS = ("I", "II", "III", "IV", "V", "VI")
+"""The six Grande Finale fan sides; a fan is passed to kernels as its index in this tuple."""
+
+FAN_DESCRIPTIONS = {
+    "I": "cards of value 1, 2, 3",
+    "II": "cards of value 6, 7, 8",
+    "III": "cards in the two most-held values",
+    "IV": "all cards minus the most-held value",
+    "V": "cards of the highest and the lowest held value",
+    "VI": "cards in the longest run of consecutive values",
+}
+
+
+def fan_index(fan: str) -> int:
+    """Index of Grande Finale fan ``fan`` (``"I"`` .. ``"VI"``), or ``ValueError``."""
+    try:
+        return FANS.index(str(fan).upper())
+    except ValueError:
+        raise ValueError(f"unknown Grande Finale fan {fan!r}; choose one of {', '.join(FANS)}") from None
+
+
+@nb.njit(cache=True)
+def finale_count_of_counts(fan, counts):
+    """Cards that Grande Finale fan ``fan`` (index 0..5) counts in a hand (ruling F8).
+
+    ``counts[v]`` is the number of cards of value ``v`` held, ``v`` in 1..8.
+    """
+    if fan == 0:
+        return counts[1] + counts[2] + counts[3]
+    if fan == 1:
+        return counts[6] + counts[7] + counts[8]
+    if fan == 2 or fan == 3:
+        first = 0
+        second = 0
+        total = 0
+        for v in range(1, N_VALUES + 1):
+            c = counts[v]
+            total += c
+            if c > first:
+                second = first
+                first = c
+            elif c > second:
+                second = c
+        return first + second if fan == 2 else total - first
+    if fan == 4:
+        low = 0
+        high = 0
+        for v in range(1, N_VALUES + 1):
+            if counts[v] > 0:
+                if low == 0:
+                    low = v
+                high = v
+        if low == 0:
+            return 0
+        if low == high:
+            return counts[low]
+        return counts[low] + counts[high]
+    # fan VI: longest run of consecutive held values, ties broken by more cards (ruling F8)
+    best_len = 0
+    best_cards = 0
+    run_len = 0
+    run_cards = 0
+    for v in range(1, N_VALUES + 1):
+        if counts[v] > 0:
+            run_len += 1
+            run_cards += counts[v]
+            if run_len > best_len or (run_len == best_len and run_cards > best_cards):
+                best_len = run_len
+                best_cards = run_cards
+        else:
+            run_len = 0
+            run_cards = 0
+    return best_cards
+
+
+def hand_counts(hand: Iterable[int]) -> np.ndarray:
+    """Per-value counts (int64[9], indexed by value) of a hand given as card values 1..8."""
+    counts = np.zeros(N_VALUES + 1, dtype=np.int64)
+    for value in hand:
+        if isinstance(value, bool) or int(value) != value or not 1 <= value <= N_VALUES:
+            raise ValueError(f"card values are integers 1..{N_VALUES}, got {value!r}")
+        counts[int(value)] += 1
+    return counts
+
+
+def finale_count(fan: str, hand: Iterable[int]) -> int:
+    """Cards that Grande Finale fan ``fan`` counts in ``hand``, a list of card values 1..8.
+
+    >>> finale_count("III", [1, 2, 3, 3, 8, 8])
+    4
+    """
+    return int(finale_count_of_counts(fan_index(fan), hand_counts(hand)))
+
+
+@nb.njit(cache=True)
+def finale_medal_points(finale_counts, n_players, finale_medals, points_out):
+    """Grande Finale medals (ruling F9) into ``points_out[seat]`` (points).
+
+    Every seat with the highest count gets Gold, every seat with the next-highest count below it
+    gets Silver; a count of 0 never earns a medal.
+    """
+    gold = 0
+    for s in range(n_players):
+        gold = max(gold, finale_counts[s])
+    silver = 0
+    for s in range(n_players):
+        if finale_counts[s] < gold:
+            silver = max(silver, finale_counts[s])
+    for s in range(n_players):
+        c = finale_counts[s]
+        if c > 0 and c == gold:
+            points_out[s] = finale_medals[0]
+        elif c > 0 and c == silver:
+            points_out[s] = finale_medals[1]
+        else:
+            points_out[s] = 0
+
+
+@nb.njit(cache=True)
+def beats_on_tiebreak(total_a, medals_a, n_a, total_b, medals_b, n_b):
+    """+1 if player a ranks above b, -1 if below, 0 if still tied (ruling F10).
+
+    Totals first; then the non-finale medals compared highest first, then next highest; a player
+    who runs out of medals first ranks lower. ``medals_*`` must be sorted in descending order.
+    """
+    if total_a != total_b:
+        return 1 if total_a > total_b else -1
+    for i in range(max(n_a, n_b)):
+        a = medals_a[i] if i < n_a else -1
+        b = medals_b[i] if i < n_b else -1
+        if a != b:
+            return 1 if a > b else -1
+    return 0
+
+
+@nb.njit(cache=True)
+def rank_players(totals, medals, n_medals, n_players, rank_out, share_out):
+    """Competition ranks (1 = winner) and win shares of every seat, with the F10 tie-break.
+
+    ``medals[s, :n_medals[s]]`` must be sorted descending. Seats still tied after the tie-break
+    share the rank; the ``k`` winners get a win share of ``1/k`` each.
+    """
+    winners = 0
+    for s in range(n_players):
+        better = 0
+        for o in range(n_players):
+            if o != s and beats_on_tiebreak(
+                totals[o], medals[o], n_medals[o], totals[s], medals[s], n_medals[s]
+            ) > 0:
+                better += 1
+        rank_out[s] = better + 1
+        if better == 0:
+            winners += 1
+    for s in range(n_players):
+        share_out[s] = 1.0 / winners if rank_out[s] == 1 else 0.0
+
+
+# --- What a policy sees -------------------------------------------------------------------------
+# A decision is offered to a policy as (decision, view, choices, n_choices, weights, rng).
+# ``view`` is an int64 array laid out by VIEW_FIELDS below; every slot has a name, and the
+# offsets are derived here so that no engine or policy writes a bare number.
+
+PLAY_FAN = 0
+"""Decision: choose a fan; ``choices[i] = (value, count)``, ascending by value then count."""
+TAKE_STACK = 1
+"""Decision: choose a display stack; ``choices[i] = (value, size)``, distinct, in display order."""
+DECISIONS = ("play_fan", "take_stack")
+
+MAX_CHOICES = 100
+"""Upper bound on legal choices of any decision (a fan (v, k) needs k cards of value v in hand)."""
+
+VIEW_FIELDS = (
+    ("round", 1),  # 0-based round number
+    ("fan", 1),  # Grande Finale fan index 0..5
+    ("players", 1),
+    ("seat", 1),  # the deciding seat
+    ("start_seat", 1),  # who played first this round
+    ("hand", N_VALUES + 1),  # own hand, count by value
+    ("stack_value", DISPLAY_STACKS),  # display stacks still on the table; 0 = taken or absent
+    ("stack_size", DISPLAY_STACKS),
+    ("played_value", MAX_PLAYERS),  # each seat's fan this round; 0 = not played (yet)
+    ("played_count", MAX_PLAYERS),
+    ("medal_points", MAX_PLAYERS),  # each seat's medal points so far
+    ("next_medal", len(MEDAL_ROWS)),  # points of the next medal of each row; 0 = row unused
+    ("hand_size", MAX_PLAYERS),  # each seat's number of cards in hand (public)
+    ("draw_pile", 1),  # cards left in the draw pile
+    ("discard", N_VALUES + 1),  # discard pile, count by value (all cards there were seen)
+)
+
+
+def _view_offsets(fields: tuple[tuple[str, int], ...]) -> tuple[dict[str, int], int]:
+    offsets: dict[str, int] = {}
+    at = 0
+    for name, size in fields:
+        offsets[name] = at
+        at += size
+    return offsets, at
+
+
+_VIEW_OFFSET, VIEW_SIZE = _view_offsets(VIEW_FIELDS)
+V_ROUND = _VIEW_OFFSET["round"]
+V_FAN = _VIEW_OFFSET["fan"]
+V_PLAYERS = _VIEW_OFFSET["players"]
+V_SEAT = _VIEW_OFFSET["seat"]
+V_START_SEAT = _VIEW_OFFSET["start_seat"]
+V_HAND = _VIEW_OFFSET["hand"]
+V_STACK_VALUE = _VIEW_OFFSET["stack_value"]
+V_STACK_SIZE = _VIEW_OFFSET["stack_size"]
+V_PLAYED_VALUE = _VIEW_OFFSET["played_value"]
+V_PLAYED_COUNT = _VIEW_OFFSET["played_count"]
+V_MEDAL_POINTS = _VIEW_OFFSET["medal_points"]
+V_NEXT_MEDAL = _VIEW_OFFSET["next_medal"]
+V_HAND_SIZE = _VIEW_OFFSET["hand_size"]
+V_DRAW_PILE = _VIEW_OFFSET["draw_pile"]
+V_DISCARD = _VIEW_OFFSET["discard"]

@@ -1,0 +1,116 @@
+"""Counter-based random numbers keyed by (seed, game index, stream).
+
+Every random draw in fairysim comes from a *stream*: a SplitMix64 sequence whose key is a hash of
+``(seed, game, stream)``. Draw ``i`` of a stream is ``mix(key + (i + 1) * GOLDEN_GAMMA)``, so a
+stream needs no state beyond its key and a counter, and game ``g`` of a run gives the same numbers
+whichever thread, chunk or machine plays it.
+
+A stream lives in a ``uint64`` array of length 2 (slots ``RNG_KEY`` and ``RNG_COUNTER``). The same
+jitted functions serve the jitted engines and the plain-Python reference engines (numba dispatchers
+are callable from Python), so both engines see identical numbers by construction.
+
+Stream numbering is per game: ``DEAL_STREAM`` (0) shuffles and deals, and ``policy_stream(seat)``
+gives each seat's policy its own stream, so the deal of game ``g`` never depends on the policies
+(common random numbers).
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+RNG_KEY = 0
+RNG_COUNTER = 1
+RNG_STATE_SIZE = 2
+
+DEAL_STREAM = 0
+"""Stream for setup, shuffles, reveals and every other draw the rules make."""
+
+FIRST_POLICY_STREAM = 1
+"""Seat ``s`` draws its policy randomness from stream ``FIRST_POLICY_STREAM + s``."""
+
+GOLDEN_GAMMA = np.uint64(0x9E3779B97F4A7C15)
+_MIX_1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX_2 = np.uint64(0x94D049BB133111EB)
+_U32_MASK = np.uint64(0xFFFFFFFF)
+
+
+@nb.njit(cache=True, inline="always")
+def splitmix64_mix(z):
+    """The SplitMix64 finaliser: a bijective avalanche of one ``uint64``."""
+    z = np.uint64(z)
+    z = (z ^ (z >> np.uint64(30))) * _MIX_1
+    z = (z ^ (z >> np.uint64(27))) * _MIX_2
+    return z ^ (z >> np.uint64(31))
+
+
+@nb.njit(cache=True)
+def stream_key(seed, game, stream):
+    """Hash ``(seed, game, stream)`` (non-negative integers) into one stream key."""
+    k = splitmix64_mix(np.uint64(seed) + GOLDEN_GAMMA)
+    k = splitmix64_mix(k ^ (np.uint64(game) * GOLDEN_GAMMA + np.uint64(1)))
+    return splitmix64_mix(k ^ (np.uint64(stream) * _MIX_1 + np.uint64(2)))
+
+
+@nb.njit(cache=True)
+def seed_stream(state, seed, game, stream):
+    """Point ``state`` (``uint64[2]``) at the start of stream ``(seed, game, stream)``."""
+    state[RNG_KEY] = stream_key(seed, game, stream)
+    state[RNG_COUNTER] = np.uint64(0)
+
+
+@nb.njit(cache=True, inline="always")
+def next_u64(state):
+    """Next 64 random bits of the stream in ``state``."""
+    state[RNG_COUNTER] += np.uint64(1)
+    return splitmix64_mix(state[RNG_KEY] + state[RNG_COUNTER] * GOLDEN_GAMMA)
+
+
+@nb.njit(cache=True)
+def randint(state, n):
+    """A uniform integer in ``[0, n)`` for ``1 <= n < 2**32``, exactly unbiased.
+
+    Lemire's multiply-shift on the high 32 bits of a draw, with rejection of the few
+    values that would bias the result; the slow modulo runs only when a rejection is possible.
+    """
+    n64 = np.uint64(n)
+    m = (next_u64(state) >> np.uint64(32)) * n64
+    low = m & _U32_MASK
+    if low < n64:
+        threshold = (np.uint64(1 << 32) - n64) % n64
+        while low < threshold:
+            m = (next_u64(state) >> np.uint64(32)) * n64
+            low = m & _U32_MASK
+    return np.int64(m >> np.uint64(32))
+
+
+@nb.njit(cache=True)
+def uniform(state):
+    """A uniform float in ``[0, 1)`` with 53 random bits."""
+    return np.float64(next_u64(state) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@nb.njit(cache=True)
+def shuffle_prefix(state, values, n):
+    """Shuffle ``values[:n]`` in place (Fisher-Yates, from the last position down)."""
+    for i in range(n - 1, 0, -1):
+        j = randint(state, i + 1)
+        tmp = values[i]
+        values[i] = values[j]
+        values[j] = tmp
+
+
+def new_stream(seed: int, game: int, stream: int) -> np.ndarray:
+    """A fresh stream state for plain-Python callers (reference engines, notebooks, tests)."""
+    state = np.zeros(RNG_STATE_SIZE, dtype=np.uint64)
+    seed_stream(state, seed, game, stream)
+    return state
+
+
+def check_seed(seed: int) -> int:
+    """Return ``seed`` if it is a valid seed (an integer in ``[0, 2**63)``), else raise ``ValueError``."""
+    if isinstance(seed, bool) or not isinstance(seed, int | np.integer):
+        raise ValueError(f"seed must be an integer, got {seed!r}")
+    if not 0 <= int(seed) < 2**63:
+        raise ValueError(f"seed must be in [0, 2**63), got {seed}")
+    return int(seed)
