@@ -233,6 +233,10 @@ class AtomicParquetWriter:
         """Close the file and move it into place."""
         if self.writer is not None:
             self.writer.close()
+        # mkstemp makes the file private (0600); give it the mode a plain open() would.
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(self.tmp, 0o666 & ~umask)
         os.replace(self.tmp, self.path)
 
     def abort(self) -> None:

@@ -39,12 +39,14 @@ warnings.filterwarnings(
     category=NumbaExperimentalFeatureWarning,
 )
 
+# The view, the choices and the weights are read-only to a policy: a policy that writes into
+# them fails to compile, so it can never play a choice that was not offered.
 POLICY_SIGNATURE = types.int64(
     types.int64,  # decision kind
-    types.int64[::1],  # view
-    types.int64[:, ::1],  # choices, one per row
+    types.Array(types.int64, 1, "C", readonly=True),  # view
+    types.Array(types.int64, 2, "C", readonly=True),  # choices, one per row
     types.int64,  # number of legal choices
-    types.float64[::1],  # weights
+    types.Array(types.float64, 1, "C", readonly=True),  # weights
     types.uint64[::1],  # the seat's random stream
 )
 """The signature every policy is compiled with, in every game."""
@@ -74,6 +76,12 @@ class Policy:
         What each weight means (documentation and ``--weights`` parsing).
     description : str
         One line for ``fairysim policies`` and reports.
+    builtin_id : int
+        The game's id for a built-in (called directly, so the compiler can inline it); -1 for
+        user policies, which are called through their first-class function.
+    reads_view : bool
+        False for policies that decide from the choices alone (greedy, random): the engine then
+        skips filling the view for that seat, which is a sizeable share of a game's work.
     """
 
     name: str
@@ -82,6 +90,8 @@ class Policy:
     weight_names: tuple[str, ...] = ()
     description: str = ""
     defaults: tuple[float, ...] = field(default=(), repr=False)
+    reads_view: bool = True
+    builtin_id: int = -1
 
     def with_weights(self, **updates: float) -> Policy:
         """A copy with some weights changed by name."""
@@ -95,18 +105,30 @@ class Policy:
                 )
             weights[self.weight_names.index(key)] = float(value)
         return Policy(
-            self.name, self.function, tuple(weights), self.weight_names, self.description, self.defaults
+            self.name,
+            self.function,
+            tuple(weights),
+            self.weight_names,
+            self.description,
+            self.defaults,
+            self.reads_view,
+            self.builtin_id,
         )
 
 
 def builtin(
-    name: str, function: Callable, description: str, **weights: float
+    name: str,
+    function: Callable,
+    description: str,
+    builtin_id: int,
+    reads_view: bool = True,
+    **weights: float,
 ) -> Policy:
-    """Declare a built-in policy with named default weights."""
+    """Declare a built-in policy with its game's dispatch id and named default weights."""
     if len(weights) > MAX_WEIGHTS:
         raise ValueError(f"policy {name} declares more than {MAX_WEIGHTS} weights")
     values = tuple(float(v) for v in weights.values())
-    return Policy(name, function, values, tuple(weights), description, values)
+    return Policy(name, function, values, tuple(weights), description, values, reads_view, builtin_id)
 
 
 def load_user_policy(spec: str, option: str = "--policy") -> Policy:
@@ -209,6 +231,22 @@ def seat_functions(policies: Sequence[Policy], max_players: int) -> tuple:
     functions = [p.function for p in policies]
     functions += [functions[0]] * (max_players - len(functions))
     return tuple(functions)
+
+
+def seat_policy_ids(policies: Sequence[Policy], max_players: int) -> np.ndarray:
+    """int64[max_players]: each seat's built-in id, -1 where a user policy sits."""
+    ids = np.full(max_players, -1, dtype=np.int64)
+    for seat, p in enumerate(policies):
+        ids[seat] = p.builtin_id
+    return ids
+
+
+def seat_reads_view(policies: Sequence[Policy], max_players: int) -> np.ndarray:
+    """bool[max_players]: whether the engine must fill the view before asking seat ``s``."""
+    reads = np.ones(max_players, dtype=np.bool_)
+    for seat, p in enumerate(policies):
+        reads[seat] = p.reads_view
+    return reads
 
 
 def seat_weights(policies: Sequence[Policy], max_players: int) -> np.ndarray:

@@ -17,6 +17,7 @@ from collections import namedtuple
 import numba as nb
 import numpy as np
 
+from fairysim.sim.fantastique.policies import ask_policy
 from fairysim.sim.fantastique.rules import (
     BRONZE_MIN_PLAYERS,
     DISPLAY_STACKS,
@@ -49,6 +50,7 @@ from fairysim.sim.fantastique.rules import (
     finale_medal_points,
     rank_players,
 )
+from fairysim.sim.borrow import borrowed, borrowed_fields
 from fairysim.sim.rng import (
     DEAL_STREAM,
     FIRST_POLICY_STREAM,
@@ -69,8 +71,11 @@ Table = namedtuple(
         "discard",  # int64[N_VALUES + 1]: discard pile, count by value
         "stack_value",  # int64[DISPLAY_STACKS]
         "stack_size",  # int64[DISPLAY_STACKS]; 0 = taken or never dealt
+        "open_stack",  # int64[N_VALUES + 1]: stack a card of value v joins (F2), -1 = none
         "played_value",  # int64[MAX_PLAYERS]: this round's fan; count 0 = no fan
         "played_count",  # int64[MAX_PLAYERS]
+        "taken_fans",  # int64[N_VALUES + 1]: bit k of [v] set once a fan (v, k) is played (F4)
+        "hand_size",  # int64[MAX_PLAYERS]: cards in each hand, kept in step with hands
         "medal_next",  # int64[3]: next unawarded medal of each row
         "medals",  # int64[MAX_PLAYERS, ROUNDS]: medal points won, in order won
         "n_medals",  # int64[MAX_PLAYERS]
@@ -101,7 +106,10 @@ def new_table(total_cards):
         np.zeros(N_VALUES + 1, np.int64),
         np.zeros(DISPLAY_STACKS, np.int64),
         np.zeros(DISPLAY_STACKS, np.int64),
+        np.zeros(N_VALUES + 1, np.int64),
         np.zeros(MAX_PLAYERS, np.int64),
+        np.zeros(MAX_PLAYERS, np.int64),
+        np.zeros(N_VALUES + 1, np.int64),
         np.zeros(MAX_PLAYERS, np.int64),
         np.zeros(len(MEDAL_ROWS), np.int64),
         np.zeros((MAX_PLAYERS, ROUNDS), np.int64),
@@ -116,7 +124,7 @@ def new_table(total_cards):
     )
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def fill_pile_sorted(t, counts):
     """Lay the cards counted in ``counts`` into the pile in ascending value; return how many."""
     n = 0
@@ -127,7 +135,7 @@ def fill_pile_sorted(t, counts):
     return n
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def setup_game(t, seed, game, n_players, deck_counts):
     """Reset the table, shuffle, deal and draw the first start seat (F1)."""
     t.hands[:] = 0
@@ -145,11 +153,12 @@ def setup_game(t, seed, game, n_players, deck_counts):
         for _ in range(HAND_SIZE):
             n -= 1
             t.hands[s, t.pile[n]] += 1
+        t.hand_size[s] = HAND_SIZE
     t.counters[PILE_LEN] = n
     t.counters[START_SEAT] = randint(t.deal_rng, n_players)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def reshuffle_discard(t):
     """F3: the discard pile becomes the new draw pile; False if it was empty too."""
     n = fill_pile_sorted(t, t.discard)
@@ -161,31 +170,30 @@ def reshuffle_discard(t):
     return True
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def reveal_display(t):
     """Phase 1 (F2, F3): reveal until a fifth stack is started or no card is left."""
     n_stacks = 0
     t.stack_size[:] = 0
     t.stack_value[:] = 0
+    t.open_stack[:] = -1
     while n_stacks < DISPLAY_STACKS:
         if t.counters[PILE_LEN] == 0 and not reshuffle_discard(t):
             break
         t.counters[PILE_LEN] -= 1
         card = t.pile[t.counters[PILE_LEN]]
-        placed = False
-        for s in range(n_stacks):
-            if t.stack_value[s] == card and t.stack_size[s] < STACK_LIMIT:
-                t.stack_size[s] += 1
-                placed = True
-                break
-        if not placed:
-            t.stack_value[n_stacks] = card
-            t.stack_size[n_stacks] = 1
+        s = t.open_stack[card]
+        if s < 0:
+            s = n_stacks
+            t.stack_value[s] = card
             n_stacks += 1
+        t.stack_size[s] += 1
+        # A full stack takes no more cards: a fourth card of the value starts a new one (F2).
+        t.open_stack[card] = s if t.stack_size[s] < STACK_LIMIT else -1
     t.counters[N_STACKS] = n_stacks
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def fill_view(t, round_, fan, n_players, seat, deck_counts):
     """Write what ``seat`` may see into ``t.seat_view`` (names in rules.VIEW_FIELDS)."""
     v = t.seat_view
@@ -205,10 +213,7 @@ def fill_view(t, round_, fan, n_players, seat, deck_counts):
             v[V_PLAYED_VALUE + s] = t.played_value[s]
             v[V_PLAYED_COUNT + s] = t.played_count[s]
             v[V_MEDAL_POINTS + s] = t.medal_points[s]
-            size = 0
-            for value in range(1, N_VALUES + 1):
-                size += t.hands[s, value]
-            v[V_HAND_SIZE + s] = size
+            v[V_HAND_SIZE + s] = t.hand_size[s]
         else:
             v[V_PLAYED_VALUE + s] = 0
             v[V_PLAYED_COUNT + s] = 0
@@ -217,33 +222,30 @@ def fill_view(t, round_, fan, n_players, seat, deck_counts):
     v[V_DRAW_PILE] = t.counters[PILE_LEN]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def fill_next_medals(t, n_players, medal_values):
-    """The next medal of each row, 0 for a row not used at this player count."""
+    """The next medal of each row, 0 for a row not used at this player count or used up."""
     rows = len(MEDAL_ROWS) if n_players >= BRONZE_MIN_PLAYERS else len(MEDAL_ROWS) - 1
     for row in range(len(MEDAL_ROWS)):
-        t.seat_view[V_NEXT_MEDAL + row] = medal_values[row, t.medal_next[row]] if row < rows else 0
+        in_play = row < rows and t.medal_next[row] < ROUNDS  # a row is used up after round 7
+        t.seat_view[V_NEXT_MEDAL + row] = medal_values[row, t.medal_next[row]] if in_play else 0
 
 
-@nb.njit(cache=True)
-def legal_fans(t, seat, n_players):
+@nb.njit(cache=True, inline="always")
+def legal_fans(t, seat):
     """F4: write the legal (value, count) fans of ``seat`` into ``t.choices``; return how many."""
     n = 0
     for value in range(1, N_VALUES + 1):
+        taken = t.taken_fans[value]
         for count in range(1, t.hands[seat, value] + 1):
-            taken = False
-            for other in range(n_players):
-                if t.played_count[other] == count and t.played_value[other] == value:
-                    taken = True
-                    break
-            if not taken:
+            if not (taken >> count) & 1:
                 t.choices[n, 0] = value
                 t.choices[n, 1] = count
                 n += 1
     return n
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def stack_choices(t):
     """The distinct (value, size) of the stacks still on the table, in display order."""
     n = 0
@@ -262,7 +264,7 @@ def stack_choices(t):
     return n
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def sort_order_desc(order, n, primary, secondary):
     """Insertion-sort seats ``order[:n]`` by (primary, secondary) descending; stable."""
     for i in range(1, n):
@@ -277,7 +279,7 @@ def sort_order_desc(order, n, primary, secondary):
         order[j + 1] = seat
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def award_medals(t, n_players, medal_values, n_played):
     """F5: medals to the ``n_played`` seats in ``t.order`` (already ranked by count, value)."""
     rows = len(MEDAL_ROWS) if n_players >= BRONZE_MIN_PLAYERS else len(MEDAL_ROWS) - 1
@@ -290,22 +292,30 @@ def award_medals(t, n_players, medal_values, n_played):
         t.medal_points[seat] += points
 
 
-@nb.njit(cache=True)
-def play_round(t, round_, fan, n_players, policies, weights, medal_values, deck_counts, error):
+@nb.njit(cache=True, inline="always")
+def play_round(
+    t, round_, fan, n_players, policy_ids, policies, weights, reads_view, medal_values, deck_counts,
+    error,
+):
     """One round: reveal, play fans, medals, take stacks. False if a policy answered illegally."""
     reveal_display(t)
     start = t.counters[START_SEAT]
     t.played_count[:] = 0
     t.played_value[:] = 0
+    t.taken_fans[:] = 0
     # Phase 2: fans in turn order (F4)
     for turn in range(n_players):
         seat = (start + turn) % n_players
-        n = legal_fans(t, seat, n_players)
+        n = legal_fans(t, seat)
         if n == 0:
             continue
-        fill_view(t, round_, fan, n_players, seat, deck_counts)
-        fill_next_medals(t, n_players, medal_values)
-        c = policies[seat](PLAY_FAN, t.seat_view, t.choices, n, weights[seat], t.policy_rng[seat])
+        if reads_view[seat]:
+            fill_view(t, round_, fan, n_players, seat, deck_counts)
+            fill_next_medals(t, n_players, medal_values)
+        c = ask_policy(
+            policy_ids, policies, seat, PLAY_FAN, t.seat_view, t.choices, n, weights[seat],
+            t.policy_rng[seat],
+        )
         if c < 0 or c >= n:
             error[0] = seat
             error[1] = PLAY_FAN
@@ -315,8 +325,10 @@ def play_round(t, round_, fan, n_players, policies, weights, medal_values, deck_
         value = t.choices[c, 0]
         count = t.choices[c, 1]
         t.hands[seat, value] -= count
+        t.hand_size[seat] -= count
         t.played_value[seat] = value
         t.played_count[seat] = count
+        t.taken_fans[value] |= 1 << count
     # Phase 3: medals by count, then value (F5)
     n_played = 0
     for turn in range(n_players):
@@ -340,9 +352,13 @@ def play_round(t, round_, fan, n_players, policies, weights, medal_values, deck_
         n = stack_choices(t)
         if n == 0:
             break  # F3: fewer stacks than players when both piles ran dry
-        fill_view(t, round_, fan, n_players, seat, deck_counts)
-        fill_next_medals(t, n_players, medal_values)
-        c = policies[seat](TAKE_STACK, t.seat_view, t.choices, n, weights[seat], t.policy_rng[seat])
+        if reads_view[seat]:
+            fill_view(t, round_, fan, n_players, seat, deck_counts)
+            fill_next_medals(t, n_players, medal_values)
+        c = ask_policy(
+            policy_ids, policies, seat, TAKE_STACK, t.seat_view, t.choices, n, weights[seat],
+            t.policy_rng[seat],
+        )
         if c < 0 or c >= n:
             error[0] = seat
             error[1] = TAKE_STACK
@@ -352,6 +368,7 @@ def play_round(t, round_, fan, n_players, policies, weights, medal_values, deck_
         for s in range(t.counters[N_STACKS]):
             if t.stack_size[s] > 0 and t.stack_value[s] == t.choices[c, 0] and t.stack_size[s] == t.choices[c, 1]:
                 t.hands[seat, t.stack_value[s]] += t.stack_size[s]
+                t.hand_size[seat] += t.stack_size[s]
                 t.stack_size[s] = 0
                 break
     # End of round: fans and untaken stacks to the discard pile; Gold winner starts (F7)
@@ -364,7 +381,7 @@ def play_round(t, round_, fan, n_players, policies, weights, medal_values, deck_
     return True
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def sort_medals_desc(medals, n):
     """Sort ``medals[:n]`` in place, highest first."""
     for i in range(1, n):
@@ -378,14 +395,17 @@ def sort_medals_desc(medals, n):
 
 @nb.njit(cache=True)
 def play_game(
-    t, seed, game, n_players, fan, policies, weights, deck_counts, medal_values, finale_medals,
-    out, row, trace, record_trace, error,
+    t, seed, game, n_players, fan, policy_ids, policies, weights, reads_view, deck_counts,
+    medal_values, finale_medals, out, row, trace, record_trace, error,
 ):
     """Play game ``game`` on table ``t`` and write its outcome into row ``row`` of ``out``."""
     setup_game(t, seed, game, n_players, deck_counts)
     out.first_seat[row] = t.counters[START_SEAT]
     for round_ in range(ROUNDS):
-        if not play_round(t, round_, fan, n_players, policies, weights, medal_values, deck_counts, error):
+        if not play_round(
+            t, round_, fan, n_players, policy_ids, policies, weights, reads_view, medal_values,
+            deck_counts, error,
+        ):
             return False
         if record_trace:
             for s in range(n_players):
@@ -400,10 +420,7 @@ def play_game(
         out.medal_points[row, s] = t.medal_points[s]
         out.score[row, s] = t.medal_points[s] + out.finale_points[row, s]
         out.medals[row, s] = t.n_medals[s]
-        size = 0
-        for value in range(1, N_VALUES + 1):
-            size += t.hands[s, value]
-        out.hand_size[row, s] = size
+        out.hand_size[row, s] = t.hand_size[s]
     rank_players(out.score[row], t.medals, t.n_medals, n_players, out.rank[row], out.win_share[row])
     rank_players(
         t.medal_points, t.medals, t.n_medals, n_players, out.pre_finale_rank[row], out.pre_finale_win_share[row]
@@ -417,29 +434,46 @@ def play_game(
 
 @nb.njit(cache=True, parallel=True)
 def play_games(
-    seed, first_game, n_players, fan, policies, weights, deck_counts, medal_values, finale_medals,
-    out, trace, record_trace, errors,
+    seed, first_game, n_players, fan, policy_ids, policies, weights, reads_view, deck_counts,
+    medal_values, finale_medals, out, trace, record_trace, errors, n_threads,
 ):
     """Play games ``first_game .. first_game + len(out.score) - 1`` across numba threads.
 
-    Each worker thread takes a contiguous block of games and one table; results depend only on
-    (seed, game), never on the block a game falls in.
+    Each of ``n_threads`` blocks takes a contiguous run of games and one table; results depend
+    only on (seed, game), never on the block a game falls in. (The thread count is passed in:
+    calling ``numba.get_num_threads`` here would make the kernel uncacheable.)
     """
     n_games = out.score.shape[0]
-    n_blocks = min(nb.get_num_threads(), n_games)
+    n_blocks = min(n_threads, n_games)
     total_cards = 0
     for v in range(N_VALUES + 1):
         total_cards += deck_counts[v]
+    # Arrays owned by the caller (Python) or by ``owner`` below are borrowed for the game loop,
+    # so the loop does no atomic reference counting (see fairysim.sim.borrow).
     for block in nb.prange(n_blocks):
-        t = new_table(total_cards)
+        owner = new_table(total_cards)
+        t = borrowed_fields(owner)
+        block_out = borrowed_fields(out)
+        block_weights = borrowed(weights)
+        block_errors = borrowed(errors)
+        block_trace = borrowed(trace)
         lo = block * n_games // n_blocks
         hi = (block + 1) * n_games // n_blocks
         for row in range(lo, hi):
             # A game whose policy answers illegally stops there; its error row says why.
             play_game(
-                t, seed, first_game + row, n_players, fan, policies, weights, deck_counts,
-                medal_values, finale_medals, out, row, trace, record_trace, errors[row],
+                t, seed, first_game + row, n_players, fan, policy_ids, policies, block_weights,
+                reads_view, deck_counts, medal_values, finale_medals, block_out, row, block_trace,
+                record_trace, block_errors[row],
             )
+        release_after(owner, hi)
+
+
+@nb.njit(cache=True)
+def release_after(owner, _last_row):
+    """A use of ``owner`` after the game loop, so it is freed only once its borrowed views are
+    no longer used."""
+    return owner.counters[0]
 
 
 Outcome = namedtuple(

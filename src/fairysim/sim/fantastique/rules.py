@@ -44,22 +44,38 @@ def fan_index(fan: str) -> int:
         raise ValueError(f"unknown Grande Finale fan {fan!r}; choose one of {', '.join(FANS)}") from None
 
 
+@nb.njit(cache=True, inline="always")
+def held(counts, value, changed_value, delta):
+    """Cards of ``value`` in ``counts``, with ``delta`` added when ``value == changed_value``."""
+    return counts[value] + (delta if value == changed_value else 0)
+
+
 @nb.njit(cache=True)
-def finale_count_of_counts(fan, counts):
+def finale_count_of_counts(fan, counts, changed_value=0, delta=0):
     """Cards that Grande Finale fan ``fan`` (index 0..5) counts in a hand (ruling F8).
 
-    ``counts[v]`` is the number of cards of value ``v`` held, ``v`` in 1..8.
+    ``counts[v]`` is the number of cards of value ``v`` held, ``v`` in 1..8. Policies ask "what
+    if": the count is of the hand with ``delta`` cards of ``changed_value`` added (``delta`` may
+    be negative), without writing into ``counts``.
     """
     if fan == 0:
-        return counts[1] + counts[2] + counts[3]
+        return (
+            held(counts, 1, changed_value, delta)
+            + held(counts, 2, changed_value, delta)
+            + held(counts, 3, changed_value, delta)
+        )
     if fan == 1:
-        return counts[6] + counts[7] + counts[8]
+        return (
+            held(counts, 6, changed_value, delta)
+            + held(counts, 7, changed_value, delta)
+            + held(counts, 8, changed_value, delta)
+        )
     if fan == 2 or fan == 3:
         first = 0
         second = 0
         total = 0
         for v in range(1, N_VALUES + 1):
-            c = counts[v]
+            c = held(counts, v, changed_value, delta)
             total += c
             if c > first:
                 second = first
@@ -71,24 +87,25 @@ def finale_count_of_counts(fan, counts):
         low = 0
         high = 0
         for v in range(1, N_VALUES + 1):
-            if counts[v] > 0:
+            if held(counts, v, changed_value, delta) > 0:
                 if low == 0:
                     low = v
                 high = v
         if low == 0:
             return 0
         if low == high:
-            return counts[low]
-        return counts[low] + counts[high]
+            return held(counts, low, changed_value, delta)
+        return held(counts, low, changed_value, delta) + held(counts, high, changed_value, delta)
     # fan VI: longest run of consecutive held values, ties broken by more cards (ruling F8)
     best_len = 0
     best_cards = 0
     run_len = 0
     run_cards = 0
     for v in range(1, N_VALUES + 1):
-        if counts[v] > 0:
+        c = held(counts, v, changed_value, delta)
+        if c > 0:
             run_len += 1
-            run_cards += counts[v]
+            run_cards += c
             if run_len > best_len or (run_len == best_len and run_cards > best_cards):
                 best_len = run_len
                 best_cards = run_cards

@@ -7,10 +7,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numba as nb
 import numpy as np
 import pandas as pd
 
-from fairysim.errors import FairysimError, IllegalChoiceError
+from fairysim.errors import CardFileError, FairysimError, IllegalChoiceError
 from fairysim.sim.batch import (
     DEFAULT_CHUNK_GAMES,
     AtomicParquetWriter,
@@ -26,12 +27,20 @@ from fairysim.sim.fantastique.engine import ENGINE_VERSION, new_outcome, play_ga
 from fairysim.sim.fantastique.policies import POLICIES
 from fairysim.sim.fantastique.rules import (
     DECISIONS,
+    HAND_SIZE,
     MAX_PLAYERS,
     MIN_PLAYERS,
     ROUNDS,
     fan_index,
 )
-from fairysim.sim.policy import Policy, resolve_policies, seat_functions, seat_weights
+from fairysim.sim.policy import (
+    Policy,
+    resolve_policies,
+    seat_functions,
+    seat_policy_ids,
+    seat_reads_view,
+    seat_weights,
+)
 from fairysim.sim.rng import check_seed
 
 GAME = "fantastique"
@@ -101,6 +110,11 @@ def make_setup(
     except ValueError as exc:
         raise FairysimError("--seed", str(exc)) from None
     card_set = cards if isinstance(cards, FantastiqueCards) else load_cards(cards)
+    if card_set.total_cards < players * HAND_SIZE:
+        raise CardFileError(
+            card_set.source,
+            f"{card_set.total_cards} fan cards cannot deal {HAND_SIZE} to each of {players} players",
+        )
     seats = resolve_policies(policies, int(players), POLICIES)
     return FantastiqueSetup(int(players), fan, seats, seed, card_set)
 
@@ -118,6 +132,8 @@ def play_chunks(
     of shape (n, players, 7): each seat's medal points after each round."""
     functions = seat_functions(setup.policies, MAX_PLAYERS)
     weights = seat_weights(setup.policies, MAX_PLAYERS)
+    reads_view = seat_reads_view(setup.policies, MAX_PLAYERS)
+    policy_ids = seat_policy_ids(setup.policies, MAX_PLAYERS)
     fan = fan_index(setup.fan)
 
     def play_chunk(first: int, n: int) -> dict[str, np.ndarray]:
@@ -125,8 +141,9 @@ def play_chunks(
         trace_out = np.zeros((n if trace else 1, setup.players, ROUNDS), np.int64)
         errors = np.full((n, 4), -1, np.int64)
         play_games(
-            setup.seed, first, setup.players, fan, functions, weights, setup.cards.deck_counts,
+            setup.seed, first, setup.players, fan, policy_ids, functions, weights, reads_view, setup.cards.deck_counts,
             setup.cards.medal_values, setup.cards.finale_medals, out, trace_out, trace, errors,
+            nb.get_num_threads(),
         )
         bad = np.flatnonzero(errors[:, 0] >= 0)
         if bad.size:

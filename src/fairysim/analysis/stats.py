@@ -1,0 +1,734 @@
+"""Game-agnostic statistics on tidy results (one row per game and seat).
+
+Everything here works on the tidy frames that every game's ``simulate()`` returns: columns
+``game``, ``seat``, ``win_share`` and, where a function needs them, ``score``, ``players`` and
+per-round trace columns. Only numpy and pandas are used (scipy is not a dependency), so the few
+distribution functions needed (normal quantile for 95 %, chi-square tail) are written out here.
+
+Win shares and ties
+-------------------
+A shared win between ``k`` players counts as a win share of ``1/k`` for each of them (RULINGS.md),
+so a "number of wins" is the *sum of win shares* and may be fractional. The Wilson interval and
+the chi-square test below are used with these fractional counts as they are: ties are rare in
+the games simulated here, and splitting a tied win is the natural way to keep the win shares of a
+game summing to 1. The intervals are then very slightly conservative (a split win has less
+variance than a whole one).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+Z_95 = 1.959963984540054
+"""Two-sided 95 % standard normal quantile (``Phi^-1(0.975)``)."""
+
+TRACE_PREFIX = "medal_points_round_"
+"""Default prefix of per-round trace columns (``medal_points_round_1`` .. ``_7``)."""
+
+GAME_COLUMN = "game"
+SEAT_COLUMN = "seat"
+
+
+# --------------------------------------------------------------------------------------------
+# Intervals and significance
+
+
+def wilson_interval(
+    successes: float | np.ndarray | pd.Series,
+    n: float | np.ndarray | pd.Series,
+    z: float = Z_95,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Wilson score interval for a proportion.
+
+    Parameters
+    ----------
+    successes : float or array-like
+        Number of successes; for win rates the *sum of win shares* (a tied win between ``k``
+        players counts ``1/k`` for each), so it may be fractional.
+    n : float or array-like
+        Number of trials (games), same shape as ``successes``.
+    z : float, default :data:`Z_95`
+        Normal quantile of the two-sided confidence level (1.96 for 95 %).
+
+    Returns
+    -------
+    low, high : numpy.ndarray
+        Interval bounds as shares (0..1). ``nan`` where ``n`` is 0.
+
+    Notes
+    -----
+    With ``p = successes / n``::
+
+        centre = (p + z^2 / 2n) / (1 + z^2 / n)
+        half   = z / (1 + z^2 / n) * sqrt(p (1 - p) / n + z^2 / 4n^2)
+
+    Unlike the normal (Wald) interval it stays inside [0, 1] and is sensible at 0 or n
+    successes, which matters for rare events such as a seat that almost never wins.
+
+    Examples
+    --------
+    >>> low, high = wilson_interval(5, 10)
+    >>> round(float(low), 4), round(float(high), 4)
+    (0.2366, 0.7634)
+    """
+    s = np.asarray(successes, dtype=np.float64)
+    n = np.asarray(n, dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p = s / n
+        z2 = z * z
+        denom = 1.0 + z2 / n
+        centre = (p + z2 / (2.0 * n)) / denom
+        half = z / denom * np.sqrt(np.maximum(p * (1.0 - p), 0.0) / n + z2 / (4.0 * n * n))
+        # At 0 (or n) successes the bound is exactly 0 (or 1); rounding would leave ~1e-19.
+        low = np.where(s <= 0, 0.0, np.clip(centre - half, 0.0, 1.0))
+        high = np.where(s >= n, 1.0, np.clip(centre + half, 0.0, 1.0))
+        low = np.where(n > 0, low, np.nan)
+        high = np.where(n > 0, high, np.nan)
+    return low, high
+
+
+def excludes(low: Any, high: Any, value: float = 0.0) -> Any:
+    """True where the interval ``[low, high]`` does not contain ``value``.
+
+    Parameters
+    ----------
+    low, high : float or array-like
+        Interval bounds.
+    value : float, default 0
+        Reference value (0 for a difference, ``1/players`` for a seat's win share).
+
+    Returns
+    -------
+    bool or numpy.ndarray of bool
+        False where a bound is ``nan`` (an interval that could not be computed is never called
+        significant).
+    """
+    low = np.asarray(low, dtype=np.float64)
+    high = np.asarray(high, dtype=np.float64)
+    out = (low > value) | (high < value)
+    return bool(out) if out.ndim == 0 else out
+
+
+def significance_label(low: float, high: float, value: float = 0.0) -> str:
+    """``"significant"`` or ``"not significant"``: the plain words reports use.
+
+    Parameters
+    ----------
+    low, high : float
+        95 % interval bounds.
+    value : float, default 0
+        Reference value the interval is tested against.
+
+    Returns
+    -------
+    str
+        ``"not significant"`` when the interval covers ``value`` (or is undefined).
+    """
+    return "significant" if excludes(low, high, value) else "not significant"
+
+
+@dataclass(frozen=True)
+class PairedDifference:
+    """Mean of ``a - b`` over common games, with its standard error and 95 % interval.
+
+    Attributes
+    ----------
+    mean : float
+        Mean paired difference, in the units of the inputs (share of games for win shares,
+        points for scores).
+    se : float
+        Standard error of the mean (sample standard deviation / sqrt(n)).
+    low, high : float
+        Normal-approximation confidence interval ``mean -/+ z * se``.
+    n : int
+        Number of common games used.
+    """
+
+    mean: float
+    se: float
+    low: float
+    high: float
+    n: int
+
+    @property
+    def significant(self) -> bool:
+        """True when the interval excludes 0."""
+        return bool(excludes(self.low, self.high, 0.0))
+
+    @property
+    def verdict(self) -> str:
+        """``"significant"`` or ``"not significant"`` (the interval covers 0)."""
+        return significance_label(self.low, self.high, 0.0)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The fields plus ``significant``, e.g. for one row of a table."""
+        return {**asdict(self), "significant": self.significant}
+
+
+def paired_difference(a: pd.Series, b: pd.Series, z: float = Z_95) -> PairedDifference:
+    """Paired difference of two lineups on the games they have in common.
+
+    Two runs with the same seed deal identical cards in game ``i`` (common random numbers), so
+    comparing them game by game removes the luck of the deal from the comparison and gives a
+    much narrower interval than comparing two independent win rates.
+
+    Parameters
+    ----------
+    a, b : pandas.Series
+        One value per game (e.g. seat 0's win share), indexed by game. Only games present and
+        not ``nan`` in both are used.
+    z : float, default :data:`Z_95`
+        Normal quantile of the two-sided confidence level.
+
+    Returns
+    -------
+    PairedDifference
+        ``mean`` of ``a - b``, its ``se``, interval ``low``/``high``, ``n`` games and
+        ``significant`` (interval excludes 0). With fewer than 2 common games the standard
+        error and interval are ``nan`` and the difference is not significant.
+
+    Examples
+    --------
+    >>> a = pd.Series([1.0, 0.0, 1.0, 1.0], index=[0, 1, 2, 3])
+    >>> b = pd.Series([0.0, 0.0, 1.0, 0.0], index=[0, 1, 2, 3])
+    >>> paired_difference(a, b).mean
+    0.5
+    """
+    joined = pd.concat({"a": a, "b": b}, axis=1, join="inner").dropna()
+    diff = joined["a"].to_numpy(np.float64) - joined["b"].to_numpy(np.float64)
+    n = int(diff.size)
+    if n == 0:
+        return PairedDifference(math.nan, math.nan, math.nan, math.nan, 0)
+    mean = float(diff.mean())
+    if n < 2:
+        return PairedDifference(mean, math.nan, math.nan, math.nan, n)
+    se = float(diff.std(ddof=1) / math.sqrt(n))
+    return PairedDifference(mean, se, mean - z * se, mean + z * se, n)
+
+
+def chi2_sf(x: float, dof: int) -> float:
+    """Upper tail ``P(X >= x)`` of the chi-square distribution with integer ``dof``.
+
+    Closed forms for integer degrees of freedom (no scipy needed): for even ``dof`` a finite
+    Poisson sum, for odd ``dof`` the normal tail plus a finite series.
+
+    Parameters
+    ----------
+    x : float
+        Test statistic (>= 0).
+    dof : int
+        Degrees of freedom (>= 1).
+
+    Returns
+    -------
+    float
+        The p-value of ``x``.
+
+    Examples
+    --------
+    >>> round(chi2_sf(3.841458820694124, 1), 6)
+    0.05
+    """
+    if dof < 1:
+        raise ValueError(f"degrees of freedom must be >= 1, got {dof}")
+    if not math.isfinite(x):
+        return math.nan if math.isnan(x) else 0.0
+    if x <= 0:
+        return 1.0
+    half = x / 2.0
+    if dof % 2 == 0:
+        term = 1.0
+        total = 1.0
+        for i in range(1, dof // 2):
+            term *= half / i
+            total += term
+        return min(1.0, math.exp(-half) * total)
+    total = math.erfc(math.sqrt(half))
+    root = math.sqrt(x)
+    term = math.exp(-half) / math.sqrt(2.0 * math.pi) * 2.0  # 2 * phi(sqrt x)
+    series = 0.0
+    power = root  # x^((2i - 1) / 2)
+    odd_product = 1.0  # 1 * 3 * ... * (2i - 1)
+    for i in range(1, (dof - 1) // 2 + 1):
+        odd_product *= 2 * i - 1
+        series += power / odd_product
+        power *= x
+    return min(1.0, total + term * series)
+
+
+# --------------------------------------------------------------------------------------------
+# Win rates and seat advantage
+
+
+def win_rates(
+    df: pd.DataFrame,
+    by: str | Sequence[str] = ("policy",),
+    value: str = "win_share",
+    z: float = Z_95,
+) -> pd.DataFrame:
+    """Mean win share per group with a Wilson interval.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        Tidy results, one row per (game, seat).
+    by : str or sequence of str, default ``("policy",)``
+        Grouping columns (``"seat"``, ``"policy"``, ``["fan", "players", "seat"]`` ...).
+    value : str, default ``"win_share"``
+        Column holding each row's share of the win (1, 0, or ``1/k`` for a ``k``-way tie).
+    z : float, default :data:`Z_95`
+        Normal quantile of the interval.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per group: the ``by`` columns, ``games`` (rows in the group; one row per game
+        when grouping by seat), ``wins`` (sum of win shares), ``win_share`` (share of games
+        won, 0..1) and its 95 % Wilson interval ``low``, ``high``.
+
+    Notes
+    -----
+    When a group holds several seats of the same game (e.g. ``by="policy"`` with two greedy
+    seats), the rows are not independent: their win shares are negatively correlated (one
+    seat's win is the other's loss), so the interval is then a slight over-estimate of the
+    uncertainty. Group by seat for exact per-game counting.
+    """
+    keys = _as_list(by)
+    grouped = df.groupby(keys, observed=True, sort=True)[value]
+    out = grouped.agg(games="size", wins="sum").reset_index()
+    out["win_share"] = out["wins"] / out["games"]
+    out["low"], out["high"] = wilson_interval(out["wins"], out["games"], z)
+    return out
+
+
+def max_gap(rates: pd.DataFrame, value: str = "win_share") -> float:
+    """Balance: the largest pairwise gap between the win shares of a table's rows.
+
+    Parameters
+    ----------
+    rates : pandas.DataFrame
+        A table such as :func:`win_rates` returns.
+    value : str, default ``"win_share"``
+        Column compared.
+
+    Returns
+    -------
+    float
+        ``max - min`` of the column (share of games); 0 for a perfectly balanced table.
+    """
+    if rates.empty:
+        return math.nan
+    return float(rates[value].max() - rates[value].min())
+
+
+def seat_advantage(
+    df: pd.DataFrame,
+    by: str | Sequence[str] = (),
+    value: str = "win_share",
+    z: float = Z_95,
+) -> pd.DataFrame:
+    """Each seat's win share against the fair share ``1/players``.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        Tidy results with ``seat`` and ``players`` columns (``players`` is inferred from the
+        number of distinct seats when absent).
+    by : str or sequence of str, default ``()``
+        Extra grouping columns (e.g. ``"fan"``); results are always split by player count.
+    value : str, default ``"win_share"``
+        Win share column.
+    z : float, default :data:`Z_95`
+        Normal quantile of the interval.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (``by``, players, seat): ``games``, ``wins``, ``win_share`` with Wilson
+        ``low``/``high``, ``fair`` (= 1/players), ``advantage`` (= win_share - fair, share of
+        games) and ``significant`` (the interval excludes the fair share).
+    """
+    frame = _with_players(df)
+    keys = [*_as_list(by), "players", SEAT_COLUMN]
+    counts = frame.groupby(keys, observed=True, sort=True)[value].agg(games="size", wins="sum")
+    return seat_advantage_counts(counts.reset_index(), z)
+
+
+def seat_advantage_counts(counts: pd.DataFrame, z: float = Z_95) -> pd.DataFrame:
+    """:func:`seat_advantage` from counted wins, e.g. pooled over several runs.
+
+    Parameters
+    ----------
+    counts : pandas.DataFrame
+        One row per seat (and any grouping columns) with ``players``, ``seat``, ``games`` and
+        ``wins`` (sum of win shares).
+    z : float, default :data:`Z_95`
+        Normal quantile of the interval.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``counts`` plus ``win_share``, Wilson ``low``/``high``, ``fair`` (1/players),
+        ``advantage`` (win_share - fair, share of games) and ``significant`` (the interval
+        excludes the fair share).
+    """
+    out = counts.copy()
+    out["win_share"] = out["wins"] / out["games"]
+    out["low"], out["high"] = wilson_interval(out["wins"], out["games"], z)
+    out["fair"] = 1.0 / out["players"].astype(np.float64)
+    out["advantage"] = out["win_share"] - out["fair"]
+    out["significant"] = (out["low"] > out["fair"]) | (out["high"] < out["fair"])
+    return out
+
+
+def seat_test(
+    df: pd.DataFrame,
+    by: str | Sequence[str] = (),
+    value: str = "win_share",
+    alpha: float = 0.05,
+) -> pd.DataFrame:
+    """Chi-square test that every seat wins equally often.
+
+    Pearson's statistic on the seat that won each game: with ``G`` games, ``k`` players and
+    ``W_s`` the sum of seat ``s``'s win shares, ``chi2 = sum_s (W_s - G/k)^2 / (G/k)`` on
+    ``k - 1`` degrees of freedom. Tied wins are split (see the module notes).
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        Tidy results with ``game``, ``seat`` and ``players`` (inferred when absent).
+    by : str or sequence of str, default ``()``
+        Extra grouping columns; results are always split by player count.
+    value : str, default ``"win_share"``
+        Win share column.
+    alpha : float, default 0.05
+        Significance level for the ``significant`` column.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (``by``, players): ``games``, ``chi2``, ``dof``, ``p_value`` and
+        ``significant`` (``p_value < alpha``): True means the seats are not equally strong.
+    """
+    return seat_test_counts(seat_advantage(df, by, value), by, alpha)
+
+
+def seat_test_counts(
+    seats: pd.DataFrame, by: str | Sequence[str] = (), alpha: float = 0.05
+) -> pd.DataFrame:
+    """:func:`seat_test` from an already counted seat table.
+
+    Parameters
+    ----------
+    seats : pandas.DataFrame
+        A table like :func:`seat_advantage` returns: ``players``, ``seat``, ``games`` and
+        ``wins`` (sum of win shares) per seat, plus the ``by`` columns. Useful to test tables
+        pooled over several runs without keeping their rows.
+    by : str or sequence of str, default ``()``
+        Extra grouping columns.
+    alpha : float, default 0.05
+        Significance level for the ``significant`` column.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (``by``, players): ``games``, ``chi2``, ``dof``, ``p_value``,
+        ``significant``.
+    """
+    keys = [*_as_list(by), "players"]
+    rows = []
+    for key, group in seats.groupby(keys, observed=True, sort=True):
+        players = int(group["players"].iloc[0])
+        games = int(group["games"].max())
+        expected = games / players
+        wins = np.zeros(players)
+        wins[group[SEAT_COLUMN].to_numpy(np.int64)] = group["wins"].to_numpy(np.float64)
+        chi2 = float(np.sum((wins - expected) ** 2) / expected) if expected > 0 else math.nan
+        p_value = chi2_sf(chi2, players - 1) if players > 1 else math.nan
+        rows.append(
+            {
+                **dict(zip(keys, key if isinstance(key, tuple) else (key,), strict=True)),
+                "games": games,
+                "chi2": chi2,
+                "dof": players - 1,
+                "p_value": p_value,
+                "significant": bool(p_value < alpha),
+            }
+        )
+    columns = [*keys, "games", "chi2", "dof", "p_value", "significant"]
+    return pd.DataFrame(rows, columns=columns)
+
+
+# --------------------------------------------------------------------------------------------
+# Per-game measures: decisiveness and lead changes
+
+
+def game_blocks(
+    df: pd.DataFrame, columns: Sequence[str], by: str | Sequence[str] = ()
+) -> Iterator[tuple[dict[str, Any], np.ndarray, np.ndarray]]:
+    """Reshape tidy rows into per-game arrays, one block per group and player count.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        Tidy results (one row per game and seat; every game of a block has the same seats).
+    columns : sequence of str
+        Per-seat columns to gather.
+    by : str or sequence of str, default ``()``
+        Grouping columns that tell runs apart (game indices repeat between runs, e.g. one run
+        per fan). Player count is always a grouping key.
+
+    Yields
+    ------
+    key : dict
+        The group's ``by`` values and ``players``.
+    games : numpy.ndarray
+        Game indices, shape ``(n_games,)``, ascending.
+    values : numpy.ndarray
+        float64, shape ``(n_games, players, len(columns))``, seats in order 0..players-1.
+    """
+    frame = _with_players(df)
+    keys = [*_as_list(by), "players"]
+    for key, group in frame.groupby(keys, observed=True, sort=True):
+        key_values = key if isinstance(key, tuple) else (key,)
+        players = int(key_values[-1])
+        games = group[GAME_COLUMN].to_numpy()
+        seats = group[SEAT_COLUMN].to_numpy()
+        # simulate() already yields rows sorted by (game, seat); sort only when needed.
+        if not (np.all(np.diff(games) >= 0) and _seats_tiled(seats, players)):
+            group = group.sort_values([GAME_COLUMN, SEAT_COLUMN], kind="stable")
+            games = group[GAME_COLUMN].to_numpy()
+            seats = group[SEAT_COLUMN].to_numpy()
+        if len(group) % players or not _seats_tiled(seats, players):
+            where = dict(zip(keys, key_values, strict=True))
+            raise ValueError(
+                f"group {where}: every game needs exactly one row per seat 0..{players - 1}"
+            )
+        values = group[list(columns)].to_numpy(np.float64).reshape(-1, players, len(columns))
+        yield dict(zip(keys, key_values, strict=True)), games[::players], values
+
+
+def winning_margins(
+    df: pd.DataFrame, by: str | Sequence[str] = (), score: str = "score"
+) -> pd.DataFrame:
+    """Winning margin of every game: winner's score minus runner-up's score.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        Tidy results with ``game``, ``seat``, ``players`` and a score column.
+    by : str or sequence of str, default ``()``
+        Columns that tell runs apart (e.g. ``["fan", "policy_lineup"]``).
+    score : str, default ``"score"``
+        Score column (points).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per game: the ``by`` columns, ``players``, ``game`` and ``margin`` (points,
+        highest minus second-highest score; 0 when the top score is tied and a tie-break or a
+        shared win decided the game).
+    """
+    keys = [*_as_list(by), "players"]
+    parts = []
+    for key, games, values in game_blocks(df, [score], by):
+        ordered = np.sort(values[:, :, 0], axis=1)
+        part = pd.DataFrame({GAME_COLUMN: games, "margin": ordered[:, -1] - ordered[:, -2]})
+        for name, v in key.items():
+            part.insert(0, name, v)
+        parts.append(part)
+    return _concat(parts, [*keys, GAME_COLUMN, "margin"])
+
+
+def decisiveness(
+    df: pd.DataFrame, by: str | Sequence[str] = (), score: str = "score"
+) -> pd.DataFrame:
+    """How clearly games are won: summary of :func:`winning_margins`.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        Tidy results.
+    by : str or sequence of str, default ``()``
+        Columns that tell runs apart; player count is always a key.
+    score : str, default ``"score"``
+        Score column (points).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per group: ``games``, ``mean_margin`` and ``median_margin`` (points) and
+        ``tied_on_points`` (share of games whose top score was tied, 0..1).
+    """
+    margins = winning_margins(df, by, score)
+    keys = [*_as_list(by), "players"]
+    grouped = margins.groupby(keys, observed=True, sort=True)["margin"]
+    out = grouped.agg(games="size", mean_margin="mean", median_margin="median").reset_index()
+    out["tied_on_points"] = grouped.apply(lambda m: float((m == 0).mean())).to_numpy()
+    return out
+
+
+def trace_columns(df: pd.DataFrame, prefix: str = TRACE_PREFIX) -> list[str]:
+    """The per-round trace columns ``prefix1 .. prefixN`` of a frame.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        Tidy results.
+    prefix : str, default :data:`TRACE_PREFIX`
+        Column prefix.
+
+    Returns
+    -------
+    list of str
+        Matching columns in round order (``_2`` before ``_10``).
+    """
+    pattern = re.compile(re.escape(prefix) + r"(\d+)$")
+    found = [(int(m.group(1)), c) for c in df.columns if (m := pattern.match(str(c)))]
+    return [c for _, c in sorted(found)]
+
+
+def lead_changes(
+    df: pd.DataFrame, by: str | Sequence[str] = (), prefix: str = TRACE_PREFIX
+) -> pd.DataFrame:
+    """Number of lead changes of every game, from per-round running totals.
+
+    The leader after a round is the seat with the strictly highest running total. A lead change
+    is counted when a seat takes the sole lead from a different seat that held it earlier; a
+    tie at the top does not change the lead (the last sole leader stays the reference), and
+    the first sole leader is not a change.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        Tidy results with trace columns (``simulate(..., trace=True)``).
+    by : str or sequence of str, default ``()``
+        Columns that tell runs apart; player count is always a key.
+    prefix : str, default :data:`TRACE_PREFIX`
+        Prefix of the running-total columns (points after each round).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per game: the ``by`` columns, ``players``, ``game`` and ``lead_changes``
+        (count).
+    """
+    columns = trace_columns(df, prefix)
+    if not columns:
+        raise ValueError(f"no trace columns {prefix}1.. in the frame; run simulate(trace=True)")
+    keys = [*_as_list(by), "players"]
+    parts = []
+    for key, games, values in game_blocks(df, columns, by):
+        parts.append(_lead_change_counts(values, key, games))
+    return _concat(parts, [*keys, GAME_COLUMN, "lead_changes"])
+
+
+def lead_change_summary(
+    df: pd.DataFrame, by: str | Sequence[str] = (), prefix: str = TRACE_PREFIX
+) -> pd.DataFrame:
+    """Summary of :func:`lead_changes` per group.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        Tidy results with trace columns.
+    by : str or sequence of str, default ``()``
+        Columns that tell runs apart; player count is always a key.
+    prefix : str, default :data:`TRACE_PREFIX`
+        Prefix of the running-total columns.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per group: ``games``, ``mean_lead_changes`` (changes per game) and
+        ``no_lead_change`` (share of games the first sole leader was never overtaken, 0..1).
+    """
+    changes = lead_changes(df, by, prefix)
+    keys = [*_as_list(by), "players"]
+    grouped = changes.groupby(keys, observed=True, sort=True)["lead_changes"]
+    out = grouped.agg(games="size", mean_lead_changes="mean").reset_index()
+    out["no_lead_change"] = grouped.apply(lambda c: float((c == 0).mean())).to_numpy()
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# Helpers
+
+
+def _lead_change_counts(values: np.ndarray, key: dict[str, Any], games: np.ndarray) -> pd.DataFrame:
+    """Vectorised over games: walk the rounds keeping the last sole leader per game."""
+    n, _, rounds = values.shape
+    last = np.full(n, -1, np.int64)
+    count = np.zeros(n, np.int64)
+    for r in range(rounds):
+        totals = values[:, :, r]
+        top = totals.max(axis=1)
+        sole = (totals == top[:, None]).sum(axis=1) == 1
+        leader = totals.argmax(axis=1)
+        count += sole & (last >= 0) & (leader != last)
+        last = np.where(sole, leader, last)
+    part = pd.DataFrame({GAME_COLUMN: games, "lead_changes": count})
+    for name, v in reversed(key.items()):
+        part.insert(0, name, v)
+    return part
+
+
+def _seats_tiled(seats: np.ndarray, players: int) -> bool:
+    """True when ``seats`` is 0..players-1 repeated game after game."""
+    if seats.size % players:
+        return False
+    expected = np.broadcast_to(np.arange(players), (seats.size // players, players))
+    return bool(np.array_equal(seats.reshape(-1, players), expected))
+
+
+def _with_players(df: pd.DataFrame) -> pd.DataFrame:
+    """The frame with a ``players`` column (inferred from the distinct seats when absent)."""
+    if "players" in df.columns:
+        return df
+    return df.assign(players=int(df[SEAT_COLUMN].nunique()))
+
+
+def _as_list(by: str | Sequence[str] | None) -> list[str]:
+    if by is None:
+        return []
+    if isinstance(by, str):
+        return [by]
+    return list(by)
+
+
+def _concat(parts: list[pd.DataFrame], columns: list[str]) -> pd.DataFrame:
+    if not parts:
+        return pd.DataFrame(columns=columns)
+    out = pd.concat(parts, ignore_index=True)
+    return out[columns]
+
+
+__all__ = [
+    "TRACE_PREFIX",
+    "Z_95",
+    "PairedDifference",
+    "chi2_sf",
+    "decisiveness",
+    "excludes",
+    "game_blocks",
+    "lead_change_summary",
+    "lead_changes",
+    "max_gap",
+    "paired_difference",
+    "seat_advantage",
+    "seat_advantage_counts",
+    "seat_test",
+    "seat_test_counts",
+    "significance_label",
+    "trace_columns",
+    "wilson_interval",
+    "win_rates",
+    "winning_margins",
+]

@@ -1,0 +1,300 @@
+"""Speed benchmark: the jitted engines against their plain-Python reference engines.
+
+Each game registers a function returning its :class:`BenchCase` list in :data:`BENCH_CASES`.
+A case times the fast engine on many games and the reference engine on few (it is orders of
+magnitude slower) and reports both as games per second, the median over repeats after a warm-up
+run, so the compile and first-touch costs never count.
+
+>>> from fairysim.bench import BENCH_CASES
+>>> sorted(BENCH_CASES)
+['fantastique']
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import statistics
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from importlib.util import find_spec
+from typing import Any
+
+from fairysim.errors import FairysimError
+
+DEFAULT_GAMES = 100_000
+"""Games per timed run of a fast engine."""
+
+DEFAULT_REFERENCE_GAMES = 300
+"""Games per timed run of a reference engine."""
+
+DEFAULT_REPEATS = 5
+"""Timed runs per engine; the median is reported."""
+
+WARMUP_GAMES = 1_000
+"""Games of the untimed warm-up run (compiles the kernel, touches the memory)."""
+
+
+@dataclass(frozen=True)
+class BenchCase:
+    """One benchmarked configuration of one game.
+
+    Attributes
+    ----------
+    game : str
+        The game (``fantastique``).
+    label : str
+        What is measured, e.g. ``4 players, greedy``.
+    fast : callable
+        ``fast(games)`` plays ``games`` games on the jitted engine (results discarded).
+    reference : callable or None
+        ``reference(games)`` plays them on the reference engine; None if the game has none.
+    """
+
+    game: str
+    label: str
+    fast: Callable[[int], object]
+    reference: Callable[[int], object] | None = None
+
+
+@dataclass(frozen=True)
+class BenchResult:
+    """Timings of one case.
+
+    Attributes
+    ----------
+    case : BenchCase
+        What was timed.
+    games, reference_games : int
+        Games per timed run of each engine.
+    fast_seconds, reference_seconds : tuple of float
+        Wall time of every timed run (``reference_seconds`` empty without a reference engine).
+    """
+
+    case: BenchCase
+    games: int
+    fast_seconds: tuple[float, ...]
+    reference_games: int
+    reference_seconds: tuple[float, ...]
+
+    @property
+    def fast_rate(self) -> float:
+        """Games per second of the fast engine (median run)."""
+        return self.games / statistics.median(self.fast_seconds)
+
+    @property
+    def reference_rate(self) -> float | None:
+        """Games per second of the reference engine (median run), None without one."""
+        if not self.reference_seconds:
+            return None
+        return self.reference_games / statistics.median(self.reference_seconds)
+
+    @property
+    def ratio(self) -> float | None:
+        """How many times faster the fast engine is, None without a reference engine."""
+        reference = self.reference_rate
+        return None if reference is None else self.fast_rate / reference
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-friendly record of the case and its timings."""
+        return {
+            "game": self.case.game,
+            "case": self.case.label,
+            "games": self.games,
+            "fast_seconds": list(self.fast_seconds),
+            "fast_games_per_s": self.fast_rate,
+            "reference_games": self.reference_games,
+            "reference_seconds": list(self.reference_seconds),
+            "reference_games_per_s": self.reference_rate,
+            "ratio": self.ratio,
+        }
+
+
+def fantastique_bench_cases() -> list[BenchCase]:
+    """Fantastique's cases: 4 players with each main policy, and 2 and 5 players greedy.
+
+    Returns
+    -------
+    list of BenchCase
+        Fan I, seed 1. The fast engine is timed through ``play_chunks`` alone (no DataFrame),
+        the reference through ``reference.simulate_arrays`` when that module exists.
+    """
+    from fairysim.sim import fantastique
+
+    # The reference engine is written separately; until it exists the cases run without it.
+    # A reference module that exists but fails to import is a bug and raises.
+    reference_module = None
+    if find_spec("fairysim.sim.fantastique.reference") is not None:
+        from fairysim.sim.fantastique import reference as reference_module
+
+    cases = []
+    for players, policy in (
+        (4, "greedy"),
+        (4, "random"),
+        (4, "hoarder"),
+        (2, "greedy"),
+        (5, "greedy"),
+    ):
+        setup = fantastique.make_setup(players=players, fan="I", policies=policy, seed=1)
+
+        def fast(games: int, setup: fantastique.FantastiqueSetup = setup) -> None:
+            for _ in fantastique.play_chunks(setup, games):
+                pass
+
+        reference = None
+        if reference_module is not None:
+
+            def reference(games: int, setup: fantastique.FantastiqueSetup = setup) -> None:
+                reference_module.simulate_arrays(setup, games)
+
+        cases.append(BenchCase("fantastique", f"{players} players, {policy}", fast, reference))
+    return cases
+
+
+BENCH_CASES: dict[str, Callable[[], list[BenchCase]]] = {
+    "fantastique": fantastique_bench_cases,
+}
+"""Game name -> function returning that game's cases; other games add themselves here."""
+
+
+def time_runs(run: Callable[[int], object], games: int, repeats: int) -> tuple[float, ...]:
+    """Wall time of ``repeats`` calls of ``run(games)``.
+
+    Parameters
+    ----------
+    run : callable
+        Plays ``games`` games.
+    games, repeats : int
+        Games per run and number of runs.
+
+    Returns
+    -------
+    tuple of float
+        Seconds per run, in order.
+    """
+    seconds = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        run(games)
+        seconds.append(time.perf_counter() - start)
+    return tuple(seconds)
+
+
+def run_case(case: BenchCase, games: int, reference_games: int, repeats: int) -> BenchResult:
+    """Warm up, then time both engines of one case.
+
+    Parameters
+    ----------
+    case : BenchCase
+        The case.
+    games, reference_games : int
+        Games per timed run of the fast and the reference engine.
+    repeats : int
+        Timed runs per engine.
+
+    Returns
+    -------
+    BenchResult
+    """
+    case.fast(min(games, WARMUP_GAMES))
+    fast_seconds = time_runs(case.fast, games, repeats)
+    reference_seconds: tuple[float, ...] = ()
+    if case.reference is not None:
+        case.reference(min(reference_games, 10))
+        reference_seconds = time_runs(case.reference, reference_games, repeats)
+    return BenchResult(case, games, fast_seconds, reference_games, reference_seconds)
+
+
+def select_cases(games: Iterable[str] | None = None) -> list[BenchCase]:
+    """The registered cases of ``games`` (all registered games when None).
+
+    Raises
+    ------
+    FairysimError
+        Naming ``--game`` for a game without benchmark cases.
+    """
+    names = list(BENCH_CASES) if games is None else list(games)
+    cases: list[BenchCase] = []
+    for name in names:
+        if name not in BENCH_CASES:
+            raise FairysimError(
+                "--game", f"no benchmark for {name!r}; choose one of {', '.join(BENCH_CASES)}"
+            )
+        cases.extend(BENCH_CASES[name]())
+    return cases
+
+
+def run_bench(
+    cases: Iterable[BenchCase],
+    games: int = DEFAULT_GAMES,
+    reference_games: int = DEFAULT_REFERENCE_GAMES,
+    repeats: int = DEFAULT_REPEATS,
+    threads: int | None = None,
+    on_result: Callable[[BenchResult], None] | None = None,
+) -> list[BenchResult]:
+    """Time every case.
+
+    Parameters
+    ----------
+    cases : iterable of BenchCase
+        From :func:`select_cases`.
+    games, reference_games : int
+        Games per timed run of the fast and the reference engines.
+    repeats : int
+        Timed runs per engine (the median is reported).
+    threads : int, optional
+        Numba threads for the fast engines (all cores when None).
+    on_result : callable, optional
+        Called with each result as soon as it is measured.
+
+    Returns
+    -------
+    list of BenchResult
+        One per case, in order.
+
+    Examples
+    --------
+    >>> slow = lambda games: time.sleep(games * 1e-4)
+    >>> case = BenchCase("toy", "sleep", fast=lambda games: None, reference=slow)
+    >>> result = run_bench([case], games=1000, reference_games=10, repeats=1)[0]
+    >>> result.ratio > 1
+    True
+    """
+    from fairysim.sim.batch import check_games, numba_threads
+
+    games = check_games(games, "--games")
+    reference_games = check_games(reference_games, "--reference-games")
+    if repeats < 1:
+        raise FairysimError("--repeats", f"must be at least 1, got {repeats}")
+    results = []
+    with numba_threads(threads):
+        for case in cases:
+            result = run_case(case, games, reference_games, repeats)
+            if on_result is not None:
+                on_result(result)
+            results.append(result)
+    return results
+
+
+def machine_info(threads: int | None = None) -> dict[str, Any]:
+    """What the timings depend on: cores, numba threads, versions.
+
+    Parameters
+    ----------
+    threads : int, optional
+        The ``--threads`` the fast engines ran with (numba's current count when None).
+    """
+    import numba
+
+    from fairysim import __version__
+
+    return {
+        "cpu_count": os.cpu_count(),
+        "numba_threads": threads if threads is not None else numba.get_num_threads(),
+        "numba_version": numba.__version__,
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+        "system": platform.system(),
+        "fairysim_version": __version__,
+    }

@@ -1,0 +1,55 @@
+"""The ``fairysim`` command line: thin commands over :mod:`fairysim.sim` and :mod:`.analysis`.
+
+One module per command (``simulate``, ``report``, ``policies``, ``bench``); each command checks
+its options, calls a plain function that tests can import, and prints. Errors a user can fix are
+:class:`fairysim.errors.FairysimError` and come out as one line with exit code 2
+(:func:`fairysim.cli.common.handle_errors`).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from fairysim import __version__
+from fairysim.cli import bench, policies, report, simulate
+
+app = typer.Typer(
+    name="fairysim",
+    help="Monte Carlo balance analysis for Fantastique (Fairy Concerto and Fairy Land to come).",
+    no_args_is_help=True,
+    add_completion=False,
+    # An unexpected exception is a bug: show numba's and Python's plain traceback, not rich's
+    # multi-page rendering of every local variable.
+    pretty_exceptions_enable=False,
+)
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        typer.echo(f"fairysim {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            callback=_print_version,
+            is_eager=True,
+            help="Print the fairysim version and exit.",
+        ),
+    ] = False,
+) -> None:
+    """Simulate card games by the million and measure their balance."""
+
+
+app.add_typer(simulate.app, name="simulate")
+app.add_typer(report.app, name="report")
+app.add_typer(policies.app, name="policies")
+app.command("bench")(bench.bench)
+
+__all__ = ["app"]

@@ -1,0 +1,111 @@
+"""``fairysim bench``: games per second of the fast engines and of the reference engines."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+from rich.table import Table
+
+from fairysim.bench import (
+    DEFAULT_GAMES,
+    DEFAULT_REFERENCE_GAMES,
+    DEFAULT_REPEATS,
+    machine_info,
+    run_bench,
+    select_cases,
+)
+from fairysim.cli.common import ProgressBar, handle_errors, positive_int, stdout_console
+
+if TYPE_CHECKING:
+    from fairysim.bench import BenchResult
+
+
+@handle_errors
+def bench(
+    games: Annotated[
+        int, typer.Option("--games", help="Games per timed run of each fast engine.")
+    ] = DEFAULT_GAMES,
+    reference_games: Annotated[
+        int,
+        typer.Option("--reference-games", help="Games per timed run of each reference engine."),
+    ] = DEFAULT_REFERENCE_GAMES,
+    repeats: Annotated[
+        int, typer.Option("--repeats", help="Timed runs per engine; the median is reported.")
+    ] = DEFAULT_REPEATS,
+    game: Annotated[
+        list[str] | None,
+        typer.Option("--game", help="Benchmark only this game (repeatable; default: all)."),
+    ] = None,
+    threads: Annotated[
+        int | None, typer.Option("--threads", help="Numba threads (default: all cores).")
+    ] = None,
+    json_out: Annotated[
+        Path | None, typer.Option("--json", help="Also write the timings to this JSON file.")
+    ] = None,
+) -> None:
+    """Time the engines: games per second, median of repeats after a warm-up (compile) run."""
+    from fairysim.sim.batch import check_out_path
+
+    positive_int(threads, "--threads")
+    if json_out is not None:
+        json_out = check_out_path(json_out, "--json")
+    cases = select_cases(game)
+    console = stdout_console()
+    info = machine_info(threads)
+    console.print(f"Machine: {info['cpu_count']} cores, {info['numba_threads']} numba threads")
+    console.print(
+        f"Runs: {games:,} games (fast), {reference_games:,} (reference), median of {repeats}"
+    )
+    with ProgressBar("benchmarking", unit="cases") as progress:
+        done = []
+
+        def report(result: BenchResult) -> None:
+            done.append(result)
+            progress(len(done), len(cases))
+
+        results = run_bench(cases, games, reference_games, repeats, threads, on_result=report)
+    console.print(results_table(results))
+    if json_out is not None:
+        record = {
+            "machine": info,
+            "games": games,
+            "reference_games": reference_games,
+            "repeats": repeats,
+            "results": [r.as_dict() for r in results],
+        }
+        json_out.write_text(json.dumps(record, indent=2) + "\n")
+        console.print(f"Wrote {json_out}", soft_wrap=True)
+
+
+def results_table(results: list[BenchResult]) -> Table:
+    """A rich table of benchmark results: games per second of both engines and their ratio.
+
+    Parameters
+    ----------
+    results : list of BenchResult
+        From :func:`fairysim.bench.run_bench`.
+
+    Returns
+    -------
+    rich.table.Table
+    """
+    table = Table(title="Games per second (median)")
+    table.add_column("game")
+    table.add_column("case")
+    table.add_column("fast", justify="right")
+    table.add_column("reference", justify="right")
+    table.add_column("fast/reference", justify="right")
+    for result in results:
+        reference = result.reference_rate
+        ratio = result.ratio
+        table.add_row(
+            result.case.game,
+            result.case.label,
+            f"{result.fast_rate:,.0f}",
+            "n/a" if reference is None else f"{reference:,.1f}",
+            "n/a" if ratio is None else f"{ratio:,.0f}x",
+        )
+    return table

@@ -1,0 +1,203 @@
+"""What every command shares: one-line errors, the progress bar, option parsing helpers.
+
+Commands import only this module and typer at import time; the engines (numba, pandas) are
+imported inside each command so that ``fairysim --help`` and ``fairysim --version`` stay instant.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import typer
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    SpinnerColumn,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+
+from fairysim.errors import FairysimError
+
+if TYPE_CHECKING:
+    from fairysim.sim.policy import Policy
+
+USAGE_ERROR = 2
+"""Exit code of every bad-input error, the same one click uses for its own usage errors."""
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def fail(error: FairysimError) -> typer.Exit:
+    """Print ``error`` as one line on stderr and return the exit that ends the command.
+
+    Parameters
+    ----------
+    error : FairysimError
+        Its text starts with ``where`` (the option or file to fix).
+
+    Returns
+    -------
+    typer.Exit
+        Exit with code :data:`USAGE_ERROR`, for the caller to raise.
+    """
+    # Collapse newlines so that messages quoting a compiler or parser stay one line; plain echo
+    # rather than rich so that the line is never wrapped at the console width.
+    message = " ".join(str(error).split())
+    typer.echo(f"Error: {message}", err=True)
+    return typer.Exit(USAGE_ERROR)
+
+
+def handle_errors(command: F) -> F:
+    """Decorator for commands: every :class:`FairysimError` becomes a one-line error, exit 2.
+
+    Anything else is a bug in fairysim and keeps its traceback.
+    """
+
+    @functools.wraps(command)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return command(*args, **kwargs)
+        except FairysimError as error:
+            raise fail(error) from None
+
+    return wrapper  # type: ignore[return-value]
+
+
+def stdout_console() -> Console:
+    """The console for results (tables, paths); created per call so tests capture it."""
+    return Console()
+
+
+class ProgressBar:
+    """A ``progress(done, total)`` callback drawing a transient rich bar on stderr.
+
+    The bar shows only when stderr is a terminal, so piped output and tests stay clean; it is
+    removed when the block ends, leaving just the results.
+
+    Parameters
+    ----------
+    description : str
+        Text before the bar.
+    unit : str
+        What ``done`` counts (shown as ``done/total unit``).
+    total : int, optional
+        The total, if known before the first report.
+
+    Examples
+    --------
+    >>> with ProgressBar("simulating") as progress:
+    ...     progress(10, 100)
+    """
+
+    def __init__(self, description: str, unit: str = "games", total: int | None = None) -> None:
+        console = Console(stderr=True)
+        self._progress = Progress(
+            SpinnerColumn(),
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn(unit),
+            TimeElapsedColumn(),
+            TimeRemainingColumn(),
+            console=console,
+            transient=True,
+            disable=not console.is_terminal,
+        )
+        # The first chunk includes the JIT compile; the spinner shows that something happens.
+        self._task = self._progress.add_task(description, total=total)
+
+    def __call__(self, done: int, total: int) -> None:
+        self._progress.update(self._task, completed=done, total=total)
+
+    def __enter__(self) -> ProgressBar:
+        self._progress.start()
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self._progress.stop()
+
+
+def positive_int(value: int | None, option: str) -> int | None:
+    """Return ``value`` (None passes) if it is a positive integer, else raise naming ``option``."""
+    if value is not None and value < 1:
+        raise FairysimError(option, f"must be a positive whole number, got {value}")
+    return value
+
+
+def apply_weights(policies: Sequence[Policy], spec: str | None) -> tuple[Policy, ...]:
+    """Seat policies with the weights of ``--weights`` changed.
+
+    Parameters
+    ----------
+    policies : sequence of Policy
+        One per seat.
+    spec : str or None
+        Comma-separated ``[TARGET:]NAME=VALUE`` items. Without a target, the weight ``NAME`` is
+        set on every seat whose policy has it; a target is a seat number (0 = first seat, as in
+        the results) or a policy name (``hoarder``, ``mymodule:my_policy``), and the item then
+        changes only those seats.
+
+    Returns
+    -------
+    tuple of Policy
+        The seats' policies, with their new weights.
+
+    Raises
+    ------
+    FairysimError
+        Naming ``--weights`` for a malformed item, an unknown seat, policy or weight.
+
+    Examples
+    --------
+    >>> from fairysim.sim.fantastique import POLICIES
+    >>> seats = apply_weights([POLICIES["greedy"], POLICIES["hoarder"]], "hoarder:finale=2")
+    >>> seats[1].weights[0]
+    2.0
+    """
+    seats = list(policies)
+    if spec is None:
+        return tuple(seats)
+    for item in spec.split(","):
+        key, sep, raw = item.strip().partition("=")
+        target, _, name = key.strip().rpartition(":")
+        name = name.strip()
+        if not sep or not name:
+            raise FairysimError("--weights", f"{item.strip()!r} is not [seat or policy:]name=value")
+        try:
+            value = float(raw)
+        except ValueError:
+            raise FairysimError(
+                "--weights", f"{item.strip()!r}: {raw.strip()!r} is not a number"
+            ) from None
+        if not math.isfinite(value):
+            raise FairysimError("--weights", f"{item.strip()!r}: the value must be finite")
+        chosen = _weight_targets(seats, target.strip(), name, item.strip())
+        for seat in chosen:
+            seats[seat] = seats[seat].with_weights(**{name: value})
+    return tuple(seats)
+
+
+def _weight_targets(seats: Sequence[Policy], target: str, name: str, item: str) -> list[int]:
+    if target.isdigit():
+        seat = int(target)
+        if seat >= len(seats):
+            raise FairysimError(
+                "--weights", f"{item!r}: there is no seat {seat} (seats are 0..{len(seats) - 1})"
+            )
+        return [seat]
+    if target:
+        chosen = [s for s, p in enumerate(seats) if p.name == target]
+        if not chosen:
+            raise FairysimError("--weights", f"{item!r}: no seat plays policy {target!r}")
+        return chosen
+    chosen = [s for s, p in enumerate(seats) if name in p.weight_names]
+    if not chosen:
+        raise FairysimError("--weights", f"{item!r}: no seat's policy has a weight {name!r}")
+    return chosen

@@ -1,0 +1,112 @@
+"""`fairysim report fantastique`: wiring to the report writer, its errors, and one real run."""
+
+from __future__ import annotations
+
+import sys
+import types
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from fairysim.cli import app
+
+runner = CliRunner(env={"COLUMNS": "200"})
+REPORT_MODULE = "fairysim.analysis.fantastique_report"
+DEFAULTS = {"games": 6_000, "seed": 1}  # the stand-in writer's own defaults
+
+
+@pytest.fixture
+def fake_writer(monkeypatch):
+    """Stand in for the report writer: records its arguments, writes a stub page."""
+    calls = []
+
+    def write_fantastique_report(
+        out_dir,
+        games=DEFAULTS["games"],
+        seed=DEFAULTS["seed"],
+        players=(2, 3, 4, 5),
+        threads=None,
+        progress=None,
+    ):
+        calls.append({"out_dir": out_dir, "games": games, "seed": seed, "threads": threads})
+        progress(1, 1)
+        html = Path(out_dir) / "index.html"
+        html.write_text("<html></html>")
+        return html
+
+    module = types.ModuleType(REPORT_MODULE)
+    module.write_fantastique_report = write_fantastique_report
+    monkeypatch.setitem(sys.modules, REPORT_MODULE, module)
+    return calls
+
+
+def test_passes_options_and_prints_html_path(tmp_path, fake_writer):
+    out_dir = tmp_path / "new" / "report"
+    result = runner.invoke(
+        app,
+        [
+            "report",
+            "fantastique",
+            "--games",
+            "123",
+            "--seed",
+            "9",
+            "--out-dir",
+            str(out_dir),
+            "--threads",
+            "1",
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    assert fake_writer == [{"out_dir": out_dir, "games": 123, "seed": 9, "threads": 1}]
+    assert f"Report written to {out_dir / 'index.html'}" in result.output
+
+
+def test_default_out_dir_is_results_fantastique(tmp_path, monkeypatch, fake_writer):
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(app, ["report", "fantastique", "--games", "10"])
+    assert result.exit_code == 0, result.output
+    assert fake_writer == [
+        {
+            "out_dir": Path("results/fantastique"),
+            "games": 10,
+            "seed": DEFAULTS["seed"],
+            "threads": None,
+        }
+    ]
+    assert (tmp_path / "results" / "fantastique" / "index.html").exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "option"),
+    [
+        (["--games", "0"], "--games"),
+        (["--threads", "0"], "--threads"),
+        (["--seed", "-1"], "--seed"),
+        (["--out-dir", "{file}"], "--out-dir"),
+    ],
+)
+def test_bad_input_is_one_line_exit_2(tmp_path, fake_writer, args, option):
+    a_file = tmp_path / "a_file"
+    a_file.write_text("not a folder")
+    args = [a.replace("{file}", str(a_file)) for a in args]
+    result = runner.invoke(app, ["report", "fantastique", "--out-dir", str(tmp_path / "r"), *args])
+    assert result.exit_code == 2
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"Error: {option}: "), result.output
+    assert "Traceback" not in result.output
+    assert fake_writer == []
+
+
+def test_real_report_writes_html(tmp_path):
+    """End to end with the real writer, on few games."""
+    result = runner.invoke(
+        app, ["report", "fantastique", "--games", "200", "--seed", "1", "--out-dir", str(tmp_path)]
+    )
+    assert result.exit_code == 0, result.output
+    html = Path(result.output.split("Report written to ", 1)[1].strip())
+    assert html == tmp_path / "fantastique-report.html"
+    assert html.suffix == ".html"
+    assert html.exists()
+    assert html.is_relative_to(tmp_path)

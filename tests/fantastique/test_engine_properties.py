@@ -1,0 +1,279 @@
+"""Properties every Fantastique game must have, whichever engine plays it.
+
+Determinism (thread count, chunk size, repeated runs), common random numbers, card
+conservation, the consistency of the outcome columns, and illegal policy answers.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+import pytest
+from numba.core.errors import TypingError
+
+from fairysim.errors import CardFileError, FairysimError, IllegalChoiceError
+from fairysim.sim.fantastique import make_setup, play_chunks
+from fairysim.sim.fantastique import reference as ref
+from fairysim.sim.fantastique.cards import FantastiqueCards
+from fairysim.sim.fantastique.rules import (
+    BRONZE_MIN_PLAYERS,
+    PLAY_FAN,
+    ROUNDS,
+    TAKE_STACK,
+    V_HAND,
+    V_ROUND,
+)
+from fairysim.sim.fantastique.simulate import SEAT_COLUMNS
+from fairysim.sim.policy import Policy, policy
+from fairysim.sim.rng import randint
+
+from . import CARDS
+
+pytestmark = pytest.mark.filterwarnings("ignore:First-class function type feature is experimental")
+
+MIXED = ["balancer", "random", "hoarder", "greedy", "random"]
+
+
+def run(setup, games: int, **options) -> dict[str, np.ndarray]:
+    chunks = [arrays for _, arrays in play_chunks(setup, games, **options)]
+    return {name: np.concatenate([c[name] for c in chunks]) for name in chunks[0]}
+
+
+def assert_same_arrays(a: dict[str, np.ndarray], b: dict[str, np.ndarray]) -> None:
+    assert set(a) == set(b)
+    for name in a:
+        np.testing.assert_array_equal(a[name], b[name], err_msg=name)
+
+
+# --- Determinism ---------------------------------------------------------------------------------
+
+
+@pytest.mark.skipif(nb.config.NUMBA_NUM_THREADS < 2, reason="needs 2 numba threads")
+def test_same_results_with_one_and_two_threads():
+    setup = make_setup(5, "VI", MIXED, seed=11)
+    one = run(setup, 3000, trace=True, threads=1)
+    two = run(setup, 3000, trace=True, threads=2)
+    assert_same_arrays(one, two)
+
+
+def test_same_results_whatever_the_chunk_size():
+    setup = make_setup(4, "II", MIXED[:4], seed=12)
+    whole = run(setup, 600, trace=True, chunk_games=600)
+    assert_same_arrays(whole, run(setup, 600, trace=True, chunk_games=7))
+    assert_same_arrays(whole, run(setup, 600, trace=True, chunk_games=256))
+
+
+def test_same_seed_same_results_other_seed_other_results():
+    setup = make_setup(3, "IV", "random", seed=13)
+    first = run(setup, 500)
+    assert_same_arrays(first, run(setup, 500))
+    other = run(make_setup(3, "IV", "random", seed=14), 500)
+    assert not np.array_equal(first["score"], other["score"])
+    assert not np.array_equal(first["first_seat"], other["first_seat"])
+
+
+def test_deal_does_not_depend_on_the_policies():
+    """Common random numbers: game g is dealt the same whatever the lineup."""
+    seats = [
+        run(make_setup(4, "I", lineup, seed=15), 400)["first_seat"]
+        for lineup in ("greedy", "random", MIXED[:4])
+    ]
+    np.testing.assert_array_equal(seats[0], seats[1])
+    np.testing.assert_array_equal(seats[0], seats[2])
+    a = ref.new_game(make_setup(4, "I", "greedy", seed=15), 3)
+    b = ref.new_game(make_setup(4, "I", MIXED[:4], seed=15), 3)
+    assert [p.hand for p in a.players] == [p.hand for p in b.players]
+    assert a.draw_pile == b.draw_pile
+
+
+# --- Card conservation ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_cards_are_conserved_jitted(players):
+    for fan, lineup in (("I", "greedy"), ("III", "random"), ("V", MIXED[:players])):
+        arrays = run(make_setup(players, fan, lineup, seed=16), 1500)
+        total = arrays["hand_size"].sum(axis=1) + arrays["cards_outside_hands"]
+        assert (total == CARDS.total_cards).all()
+        assert (arrays["hand_size"] >= 0).all()
+
+
+def test_cards_are_conserved_jitted_with_a_deck_that_runs_dry():
+    cards = FantastiqueCards(
+        np.array([0, 12, 12, 12, 12, 2, 0, 0, 0]), CARDS.medal_values, CARDS.finale_medals
+    )
+    arrays = run(make_setup(5, "II", "random", seed=17, cards=cards), 500)
+    assert (arrays["hand_size"].sum(axis=1) + arrays["cards_outside_hands"] == 50).all()
+
+
+@pytest.mark.parametrize("players", [2, 5])
+def test_cards_are_conserved_reference(players):
+    setup = make_setup(players, "VI", MIXED[:players], seed=18)
+    for game in range(5):
+        state = ref.new_game(setup, game)
+        assert state.total_cards == CARDS.total_cards
+        for round_ in range(ROUNDS):
+            state.round = round_
+            ref.reveal_fan_cards(state)
+            assert state.total_cards == CARDS.total_cards
+            ref.play_fans(state)
+            assert state.total_cards == CARDS.total_cards
+            gold = ref.distribute_medals(state)
+            ref.take_new_fan_cards(state)
+            assert state.total_cards == CARDS.total_cards
+            ref.end_round(state, gold)
+            assert state.total_cards == CARDS.total_cards
+        final = ref.play_game_state(setup, game)
+        in_hands = sum(p.hand_size for p in final.players)
+        assert in_hands + len(final.draw_pile) + len(final.discard_pile) == CARDS.total_cards
+        assert final.display == []
+        assert all(p.fan is None for p in final.players)
+        assert [p.hand for p in final.players] == [p.hand for p in state.players]
+        assert min(min(p.hand.values(), default=0) for p in final.players) >= 0
+
+
+# --- The outcome columns -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_outcome_columns_are_consistent(players):
+    arrays = run(make_setup(players, "III", MIXED[:players], seed=19), 2000, trace=True)
+    for name in SEAT_COLUMNS:
+        assert arrays[name].shape == (2000, players)
+    score, rank, share = arrays["score"], arrays["rank"], arrays["win_share"]
+    np.testing.assert_allclose(share.sum(axis=1), 1.0)
+    np.testing.assert_allclose(arrays["pre_finale_win_share"].sum(axis=1), 1.0)
+    winners = (rank == 1).sum(axis=1)
+    np.testing.assert_allclose(share, np.where(rank == 1, 1.0 / winners[:, None], 0.0))
+    np.testing.assert_array_equal(score, arrays["medal_points"] + arrays["finale_points"])
+    # A higher score never ranks lower; the winners hold the highest score.
+    for a in range(players):
+        for b in range(players):
+            assert not ((score[:, a] > score[:, b]) & (rank[:, a] >= rank[:, b])).any()
+    assert (score[rank == 1] == np.repeat(score.max(axis=1), winners)).all()
+    pre = arrays["pre_finale_rank"]
+    medal_points = arrays["medal_points"]
+    for a in range(players):
+        for b in range(players):
+            assert not ((medal_points[:, a] > medal_points[:, b]) & (pre[:, a] >= pre[:, b])).any()
+    # Grande Finale medals (F9): Gold for the highest positive count, Silver only below it.
+    finale, count = arrays["finale_points"], arrays["finale_count"]
+    assert set(np.unique(finale)) <= {0, 10, 20}
+    best = count.max(axis=1, keepdims=True)
+    np.testing.assert_array_equal(finale == 20, (count == best) & (count > 0))
+    assert ((finale == 10) <= (count < best)).all()
+    # Medals: at most one a round per seat, and at most one per row and round in all.
+    rows = 3 if players >= BRONZE_MIN_PLAYERS else 2
+    assert (arrays["medals"] <= ROUNDS).all()
+    assert (arrays["medals"].sum(axis=1) <= rows * ROUNDS).all()
+    assert (medal_points.sum(axis=1) <= CARDS.medal_values[:rows].sum()).all()
+    # The per-round trace rises and ends at the medal points.
+    trace = arrays["medal_points_round"]
+    assert trace.shape == (2000, players, ROUNDS)
+    assert (np.diff(trace, axis=2) >= 0).all()
+    np.testing.assert_array_equal(trace[:, :, -1], medal_points)
+
+
+# --- Illegal policy answers ----------------------------------------------------------------------
+
+
+@policy
+def illegal_fan_policy(decision, view, choices, n_choices, weights, rng):
+    """Answers one past the last fan."""
+    return n_choices if decision == PLAY_FAN else 0
+
+
+@policy
+def illegal_stack_policy(decision, view, choices, n_choices, weights, rng):
+    """Plays the first fan; answers -1 when choosing a stack."""
+    return -1 if decision == TAKE_STACK else 0
+
+
+@policy
+def late_illegal_policy(decision, view, choices, n_choices, weights, rng):
+    """Random, except an illegal answer in round 7 by a seat holding three 8s or more: the error
+    falls in some later game, at a seat and decision only the game decides."""
+    if view[V_ROUND] == ROUNDS - 1 and view[V_HAND + 8] >= 3:
+        return n_choices + 2
+    return randint(rng, n_choices)
+
+
+def first_reference_error(setup, games: int) -> IllegalChoiceError:
+    for game in range(games):
+        try:
+            ref.play_game(setup, game)
+        except IllegalChoiceError as error:
+            return error
+    raise AssertionError("the reference met no illegal answer")
+
+
+@pytest.mark.parametrize(
+    ("function", "decision"),
+    [
+        (illegal_fan_policy, "play_fan"),
+        (illegal_stack_policy, "take_stack"),
+        (late_illegal_policy, None),
+    ],
+)
+def test_illegal_answer_raises_in_both_engines(function, decision):
+    bad = Policy("bad", function)
+    setup = make_setup(4, "I", ["greedy", bad, "random", bad], seed=20)
+    expected = first_reference_error(setup, 300)
+    assert expected.seat in (1, 3)
+    if decision is not None:
+        assert expected.decision == decision
+    with pytest.raises(IllegalChoiceError) as raised:
+        run(setup, 300)
+    got = raised.value
+    assert (got.game, got.seat, got.decision, got.choice) == (
+        expected.game,
+        expected.seat,
+        expected.decision,
+        expected.choice,
+    )
+    assert str(got) == str(expected)
+    assert f"game {expected.game}, seat {expected.seat}, decision {expected.decision}" in str(got)
+
+
+def test_illegal_answer_names_the_game_it_happened_in():
+    bad = Policy("bad", illegal_fan_policy)
+    setup = make_setup(2, "II", [bad, bad], seed=21)
+    with pytest.raises(IllegalChoiceError) as raised:
+        ref.play_game(setup, 41)
+    assert raised.value.game == 41
+    assert raised.value.seat == ref.new_game(setup, 41).start_seat  # the first to play a fan
+    assert raised.value.decision == "play_fan"
+    n_fans = len(ref.legal_fans(ref.new_game(setup, 41).players[raised.value.seat].hand, []))
+    assert raised.value.choice == n_fans
+    assert f"{n_fans} legal choices" in str(raised.value)
+
+
+def choice_rewriting_policy(decision, view, choices, n_choices, weights, rng):
+    """Answers 0 after overwriting that row of its choices with a fan of 9 cards."""
+    if decision == PLAY_FAN:
+        choices[0, 1] = 9
+    return 0
+
+
+def test_a_policy_cannot_rewrite_its_choices(tmp_path, monkeypatch):
+    """The choices (and view) are read-only in the policy signature, so a policy that writes
+    into them is refused when it is compiled: it can never play a fan it was not offered (F4)."""
+    with pytest.raises(TypingError, match="readonly"):
+        policy(choice_rewriting_policy)
+    (tmp_path / "rewriting.py").write_text(
+        "def rewrite(decision, view, choices, n_choices, weights, rng):\n"
+        "    choices[0, 1] = 9\n"
+        "    return 0\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(FairysimError, match="does not compile as a policy"):
+        make_setup(3, "I", "rewriting:rewrite", seed=22)
+
+
+def test_reference_refuses_a_deck_too_small_to_deal():
+    cards = FantastiqueCards(
+        np.array([0, 5, 5, 5, 5, 5, 5, 0, 0]), CARDS.medal_values, CARDS.finale_medals
+    )
+    with pytest.raises(CardFileError, match="cannot deal 10 to each of 5 players"):
+        ref.play_game(make_setup(5, "I", "greedy", seed=1, cards=cards), 0)
+    ref.play_game(make_setup(3, "I", "greedy", seed=1, cards=cards), 0)  # 30 cards deal 3 hands

@@ -1,0 +1,246 @@
+"""The counter-based generator: its documented formula, Python/jitted agreement, ranges,
+uniformity and shuffles."""
+
+from __future__ import annotations
+
+import itertools
+
+import numba as nb
+import numpy as np
+import pytest
+
+from fairysim.sim.rng import (
+    RNG_COUNTER,
+    RNG_KEY,
+    RNG_STATE_SIZE,
+    check_seed,
+    new_stream,
+    next_u64,
+    randint,
+    seed_stream,
+    shuffle_prefix,
+    stream_key,
+    uniform,
+)
+
+# --- The documented formula, in plain Python integers --------------------------------------------
+
+MASK64 = (1 << 64) - 1
+GAMMA = 0x9E3779B97F4A7C15
+
+
+def mix(z: int) -> int:
+    """SplitMix64's finaliser."""
+    z &= MASK64
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+    return z ^ (z >> 31)
+
+
+def key_of(seed: int, game: int, stream: int) -> int:
+    k = mix(seed + GAMMA)
+    k = mix(k ^ ((game * GAMMA + 1) & MASK64))
+    return mix(k ^ ((stream * 0xBF58476D1CE4E5B9 + 2) & MASK64))
+
+
+def python_randint(key: int, counter: int, n: int) -> tuple[int, int]:
+    """Lemire's unbiased bounded integer on the high 32 bits; returns (value, new counter)."""
+
+    def draw() -> int:
+        nonlocal counter
+        counter += 1
+        return mix(key + counter * GAMMA)
+
+    m = (draw() >> 32) * n
+    low = m & 0xFFFFFFFF
+    if low < n:
+        threshold = ((1 << 32) - n) % n
+        while low < threshold:
+            m = (draw() >> 32) * n
+            low = m & 0xFFFFFFFF
+    return m >> 32, counter
+
+
+@pytest.mark.parametrize(("seed", "game", "stream"), [(0, 0, 0), (1, 2, 3), (2**63 - 1, 10**9, 6)])
+def test_stream_key_and_draws_follow_the_documented_formula(seed, game, stream):
+    key = key_of(seed, game, stream)
+    assert int(stream_key(seed, game, stream)) == key
+    state = new_stream(seed, game, stream)
+    assert int(state[RNG_KEY]) == key
+    assert int(state[RNG_COUNTER]) == 0
+    for i in range(1, 6):
+        assert int(next_u64(state)) == mix(key + i * GAMMA)
+    counter = 5
+    for n in (1, 2, 7, 100, 3 * 2**30, 2**32 - 1):
+        expected, counter = python_randint(key, counter, n)
+        assert int(randint(state, n)) == expected
+        assert int(state[RNG_COUNTER]) == counter
+
+
+# --- Python and jitted callers see the same numbers ----------------------------------------------
+
+
+@nb.njit
+def draws_in_jit(seed, game, stream, bounds, cards):
+    state = np.zeros(RNG_STATE_SIZE, np.uint64)
+    seed_stream(state, seed, game, stream)
+    out = np.empty(len(bounds), np.int64)
+    for i in range(len(bounds)):
+        out[i] = randint(state, bounds[i])
+    u = uniform(state)
+    shuffle_prefix(state, cards, len(cards))
+    return out, u, state
+
+
+def test_same_numbers_from_python_and_from_a_jitted_function():
+    bounds = np.array([1, 2, 3, 5, 10, 52, 1000, 2**31 + 7], dtype=np.int64)
+    cards_jit = np.arange(1, 41, dtype=np.int64)
+    out, u, state_jit = draws_in_jit(42, 7, 3, bounds, cards_jit)
+    state = new_stream(42, 7, 3)
+    assert [int(randint(state, int(n))) for n in bounds] == list(out)
+    assert uniform(state) == u
+    cards = np.arange(1, 41, dtype=np.int64)
+    shuffle_prefix(state, cards, len(cards))
+    np.testing.assert_array_equal(cards, cards_jit)
+    np.testing.assert_array_equal(state, state_jit)
+
+
+# --- Ranges and uniformity -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 5, 7, 10, 100, 2**31 + 1, 2**32 - 1])
+def test_randint_stays_in_range(n):
+    state = new_stream(1, 0, 0)
+    values = [int(randint(state, n)) for _ in range(2000)]
+    assert min(values) >= 0
+    assert max(values) < n
+    if n > 1:
+        assert len(set(values)) > 1
+
+
+@nb.njit
+def randint_counts(seed, n, draws):
+    state = np.zeros(RNG_STATE_SIZE, np.uint64)
+    seed_stream(state, seed, 0, 0)
+    counts = np.zeros(n, np.int64)
+    for _ in range(draws):
+        counts[randint(state, n)] += 1
+    return counts, state[RNG_COUNTER]
+
+
+def chi_square(counts: np.ndarray) -> float:
+    expected = counts.sum() / len(counts)
+    return float(((counts - expected) ** 2 / expected).sum())
+
+
+def generous_bound(categories: int) -> float:
+    """About 7 standard deviations above the mean of chi-square: a fixed seed never flakes,
+    a biased generator fails by far."""
+    df = categories - 1
+    return df + 7 * np.sqrt(2 * df)
+
+
+@pytest.mark.parametrize("n", [2, 3, 5, 6, 7, 10, 37])
+def test_randint_is_uniform(n):
+    counts, _ = randint_counts(2024, n, 200_000)
+    assert counts.sum() == 200_000
+    assert chi_square(counts) < generous_bound(n), counts
+
+
+def test_randint_rejects_to_stay_unbiased():
+    # With n = 3 * 2**30 a quarter of the raw draws fall in the biased zone and are redrawn; the
+    # results, bucketed by 2**30, are then uniform over 3 buckets.
+    n = 3 * 2**30
+    state = new_stream(9, 0, 0)
+    values = np.array([int(randint(state, n)) for _ in range(30_000)])
+    assert int(state[RNG_COUNTER]) > 30_000 * 1.15  # redraws happened
+    assert values.max() < n
+    assert chi_square(np.bincount(values >> 30, minlength=3)) < generous_bound(3)
+
+
+def test_uniform_is_in_unit_interval_and_uniform():
+    state = new_stream(3, 1, 4)
+    values = np.array([uniform(state) for _ in range(20_000)])
+    assert values.min() >= 0.0
+    assert values.max() < 1.0
+    assert chi_square(np.bincount((values * 10).astype(int), minlength=10)) < generous_bound(10)
+
+
+# --- Shuffles ------------------------------------------------------------------------------------
+
+
+def test_shuffle_prefix_is_a_permutation_of_the_prefix_only():
+    state = new_stream(5, 5, 5)
+    values = np.arange(100, dtype=np.int64)
+    shuffle_prefix(state, values, 60)
+    assert sorted(values[:60]) == list(range(60))
+    assert list(values[60:]) == list(range(60, 100))
+    assert list(values[:60]) != list(range(60))
+
+
+@pytest.mark.parametrize("n", [0, 1])
+def test_shuffle_of_nothing_or_one_card_changes_nothing(n):
+    state = new_stream(5, 5, 5)
+    values = np.array([4, 3, 2], dtype=np.int64)
+    shuffle_prefix(state, values, n)
+    assert list(values) == [4, 3, 2]
+    assert int(state[RNG_COUNTER]) == 0  # and draws nothing
+
+
+@nb.njit
+def permutation_counts(seed, trials):
+    state = np.zeros(RNG_STATE_SIZE, np.uint64)
+    seed_stream(state, seed, 0, 0)
+    counts = np.zeros(27, np.int64)
+    values = np.zeros(3, np.int64)
+    for _ in range(trials):
+        values[0], values[1], values[2] = 0, 1, 2
+        shuffle_prefix(state, values, 3)
+        counts[values[0] * 9 + values[1] * 3 + values[2]] += 1
+    return counts
+
+
+def test_shuffle_reaches_every_permutation_uniformly():
+    counts = permutation_counts(77, 60_000)
+    index = [a * 9 + b * 3 + c for a, b, c in itertools.permutations(range(3))]
+    assert counts.sum() == counts[index].sum() == 60_000
+    assert chi_square(counts[index]) < generous_bound(6), counts[index]
+
+
+# --- Streams -------------------------------------------------------------------------------------
+
+
+def test_different_seeds_games_and_streams_give_different_streams():
+    keys = {}
+    for seed, game, stream in itertools.product(range(6), range(60), range(6)):
+        state = new_stream(seed, game, stream)
+        keys[(seed, game, stream)] = (
+            int(state[RNG_KEY]),
+            tuple(int(next_u64(state)) for _ in range(2)),
+        )
+    assert len({k for k, _ in keys.values()}) == len(keys)
+    assert len({d for _, d in keys.values()}) == len(keys)
+    # Neighbouring streams do not share a shifted sequence either.
+    a = new_stream(0, 0, 0)
+    b = new_stream(0, 0, 1)
+    first = [int(next_u64(a)) for _ in range(50)]
+    second = [int(next_u64(b)) for _ in range(50)]
+    assert not set(first) & set(second)
+
+
+def test_seed_stream_restarts_a_stream():
+    state = new_stream(8, 9, 10)
+    before = [int(randint(state, 1000)) for _ in range(5)]
+    seed_stream(state, 8, 9, 10)
+    assert [int(randint(state, 1000)) for _ in range(5)] == before
+
+
+@pytest.mark.parametrize("seed", [-1, 2**63, 1.5, "3", True, None])
+def test_check_seed_rejects_bad_seeds(seed):
+    with pytest.raises(ValueError, match="seed"):
+        check_seed(seed)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2**63 - 1, np.int64(5)])
+def test_check_seed_accepts_good_seeds(seed):
+    assert check_seed(seed) == int(seed)
