@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 import fairysim
 from fairysim.cli import app
 from fairysim.sim.batch import read_results
+from fairysim.sim.fantastique.policies import POLICIES
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 
@@ -123,14 +124,15 @@ def test_weights_reach_the_run(tmp_path):
         "--games",
         "50",
         "--weights",
-        "hoarder:finale=2, 1:value=0.5",
+        "hoarder:finale=2, 1:value=0.25",
         "--out",
         str(out),
     )
     assert result.exit_code == 0, result.output
     _, meta = read_results(out)
-    assert meta["config"]["weights"][1][:3] == [2.0, 1.0, 0.5]
-    assert "hoarder (finale=2, value=0.5)" in result.output
+    default_count = POLICIES["hoarder"].weights[POLICIES["hoarder"].weight_names.index("count")]
+    assert meta["config"]["weights"][1][:3] == [2.0, default_count, 0.25]
+    assert "hoarder (finale=2, value=0.25)" in result.output
 
 
 def test_summary_only_without_out(tmp_path, monkeypatch):

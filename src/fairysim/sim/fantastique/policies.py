@@ -206,19 +206,23 @@ POLICIES = {
             hoarder_policy,
             "keeps the cards its Grande Finale fan counts, plays the others",
             builtin_id=HOARDER,
-            finale=3.0,
-            count=1.0,
-            value=0.1,
+            # Defaults from a grid search against three greedy opponents (4 players, fans I,
+            # III, VI; docs/policies.md): a finale weight above the count weight starves the
+            # hoarder of medals.
+            finale=1.0,
+            count=2.0,
+            value=0.5,
         ),
         builtin(
             "balancer",
             balancer_policy,
             "weighs the medal a fan wins now against the finale cards it gives up",
             builtin_id=BALANCER,
-            finale=2.5,
-            pick=1.0,
-            spent=1.5,
-            risk=0.15,
+            # Defaults from the same grid search (docs/policies.md).
+            finale=0.5,
+            pick=2.0,
+            spent=0.5,
+            risk=0.0,
         ),
     )
 }
