@@ -61,7 +61,9 @@ def numba_threads(threads: int | None) -> Iterator[None]:
         yield
         return
     if threads < 1 or threads > nb.config.NUMBA_NUM_THREADS:
-        raise FairysimError("--threads", f"must be between 1 and {nb.config.NUMBA_NUM_THREADS}, got {threads}")
+        raise FairysimError(
+            "--threads", f"must be between 1 and {nb.config.NUMBA_NUM_THREADS}, got {threads}"
+        )
     before = nb.get_num_threads()
     nb.set_num_threads(threads)
     try:
@@ -125,7 +127,9 @@ class SeatAggregate:
             var = np.maximum(self.squares[i] / n - mean**2, 0.0) * (n / max(n - 1, 1))
             rows[f"{name}_mean"] = mean
             rows[f"{name}_std"] = np.sqrt(var)
-        rows["wins"] = self.sums[self.columns.index("win_share")] if "win_share" in self.columns else np.nan
+        rows["wins"] = (
+            self.sums[self.columns.index("win_share")] if "win_share" in self.columns else np.nan
+        )
         return pd.DataFrame(rows)
 
 
@@ -216,7 +220,9 @@ class AtomicParquetWriter:
     def __init__(self, path: str | Path, metadata: Mapping[str, Any]) -> None:
         self.path = Path(path)
         self.metadata = {PARQUET_METADATA_KEY: json.dumps(metadata, default=str).encode()}
-        fd, tmp = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".tmp", dir=self.path.parent or ".")
+        fd, tmp = tempfile.mkstemp(
+            prefix=f".{self.path.name}.", suffix=".tmp", dir=self.path.parent or "."
+        )
         os.close(fd)
         self.tmp = Path(tmp)
         self.writer: pq.ParquetWriter | None = None

@@ -128,7 +128,9 @@ def builtin(
     if len(weights) > MAX_WEIGHTS:
         raise ValueError(f"policy {name} declares more than {MAX_WEIGHTS} weights")
     values = tuple(float(v) for v in weights.values())
-    return Policy(name, function, values, tuple(weights), description, values, reads_view, builtin_id)
+    return Policy(
+        name, function, values, tuple(weights), description, values, reads_view, builtin_id
+    )
 
 
 def load_user_policy(spec: str, option: str = "--policy") -> Policy:
@@ -148,7 +150,9 @@ def load_user_policy(spec: str, option: str = "--policy") -> Policy:
     try:
         module = importlib.import_module(module_name)
     except Exception as exc:  # any import failure is the user's module, reported in one line
-        raise FairysimError(option, f"cannot import module {module_name!r} ({type(exc).__name__}: {exc})") from None
+        raise FairysimError(
+            option, f"cannot import module {module_name!r} ({type(exc).__name__}: {exc})"
+        ) from None
     function = getattr(module, attr, None)
     if function is None:
         raise FairysimError(option, f"module {module_name!r} has no function {attr!r}")
@@ -180,8 +184,8 @@ def _as_policy_function(function: Callable, spec: str, option: str) -> Callable:
         first_line = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise FairysimError(
             option,
-            f"{spec} does not compile as a policy (decision, view, choices, n_choices, weights, rng) "
-            f"-> int: {first_line}",
+            f"{spec} does not compile as a policy "
+            f"(decision, view, choices, n_choices, weights, rng) -> int: {first_line}",
         ) from None
 
 
@@ -204,7 +208,9 @@ def resolve_policies(
     if len(items) == 1:
         items = items * players
     if len(items) != players:
-        raise FairysimError(option, f"gave {len(items)} policies for {players} players; give 1 or {players}")
+        raise FairysimError(
+            option, f"gave {len(items)} policies for {players} players; give 1 or {players}"
+        )
     resolved: list[Policy] = []
     cache: dict[str, Policy] = {}
     for item in items:
@@ -220,7 +226,9 @@ def resolve_policies(
             resolved.append(cache[item])
         else:
             raise FairysimError(
-                option, f"unknown policy {item!r}; built-ins are {', '.join(registry)}, or give module:function"
+                option,
+                f"unknown policy {item!r}; built-ins are {', '.join(registry)}, "
+                "or give module:function",
             )
     return tuple(resolved)
 

@@ -60,7 +60,9 @@ def _parse_cards(path: Path) -> FantastiqueCards:
     deck = np.zeros(N_VALUES + 1, dtype=np.int64)
     for key, count in fan_cards.items():
         if key not in {str(v) for v in range(1, N_VALUES + 1)}:
-            raise CardFileError(str(path), f"[fan_cards] has value {key!r}; values are 1..{N_VALUES}")
+            raise CardFileError(
+                str(path), f"[fan_cards] has value {key!r}; values are 1..{N_VALUES}"
+            )
         deck[int(key)] = require_int(count, f"[fan_cards] {key}", path)
     medals = require_table(data, "medals", path)
     medal_values = np.zeros((len(MEDAL_ROWS), ROUNDS), dtype=np.int64)
@@ -72,7 +74,10 @@ def _parse_cards(path: Path) -> FantastiqueCards:
             medal_values[row, i] = require_int(value, f"[medals] {name}[{i}]", path)
     finale = require_table(data, "grande_finale_medals", path)
     finale_medals = np.array(
-        [require_int(finale.get(name), f"[grande_finale_medals] {name}", path) for name in ("gold", "silver")],
+        [
+            require_int(finale.get(name), f"[grande_finale_medals] {name}", path)
+            for name in ("gold", "silver")
+        ],
         dtype=np.int64,
     )
     return FantastiqueCards(deck, medal_values, finale_medals, str(path))

@@ -96,10 +96,15 @@ def make_setup(
     cards: str | Path | FantastiqueCards | None = None,
 ) -> FantastiqueSetup:
     """Validate a configuration; errors name the option at fault (``--players``, ``--fan`` ...)."""
-    if isinstance(players, bool) or not isinstance(players, int | np.integer) or not (
-        MIN_PLAYERS <= players <= MAX_PLAYERS
+    if (
+        isinstance(players, bool)
+        or not isinstance(players, int | np.integer)
+        or not (MIN_PLAYERS <= players <= MAX_PLAYERS)
     ):
-        raise FairysimError("--players", f"Fantastique is for {MIN_PLAYERS} to {MAX_PLAYERS} players, got {players!r}")
+        raise FairysimError(
+            "--players",
+            f"Fantastique is for {MIN_PLAYERS} to {MAX_PLAYERS} players, got {players!r}",
+        )
     try:
         fan = str(fan).upper()
         fan_index(fan)
@@ -113,7 +118,8 @@ def make_setup(
     if card_set.total_cards < players * HAND_SIZE:
         raise CardFileError(
             card_set.source,
-            f"{card_set.total_cards} fan cards cannot deal {HAND_SIZE} to each of {players} players",
+            f"{card_set.total_cards} fan cards cannot deal {HAND_SIZE} "
+            f"to each of {players} players",
         )
     seats = resolve_policies(policies, int(players), POLICIES)
     return FantastiqueSetup(int(players), fan, seats, seed, card_set)
@@ -141,14 +147,29 @@ def play_chunks(
         trace_out = np.zeros((n if trace else 1, setup.players, ROUNDS), np.int64)
         errors = np.full((n, 4), -1, np.int64)
         play_games(
-            setup.seed, first, setup.players, fan, policy_ids, functions, weights, reads_view, setup.cards.deck_counts,
-            setup.cards.medal_values, setup.cards.finale_medals, out, trace_out, trace, errors,
+            setup.seed,
+            first,
+            setup.players,
+            fan,
+            policy_ids,
+            functions,
+            weights,
+            reads_view,
+            setup.cards.deck_counts,
+            setup.cards.medal_values,
+            setup.cards.finale_medals,
+            out,
+            trace_out,
+            trace,
+            errors,
             nb.get_num_threads(),
         )
         bad = np.flatnonzero(errors[:, 0] >= 0)
         if bad.size:
             seat, decision, choice, n_choices = errors[bad[0]]
-            raise IllegalChoiceError(first + int(bad[0]), int(seat), DECISIONS[decision], int(choice), int(n_choices))
+            raise IllegalChoiceError(
+                first + int(bad[0]), int(seat), DECISIONS[decision], int(choice), int(n_choices)
+            )
         arrays = {name: getattr(out, name) for name in SEAT_COLUMNS}
         arrays["first_seat"] = out.first_seat
         arrays["cards_outside_hands"] = out.cards_outside_hands
@@ -212,7 +233,13 @@ def simulate(
     games = check_games(games)
     setup = make_setup(players, fan, policies, seed, cards)
     frames = [
-        tidy_frame(first, _public(arrays), setup.players, setup.policy_names, {"fan": setup.fan, "players": setup.players})
+        tidy_frame(
+            first,
+            _public(arrays),
+            setup.players,
+            setup.policy_names,
+            {"fan": setup.fan, "players": setup.players},
+        )
         for first, arrays in play_chunks(setup, games, trace, chunk_games, threads, progress)
     ]
     frame = pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
@@ -241,8 +268,13 @@ def simulate_summary(
             aggregate.add(arrays)
             if writer is not None:
                 writer.write(
-                    tidy_frame(first, _public(arrays), setup.players, setup.policy_names,
-                               {"fan": setup.fan, "players": setup.players})
+                    tidy_frame(
+                        first,
+                        _public(arrays),
+                        setup.players,
+                        setup.policy_names,
+                        {"fan": setup.fan, "players": setup.players},
+                    )
                 )
     except BaseException:
         if writer is not None:

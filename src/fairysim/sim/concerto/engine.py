@@ -1,0 +1,919 @@
+"""The jitted Fairy Concerto game loop: 3-4 players, 2 players (C7) and solo against Pahha (C8).
+
+One :class:`Table` (a named tuple of small arrays) is allocated per worker thread and reset for
+every game, so the per-game loop allocates nothing. :mod:`.reference` plays the same games in
+plain Python and must agree game by game.
+
+Order of rule draws (all from the game's ``DEAL_STREAM``)
+--------------------------------------------------------
+1. Shuffle the score cards: ids ``0 .. 25`` in file order, ``shuffle_prefix`` over all 26; the
+   draw pile's top card is the last element.
+2. Draw the contest cards, always all three whether or not they are fixed by the run (so a fixed
+   setup never changes the deal): soloist ``randint(4)``, pianist ``randint(3)``, harpist
+   ``randint(3)``; a fixed card replaces the drawn one.
+3. Shuffle the bag: the tokens laid out sorted by kind (all trumpeters, then drummers, ...),
+   ``shuffle_prefix`` over all of them; every token drawn later is taken from the top (the last
+   element). Bag and random cards are one distribution (ruling C1).
+4. The popularity token is the first token drawn (ruling C2).
+5. Setup score cards from the top of the pile: 2 to each seat in seat order, first card first;
+   solo: 2 to you, then 1 face down to Pahha (C8).
+6. During play tokens are drawn from the top of the bag: at the start of each round every seat
+   draws its hand in seat order (6 each; solo: the round table's count), and score cards are drawn
+   from the top of the pile when composers resolve (C4), in seat order from seat 0, 2 per
+   composer (Pahha 1, after yours, C8). When the pile is empty while drawing, the discard pile,
+   sorted by card id, is shuffled with ``shuffle_prefix`` into a new pile (C4).
+
+No other rule draw happens. Each seat's policy draws only from its own stream
+(``FIRST_POLICY_STREAM + seat``). A decision with a single distinct legal choice is not offered to
+the policy (it takes no random number); every other decision is.
+
+Decisions of one draft step are simultaneous (C3): every seat decides against the same table
+before anything is revealed. On the first pick a seat first keeps one of its two setup score cards
+(:data:`.rules.KEEP_DEALT_CARD`), then picks its token knowing that card.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numba as nb
+import numpy as np
+
+from fairysim.sim.concerto.policies import ask_policy
+from fairysim.sim.concerto.rules import (
+    CARD_DISCARDED,
+    CARD_OFFERED,
+    CARD_UNSEEN,
+    CHOICE_WIDTH,
+    COMPOSER,
+    DEALT_SCORE_CARDS,
+    DRAFT_ROUNDS,
+    HAND_SIZE,
+    KEEP_DEALT_CARD,
+    KEEP_DRAWN_CARD,
+    MAX_CHOICES,
+    MAX_SEATS,
+    N_KINDS,
+    N_PARTS,
+    N_SCORE_CARDS,
+    P_SCORE_CARDS,
+    PAHHA,
+    PAHHA_POINTS_PER_CARD,
+    PICK_PAIR,
+    PICK_TOKEN,
+    POINTS_PER_SCORE_CARD,
+    SOLO_DRAW,
+    SOLO_KEEP,
+    SOLO_KEEP_TOKENS,
+    SOLO_ROUNDS,
+    TWO_PLAYER_PICKS,
+    TWO_PLAYER_ROUNDS,
+    V_CARD_STATE,
+    V_HAND,
+    V_HARPIST,
+    V_HELD,
+    V_KEEP,
+    V_NEED,
+    V_ORCHESTRA,
+    V_PIANIST,
+    V_PILE,
+    V_PLAYERS,
+    V_POPULARITY,
+    V_ROUND,
+    V_SEAT,
+    V_SOLOIST,
+    V_STEP,
+    V_UNSEEN,
+    VIEW_SIZE,
+    award_honors,
+    card_complete,
+    contest_parts,
+)
+from fairysim.sim.rng import (
+    DEAL_STREAM,
+    FIRST_POLICY_STREAM,
+    RNG_STATE_SIZE,
+    randint,
+    seed_stream,
+    shuffle_prefix,
+)
+
+ENGINE_VERSION = 1
+"""Bumped whenever the engine's behaviour (and so any result) changes."""
+
+
+Table = namedtuple(
+    "Table",
+    [
+        "bag",  # int64[tokens]: shuffled bag, top token at bag[counters[BAG_LEN] - 1]
+        "pile",  # int64[N_SCORE_CARDS]: score-card draw pile, top at pile[counters[PILE_LEN] - 1]
+        "discard",  # int64[N_SCORE_CARDS]: score-card discard pile (ids, in order discarded)
+        "public",  # int64[N_SCORE_CARDS]: public state: seat or CARD_UNSEEN/_DISCARDED
+        "dealt",  # int64[MAX_SEATS, 2]: setup score cards not yet chosen (-1 = none)
+        "held",  # int64[MAX_SEATS, N_SCORE_CARDS]: score cards held, in order gained
+        "n_held",  # int64[MAX_SEATS]
+        "hands",  # int64[MAX_SEATS, N_KINDS]: tokens in hand by kind
+        "orchestra",  # int64[MAX_SEATS, N_KINDS]: orchestra by kind (composers included)
+        "removed",  # int64[N_KINDS]: tokens removed from the game (2 players, C7)
+        "pick",  # int64[MAX_SEATS]: kind picked this step
+        "remove",  # int64[MAX_SEATS]: kind removed this step (2 players)
+        "kept",  # int64[MAX_SEATS]: setup card kept this step (-1 = none)
+        "keep",  # int64[N_KINDS]: solo: tokens you keep this round
+        "parts",  # int64[MAX_SEATS, N_PARTS]: final score parts
+        "scratch",  # int64[N_KINDS]
+        "seat_view",  # int64[VIEW_SIZE]: what the deciding seat sees
+        "choices",  # int64[MAX_CHOICES, CHOICE_WIDTH]
+        "deal_rng",  # uint64[2]
+        "policy_rng",  # uint64[MAX_SEATS, 2]
+        "counters",  # int64[N_COUNTERS], slots below
+    ],
+)
+BAG_LEN = 0
+PILE_LEN = 1
+DISCARD_LEN = 2
+POPULARITY = 3
+SOLOIST = 4
+PIANIST = 5
+HARPIST = 6
+N_COUNTERS = 7
+
+ERROR_FIELDS = 4
+"""Error record of a game whose policy answered an illegal index: (seat, decision, choice, n)."""
+
+
+@nb.njit(cache=True)
+def new_table(total_tokens, need):
+    """Allocate the arrays of one table (once per worker thread); the static score-card table of
+    the view is written here once."""
+    t = Table(
+        np.zeros(total_tokens, np.int64),
+        np.zeros(N_SCORE_CARDS, np.int64),
+        np.zeros(N_SCORE_CARDS, np.int64),
+        np.zeros(N_SCORE_CARDS, np.int64),
+        np.zeros((MAX_SEATS, DEALT_SCORE_CARDS), np.int64),
+        np.zeros((MAX_SEATS, N_SCORE_CARDS), np.int64),
+        np.zeros(MAX_SEATS, np.int64),
+        np.zeros((MAX_SEATS, N_KINDS), np.int64),
+        np.zeros((MAX_SEATS, N_KINDS), np.int64),
+        np.zeros(N_KINDS, np.int64),
+        np.zeros(MAX_SEATS, np.int64),
+        np.zeros(MAX_SEATS, np.int64),
+        np.zeros(MAX_SEATS, np.int64),
+        np.zeros(N_KINDS, np.int64),
+        np.zeros((MAX_SEATS, N_PARTS), np.int64),
+        np.zeros(N_KINDS, np.int64),
+        np.zeros(VIEW_SIZE, np.int64),
+        np.zeros((MAX_CHOICES, CHOICE_WIDTH), np.int64),
+        np.zeros(RNG_STATE_SIZE, np.uint64),
+        np.zeros((MAX_SEATS, RNG_STATE_SIZE), np.uint64),
+        np.zeros(N_COUNTERS, np.int64),
+    )
+    for i in range(N_SCORE_CARDS):
+        for k in range(N_KINDS):
+            t.seat_view[V_NEED + i * N_KINDS + k] = need[i, k]
+    return t
+
+
+@nb.njit(cache=True)
+def seats_of(n_players):
+    """Orchestras at the table: the players, plus Pahha in solo."""
+    return 2 if n_players == 1 else n_players
+
+
+@nb.njit(cache=True)
+def draw_token(t):
+    """Take the top token of the bag (the bag never runs out: 49 of 56 tokens at most)."""
+    t.counters[BAG_LEN] -= 1
+    return t.bag[t.counters[BAG_LEN]]
+
+
+@nb.njit(cache=True)
+def refill_pile(t):
+    """C4: the discard pile, sorted by card id, is shuffled into a new draw pile. Returns the new
+    pile size (0 when the discard pile was empty too)."""
+    n = 0
+    for card in range(N_SCORE_CARDS):  # ascending ids: the discard pile sorted
+        if t.public[card] == CARD_DISCARDED:
+            t.pile[n] = card
+            t.public[card] = CARD_UNSEEN
+            n += 1
+    shuffle_prefix(t.deal_rng, t.pile, n)
+    t.counters[DISCARD_LEN] = 0
+    t.counters[PILE_LEN] = n
+    return n
+
+
+@nb.njit(cache=True)
+def draw_card(t):
+    """Top score card of the pile; an empty pile is refilled from the discard pile (C4).
+    -1 when both are empty."""
+    if t.counters[PILE_LEN] == 0 and refill_pile(t) == 0:
+        return -1
+    t.counters[PILE_LEN] -= 1
+    return t.pile[t.counters[PILE_LEN]]
+
+
+@nb.njit(cache=True)
+def discard_card(t, card):
+    """Put ``card`` face up on the discard pile."""
+    t.discard[t.counters[DISCARD_LEN]] = card
+    t.counters[DISCARD_LEN] += 1
+    t.public[card] = CARD_DISCARDED
+
+
+@nb.njit(cache=True)
+def gain_card(t, seat, card, face_up):
+    """``seat`` keeps score card ``card`` (Pahha's are face down, C8)."""
+    t.held[seat, t.n_held[seat]] = card
+    t.n_held[seat] += 1
+    if face_up:
+        t.public[card] = seat
+
+
+@nb.njit(cache=True)
+def setup_game(t, seed, game, n_players, tokens, fixed_setup):
+    """Reset the table and make the setup draws 1-5 of the module docstring."""
+    n_seats = seats_of(n_players)
+    t.hands[:] = 0
+    t.orchestra[:] = 0
+    t.removed[:] = 0
+    t.n_held[:] = 0
+    t.dealt[:] = -1
+    t.kept[:] = -1
+    t.counters[:] = 0
+    seed_stream(t.deal_rng, seed, game, DEAL_STREAM)
+    for s in range(n_players):
+        seed_stream(t.policy_rng[s], seed, game, FIRST_POLICY_STREAM + s)
+    # 1. score cards
+    for i in range(N_SCORE_CARDS):
+        t.pile[i] = i
+        t.public[i] = CARD_UNSEEN
+    shuffle_prefix(t.deal_rng, t.pile, N_SCORE_CARDS)
+    t.counters[PILE_LEN] = N_SCORE_CARDS
+    # 2. contest cards, always drawn
+    soloist = randint(t.deal_rng, 4)
+    pianist = randint(t.deal_rng, 3)
+    harpist = randint(t.deal_rng, 3)
+    t.counters[SOLOIST] = soloist if fixed_setup[0] < 0 else fixed_setup[0]
+    t.counters[PIANIST] = pianist if fixed_setup[1] < 0 else fixed_setup[1]
+    t.counters[HARPIST] = harpist if fixed_setup[2] < 0 else fixed_setup[2]
+    # 3. bag (C1)
+    n = 0
+    for k in range(N_KINDS):
+        for _ in range(tokens[k]):
+            t.bag[n] = k
+            n += 1
+    shuffle_prefix(t.deal_rng, t.bag, n)
+    t.counters[BAG_LEN] = n
+    # 4. popularity token (C2)
+    t.counters[POPULARITY] = draw_token(t)
+    # 5. setup score cards
+    for s in range(n_players):
+        for i in range(DEALT_SCORE_CARDS):
+            t.dealt[s, i] = draw_card(t)
+    if n_players == 1:
+        gain_card(t, PAHHA, draw_card(t), False)  # C8: Pahha's one face-down card
+    return n_seats
+
+
+@nb.njit(cache=True)
+def fill_view(t, seat, n_players, round_, step, keep, tokens, pianist_sets, harpist_sets):
+    """Write what ``seat`` may see into ``t.seat_view`` (ruling C3; names in rules.VIEW_FIELDS)."""
+    v = t.seat_view
+    n_seats = seats_of(n_players)
+    v[V_PLAYERS] = n_players
+    v[V_SEAT] = seat
+    v[V_ROUND] = round_
+    v[V_STEP] = step
+    v[V_KEEP] = keep
+    pop = t.counters[POPULARITY]
+    v[V_POPULARITY] = pop
+    v[V_SOLOIST] = t.counters[SOLOIST]
+    for k in range(N_KINDS):
+        v[V_PIANIST + k] = pianist_sets[t.counters[PIANIST], k]
+        v[V_HARPIST + k] = harpist_sets[t.counters[HARPIST], k]
+        v[V_HAND + k] = t.hands[seat, k]
+        unseen = tokens[k] - t.hands[seat, k] - t.removed[k]
+        if k == pop:
+            unseen -= 1
+        for s in range(MAX_SEATS):
+            x = t.orchestra[s, k] if s < n_seats else 0
+            v[V_ORCHESTRA + s * N_KINDS + k] = x
+            unseen -= x
+        v[V_UNSEEN + k] = unseen
+    for s in range(MAX_SEATS):
+        v[V_HELD + s] = t.n_held[s] if s < n_seats else 0
+    v[V_PILE] = t.counters[PILE_LEN]
+    for i in range(N_SCORE_CARDS):
+        v[V_CARD_STATE + i] = t.public[i]
+    for i in range(DEALT_SCORE_CARDS):
+        card = t.dealt[seat, i]
+        if card >= 0:
+            v[V_CARD_STATE + card] = CARD_OFFERED
+    if t.kept[seat] >= 0:  # the setup card this seat just chose (its own, not yet revealed)
+        v[V_CARD_STATE + t.kept[seat]] = seat
+
+
+@nb.njit(cache=True)
+def same_need(need, a, b):
+    """True when score cards ``a`` and ``b`` ask for the same tokens (one choice, RULINGS)."""
+    for k in range(N_KINDS):  # noqa: SIM110 (numba)
+        if need[a, k] != need[b, k]:
+            return False
+    return True
+
+
+@nb.njit(cache=True)
+def ask(t, seat, decision, n, policy_ids, policies, reads_view, weights, error):
+    """Offer ``t.choices[:n]`` to ``seat``'s policy; -1 (and the error record) if it answers
+    outside the legal choices. A single choice is taken without asking."""
+    if n == 1:
+        return 0
+    c = ask_policy(
+        policy_ids,
+        policies,
+        seat,
+        decision,
+        t.seat_view,
+        t.choices,
+        n,
+        weights[seat],
+        t.policy_rng[seat],
+    )
+    if c < 0 or c >= n:
+        error[0] = seat
+        error[1] = decision
+        error[2] = c
+        error[3] = n
+        return -1
+    return c
+
+
+@nb.njit(cache=True)
+def choose_dealt_card(
+    t,
+    seat,
+    n_players,
+    keep,
+    policy_ids,
+    policies,
+    reads_view,
+    weights,
+    need,
+    tokens,
+    psets,
+    hsets,
+    error,
+):
+    """First pick: ``seat`` keeps one of its 2 setup score cards (into ``t.kept``). False on an
+    illegal answer."""
+    a = t.dealt[seat, 0]
+    b = t.dealt[seat, 1]
+    t.choices[0, 0] = a
+    n = 1
+    if not same_need(need, a, b):
+        t.choices[1, 0] = b
+        n = 2
+    if n > 1 and reads_view[seat]:
+        fill_view(t, seat, n_players, 0, 0, keep, tokens, psets, hsets)
+    c = ask(t, seat, KEEP_DEALT_CARD, n, policy_ids, policies, reads_view, weights, error)
+    if c < 0:
+        return False
+    t.kept[seat] = t.choices[c, 0]
+    return True
+
+
+@nb.njit(cache=True)
+def reveal_dealt_card(t, seat):
+    """Reveal the kept setup card; the other goes face up to the discard pile."""
+    keep = t.kept[seat]
+    gain_card(t, seat, keep, True)
+    other = t.dealt[seat, 1] if t.dealt[seat, 0] == keep else t.dealt[seat, 0]
+    discard_card(t, other)
+    t.dealt[seat, 0] = -1
+    t.dealt[seat, 1] = -1
+    t.kept[seat] = -1
+
+
+@nb.njit(cache=True)
+def resolve_composer(
+    t,
+    seat,
+    n_players,
+    round_,
+    step,
+    policy_ids,
+    policies,
+    reads_view,
+    weights,
+    need,
+    tokens,
+    psets,
+    hsets,
+    error,
+):
+    """C4: draw 2 score cards (fewer if both piles run dry), keep 1, discard the other."""
+    a = draw_card(t)
+    if a < 0:
+        return True
+    b = draw_card(t)
+    t.choices[0, 0] = a
+    n = 1
+    if b >= 0 and not same_need(need, a, b):
+        t.choices[1, 0] = b
+        n = 2
+    if n > 1 and reads_view[seat]:
+        fill_view(t, seat, n_players, round_, step, 1, tokens, psets, hsets)
+        t.seat_view[V_CARD_STATE + a] = CARD_OFFERED
+        t.seat_view[V_CARD_STATE + b] = CARD_OFFERED
+    c = ask(t, seat, KEEP_DRAWN_CARD, n, policy_ids, policies, reads_view, weights, error)
+    if c < 0:
+        return False
+    keep = t.choices[c, 0]
+    gain_card(t, seat, keep, True)
+    if b >= 0:
+        discard_card(t, b if keep == a else a)
+    return True
+
+
+@nb.njit(cache=True)
+def token_choices(t, seat):
+    """Distinct kinds in ``seat``'s hand, ascending; returns how many."""
+    n = 0
+    for k in range(N_KINDS):
+        if t.hands[seat, k] > 0:
+            t.choices[n, 0] = k
+            n += 1
+    return n
+
+
+@nb.njit(cache=True)
+def pair_choices(t, seat):
+    """C7: distinct (keep kind, remove kind) pairs from ``seat``'s hand, ascending."""
+    n = 0
+    for a in range(N_KINDS):
+        if t.hands[seat, a] == 0:
+            continue
+        for b in range(N_KINDS):
+            if t.hands[seat, b] > (1 if a == b else 0):
+                t.choices[n, 0] = a
+                t.choices[n, 1] = b
+                n += 1
+    return n
+
+
+@nb.njit(cache=True)
+def multiset_choices(t, hand, keep):
+    """C8: every multiset of ``keep`` tokens from ``hand`` (counts by kind), lexicographic."""
+    n = 0
+    for a in range(min(hand[0], keep) + 1):
+        for b in range(min(hand[1], keep - a) + 1):
+            for c in range(min(hand[2], keep - a - b) + 1):
+                for d in range(min(hand[3], keep - a - b - c) + 1):
+                    e = keep - a - b - c - d
+                    if e <= hand[4]:
+                        t.choices[n, 0] = a
+                        t.choices[n, 1] = b
+                        t.choices[n, 2] = c
+                        t.choices[n, 3] = d
+                        t.choices[n, 4] = e
+                        n += 1
+    return n
+
+
+@nb.njit(cache=True)
+def pass_left(t, n_players):
+    """Every hand goes to the seat on the left (seat + 1)."""
+    for k in range(N_KINDS):
+        last = t.hands[n_players - 1, k]
+        for s in range(n_players - 1, 0, -1):
+            t.hands[s, k] = t.hands[s - 1, k]
+        t.hands[0, k] = last
+
+
+@nb.njit(cache=True)
+def play_draft(
+    t, n_players, policy_ids, policies, reads_view, weights, need, tokens, psets, hsets, error
+):
+    """3-4 players: two rounds of six simultaneous picks passing left (C3, C4)."""
+    for round_ in range(DRAFT_ROUNDS):
+        for s in range(n_players):
+            for _ in range(HAND_SIZE):
+                t.hands[s, draw_token(t)] += 1
+        for step in range(HAND_SIZE):
+            first = round_ == 0 and step == 0
+            for s in range(n_players):  # simultaneous: nothing is revealed until all decided
+                if first and not choose_dealt_card(
+                    t,
+                    s,
+                    n_players,
+                    1,
+                    policy_ids,
+                    policies,
+                    reads_view,
+                    weights,
+                    need,
+                    tokens,
+                    psets,
+                    hsets,
+                    error,
+                ):
+                    return False
+                n = token_choices(t, s)
+                if n > 1 and reads_view[s]:
+                    fill_view(t, s, n_players, round_, step, 1, tokens, psets, hsets)
+                c = ask(t, s, PICK_TOKEN, n, policy_ids, policies, reads_view, weights, error)
+                if c < 0:
+                    return False
+                t.pick[s] = t.choices[c, 0]
+            for s in range(n_players):  # reveal
+                t.hands[s, t.pick[s]] -= 1
+                t.orchestra[s, t.pick[s]] += 1
+                if first:
+                    reveal_dealt_card(t, s)
+            for s in range(n_players):  # composers in seat order from seat 0 (C4)
+                if t.pick[s] == COMPOSER and not resolve_composer(
+                    t,
+                    s,
+                    n_players,
+                    round_,
+                    step,
+                    policy_ids,
+                    policies,
+                    reads_view,
+                    weights,
+                    need,
+                    tokens,
+                    psets,
+                    hsets,
+                    error,
+                ):
+                    return False
+            pass_left(t, n_players)
+    return True
+
+
+@nb.njit(cache=True)
+def play_two_player(
+    t, policy_ids, policies, reads_view, weights, need, tokens, psets, hsets, error
+):
+    """2 players (C7): four rounds of 6 drawn tokens, 3 picks each keeping 1 and removing 1."""
+    for round_ in range(TWO_PLAYER_ROUNDS):
+        for s in range(2):
+            for _ in range(HAND_SIZE):
+                t.hands[s, draw_token(t)] += 1
+        for step in range(TWO_PLAYER_PICKS):
+            first = round_ == 0 and step == 0
+            for s in range(2):
+                if first and not choose_dealt_card(
+                    t,
+                    s,
+                    2,
+                    1,
+                    policy_ids,
+                    policies,
+                    reads_view,
+                    weights,
+                    need,
+                    tokens,
+                    psets,
+                    hsets,
+                    error,
+                ):
+                    return False
+                n = pair_choices(t, s)
+                if n > 1 and reads_view[s]:
+                    fill_view(t, s, 2, round_, step, 1, tokens, psets, hsets)
+                c = ask(t, s, PICK_PAIR, n, policy_ids, policies, reads_view, weights, error)
+                if c < 0:
+                    return False
+                t.pick[s] = t.choices[c, 0]
+                t.remove[s] = t.choices[c, 1]
+            for s in range(2):
+                t.hands[s, t.pick[s]] -= 1
+                t.hands[s, t.remove[s]] -= 1
+                t.orchestra[s, t.pick[s]] += 1
+                t.removed[t.remove[s]] += 1  # a removed composer gives nothing (C7)
+                if first:
+                    reveal_dealt_card(t, s)
+            for s in range(2):
+                if t.pick[s] == COMPOSER and not resolve_composer(
+                    t,
+                    s,
+                    2,
+                    round_,
+                    step,
+                    policy_ids,
+                    policies,
+                    reads_view,
+                    weights,
+                    need,
+                    tokens,
+                    psets,
+                    hsets,
+                    error,
+                ):
+                    return False
+            pass_left(t, 2)
+    return True
+
+
+@nb.njit(cache=True)
+def play_solo(t, policy_ids, policies, reads_view, weights, need, tokens, psets, hsets, error):
+    """Solo against Pahha (C8): seven rounds by the round table."""
+    for round_ in range(SOLO_ROUNDS):
+        draw = SOLO_DRAW[round_]
+        keep = SOLO_KEEP[round_]
+        for _ in range(draw):
+            t.hands[0, draw_token(t)] += 1
+        if round_ == 0 and not choose_dealt_card(
+            t,
+            0,
+            1,
+            keep,
+            policy_ids,
+            policies,
+            reads_view,
+            weights,
+            need,
+            tokens,
+            psets,
+            hsets,
+            error,
+        ):
+            return False
+        n = multiset_choices(t, t.hands[0], keep)
+        if n > 1 and reads_view[0]:
+            fill_view(t, 0, 1, round_, 0, keep, tokens, psets, hsets)
+        c = ask(t, 0, SOLO_KEEP_TOKENS, n, policy_ids, policies, reads_view, weights, error)
+        if c < 0:
+            return False
+        for k in range(N_KINDS):
+            t.keep[k] = t.choices[c, k]
+        for k in range(N_KINDS):
+            t.orchestra[0, k] += t.keep[k]
+            t.orchestra[PAHHA, k] += t.hands[0, k] - t.keep[k]
+        if round_ == 0:
+            reveal_dealt_card(t, 0)
+        pahha_composers = t.hands[0, COMPOSER] - t.keep[COMPOSER]
+        t.hands[0, :] = 0
+        for _ in range(t.keep[COMPOSER]):  # yours one at a time (C8)
+            if not resolve_composer(
+                t,
+                0,
+                1,
+                round_,
+                0,
+                policy_ids,
+                policies,
+                reads_view,
+                weights,
+                need,
+                tokens,
+                psets,
+                hsets,
+                error,
+            ):
+                return False
+        for _ in range(pahha_composers):  # then Pahha's: one face-down card each
+            card = draw_card(t)
+            if card >= 0:
+                gain_card(t, PAHHA, card, False)
+    return True
+
+
+@nb.njit(cache=True)
+def final_scoring(t, n_players, need, psets, hsets):
+    """Parts of every seat's score (C5, C6, C8) into ``t.parts``."""
+    n_seats = seats_of(n_players)
+    pop = t.counters[POPULARITY]
+    soloist = t.counters[SOLOIST]
+    pianist = psets[t.counters[PIANIST]]
+    harpist = hsets[t.counters[HARPIST]]
+    for s in range(n_seats):
+        contest_parts(t.orchestra[s], pop, soloist, pianist, harpist, t.parts[s])
+        if n_players == 1 and s == PAHHA:
+            t.parts[s, P_SCORE_CARDS] = PAHHA_POINTS_PER_CARD * t.n_held[s]  # C8
+        else:
+            done = 0
+            for i in range(t.n_held[s]):
+                if card_complete(need[t.held[s, i]], t.orchestra[s]):
+                    done += 1
+            t.parts[s, P_SCORE_CARDS] = POINTS_PER_SCORE_CARD * done
+    award_honors(t.parts, n_seats)  # C6 (in solo between you and Pahha, C8)
+
+
+@nb.njit(cache=True)
+def play_game(
+    t,
+    seed,
+    game,
+    n_players,
+    policy_ids,
+    policies,
+    reads_view,
+    weights,
+    need,
+    tokens,
+    psets,
+    hsets,
+    fixed_setup,
+    out,
+    row,
+    error,
+):
+    """Play game ``game`` on table ``t`` and write its outcome into row ``row`` of ``out``.
+    False when a policy answered illegally (``error`` says where)."""
+    n_seats = setup_game(t, seed, game, n_players, tokens, fixed_setup)
+    if n_players == 1:
+        ok = play_solo(
+            t, policy_ids, policies, reads_view, weights, need, tokens, psets, hsets, error
+        )
+    elif n_players == 2:
+        ok = play_two_player(
+            t, policy_ids, policies, reads_view, weights, need, tokens, psets, hsets, error
+        )
+    else:
+        ok = play_draft(
+            t,
+            n_players,
+            policy_ids,
+            policies,
+            reads_view,
+            weights,
+            need,
+            tokens,
+            psets,
+            hsets,
+            error,
+        )
+    if not ok:
+        return False
+    final_scoring(t, n_players, need, psets, hsets)
+    write_outcome(t, n_players, n_seats, need, out, row)
+    return True
+
+
+@nb.njit(cache=True)
+def write_outcome(t, n_players, n_seats, need, out, row):
+    """Copy the finished game on ``t`` into row ``row`` of ``out``: scores, parts, ranks and win
+    shares (C8: in solo a tie is Pahha's), cards, orchestras, setup and bookkeeping."""
+    best = -1
+    for s in range(n_seats):
+        total = 0
+        for p in range(N_PARTS):
+            out.parts[row, s, p] = t.parts[s, p]
+            total += t.parts[s, p]
+        out.score[row, s] = total
+        best = max(best, total)
+        held_mask = 0
+        done_mask = 0
+        done = 0
+        for i in range(t.n_held[s]):
+            card = t.held[s, i]
+            held_mask |= 1 << card
+            if not (n_players == 1 and s == PAHHA) and card_complete(need[card], t.orchestra[s]):
+                done_mask |= 1 << card
+                done += 1
+        out.cards_held[row, s] = t.n_held[s]
+        out.cards_completed[row, s] = done
+        out.held_mask[row, s] = held_mask
+        out.completed_mask[row, s] = done_mask
+        out.tokens[row, s] = 0
+        for k in range(N_KINDS):
+            out.orchestra[row, s, k] = t.orchestra[s, k]
+            out.tokens[row, s] += t.orchestra[s, k]
+    if n_players == 1:
+        # C8: you win only with a strictly higher total; a tie is Pahha's
+        you_win = out.score[row, 0] > out.score[row, PAHHA]
+        out.rank[row, 0] = 1 if you_win else 2
+        out.rank[row, PAHHA] = 2 if you_win else 1
+        out.win_share[row, 0] = 1.0 if you_win else 0.0
+        out.win_share[row, PAHHA] = 0.0 if you_win else 1.0
+    else:
+        winners = 0
+        for s in range(n_seats):
+            if out.score[row, s] == best:
+                winners += 1
+        for s in range(n_seats):
+            better = 0
+            for o in range(n_seats):
+                if out.score[row, o] > out.score[row, s]:
+                    better += 1
+            out.rank[row, s] = better + 1
+            out.win_share[row, s] = 1.0 / winners if better == 0 else 0.0
+    out.popularity_kind[row] = t.counters[POPULARITY]
+    out.soloist_card[row] = t.counters[SOLOIST]
+    out.pianist_card[row] = t.counters[PIANIST]
+    out.harpist_card[row] = t.counters[HARPIST]
+    out.bag_left[row] = t.counters[BAG_LEN]
+    removed = 0
+    for k in range(N_KINDS):
+        removed += t.removed[k]
+    out.tokens_removed[row] = removed
+    out.pile_left[row] = t.counters[PILE_LEN]
+    out.discarded[row] = t.counters[DISCARD_LEN]
+
+
+@nb.njit(cache=True, parallel=True)
+def play_games(
+    seed,
+    first_game,
+    n_players,
+    policy_ids,
+    policies,
+    reads_view,
+    weights,
+    need,
+    tokens,
+    psets,
+    hsets,
+    fixed_setup,
+    out,
+    errors,
+    n_threads,
+):
+    """Play games ``first_game .. first_game + len(out.score) - 1`` across numba threads.
+
+    Each worker thread takes a contiguous block of games and one table; results depend only on
+    (seed, game), never on the block a game falls in.
+    """
+    n_games = out.score.shape[0]
+    n_blocks = max(1, min(n_threads, n_games))
+    total_tokens = 0
+    for k in range(N_KINDS):
+        total_tokens += tokens[k]
+    for block in nb.prange(n_blocks):
+        t = new_table(total_tokens, need)
+        lo = block * n_games // n_blocks
+        hi = (block + 1) * n_games // n_blocks
+        for row in range(lo, hi):
+            play_game(
+                t,
+                seed,
+                first_game + row,
+                n_players,
+                policy_ids,
+                policies,
+                reads_view,
+                weights,
+                need,
+                tokens,
+                psets,
+                hsets,
+                fixed_setup,
+                out,
+                row,
+                errors[row],
+            )
+
+
+Outcome = namedtuple(
+    "Outcome",
+    [
+        "score",  # int64[games, seats]: total points
+        "parts",  # int64[games, seats, N_PARTS]: rules.PART_NAMES
+        "rank",  # int64[games, seats]: 1 = winner
+        "win_share",  # float64[games, seats]
+        "cards_held",  # int64[games, seats]: score cards held at the end
+        "cards_completed",  # int64[games, seats]: held score cards whose need is met
+        "held_mask",  # int64[games, seats]: bit i = holds score card i
+        "completed_mask",  # int64[games, seats]: bit i = completed score card i
+        "tokens",  # int64[games, seats]: orchestra size (12; Pahha 14)
+        "orchestra",  # int64[games, seats, N_KINDS]
+        "popularity_kind",  # int64[games]
+        "soloist_card",  # int64[games]: 0..3 = A..D
+        "pianist_card",  # int64[games]: index into the card file's pianist cards
+        "harpist_card",  # int64[games]
+        "bag_left",  # int64[games]: tokens never drawn
+        "tokens_removed",  # int64[games]: removed from the game (2 players)
+        "pile_left",  # int64[games]: score cards left in the draw pile
+        "discarded",  # int64[games]: score cards on the discard pile
+    ],
+)
+
+
+def new_outcome(games: int, seats: int) -> Outcome:
+    """Allocate the outcome arrays of a chunk of ``games`` games with ``seats`` orchestras."""
+    arrays = {}
+    for name in Outcome._fields:
+        if name == "parts":
+            arrays[name] = np.zeros((games, seats, N_PARTS), np.int64)
+        elif name == "orchestra":
+            arrays[name] = np.zeros((games, seats, N_KINDS), np.int64)
+        elif name == "win_share":
+            arrays[name] = np.zeros((games, seats), np.float64)
+        elif name in (
+            "popularity_kind",
+            "soloist_card",
+            "pianist_card",
+            "harpist_card",
+            "bag_left",
+            "tokens_removed",
+            "pile_left",
+            "discarded",
+        ):
+            arrays[name] = np.zeros(games, np.int64)
+        else:
+            arrays[name] = np.zeros((games, seats), np.int64)
+    return Outcome(**arrays)

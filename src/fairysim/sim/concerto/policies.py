@@ -1,0 +1,659 @@
+"""Built-in Fairy Concerto policies.
+
+Each is compiled once with :data:`fairysim.sim.policy.POLICY_SIGNATURE` and sees only its seat's
+view (:data:`.rules.VIEW_FIELDS`, ruling C3). Weights are floats passed per call, so tuning never
+recompiles. "Score" below is a seat's current score before honors: the five contest/popularity
+cards plus its completed face-up score cards (:func:`.rules.base_score`).
+
+==========  ==========================================================================
+random      uniform over the distinct legal choices (the statistical reference)
+greedy      the choice that raises its own current score most (first on ties)
+chaser      chases its held score cards: values progress towards them and composers
+maestro     plays to the contest cards: values the honors it would lead or share
+denier      drafts to deny its left neighbour (solo: Pahha) the tokens it needs most
+lookahead   solo only: Monte Carlo rollouts of the remaining rounds for every choice
+==========  ==========================================================================
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from fairysim.sim.concerto.rules import (
+    COMPOSER,
+    HONOR_POINTS,
+    KEEP_DEALT_CARD,
+    KEEP_DRAWN_CARD,
+    N_KINDS,
+    N_SCORE_CARDS,
+    PAHHA,
+    PAHHA_POINTS_PER_CARD,
+    PICK_PAIR,
+    POINTS_PER_SCORE_CARD,
+    POINTS_PER_SET,
+    SOLO_DRAW,
+    SOLO_KEEP,
+    SOLO_KEEP_TOKENS,
+    SOLO_ROUNDS,
+    V_CARD_STATE,
+    V_HAND,
+    V_HARPIST,
+    V_HELD,
+    V_NEED,
+    V_ORCHESTRA,
+    V_PIANIST,
+    V_PILE,
+    V_PLAYERS,
+    V_POPULARITY,
+    V_ROUND,
+    V_SEAT,
+    V_SOLOIST,
+    V_UNSEEN,
+    conductor_points,
+    set_count,
+    soloist_points,
+)
+from fairysim.sim.policy import builtin, policy
+from fairysim.sim.rng import randint
+
+SOLO_DRAW_ARRAY = np.array(SOLO_DRAW, dtype=np.int64)
+SOLO_KEEP_ARRAY = np.array(SOLO_KEEP, dtype=np.int64)
+
+
+# --- Helpers reading the view (read only: policies work on local copies) ----------------------
+
+
+@nb.njit(cache=True, inline="always")
+def orch(view, seat, k):
+    """Tokens of kind ``k`` in ``seat``'s orchestra."""
+    return view[V_ORCHESTRA + seat * N_KINDS + k]
+
+
+@nb.njit(cache=True, inline="always")
+def counts_of(view, seat):
+    """A private copy of ``seat``'s orchestra counts."""
+    return view[V_ORCHESTRA + seat * N_KINDS : V_ORCHESTRA + (seat + 1) * N_KINDS].copy()
+
+
+@nb.njit(cache=True)
+def card_done(view, card, c):
+    """True when counts ``c`` meet score card ``card``'s need."""
+    for k in range(N_KINDS):  # noqa: SIM110 (numba)
+        if c[k] < view[V_NEED + card * N_KINDS + k]:
+            return False
+    return True
+
+
+@nb.njit(cache=True)
+def contest_score(view, c):
+    """Popularity + conductor + soloist + pianist + harpist points of counts ``c``."""
+    return (
+        c[view[V_POPULARITY]]
+        + conductor_points(c)
+        + soloist_points(view[V_SOLOIST], c)
+        + POINTS_PER_SET
+        * (
+            set_count(view[V_PIANIST : V_PIANIST + N_KINDS], c)
+            + set_count(view[V_HARPIST : V_HARPIST + N_KINDS], c)
+        )
+    )
+
+
+@nb.njit(cache=True)
+def seat_score(view, c, seat):
+    """Score before honors of counts ``c`` with ``seat``'s face-up score cards."""
+    total = contest_score(view, c)
+    for i in range(N_SCORE_CARDS):
+        if view[V_CARD_STATE + i] == seat and card_done(view, i, c):
+            total += POINTS_PER_SCORE_CARD
+    return total
+
+
+@nb.njit(cache=True)
+def score_with(view, c, seat, kind, n):
+    """``seat``'s score with ``n`` more tokens of ``kind`` added to counts ``c`` (restored)."""
+    c[kind] += n
+    s = seat_score(view, c, seat)
+    c[kind] -= n
+    return s
+
+
+@nb.njit(cache=True)
+def deficit_total(view, c, seat):
+    """Tokens counts ``c`` lack over all of ``seat``'s face-up score cards."""
+    total = 0
+    for i in range(N_SCORE_CARDS):
+        if view[V_CARD_STATE + i] == seat:
+            for k in range(N_KINDS):
+                d = view[V_NEED + i * N_KINDS + k] - c[k]
+                if d > 0:
+                    total += d
+    return total
+
+
+@nb.njit(cache=True, inline="always")
+def add_multiset(c, choice, sign):
+    """Add (sign 1) or take back (sign -1) the tokens of a solo choice row."""
+    for k in range(N_KINDS):
+        c[k] += sign * choice[k]
+
+
+@nb.njit(cache=True, inline="always")
+def add_rest(view, p, choice, sign):
+    """Add (or take back) to Pahha's counts ``p`` the tokens you leave when keeping ``choice``."""
+    for k in range(N_KINDS):
+        p[k] += sign * (view[V_HAND + k] - choice[k])
+
+
+@nb.njit(cache=True)
+def pick_card_by_deficit(view, choices, n_choices, seat, hand_weight):
+    """Keep the offered score card that is complete now or lacks the fewest tokens; tokens in
+    hand count ``hand_weight`` towards it; ties go to fewer composers asked, then the first."""
+    best = 0
+    best_score = -1e300
+    for i in range(n_choices):
+        card = choices[i, 0]
+        missing = 0.0
+        for k in range(N_KINDS):
+            d = view[V_NEED + card * N_KINDS + k] - orch(view, seat, k)
+            if d > 0:
+                missing += d - min(d, view[V_HAND + k]) * hand_weight
+        score = -missing - 0.01 * view[V_NEED + card * N_KINDS + COMPOSER]
+        if score > best_score:
+            best_score = score
+            best = i
+    return best
+
+
+# --- Policies -----------------------------------------------------------------------------------
+
+
+@policy
+def random_policy(decision, view, choices, n_choices, weights, rng):
+    """Uniform over the legal choices (which the engine already lists once each)."""
+    return randint(rng, n_choices)
+
+
+@policy
+def greedy_policy(decision, view, choices, n_choices, weights, rng):
+    """The choice that raises its own current score most; the first on ties.
+
+    Cards: the one complete now, else the one lacking the fewest tokens. Two players: among the
+    pairs with the best token kept, remove the token worth most to the opponent.
+    """
+    seat = view[V_SEAT]
+    if decision == KEEP_DEALT_CARD or decision == KEEP_DRAWN_CARD:  # noqa: SIM109 (numba)
+        return pick_card_by_deficit(view, choices, n_choices, seat, 0.0)
+    c = counts_of(view, seat)
+    best = 0
+    best_score = -1 << 60
+    if decision == SOLO_KEEP_TOKENS:
+        for i in range(n_choices):
+            add_multiset(c, choices[i], 1)
+            s = seat_score(view, c, seat)
+            add_multiset(c, choices[i], -1)
+            if s > best_score:
+                best_score = s
+                best = i
+        return best
+    if decision == PICK_PAIR:
+        other = 1 - seat
+        o_counts = counts_of(view, other)
+        best_other = -1 << 60
+        for i in range(n_choices):
+            s = score_with(view, c, seat, choices[i, 0], 1)
+            o = score_with(view, o_counts, other, choices[i, 1], 1)
+            if s > best_score or (s == best_score and o > best_other):
+                best_score = s
+                best_other = o
+                best = i
+        return best
+    for i in range(n_choices):
+        s = score_with(view, c, seat, choices[i, 0], 1)
+        if s > best_score:
+            best_score = s
+            best = i
+    return best
+
+
+@policy
+def chaser_policy(decision, view, choices, n_choices, weights, rng):
+    """Chases its held score cards: score gain plus ``progress`` per missing token supplied and
+    ``composer`` per composer taken (each draws score cards).
+
+    weights: progress, composer, hand (how much a token in hand counts when choosing a card).
+    """
+    progress_w = weights[0]
+    composer_w = weights[1]
+    hand_w = weights[2]
+    seat = view[V_SEAT]
+    if decision == KEEP_DEALT_CARD or decision == KEEP_DRAWN_CARD:  # noqa: SIM109 (numba)
+        return pick_card_by_deficit(view, choices, n_choices, seat, hand_w)
+    c = counts_of(view, seat)
+    base = seat_score(view, c, seat)
+    missing = deficit_total(view, c, seat)
+    other = 1 - seat
+    o_counts = counts_of(view, other if decision == PICK_PAIR else seat)
+    o_now = seat_score(view, o_counts, other) if decision == PICK_PAIR else 0
+    best = 0
+    best_value = -1e300
+    for i in range(n_choices):
+        if decision == SOLO_KEEP_TOKENS:
+            add_multiset(c, choices[i], 1)
+            composers = choices[i, COMPOSER]
+        else:
+            c[choices[i, 0]] += 1
+            composers = 1 if choices[i, 0] == COMPOSER else 0
+        value = (
+            seat_score(view, c, seat)
+            - base
+            + progress_w * (missing - deficit_total(view, c, seat))
+            + composer_w * composers
+        )
+        if decision == SOLO_KEEP_TOKENS:
+            add_multiset(c, choices[i], -1)
+        else:
+            c[choices[i, 0]] -= 1
+        if decision == PICK_PAIR:  # remove what the opponent would gain most from
+            value += 0.001 * (score_with(view, o_counts, other, choices[i, 1], 1) - o_now)
+        if value > best_value:
+            best_value = value
+            best = i
+    return best
+
+
+@nb.njit(cache=True)
+def contest_part(view, c, part):
+    """Points of counts ``c`` on contest card ``part`` (0 conductor, 1 soloist, 2 pianist,
+    3 harpist)."""
+    if part == 0:
+        return conductor_points(c)
+    if part == 1:
+        return soloist_points(view[V_SOLOIST], c)
+    if part == 2:
+        return POINTS_PER_SET * set_count(view[V_PIANIST : V_PIANIST + N_KINDS], c)
+    return POINTS_PER_SET * set_count(view[V_HARPIST : V_HARPIST + N_KINDS], c)
+
+
+@nb.njit(cache=True)
+def honor_outlook(view, c, seat, n_seats, lead_w, pahha):
+    """Honor points counts ``c`` (``seat``'s) would take if the game ended now (C6), plus
+    ``lead_w`` per point of margin over the best other seat on each contest card (capped at 3).
+    ``pahha`` replaces seat 1's counts in solo."""
+    value = 0.0
+    for part in range(4):
+        mine = contest_part(view, c, part)
+        best_other = 0
+        for s in range(n_seats):
+            if s != seat:
+                if n_seats == 2 and view[V_PLAYERS] == 1:
+                    theirs = contest_part(view, pahha, part)
+                else:
+                    theirs = contest_part(
+                        view,
+                        view[V_ORCHESTRA + s * N_KINDS : V_ORCHESTRA + (s + 1) * N_KINDS],
+                        part,
+                    )
+                best_other = max(best_other, theirs)
+        if mine > 0 and mine >= best_other:
+            value += HONOR_POINTS
+        value += lead_w * max(-3, min(3, mine - best_other))
+    return value
+
+
+@policy
+def maestro_policy(decision, view, choices, n_choices, weights, rng):
+    """Plays to the contest cards: score gain plus ``honor`` x the honors it would take now
+    against the visible orchestras (solo: Pahha with the tokens you leave), plus ``lead`` per
+    point of margin on each contest.
+
+    weights: honor, lead, cards (weight of score-card points in the score gain).
+    """
+    honor_w = weights[0]
+    lead_w = weights[1]
+    cards_w = weights[2]
+    seat = view[V_SEAT]
+    if decision == KEEP_DEALT_CARD or decision == KEEP_DRAWN_CARD:  # noqa: SIM109 (numba)
+        return pick_card_by_deficit(view, choices, n_choices, seat, 0.5)
+    players = view[V_PLAYERS]
+    n_seats = 2 if players == 1 else players
+    c = counts_of(view, seat)
+    p = counts_of(view, PAHHA)
+    best = 0
+    best_value = -1e300
+    for i in range(n_choices):
+        if decision == SOLO_KEEP_TOKENS:
+            add_multiset(c, choices[i], 1)
+            add_rest(view, p, choices[i], 1)
+        else:
+            c[choices[i, 0]] += 1
+        contest = contest_score(view, c)
+        cards = seat_score(view, c, seat) - contest
+        value = (
+            contest + cards_w * cards + honor_w * honor_outlook(view, c, seat, n_seats, lead_w, p)
+        )
+        if decision == SOLO_KEEP_TOKENS:
+            add_multiset(c, choices[i], -1)
+            add_rest(view, p, choices[i], -1)
+        else:
+            c[choices[i, 0]] -= 1
+        if decision == PICK_PAIR:
+            # the removed token: deny the opponent the contest card it would gain most on
+            other = 1 - seat
+            o = counts_of(view, other)
+            o[choices[i, 1]] += 1
+            value -= 0.01 * honor_outlook(view, o, other, 2, lead_w, o)
+        if value > best_value:
+            best_value = value
+            best = i
+    return best
+
+
+@policy
+def denier_policy(decision, view, choices, n_choices, weights, rng):
+    """Drafts to deny its left neighbour: own score gain plus ``deny`` x what the token would be
+    worth to the neighbour who receives this hand next (shared by the copies left in the hand).
+    Two players: the removed token is the one worth most to the opponent. Solo: the neighbour is
+    Pahha, who takes every token you leave.
+
+    weights: deny.
+    """
+    deny_w = weights[0]
+    seat = view[V_SEAT]
+    if decision == KEEP_DEALT_CARD or decision == KEEP_DRAWN_CARD:  # noqa: SIM109 (numba)
+        return pick_card_by_deficit(view, choices, n_choices, seat, 0.0)
+    players = view[V_PLAYERS]
+    c = counts_of(view, seat)
+    best = 0
+    best_value = -1e300
+    if decision == SOLO_KEEP_TOKENS:
+        p = counts_of(view, PAHHA)
+        pahha_now = contest_score(view, p)
+        for i in range(n_choices):
+            add_multiset(c, choices[i], 1)
+            add_rest(view, p, choices[i], 1)
+            value = seat_score(view, c, seat) - deny_w * (contest_score(view, p) - pahha_now)
+            add_multiset(c, choices[i], -1)
+            add_rest(view, p, choices[i], -1)
+            if value > best_value:
+                best_value = value
+                best = i
+        return best
+    left = (seat + 1) % players
+    lc = counts_of(view, left)
+    left_now = seat_score(view, lc, left)
+    for i in range(n_choices):
+        k = choices[i, 0]
+        value = float(score_with(view, c, seat, k, 1))
+        if decision == PICK_PAIR:
+            value += deny_w * (score_with(view, lc, left, choices[i, 1], 1) - left_now)
+        else:
+            value += deny_w * (score_with(view, lc, left, k, 1) - left_now) / view[V_HAND + k]
+        if value > best_value:
+            best_value = value
+            best = i
+    return best
+
+
+# --- Solo lookahead -----------------------------------------------------------------------------
+
+
+@nb.njit(cache=True)
+def draw_from_counts(rng, counts, total):
+    """Draw one token uniformly from ``counts`` (``total`` tokens), removing it."""
+    r = randint(rng, total)
+    for k in range(N_KINDS):
+        if r < counts[k]:
+            counts[k] -= 1
+            return k
+        r -= counts[k]
+    return N_KINDS - 1
+
+
+@nb.njit(cache=True)
+def rollout_score(view, you, pahha, pahha_cards, composer_w):
+    """Final (yours - Pahha's) margin of a rolled-out position, honors included (C6, C8).
+
+    Your face-up cards are scored on ``you``; each composer you gained in the rollout beyond those
+    in the view is worth ``composer_w``; Pahha scores 3 per face-down card.
+    """
+    pop = view[V_POPULARITY]
+    solo = view[V_SOLOIST]
+    pian = view[V_PIANIST : V_PIANIST + N_KINDS]
+    harp = view[V_HARPIST : V_HARPIST + N_KINDS]
+    y = np.empty(4, np.int64)
+    p = np.empty(4, np.int64)
+    y[0] = conductor_points(you)
+    p[0] = conductor_points(pahha)
+    y[1] = soloist_points(solo, you)
+    p[1] = soloist_points(solo, pahha)
+    y[2] = POINTS_PER_SET * set_count(pian, you)
+    p[2] = POINTS_PER_SET * set_count(pian, pahha)
+    y[3] = POINTS_PER_SET * set_count(harp, you)
+    p[3] = POINTS_PER_SET * set_count(harp, pahha)
+    mine = float(you[pop])
+    theirs = float(pahha[pop] + PAHHA_POINTS_PER_CARD * pahha_cards)
+    for i in range(4):
+        mine += y[i]
+        theirs += p[i]
+        top = max(y[i], p[i])
+        if top > 0:
+            if y[i] == top:
+                mine += HONOR_POINTS
+            if p[i] == top:
+                theirs += HONOR_POINTS
+    for i in range(N_SCORE_CARDS):
+        if view[V_CARD_STATE + i] == 0:
+            done = True
+            for k in range(N_KINDS):
+                if you[k] < view[V_NEED + i * N_KINDS + k]:
+                    done = False
+                    break
+            if done:
+                mine += POINTS_PER_SCORE_CARD
+    mine += composer_w * (you[COMPOSER] - view[V_ORCHESTRA + COMPOSER])
+    return mine - theirs
+
+
+@nb.njit(cache=True)
+def quick_score(view, c):
+    """Contest points of counts ``c`` plus 5 per face-up own card it completes (rollout policy)."""
+    total = (
+        c[view[V_POPULARITY]]
+        + conductor_points(c)
+        + soloist_points(view[V_SOLOIST], c)
+        + POINTS_PER_SET
+        * (
+            set_count(view[V_PIANIST : V_PIANIST + N_KINDS], c)
+            + set_count(view[V_HARPIST : V_HARPIST + N_KINDS], c)
+        )
+    )
+    for i in range(N_SCORE_CARDS):
+        if view[V_CARD_STATE + i] == 0:
+            done = True
+            for k in range(N_KINDS):
+                if c[k] < view[V_NEED + i * N_KINDS + k]:
+                    done = False
+                    break
+            if done:
+                total += POINTS_PER_SCORE_CARD
+    return total
+
+
+@policy
+def lookahead_policy(decision, view, choices, n_choices, weights, rng):
+    """Solo: evaluate each choice by ``rollouts`` Monte Carlo playouts of the remaining rounds.
+
+    A playout draws the rest of each round from the unseen tokens (the bag, C8: you see every
+    drawn token), keeps tokens one at a time by greedy score gain, gives the rest to Pahha (one
+    face-down card per composer while the pile lasts) and scores both sides with honors. A choice
+    is worth its win rate plus ``margin`` x its mean margin; common random numbers across choices.
+    Other decisions (cards; draft forms) play like ``greedy``.
+
+    weights: rollouts, margin, composer (points per composer you gain after this decision).
+    """
+    if decision != SOLO_KEEP_TOKENS:
+        return greedy_policy(decision, view, choices, n_choices, weights, rng)
+    rollouts = max(1, int(weights[0]))
+    margin_w = weights[1]
+    composer_w = weights[2]
+    round_ = view[V_ROUND]
+    you = np.empty(N_KINDS, np.int64)
+    pahha = np.empty(N_KINDS, np.int64)
+    bag = np.empty(N_KINDS, np.int64)
+    hand = np.empty(N_KINDS, np.int64)
+    # common random numbers: every choice sees the same playouts
+    key0 = rng[0]
+    counter0 = rng[1]
+    last_counter = counter0
+    best = 0
+    best_value = -1e300
+    for i in range(n_choices):
+        rng[0] = key0
+        rng[1] = counter0
+        value = 0.0
+        for _ in range(rollouts):
+            bag_total = 0
+            pahha_cards = view[V_HELD + PAHHA]
+            pile = view[V_PILE]
+            for k in range(N_KINDS):
+                you[k] = orch(view, 0, k) + choices[i, k]
+                pahha[k] = orch(view, PAHHA, k) + view[V_HAND + k] - choices[i, k]
+                bag[k] = view[V_UNSEEN + k]
+                bag_total += bag[k]
+            # this round's composers draw cards: yours 2 (counted by composer_w), Pahha 1 each
+            for _ in range(view[V_HAND + COMPOSER] - choices[i, COMPOSER]):
+                if pile > 0:
+                    pahha_cards += 1
+                    pile -= 1
+            for _ in range(choices[i, COMPOSER]):
+                pile -= min(pile, 2)
+            for r in range(round_ + 1, SOLO_ROUNDS):
+                draw = SOLO_DRAW_ARRAY[r]
+                keep = SOLO_KEEP_ARRAY[r]
+                for k in range(N_KINDS):
+                    hand[k] = 0
+                for _ in range(draw):
+                    hand[draw_from_counts(rng, bag, bag_total)] += 1
+                    bag_total -= 1
+                for _ in range(keep):
+                    best_k = -1
+                    best_s = -1 << 60
+                    for k in range(N_KINDS):
+                        if hand[k] > 0:
+                            you[k] += 1
+                            s = quick_score(view, you) + (1 if k == COMPOSER else 0)
+                            you[k] -= 1
+                            if s > best_s:
+                                best_s = s
+                                best_k = k
+                    you[best_k] += 1
+                    hand[best_k] -= 1
+                    if best_k == COMPOSER:
+                        pile -= min(pile, 2)
+                for k in range(N_KINDS):
+                    pahha[k] += hand[k]
+                for _ in range(hand[COMPOSER]):
+                    if pile > 0:
+                        pahha_cards += 1
+                        pile -= 1
+            m = rollout_score(view, you, pahha, pahha_cards, composer_w)
+            value += (1.0 if m > 0 else 0.0) + margin_w * m
+        last_counter = max(last_counter, rng[1])
+        if value > best_value:
+            best_value = value
+            best = i
+    # leave the seat's stream past every number used, so later decisions get fresh ones
+    rng[0] = key0
+    rng[1] = last_counter
+    return best
+
+
+# Built-ins are called directly through ``call_builtin`` (an integer id per seat), which LLVM can
+# inline; user policies go through their first-class function (see fairysim.sim.policy).
+RANDOM, GREEDY, CHASER, MAESTRO, DENIER, LOOKAHEAD = range(6)
+
+
+@nb.njit(cache=True)
+def call_builtin(policy_id, decision, view, choices, n_choices, weights, rng):
+    """Run built-in policy ``policy_id`` (an id declared just above)."""
+    if policy_id == GREEDY:
+        return greedy_policy(decision, view, choices, n_choices, weights, rng)
+    if policy_id == RANDOM:
+        return random_policy(decision, view, choices, n_choices, weights, rng)
+    if policy_id == CHASER:
+        return chaser_policy(decision, view, choices, n_choices, weights, rng)
+    if policy_id == MAESTRO:
+        return maestro_policy(decision, view, choices, n_choices, weights, rng)
+    if policy_id == DENIER:
+        return denier_policy(decision, view, choices, n_choices, weights, rng)
+    return lookahead_policy(decision, view, choices, n_choices, weights, rng)
+
+
+@nb.njit(cache=True)
+def ask_policy(policy_ids, policies, seat, decision, view, choices, n_choices, weights, rng):
+    """Ask seat ``seat``'s policy: built-ins directly, user policies through their function."""
+    policy_id = policy_ids[seat]
+    if policy_id >= 0:
+        return call_builtin(policy_id, decision, view, choices, n_choices, weights, rng)
+    return policies[seat](decision, view, choices, n_choices, weights, rng)
+
+
+POLICIES = {
+    p.name: p
+    for p in (
+        builtin(
+            "random",
+            random_policy,
+            "uniform over the distinct legal choices",
+            builtin_id=RANDOM,
+            reads_view=False,
+        ),
+        builtin(
+            "greedy",
+            greedy_policy,
+            "the choice that raises its own current score most",
+            builtin_id=GREEDY,
+        ),
+        builtin(
+            "chaser",
+            chaser_policy,
+            "chases its held score cards and the composers that draw more",
+            builtin_id=CHASER,
+            progress=2.0,
+            composer=2.5,
+            hand=0.5,
+        ),
+        builtin(
+            "maestro",
+            maestro_policy,
+            "plays to the contest cards and the honors they award",
+            builtin_id=MAESTRO,
+            honor=1.0,
+            lead=0.5,
+            cards=1.0,
+        ),
+        builtin(
+            "denier",
+            denier_policy,
+            "denies its left neighbour (solo: Pahha) the tokens worth most to it",
+            builtin_id=DENIER,
+            deny=0.7,
+        ),
+        builtin(
+            "lookahead",
+            lookahead_policy,
+            "solo: Monte Carlo rollouts of the remaining rounds for every choice",
+            builtin_id=LOOKAHEAD,
+            rollouts=24.0,
+            margin=0.02,
+            composer=2.0,
+        ),
+    )
+}
+"""Built-in policies by name."""
+
+DRAFT_POLICIES = ("random", "greedy", "chaser", "maestro", "denier")
+"""Policies meant for the 2-4 player forms (``lookahead`` plays like greedy there)."""
+SOLO_POLICIES = ("random", "greedy", "chaser", "maestro", "denier", "lookahead")

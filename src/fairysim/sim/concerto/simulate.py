@@ -1,0 +1,456 @@
+"""Public entry points: play Fairy Concerto games and get tidy results."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numba as nb
+import numpy as np
+import pandas as pd
+
+from fairysim.errors import FairysimError, IllegalChoiceError
+from fairysim.sim.batch import (
+    DEFAULT_CHUNK_GAMES,
+    AtomicParquetWriter,
+    Progress,
+    SeatAggregate,
+    check_games,
+    run_chunks,
+    run_metadata,
+    tidy_frame,
+)
+from fairysim.sim.concerto.cards import ConcertoCards, load_cards
+from fairysim.sim.concerto.engine import ENGINE_VERSION, new_outcome, play_games
+from fairysim.sim.concerto.policies import POLICIES
+from fairysim.sim.concerto.rules import (
+    DECISIONS,
+    KINDS,
+    MAX_PLAYERS,
+    MAX_SEATS,
+    MIN_PLAYERS,
+    PART_NAMES,
+    SOLOISTS,
+    soloist_index,
+)
+from fairysim.sim.policy import (
+    Policy,
+    resolve_policies,
+    seat_functions,
+    seat_policy_ids,
+    seat_reads_view,
+    seat_weights,
+)
+from fairysim.sim.rng import check_seed
+
+GAME = "concerto"
+PAHHA_POLICY = "pahha"
+"""Policy label of Pahha's row in solo results."""
+
+SEAT_COLUMNS = (
+    "score",
+    "rank",
+    "win_share",
+    "margin",
+    *PART_NAMES,
+    "cards_held",
+    "cards_completed",
+    "held_mask",
+    "completed_mask",
+    *(f"n_{k}" for k in KINDS),
+)
+"""Per-seat result columns (besides game, seat, policy and the setup columns). ``margin`` is the
+score minus the best other score of the game; ``held_mask``/``completed_mask`` have bit ``i`` set
+for score card ``i`` of the card file; ``n_<kind>`` counts the orchestra by kind."""
+
+SETUP_COLUMNS = ("players", "soloist_card", "pianist_card", "harpist_card", "popularity_kind")
+
+
+@dataclass(frozen=True)
+class ConcertoSetup:
+    """A validated run configuration: everything that decides the numbers of a run.
+
+    ``soloist``/``pianist``/``harpist`` are None when drawn at random for every game.
+    """
+
+    players: int
+    policies: tuple[Policy, ...]
+    seed: int
+    cards: ConcertoCards
+    soloist: str | None = None
+    pianist: str | None = None
+    harpist: str | None = None
+
+    @property
+    def seats(self) -> int:
+        """Rows per game: the players, plus Pahha in solo."""
+        return 2 if self.players == 1 else self.players
+
+    @property
+    def policy_names(self) -> list[str]:
+        """Each row's policy name (Pahha's row is ``pahha``)."""
+        names = [p.name for p in self.policies]
+        return [*names, PAHHA_POLICY] if self.players == 1 else names
+
+    @property
+    def form(self) -> str:
+        """``solo``, ``two-player`` or ``draft``."""
+        return {1: "solo", 2: "two-player"}.get(self.players, "draft")
+
+    def fixed_setup(self) -> np.ndarray:
+        """int64[3]: fixed soloist, pianist and harpist indices, -1 where drawn at random."""
+        return np.array(
+            [
+                -1 if self.soloist is None else soloist_index(self.soloist),
+                -1 if self.pianist is None else self.cards.pianist_index(self.pianist),
+                -1 if self.harpist is None else self.cards.harpist_index(self.harpist),
+            ],
+            dtype=np.int64,
+        )
+
+    def config(self) -> dict[str, Any]:
+        """JSON-friendly description saved with results."""
+        return {
+            "players": self.players,
+            "policies": [p.name for p in self.policies],
+            "weights": [list(p.weights) for p in self.policies],
+            "seed": self.seed,
+            "soloist": self.soloist,
+            "pianist": self.pianist,
+            "harpist": self.harpist,
+            "cards": self.cards.source,
+            "cards_provisional": self.cards.provisional,
+            "engine_version": ENGINE_VERSION,
+        }
+
+
+def make_setup(
+    players: int = 4,
+    policies: str | Policy | Sequence[str | Policy] = "greedy",
+    seed: int = 0,
+    soloist: str | None = None,
+    pianist: str | None = None,
+    harpist: str | None = None,
+    cards: str | Path | ConcertoCards | None = None,
+) -> ConcertoSetup:
+    """Validate a configuration; errors name the option at fault (``--players``, ``--soloist`` ...).
+
+    Parameters
+    ----------
+    players : int
+        1 (solo against Pahha), 2 (two-player rules) or 3-4.
+    policies : str, Policy or sequence
+        One per player, or one for all.
+    seed : int
+    soloist : {"A", "B", "C", "D"}, optional
+    pianist, harpist : str, optional
+        Card ids from the card file.
+    cards : path or ConcertoCards, optional
+        Card file (the shipped provisional set when None).
+
+    Returns
+    -------
+    ConcertoSetup
+    """
+    if (
+        isinstance(players, bool)
+        or not isinstance(players, int | np.integer)
+        or not (MIN_PLAYERS <= players <= MAX_PLAYERS)
+    ):
+        raise FairysimError(
+            "--players",
+            f"must be {MIN_PLAYERS}-{MAX_PLAYERS} (1 = solo against Pahha), got {players!r}",
+        )
+    try:
+        seed = check_seed(seed)
+    except ValueError as exc:
+        raise FairysimError("--seed", str(exc)) from None
+    if soloist is not None:
+        try:
+            soloist = SOLOISTS[soloist_index(soloist)]
+        except ValueError as exc:
+            raise FairysimError("--soloist", str(exc)) from None
+    card_set = cards if isinstance(cards, ConcertoCards) else load_cards(cards)
+    if pianist is not None:
+        pianist = card_set.pianist_ids[card_set.pianist_index(pianist, "--pianist")]
+    if harpist is not None:
+        harpist = card_set.harpist_ids[card_set.harpist_index(harpist, "--harpist")]
+    seats = resolve_policies(policies, int(players), POLICIES)
+    return ConcertoSetup(int(players), seats, seed, card_set, soloist, pianist, harpist)
+
+
+def play_chunks(
+    setup: ConcertoSetup,
+    games: int,
+    chunk_games: int = DEFAULT_CHUNK_GAMES,
+    threads: int | None = None,
+    progress: Progress | None = None,
+) -> Iterator[tuple[int, dict[str, np.ndarray]]]:
+    """Yield ``(first_game, arrays)`` chunk by chunk.
+
+    Per-row arrays (shape ``(n, seats)``) are the :data:`SEAT_COLUMNS`; per-game arrays (shape
+    ``(n,)``) are the setup codes ``soloist_card``, ``pianist_card``, ``harpist_card``,
+    ``popularity_kind`` and the bookkeeping ``bag_left``, ``tokens_removed``, ``pile_left``,
+    ``discarded``.
+    """
+    functions = seat_functions(setup.policies, MAX_SEATS)
+    weights = seat_weights(setup.policies, MAX_SEATS)
+    policy_ids = seat_policy_ids(setup.policies, MAX_SEATS)
+    reads_view = seat_reads_view(setup.policies, MAX_SEATS)
+    fixed = setup.fixed_setup()
+    cards = setup.cards
+
+    def play_chunk(first: int, n: int) -> dict[str, np.ndarray]:
+        out = new_outcome(n, setup.seats)
+        errors = np.full((n, 4), -1, np.int64)
+        play_games(
+            setup.seed,
+            first,
+            setup.players,
+            policy_ids,
+            functions,
+            reads_view,
+            weights,
+            cards.score_need,
+            cards.tokens,
+            cards.pianist_sets,
+            cards.harpist_sets,
+            fixed,
+            out,
+            errors,
+            nb.get_num_threads(),
+        )
+        bad = np.flatnonzero(errors[:, 0] >= 0)
+        if bad.size:
+            seat, decision, choice, n_choices = errors[bad[0]]
+            raise IllegalChoiceError(
+                first + int(bad[0]), int(seat), DECISIONS[decision], int(choice), int(n_choices)
+            )
+        return outcome_arrays(out)
+
+    yield from run_chunks(play_chunk, games, chunk_games, progress, threads)
+
+
+def outcome_arrays(out) -> dict[str, np.ndarray]:
+    """Flatten an engine Outcome into named per-row and per-game arrays."""
+    arrays: dict[str, np.ndarray] = {
+        "score": out.score,
+        "rank": out.rank,
+        "win_share": out.win_share,
+        "margin": margins(out.score),
+    }
+    for i, name in enumerate(PART_NAMES):
+        arrays[name] = out.parts[:, :, i]
+    for name in ("cards_held", "cards_completed", "held_mask", "completed_mask"):
+        arrays[name] = getattr(out, name)
+    for k, kind in enumerate(KINDS):
+        arrays[f"n_{kind}"] = out.orchestra[:, :, k]
+    for name in (
+        "soloist_card",
+        "pianist_card",
+        "harpist_card",
+        "popularity_kind",
+        "bag_left",
+        "tokens_removed",
+        "pile_left",
+        "discarded",
+    ):
+        arrays[name] = getattr(out, name)
+    return arrays
+
+
+def margins(score: np.ndarray) -> np.ndarray:
+    """Each row's score minus the best other score of its game."""
+    margin = np.empty_like(score)
+    for s in range(score.shape[1]):
+        others = np.delete(score, s, axis=1)
+        margin[:, s] = score[:, s] - others.max(axis=1)
+    return margin
+
+
+BOOKKEEPING = ("bag_left", "tokens_removed", "pile_left", "discarded")
+
+
+def chunk_frame(setup: ConcertoSetup, first: int, arrays: dict[str, np.ndarray]) -> pd.DataFrame:
+    """The tidy rows of one chunk, setup codes turned into labels."""
+    public = {k: v for k, v in arrays.items() if k not in BOOKKEEPING}
+    frame = tidy_frame(first, public, setup.seats, setup.policy_names, {"players": setup.players})
+    labels = {
+        "soloist_card": list(SOLOISTS),
+        "pianist_card": list(setup.cards.pianist_ids),
+        "harpist_card": list(setup.cards.harpist_ids),
+        "popularity_kind": list(KINDS),
+    }
+    for name, categories in labels.items():
+        frame[name] = pd.Categorical.from_codes(frame[name].to_numpy().astype(np.int64), categories)
+    return frame
+
+
+def simulate(
+    players: int = 4,
+    policies: str | Policy | Sequence[str | Policy] = "greedy",
+    games: int = 10_000,
+    seed: int = 0,
+    soloist: str | None = None,
+    pianist: str | None = None,
+    harpist: str | None = None,
+    cards: str | Path | ConcertoCards | None = None,
+    *,
+    chunk_games: int = DEFAULT_CHUNK_GAMES,
+    threads: int | None = None,
+    progress: Progress | None = None,
+) -> pd.DataFrame:
+    """Play ``games`` games of Fairy Concerto and return one row per (game, seat).
+
+    Parameters
+    ----------
+    players : int
+        1 = solo against Pahha (C8), 2 = two-player rules (C7), 3 or 4 = the draft.
+    policies : str, Policy or sequence
+        One name for every player or one per player: built-in names (see
+        :data:`fairysim.sim.concerto.POLICIES`), ``"module:function"`` or :class:`Policy`.
+    games : int
+        Number of games; game ``i`` is fully determined by ``(seed, i)``.
+    seed : int
+        Seed of the run (0 <= seed < 2**63).
+    soloist : {"A", "B", "C", "D"}, optional
+        Fixed soloist card; drawn per game when None (the deal never depends on it).
+    pianist, harpist : str, optional
+        Fixed pianist / harpist card ids of the card file.
+    cards : path or ConcertoCards, optional
+        Another card file (ruling C9).
+    chunk_games, threads : int, optional
+        Games per chunk and numba threads; they never change the results.
+    progress : callable, optional
+        ``progress(games_done, games_total)`` after every chunk.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``game, seat, policy``, :data:`SEAT_COLUMNS` and :data:`SETUP_COLUMNS`. In solo every game
+        has two rows: seat 0 (you) and seat 1, Pahha, with policy ``pahha``; a tie is Pahha's win.
+
+    Examples
+    --------
+    >>> df = simulate(players=1, policies="greedy", games=100, seed=1)
+    >>> sorted(df.policy.unique())
+    ['greedy', 'pahha']
+    """
+    games = check_games(games)
+    setup = make_setup(players, policies, seed, soloist, pianist, harpist, cards)
+    frames = [
+        chunk_frame(setup, first, arrays)
+        for first, arrays in play_chunks(setup, games, chunk_games, threads, progress)
+    ]
+    frame = pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
+    frame.attrs["fairysim"] = run_metadata(GAME, {**setup.config(), "games": games})
+    return frame
+
+
+SUMMARY_COLUMNS = tuple(c for c in SEAT_COLUMNS if not c.endswith("_mask"))
+
+
+def simulate_summary(
+    setup: ConcertoSetup,
+    games: int,
+    out: str | Path | None = None,
+    chunk_games: int = DEFAULT_CHUNK_GAMES,
+    threads: int | None = None,
+    progress: Progress | None = None,
+) -> pd.DataFrame:
+    """Play a run in bounded memory: aggregate per seat on the fly, optionally stream every
+    (game, seat) row to Parquet at ``out`` (written atomically).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per seat (Pahha included in solo): games, mean and standard deviation of every
+        numeric column, wins (see :class:`fairysim.sim.batch.SeatAggregate`).
+    """
+    games = check_games(games)
+    aggregate = SeatAggregate(SUMMARY_COLUMNS, setup.seats)
+    meta = run_metadata(GAME, {**setup.config(), "games": games})
+    writer = AtomicParquetWriter(out, meta) if out is not None else None
+    try:
+        for first, arrays in play_chunks(setup, games, chunk_games, threads, progress):
+            aggregate.add(arrays)
+            if writer is not None:
+                writer.write(chunk_frame(setup, first, arrays))
+    except BaseException:
+        if writer is not None:
+            writer.abort()
+        raise
+    if writer is not None:
+        writer.commit()
+    summary = aggregate.frame(setup.policy_names)
+    summary.attrs["fairysim"] = meta
+    return summary
+
+
+def score_orchestra(
+    counts,
+    setup: dict[str, Any],
+    score_cards: Sequence[str] = (),
+    cards: str | Path | ConcertoCards | None = None,
+) -> dict[str, int]:
+    """Score one orchestra by hand (rulings C5; honors need the other orchestras, so they are 0).
+
+    Parameters
+    ----------
+    counts : mapping, sequence of 5 ints, or iterable of kind names
+        The orchestra (composers on score cards included).
+    setup : dict
+        ``popularity`` (kind name), ``soloist`` (``"A"`` .. ``"D"``), ``pianist`` and ``harpist``
+        (card ids of the card file).
+    score_cards : sequence of str
+        Ids of the score cards held face up.
+    cards : path or ConcertoCards, optional
+        Card file (the shipped provisional set when None).
+
+    Returns
+    -------
+    dict
+        Points per part of :data:`.rules.PART_NAMES` and ``total``.
+
+    Examples
+    --------
+    >>> score_orchestra([2, 2, 2, 5, 1], {"popularity": "horn", "soloist": "C",
+    ...                 "pianist": "P1", "harpist": "H1"})["soloist"]
+    9
+    """
+    from fairysim.sim.concerto.rules import (
+        P_SCORE_CARDS,
+        POINTS_PER_SCORE_CARD,
+        card_complete,
+        contest_parts,
+        kind_index,
+        orchestra_counts,
+    )
+
+    card_set = cards if isinstance(cards, ConcertoCards) else load_cards(cards)
+    c = orchestra_counts(counts)
+    try:
+        pop = kind_index(setup.get("popularity", KINDS[0]))
+    except ValueError as exc:
+        raise FairysimError("popularity", str(exc)) from None
+    try:
+        soloist = soloist_index(setup.get("soloist", "A"))
+    except ValueError as exc:
+        raise FairysimError("--soloist", str(exc)) from None
+    pianist = card_set.pianist_sets[
+        card_set.pianist_index(setup.get("pianist", card_set.pianist_ids[0]))
+    ]
+    harpist = card_set.harpist_sets[
+        card_set.harpist_index(setup.get("harpist", card_set.harpist_ids[0]))
+    ]
+    parts = np.zeros(len(PART_NAMES), dtype=np.int64)
+    contest_parts(c, pop, soloist, pianist, harpist, parts)
+    done = sum(
+        bool(card_complete(card_set.score_need[card_set.score_index(i)], c)) for i in score_cards
+    )
+    parts[P_SCORE_CARDS] = POINTS_PER_SCORE_CARD * done
+    result = {name: int(parts[i]) for i, name in enumerate(PART_NAMES)}
+    result["total"] = int(parts.sum())
+    return result
