@@ -1,6 +1,6 @@
 """The ``fairysim`` command line: thin commands over :mod:`fairysim.sim` and :mod:`.analysis`.
 
-One module per command (``simulate``, ``report``, ``policies``, ``bench``); each command checks
+One module per command (``simulate``, ``report``, ``sweep``, ``policies``, ``bench``); each command checks
 its options, calls a plain function that tests can import, and prints. Errors a user can fix are
 :class:`fairysim.errors.FairysimError` and come out as one line with exit code 2
 (:func:`fairysim.cli.common.handle_errors`).
@@ -13,7 +13,7 @@ from typing import Annotated
 import typer
 
 from fairysim import __version__
-from fairysim.cli import bench, policies, report, simulate
+from fairysim.cli import bench, policies, report, simulate, sweep
 
 app = typer.Typer(
     name="fairysim",
@@ -50,6 +50,7 @@ def main(
 app.add_typer(simulate.app, name="simulate")
 app.add_typer(report.app, name="report")
 app.add_typer(policies.app, name="policies")
+app.add_typer(sweep.app, name="sweep")
 app.command("bench")(bench.bench)
 
 __all__ = ["app"]

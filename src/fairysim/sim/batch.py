@@ -78,12 +78,15 @@ def run_chunks(
     chunk_games: int = DEFAULT_CHUNK_GAMES,
     progress: Progress | None = None,
     threads: int | None = None,
+    first_game: int = 0,
 ) -> Iterator[tuple[int, Chunk]]:
-    """Yield ``(first_game, chunk)`` for every chunk of the run, in game order."""
+    """Yield ``(first_game, chunk)`` for every chunk of games ``first_game .. first_game +
+    games - 1``, in game order (a sweep hands game ranges of one run to different workers)."""
     games = check_games(games)
     done = 0
     with numba_threads(threads):
-        for first, n in chunk_ranges(games, chunk_games):
+        for offset, n in chunk_ranges(games, chunk_games):
+            first = first_game + offset
             chunk = play_chunk(first, n)
             done += n
             if progress is not None:

@@ -132,6 +132,7 @@ def play_chunks(
     chunk_games: int = DEFAULT_CHUNK_GAMES,
     threads: int | None = None,
     progress: Progress | None = None,
+    first_game: int = 0,
 ) -> Iterator[tuple[int, dict[str, np.ndarray]]]:
     """Yield ``(first_game, arrays)`` chunk by chunk; arrays are the :data:`SEAT_COLUMNS` of
     shape (n, players), ``first_seat`` of shape (n,) and, with ``trace``, ``medal_points_round``
@@ -177,7 +178,7 @@ def play_chunks(
             arrays["medal_points_round"] = trace_out
         return arrays
 
-    yield from run_chunks(play_chunk, games, chunk_games, progress, threads)
+    yield from run_chunks(play_chunk, games, chunk_games, progress, threads, first_game)
 
 
 def simulate(

@@ -1,0 +1,116 @@
+"""`fairysim sweep fantastique` end to end (default local cluster), resume, one-line errors."""
+
+from __future__ import annotations
+
+import re
+
+import pandas as pd
+import pytest
+from typer.testing import CliRunner
+
+from fairysim import sweep
+from fairysim.cli import app
+from fairysim.cli import sweep as sweep_cli
+from fairysim.sim.fantastique import make_setup, simulate_summary
+from fairysim.sweep import read_sweep
+
+runner = CliRunner(env={"COLUMNS": "200"})  # wide enough that rich never folds a name
+
+COMMON = ["--fans", "I,II", "--players", "2,3", "--lineup", "greedy", "--lineup", "random"]
+
+
+def run(*args: str):
+    """Invoke `fairysim sweep fantastique ARGS` in-process."""
+    return runner.invoke(app, ["sweep", "fantastique", *args])
+
+
+def assert_one_line_error(result, option: str) -> None:
+    """Exit 2, and the whole output is one line naming ``option``, with no traceback."""
+    assert result.exit_code == 2, result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1, result.output
+    assert lines[0].startswith(f"Error: {option}: "), lines[0]
+    assert "Traceback" not in result.output
+
+
+def test_sweep_prints_table_writes_files_and_resumes(tmp_path):
+    out = tmp_path / "sweep"
+    args = [*COMMON, "--games", "300", "--seed", "2", "--out-dir", str(out)]
+    # The default local cluster: one worker process.
+    result = run(*args, "--workers", "1", "--task-games", "100")
+    assert result.exit_code == 0, result.output
+    assert "8 cells, 300 games each, seed 2; 8 played, 0 resumed" in result.output
+    assert "95% CI" in result.output
+    summary, meta = read_sweep(out)
+    assert meta["config"]["lineups"] == ["greedy", "random"]
+    assert len(list((out / "cells").glob("*.json"))) == 8
+    # every printed win share and interval is the file's
+    for row in summary.itertuples():
+        assert f"{row.win_share:.3f}  {row.win_low:.3f}-{row.win_high:.3f}" in result.output
+    # and the file's numbers are simulate_summary's
+    cell = summary[(summary.fan == "II") & (summary.players == 3) & (summary.lineup == "random")]
+    expected = simulate_summary(make_setup(3, "II", "random", 2), 300)
+    pd.testing.assert_frame_equal(
+        cell[list(expected.columns)].reset_index(drop=True), expected, check_exact=True
+    )
+
+    # Same command again: nothing to play, same table.
+    again = run(*args)
+    assert again.exit_code == 0, again.output
+    assert "Resuming: 8 of 8 cells already finished" in again.output
+    assert "0 played, 8 resumed" in again.output
+    table = result.output[result.output.index("Per cell and seat") :]
+    assert again.output[again.output.index("Per cell and seat") :] == table
+
+    # A changed configuration for the same folder is refused.
+    changed = run(*COMMON, "--games", "400", "--seed", "2", "--out-dir", str(out))
+    assert_one_line_error(changed, "--out-dir")
+    assert re.search(r"games 300 there, 400 now", changed.output)
+
+
+BAD = [
+    (["--fans", "VII"], "--fans"),
+    (["--players", "1"], "--players"),
+    (["--players", "2,x"], "--players"),
+    (["--lineup", "nosuchpolicy"], "--lineup"),
+    (["--lineup", "greedy,random"], "--lineup"),
+    (["--games", "0"], "--games"),
+    (["--task-games", "-1"], "--task-games"),
+    (["--workers", "0"], "--workers"),
+    (["--seed", "-1"], "--seed"),
+]
+
+
+@pytest.mark.parametrize(("args", "option"), BAD, ids=[" ".join(a) for a, _ in BAD])
+def test_bad_input_is_one_line_exit_2_and_no_folder(tmp_path, args, option):
+    out = tmp_path / "sweep"
+    assert_one_line_error(run("--games", "10", *args, "--out-dir", str(out)), option)
+    assert not out.exists()
+
+
+def test_out_dir_is_a_file(tmp_path):
+    blocker = tmp_path / "blocker"
+    blocker.write_text("x")
+    assert_one_line_error(run("--games", "10", "--out-dir", str(blocker)), "--out-dir")
+
+
+def test_unreachable_scheduler(tmp_path, monkeypatch):
+    monkeypatch.setattr(sweep, "CONNECT_TIMEOUT_S", 1.0)
+    out = tmp_path / "sweep"
+    result = run("--games", "10", "--out-dir", str(out), "--scheduler", "tcp://127.0.0.1:1")
+    assert_one_line_error(result, "--scheduler")
+    assert not out.exists()
+
+
+def test_out_dir_is_required():
+    result = run("--games", "10")
+    assert result.exit_code == 2
+    assert "--out-dir" in result.output
+
+
+def test_help_default_task_games_is_the_engines():
+    assert sweep_cli.DEFAULT_TASK_GAMES == sweep.DEFAULT_TASK_GAMES
+    result = runner.invoke(app, ["sweep", "fantastique", "--help"])
+    assert result.exit_code == 0
+    for option in ("--fans", "--players", "--lineup", "--scheduler", "--workers", "--task-games"):
+        assert option in result.output

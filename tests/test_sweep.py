@@ -1,0 +1,311 @@
+"""Sweeps on Dask: same numbers as simulate_summary, resume, refusals, errors naming options.
+
+One local cluster with two worker *processes* serves the whole module (starting one costs a few
+seconds); it is reached through ``scheduler=``, the path a multi-machine sweep takes.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import fairysim
+from fairysim import sweep
+from fairysim.errors import FairysimError
+from fairysim.sim.fantastique import SEAT_COLUMNS, make_setup, simulate_summary
+from fairysim.sweep import read_sweep, run_sweep, run_task, task_pieces
+
+GRID = {"fans": "I,III", "players": "2,5", "lineups": ["greedy", "random"], "seed": 4}
+GAMES = 700
+
+
+@pytest.fixture(scope="module")
+def scheduler():
+    """Address of a local cluster of two single-threaded worker processes."""
+    from distributed import LocalCluster
+
+    with LocalCluster(
+        n_workers=2,
+        threads_per_worker=1,
+        processes=True,
+        dashboard_address=":0",
+        silence_logs=logging.ERROR,
+    ) as cluster:
+        yield cluster.scheduler_address
+
+
+@pytest.fixture(scope="module")
+def finished(scheduler, tmp_path_factory):
+    """A finished sweep of GRID (8 cells, tasks of 128 games): its folder and summary."""
+    out = tmp_path_factory.mktemp("sweep") / "finished"
+    summary = run_sweep(
+        "fantastique", **GRID, games=GAMES, out_dir=out, scheduler=scheduler, task_games=128
+    )
+    return out, summary
+
+
+def copy_of(finished, tmp_path) -> Path:
+    out = tmp_path / "copy"
+    shutil.copytree(finished[0], out)
+    return out
+
+
+def cell_files(out: Path) -> dict[str, int]:
+    """Cell file name -> modification time (ns)."""
+    return {p.name: p.stat().st_mtime_ns for p in (out / "cells").iterdir()}
+
+
+def test_task_pieces_cut_at_chunk_boundaries():
+    assert task_pieces(0, 10, chunk_games=4) == [(0, 4), (4, 4), (8, 2)]
+    assert task_pieces(6, 3, chunk_games=4) == [(6, 2), (8, 1)]
+    assert task_pieces(8, 4, chunk_games=4) == [(8, 4)]
+
+
+def test_seat_columns_follow_the_engine():
+    # The runner spells them out so that importing fairysim.sweep does not load the engine.
+    assert sweep.CELL_RUNNERS["fantastique"].seat_columns == SEAT_COLUMNS
+
+
+def test_cells_equal_simulate_summary_whatever_task_size_and_workers(finished, scheduler, tmp_path):
+    _, summary = finished
+    assert len(summary) == 2 * (2 + 5) * 2
+    summary_columns = simulate_summary(make_setup(2, "I", "greedy", 4), 10).columns
+    for (fan, players, lineup), cell in summary.groupby(["fan", "players", "lineup"], sort=False):
+        expected = simulate_summary(make_setup(players, fan, lineup, GRID["seed"]), GAMES)
+        got = cell[list(summary_columns)].reset_index(drop=True)
+        pd.testing.assert_frame_equal(got, expected, check_exact=True)
+    # one task per cell instead of six: the very same numbers
+    again = run_sweep(
+        "fantastique",
+        **GRID,
+        games=GAMES,
+        out_dir=tmp_path / "one-task",
+        scheduler=scheduler,
+        task_games=GAMES,
+    )
+    pd.testing.assert_frame_equal(again, summary, check_exact=True)
+    # win shares of a cell sum to 1 and carry their Wilson interval
+    shares = summary.groupby("cell", sort=False)["win_share"].sum()
+    np.testing.assert_allclose(shares, 1.0)
+    assert (summary["win_low"] <= summary["win_share"]).all()
+    assert (summary["win_share"] <= summary["win_high"]).all()
+
+
+def test_mixed_lineup_seats_each_policy(scheduler, tmp_path):
+    lineup = "hoarder, greedy,random"
+    summary = run_sweep(
+        "fantastique",
+        fans="II",
+        players=3,
+        lineups=[lineup],
+        games=300,
+        seed=9,
+        out_dir=tmp_path / "mixed",
+        scheduler=scheduler,
+        task_games=100,
+    )
+    assert list(summary["policy"]) == ["hoarder", "greedy", "random"]
+    assert set(summary["lineup"]) == {"hoarder,greedy,random"}
+    expected = simulate_summary(make_setup(3, "II", lineup, 9), 300)
+    pd.testing.assert_frame_equal(
+        summary[list(expected.columns)].reset_index(drop=True), expected, check_exact=True
+    )
+
+
+def test_files_manifest_and_summary(finished):
+    out, summary = finished
+    manifest = json.loads((out / "sweep.json").read_text())
+    assert manifest["package_version"] == fairysim.__version__
+    assert manifest["config"]["fan"] == ["I", "III"]
+    assert manifest["config"]["players"] == [2, 5]
+    assert manifest["config"]["games"] == GAMES
+    assert len(manifest["cells"]) == 8
+    cells = list(sweep.iter_cells(out))
+    assert sorted(c["cell"] for c in cells) == sorted(manifest["cells"])
+    assert all(c["package_version"] == fairysim.__version__ for c in cells)
+    assert all(c["key"]["games"] == GAMES and c["key"]["seed"] == 4 for c in cells)
+    assert not [p for p in (out / "cells").iterdir() if p.suffix != ".json"]  # no temp files
+    saved, meta = read_sweep(out)
+    pd.testing.assert_frame_equal(saved, summary, check_exact=True)
+    assert meta["config"] == manifest["config"]
+
+
+def test_resume_plays_only_the_missing_cell(finished, tmp_path):
+    out = copy_of(finished, tmp_path)
+    before = cell_files(out)
+    lost = sorted(before)[3]
+    (out / "cells" / lost).unlink()
+    lines = []
+    # No scheduler given: the local cluster starts (in worker processes) for the one cell.
+    summary = run_sweep(
+        "fantastique", **GRID, games=GAMES, out_dir=out, task_games=256, log=lines.append
+    )
+    meta = summary.attrs["fairysim"]
+    assert meta["computed"] == [lost.removesuffix(".json")]
+    assert len(meta["skipped"]) == 7
+    assert any(line.startswith("Resuming: 7 of 8 cells") for line in lines)
+    after = cell_files(out)
+    assert after.keys() == before.keys()
+    assert {k: v for k, v in after.items() if k != lost} == {
+        k: v for k, v in before.items() if k != lost
+    }
+    pd.testing.assert_frame_equal(summary, finished[1], check_exact=True)
+
+
+class StopError(Exception):
+    """Stands in for Ctrl-C in the middle of a sweep."""
+
+
+def test_a_stopped_sweep_resumes_where_it_stopped(finished, scheduler, tmp_path):
+    out = tmp_path / "stopped"
+
+    def stop_after_two_cells(done, total):
+        if len(list((out / "cells").glob("*.json"))) >= 2:
+            raise StopError
+
+    with pytest.raises(StopError):
+        run_sweep(
+            "fantastique",
+            **GRID,
+            games=GAMES,
+            out_dir=out,
+            scheduler=scheduler,
+            task_games=128,
+            progress=stop_after_two_cells,
+        )
+    saved = cell_files(out)
+    assert 2 <= len(saved) < 8
+    assert not (out / "summary.parquet").exists()
+    summary = run_sweep(
+        "fantastique", **GRID, games=GAMES, out_dir=out, scheduler=scheduler, task_games=128
+    )
+    assert len(summary.attrs["fairysim"]["skipped"]) == len(saved)
+    assert len(summary.attrs["fairysim"]["computed"]) == 8 - len(saved)
+    pd.testing.assert_frame_equal(summary, finished[1], check_exact=True)
+
+
+def test_finished_sweep_needs_no_cluster(finished, tmp_path):
+    out = copy_of(finished, tmp_path)
+    # An address nothing listens on: never contacted, since every cell is already done.
+    summary = run_sweep(
+        "fantastique", **GRID, games=GAMES, out_dir=out, scheduler="tcp://127.0.0.1:1"
+    )
+    assert summary.attrs["fairysim"]["computed"] == []
+    pd.testing.assert_frame_equal(summary, finished[1], check_exact=True)
+
+
+@pytest.mark.parametrize(
+    "change",
+    [{"games": GAMES + 1}, {"seed": 5}, {"lineups": ["greedy"]}, {"fans": "I,II"}],
+    ids=["games", "seed", "lineups", "fans"],
+)
+def test_changed_configuration_is_refused(finished, tmp_path, change):
+    out = copy_of(finished, tmp_path)
+    before = cell_files(out)
+    args = {**GRID, "games": GAMES, **change}
+    with pytest.raises(FairysimError) as error:
+        run_sweep("fantastique", **args, out_dir=out, scheduler="tcp://127.0.0.1:1")
+    assert error.value.where == "--out-dir"
+    assert "another configuration" in error.value.message
+    assert cell_files(out) == before
+
+
+def test_task_and_worker_options_are_not_configuration(finished, tmp_path):
+    out = copy_of(finished, tmp_path)
+    summary = run_sweep("fantastique", **GRID, games=GAMES, out_dir=out, task_games=5, workers=3)
+    assert summary.attrs["fairysim"]["computed"] == []
+
+
+BAD = [
+    ({"fans": "VII"}, "--fans"),
+    ({"fans": "I,I"}, "--fans"),
+    ({"fans": ""}, "--fans"),
+    ({"players": "1"}, "--players"),
+    ({"players": "2,six"}, "--players"),
+    ({"players": [4, 9]}, "--players"),
+    ({"lineups": ["nosuchpolicy"]}, "--lineup"),
+    ({"lineups": ["greedy,random"]}, "--lineup"),  # 2 seats, but the sweep has 4 players
+    ({"lineups": ["greedy", "greedy"]}, "--lineup"),
+    ({"lineups": ["greedy,,random,random"]}, "--lineup"),
+    ({"lineups": ["no_such_module_xyz:f"]}, "--lineup"),
+    ({"lineups": []}, "--lineup"),
+    ({"games": 0}, "--games"),
+    ({"games": -5}, "--games"),
+    ({"task_games": 0}, "--task-games"),
+    ({"seed": -1}, "--seed"),
+    ({"workers": 0}, "--workers"),
+    ({"workers": 2, "scheduler": "tcp://127.0.0.1:1"}, "--workers"),
+    ({"scheduler": ""}, "--scheduler"),
+]
+
+
+@pytest.mark.parametrize(("change", "option"), BAD, ids=[f"{o} {c}" for c, o in BAD])
+def test_bad_input_names_the_option_and_writes_nothing(tmp_path, change, option):
+    args = {"fans": "I", "players": "4", "lineups": ["greedy"], "games": 10, **change}
+    with pytest.raises(FairysimError) as error:
+        run_sweep("fantastique", **args, out_dir=tmp_path / "out")
+    assert error.value.where == option, error.value
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_unknown_game(tmp_path):
+    with pytest.raises(FairysimError, match="no sweep for 'chess'"):
+        run_sweep("chess", games=10, out_dir=tmp_path / "out")
+
+
+@pytest.mark.parametrize("where", ["file", "under-file"])
+def test_out_dir_that_cannot_be_a_folder(tmp_path, where):
+    blocker = tmp_path / "blocker"
+    blocker.write_text("not a folder")
+    out = blocker if where == "file" else blocker / "sweep"
+    with pytest.raises(FairysimError) as error:
+        run_sweep("fantastique", games=10, out_dir=out)
+    assert error.value.where == "--out-dir"
+    assert blocker.read_text() == "not a folder"
+
+
+def test_unreachable_scheduler(tmp_path, monkeypatch):
+    monkeypatch.setattr(sweep, "CONNECT_TIMEOUT_S", 1.0)
+    out = tmp_path / "out"
+    with pytest.raises(FairysimError) as error:
+        run_sweep("fantastique", games=10, out_dir=out, scheduler="tcp://127.0.0.1:1")
+    assert error.value.where == "--scheduler"
+    assert "127.0.0.1:1" in error.value.message
+    assert not out.exists()  # a sweep that never reached its cluster leaves no folder
+
+
+def test_an_illegal_policy_answer_comes_back_as_an_error(tmp_path, monkeypatch):
+    # Tasks send errors back as text (FairysimError does not survive pickling); checked here
+    # in-process, since the cluster's workers cannot import a module made by this test.
+    (tmp_path / "sweep_bad_policy.py").write_text(
+        "def cheat(decision, view, choices, n_choices, weights, rng):\n    return n_choices\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    _, _, _, cells = sweep.plan_cells(
+        "fantastique", {"fan": "I", "players": 2}, ["sweep_bad_policy:cheat"], 1
+    )
+    result = run_task("fantastique", cells[0].task_args, 5, 3, None)
+    assert result.pieces == []
+    where, message = result.error
+    assert where == "policy"
+    assert "game 5, seat 0" in message
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() == 0, reason="root writes anywhere")
+def test_read_only_out_dir(tmp_path):
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o500)
+    try:
+        with pytest.raises(FairysimError) as error:
+            run_sweep("fantastique", games=10, out_dir=locked / "sweep")
+        assert error.value.where == "--out-dir"
+    finally:
+        locked.chmod(0o700)
