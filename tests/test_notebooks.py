@@ -14,6 +14,7 @@ kernelspec = pytest.importorskip("jupyter_client.kernelspec")
 
 NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
 GRANDE_FINALE = NOTEBOOKS / "fantastique_grande_finale.ipynb"
+CONCERTO_SOLO = NOTEBOOKS / "concerto_solo.ipynb"
 KERNEL = "python3"
 CELL_TIMEOUT_S = 240  # the first cell that plays games also loads (or compiles) the engine
 PYTHON_NAMES = {
@@ -90,3 +91,30 @@ def test_grande_finale_key_outputs(grande_finale):
     text = "".join(o.get("text", "") for o in outputs(grande_finale) if o.output_type == "stream")
     assert "the finale decides" in text
     assert "significant" in text
+
+
+@pytest.fixture(scope="module")
+def concerto_solo():
+    if os.path.realpath(kernel_python()) != os.path.realpath(sys.executable):
+        pytest.fail("the python3 kernel is not this interpreter (see the kernel test)")
+    return execute(CONCERTO_SOLO)
+
+
+def test_concerto_solo_runs_without_errors(concerto_solo):
+    errors = [o for o in outputs(concerto_solo) if o.output_type == "error"]
+    assert errors == []
+    last = concerto_solo.cells[-1].outputs[0]["text"].strip()
+    assert os.path.realpath(last) == os.path.realpath(sys.executable)
+
+
+def test_concerto_solo_key_outputs(concerto_solo):
+    tables = [o for o in outputs(concerto_solo, "policies") if "text/html" in o.get("data", {})]
+    assert tables, "the policy table was not displayed"
+    for policy in ("random", "greedy", "chaser", "maestro", "denier", "lookahead"):
+        assert f"<td>{policy}</td>" in tables[0]["data"]["text/html"], policy
+    figures = [o for o in outputs(concerto_solo, "figure") if "image/png" in o.get("data", {})]
+    assert len(figures) == 3, "the three figures were not drawn"
+    text = "".join(o.get("text", "") for o in outputs(concerto_solo) if o.output_type == "stream")
+    assert "PROVISIONAL" in text
+    assert "lookahead wins" in text and "significant" in text
+    assert "instead of" in text  # the paired fixed-setup comparison ran

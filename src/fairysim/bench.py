@@ -7,7 +7,7 @@ run, so the compile and first-touch costs never count.
 
 >>> from fairysim.bench import BENCH_CASES
 >>> sorted(BENCH_CASES)
-['fantastique']
+['concerto', 'fantastique']
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ class BenchCase:
     Attributes
     ----------
     game : str
-        The game (``fantastique``).
+        The game (``fantastique``, ``concerto``).
     label : str
         What is measured, e.g. ``4 players, greedy``.
     fast : callable
@@ -152,8 +152,23 @@ def fantastique_bench_cases() -> list[BenchCase]:
     return cases
 
 
+def concerto_bench_cases() -> list[BenchCase]:
+    """Fairy Concerto's cases: 4, 3 and 2 players greedy and solo greedy, each against the
+    reference engine (see :mod:`fairysim.sim.concerto.bench`).
+
+    Returns
+    -------
+    list of BenchCase
+    """
+    # Imported when the cases are asked for: that module imports BenchCase from here.
+    from fairysim.sim.concerto.bench import bench_cases
+
+    return bench_cases()
+
+
 BENCH_CASES: dict[str, Callable[[], list[BenchCase]]] = {
     "fantastique": fantastique_bench_cases,
+    "concerto": concerto_bench_cases,
 }
 """Game name -> function returning that game's cases; other games add themselves here."""
 

@@ -9,6 +9,7 @@ import typer
 from rich.table import Table
 
 from fairysim.cli.common import handle_errors, stdout_console
+from fairysim.cli.concerto import policies_concerto
 
 if TYPE_CHECKING:
     from fairysim.sim.policy import Policy
@@ -53,3 +54,6 @@ def policy_table(title: str, policies: Mapping[str, Policy]) -> Table:
         )
         table.add_row(name, weights or "-", policy.description)
     return table
+
+
+app.command("concerto")(policies_concerto)

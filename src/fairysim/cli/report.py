@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from fairysim.cli.common import ProgressBar, handle_errors, positive_int, stdout_console
+from fairysim.cli.concerto import report_concerto, report_concerto_solo
 from fairysim.errors import FairysimError
 
 app = typer.Typer(
@@ -87,3 +88,7 @@ def prepare_out_dir(out_dir: Path, option: str = "--out-dir") -> Path:
     if not os.access(out_dir, os.W_OK):
         raise FairysimError(option, f"{out_dir} is not writable")
     return out_dir
+
+
+app.command("concerto")(report_concerto)
+app.command("concerto-solo")(report_concerto_solo)

@@ -18,6 +18,7 @@ from fairysim.cli.common import (
     positive_int,
     stdout_console,
 )
+from fairysim.cli.concerto import simulate_concerto
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -203,3 +204,6 @@ def policy_label(policy: Policy) -> str:
         if value != default
     ]
     return f"{policy.name} ({', '.join(changed)})" if changed else policy.name
+
+
+app.command("concerto")(simulate_concerto)

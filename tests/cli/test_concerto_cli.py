@@ -1,0 +1,435 @@
+"""Fairy Concerto on the command line: simulate, report, report-solo, policies and bench."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import types
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from typer.testing import CliRunner
+
+from fairysim.cli import app
+from fairysim.sim.batch import read_results
+from fairysim.sim.concerto.cards import DEFAULT_CARDS
+
+runner = CliRunner(env={"COLUMNS": "200"})  # wide enough that rich never folds a name
+README = Path(__file__).resolve().parents[2] / "README.md"
+REPORT_MODULE = "fairysim.analysis.concerto_report"
+
+
+def simulate(*args: str):
+    """Invoke `fairysim simulate concerto ARGS` in-process."""
+    return runner.invoke(app, ["simulate", "concerto", *args])
+
+
+def assert_one_line_error(result, option: str) -> None:
+    """Exit 2, and the whole output is one line naming ``option``, with no traceback."""
+    assert result.exit_code == 2, result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1, result.output
+    assert lines[0].startswith(f"Error: {option}: "), lines[0]
+    assert "Traceback" not in result.output
+    assert isinstance(result.exception, SystemExit)
+
+
+def card_file(folder: Path, name: str, old: str, new: str) -> Path:
+    """A copy of the shipped card file with one edit."""
+    text = DEFAULT_CARDS.read_text()
+    assert old in text, old
+    path = folder / name
+    path.write_text(text.replace(old, new, 1))
+    return path
+
+
+@pytest.fixture
+def on_path(tmp_path, monkeypatch):
+    """A folder on sys.path for user policy modules; their modules are forgotten afterwards."""
+    folder = tmp_path / "modules"
+    folder.mkdir()
+    monkeypatch.syspath_prepend(str(folder))
+    before = set(sys.modules)
+    yield folder
+    for name in set(sys.modules) - before:
+        if (getattr(sys.modules[name], "__file__", None) or "").startswith(str(tmp_path)):
+            del sys.modules[name]
+
+
+# --------------------------------------------------------------------------------------------
+# simulate concerto
+
+
+def test_four_players_write_parquet_and_print_summary(tmp_path):
+    out = tmp_path / "run.parquet"
+    result = simulate(
+        "--players", "4", "--policy", "greedy,maestro,chaser,denier", "--games", "300",
+        "--seed", "1", "--out", str(out),
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    frame, meta = read_results(out)
+    assert len(frame) == 300 * 4
+    assert meta["config"]["policies"] == ["greedy", "maestro", "chaser", "denier"]
+    assert meta["config"]["cards_provisional"] is True
+    assert meta["config"]["games"] == 300 and meta["config"]["seed"] == 1
+    assert "PROVISIONAL" in result.output and "95% CI" in result.output
+    for share in frame.groupby("seat")["win_share"].mean():
+        assert f"{share:.3f}" in result.output
+    assert f"Wrote 1,200 rows to {out}" in result.output.replace("\n", "")
+
+
+def test_solo_has_a_pahha_row_and_fixed_setup(tmp_path):
+    out = tmp_path / "solo.parquet"
+    result = simulate(
+        "--players", "1", "--policy", "greedy", "--games", "200", "--soloist", "c",
+        "--pianist", "p2", "--harpist", "H3", "--out", str(out),
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    frame, meta = read_results(out)
+    assert sorted(frame["policy"].unique()) == ["greedy", "pahha"]
+    assert set(frame["soloist_card"]) == {"C"} and set(frame["pianist_card"]) == {"P2"}
+    assert set(frame["harpist_card"]) == {"H3"}
+    assert (meta["config"]["soloist"], meta["config"]["pianist"]) == ("C", "P2")
+    assert "Pahha" in result.output and "tie with Pahha is a loss" in result.output
+    assert "soloist C, pianist P2, harpist H3" in result.output
+
+
+def test_two_players_same_seed_same_file_whatever_threads_and_chunks(tmp_path):
+    a, b = tmp_path / "a.parquet", tmp_path / "b.parquet"
+    common = ["--players", "2", "--policy", "random", "--games", "300", "--seed", "7"]
+    assert simulate(*common, "--out", str(a)).exit_code == 0
+    assert (
+        simulate(*common, "--out", str(b), "--threads", "1", "--chunk-games", "64").exit_code == 0
+    )
+    pd.testing.assert_frame_equal(read_results(a)[0], read_results(b)[0])
+
+
+def test_cards_option_plays_another_file(tmp_path):
+    final = card_file(tmp_path, "final.toml", "provisional = true", "provisional = false")
+    out = tmp_path / "run.parquet"
+    result = simulate("--players", "3", "--games", "50", "--cards", str(final), "--out", str(out))
+    assert result.exit_code == 0, result.output
+    assert "PROVISIONAL" not in result.output
+    assert read_results(out)[1]["config"]["cards"] == str(final)
+
+
+def test_weights_reach_the_run(tmp_path):
+    out = tmp_path / "w.parquet"
+    result = simulate(
+        "--players", "3", "--policy", "chaser,greedy,greedy", "--games", "50",
+        "--weights", "chaser:composer=3", "--out", str(out),
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "chaser (composer=3)" in result.output
+    assert read_results(out)[1]["config"]["weights"][0][1] == 3.0
+
+
+CARD_ERRORS = {
+    "negative.toml": (
+        ("need = { trumpeter = 3 }", "need = { trumpeter = -1 }"),
+        "score card S01: negative need -1 for trumpeter",
+    ),
+    "kind.toml": (
+        ("need = { drummer = 3 }", "need = { tuba = 3 }"),
+        "score card S02: unknown kind 'tuba'",
+    ),
+    "duplicate.toml": (('id = "S02"', 'id = "S01"'), "S01: duplicate id 'S01'"),
+    "count.toml": (
+        ('[[score_card]]\nid = "S26"', '[[not_a_card]]\nid = "S26"'),
+        "has 25 [[score_card]] cards; the game has exactly 26",
+    ),
+    "harpist.toml": (
+        ('kinds = ["drummer", "drummer"]', 'kinds = ["drummer", "tuba"]'),
+        "harpist card H1: unknown kind 'tuba'",
+    ),
+    "syntax.toml": (("provisional = true", "provisional = = true"), ""),
+}
+
+BAD_INPUTS = [
+    (["--policy", "nosuchpolicy"], "--policy"),
+    (["--policy", "greedy,random,greedy"], "--policy"),  # 3 policies for 4 players
+    (["--policy", "no_such_module_xyz:f"], "--policy"),
+    (["--players", "0"], "--players"),
+    (["--players", "5"], "--players"),
+    (["--games", "0"], "--games"),
+    (["--games", "-3"], "--games"),
+    (["--seed", "-1"], "--seed"),
+    (["--threads", "0"], "--threads"),
+    (["--chunk-games", "0"], "--chunk-games"),
+    (["--soloist", "E"], "--soloist"),
+    (["--pianist", "P9"], "--pianist"),
+    (["--harpist", "P1"], "--harpist"),
+    (["--weights", "composer"], "--weights"),
+    (["--weights", "nope=1"], "--weights"),  # greedy has no weights
+    (["--cards", "{tmp}/missing.toml"], "--cards"),
+    *[(["--cards", f"{{tmp}}/{name}"], "--cards") for name in CARD_ERRORS],
+]
+
+
+@pytest.mark.parametrize("existing", [False, True], ids=["no-file", "existing-file"])
+@pytest.mark.parametrize(
+    ("args", "option"), BAD_INPUTS, ids=lambda v: " ".join(v) if isinstance(v, list) else v
+)
+def test_bad_input_is_one_line_exit_2_and_no_file(tmp_path, args, option, existing):
+    cards = tmp_path / "cards"
+    cards.mkdir()
+    for name, ((old, new), _) in CARD_ERRORS.items():
+        card_file(cards, name, old, new)
+    out = tmp_path / "run.parquet"
+    if existing:
+        out.write_bytes(b"an earlier run")
+    args = [a.replace("{tmp}", str(cards)) for a in args]
+    result = simulate("--games", "20", *args, "--out", str(out))
+    assert_one_line_error(result, option)
+    if args[0] == "--cards" and Path(args[1]).name in CARD_ERRORS:
+        # the message names the file, the card and the problem
+        assert args[1] in result.output
+        assert CARD_ERRORS[Path(args[1]).name][1] in result.output
+    if existing:
+        assert out.read_bytes() == b"an earlier run"
+    else:
+        assert not out.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        ["cards"] + (["run.parquet"] if existing else [])
+    )
+
+
+def test_out_folder_missing_or_a_directory(tmp_path):
+    missing = tmp_path / "no" / "such" / "run.parquet"
+    assert_one_line_error(simulate("--games", "20", "--out", str(missing)), "--out")
+    assert not (tmp_path / "no").exists()
+    assert_one_line_error(simulate("--games", "20", "--out", str(tmp_path)), "--out")
+
+
+@pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0, reason="root may write anywhere")
+def test_out_folder_not_writable(tmp_path):
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o500)
+    try:
+        result = simulate("--games", "20", "--out", str(locked / "run.parquet"))
+        assert_one_line_error(result, "--out")
+        assert list(locked.iterdir()) == []
+    finally:
+        locked.chmod(0o700)
+
+
+def test_user_policy_module_that_fails_to_import_is_refused(tmp_path, on_path):
+    (on_path / "broken_concerto_policy.py").write_text("import not_a_real_module_abc\n")
+    out = tmp_path / "run.parquet"
+    result = simulate("--policy", "broken_concerto_policy:pick", "--games", "20", "--out", str(out))
+    assert_one_line_error(result, "--policy")
+    assert "not_a_real_module_abc" in result.output
+    assert not out.exists()
+
+
+def test_user_policy_plays(tmp_path, on_path):
+    source = "def first(decision, view, choices, n_choices, weights, rng):\n    return 0\n"
+    (on_path / "first_concerto_policy.py").write_text(source)
+    out = tmp_path / "run.parquet"
+    result = simulate(
+        "--players", "1", "--policy", "first_concerto_policy:first", "--games", "50",
+        "--out", str(out),
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    frame, _ = read_results(out)
+    assert set(frame["policy"]) == {"first_concerto_policy:first", "pahha"}
+
+
+def test_entry_point_one_line_error(tmp_path):
+    script = Path(sys.executable).parent / "fairysim"
+    out = tmp_path / "run.parquet"
+    bad = subprocess.run(
+        [str(script), "simulate", "concerto", "--players", "5", "--out", str(out)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert bad.returncode == 2 and bad.stdout == ""
+    assert bad.stderr.strip().splitlines() == [
+        "Error: --players: must be 1-4 (1 = solo against Pahha), got 5"
+    ]
+    assert not out.exists()
+
+
+# --------------------------------------------------------------------------------------------
+# policies concerto, help text
+
+
+def test_policies_lists_every_builtin():
+    result = runner.invoke(app, ["policies", "concerto"])
+    assert result.exit_code == 0, result.output
+    for name in ("random", "greedy", "chaser", "maestro", "denier", "lookahead"):
+        assert name in result.output
+    assert "rollouts=24" in result.output
+
+
+def test_help_names_fairy_concerto():
+    result = runner.invoke(app, ["--help"])
+    assert "Fairy Concerto" in result.output and "to come" in result.output
+    assert "Fairy Concerto (Fairy Land to come)" in " ".join(result.output.split())
+
+
+# --------------------------------------------------------------------------------------------
+# report concerto / concerto-solo
+
+
+@pytest.fixture
+def fake_writers(monkeypatch):
+    """Stand in for the report writers: record their arguments, write a stub page."""
+    calls = []
+
+    def writer(kind):
+        def write(out_dir, cards=None, threads=None, progress=None, **options):
+            calls.append({"kind": kind, "out_dir": out_dir, "threads": threads, **options})
+            calls[-1]["cards"] = None if cards is None else cards.source
+            progress(1, 1)
+            html = Path(out_dir) / f"{kind}.html"
+            html.write_text("<html></html>")
+            return html
+
+        return write
+
+    module = types.ModuleType(REPORT_MODULE)
+    module.write_concerto_report = writer("balance")
+    module.write_concerto_solo_report = writer("solo")
+    monkeypatch.setitem(sys.modules, REPORT_MODULE, module)
+    return calls
+
+
+def test_report_passes_only_given_options(tmp_path, fake_writers):
+    out_dir = tmp_path / "new" / "report"
+    result = runner.invoke(
+        app,
+        ["report", "concerto", "--games", "123", "--seed", "9", "--policy", "maestro",
+         "--out-dir", str(out_dir), "--threads", "1"],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert fake_writers == [
+        {
+            "kind": "balance",
+            "out_dir": out_dir,
+            "threads": 1,
+            "games": 123,
+            "seed": 9,
+            "policy": "maestro",
+            "cards": str(DEFAULT_CARDS),
+        }
+    ]
+    assert f"Report written to {out_dir / 'balance.html'}" in result.output
+
+
+def test_report_solo_defaults(tmp_path, monkeypatch, fake_writers):
+    monkeypatch.chdir(tmp_path)
+    final = card_file(tmp_path, "final.toml", "provisional = true", "provisional = false")
+    result = runner.invoke(
+        app, ["report", "concerto-solo", "--lookahead-games", "7", "--cards", str(final)]
+    )
+    assert result.exit_code == 0, result.output
+    assert fake_writers == [
+        {
+            "kind": "solo",
+            "out_dir": Path("results/concerto-solo"),
+            "threads": None,
+            "lookahead_games": 7,
+            "cards": str(final),
+        }
+    ]
+    assert (tmp_path / "results" / "concerto-solo" / "solo.html").exists()
+
+
+@pytest.mark.parametrize("command", ["concerto", "concerto-solo"])
+@pytest.mark.parametrize(
+    ("args", "option"),
+    [
+        (["--games", "0"], "--games"),
+        (["--seed", "-1"], "--seed"),
+        (["--threads", "0"], "--threads"),
+        (["--out-dir", "{file}"], "--out-dir"),
+        (["--cards", "{bad}"], "--cards"),
+        (["--cards", "{missing}"], "--cards"),
+    ],
+)
+def test_report_bad_input_is_one_line_exit_2(tmp_path, fake_writers, command, args, option):
+    a_file = tmp_path / "a_file"
+    a_file.write_text("not a folder")
+    bad = card_file(tmp_path, "bad.toml", "need = { trumpeter = 3 }", "need = { trumpeter = -2 }")
+    subs = {"{file}": str(a_file), "{bad}": str(bad), "{missing}": str(tmp_path / "none.toml")}
+    args = [subs.get(a, a) for a in args]
+    result = runner.invoke(app, ["report", command, "--out-dir", str(tmp_path / "r"), *args])
+    assert_one_line_error(result, option)
+    assert fake_writers == []
+
+
+@pytest.mark.parametrize(
+    ("command", "args", "option"),
+    [
+        ("concerto", ["--policy", "nosuch"], "--policy"),
+        ("concerto", ["--policy", "greedy,random"], "--policy"),
+        ("concerto", ["--policy", "no_such_module_xyz:f"], "--policy"),
+        ("concerto-solo", ["--lookahead-games", "0"], "--lookahead-games"),
+    ],
+)
+def test_report_specific_bad_input(tmp_path, fake_writers, command, args, option):
+    result = runner.invoke(app, ["report", command, "--out-dir", str(tmp_path / "r"), *args])
+    assert_one_line_error(result, option)
+    assert fake_writers == []
+
+
+def test_real_reports_end_to_end(tmp_path):
+    solo = runner.invoke(
+        app,
+        ["report", "concerto-solo", "--games", "200", "--lookahead-games", "10",
+         "--out-dir", str(tmp_path)],
+    )  # fmt: skip
+    assert solo.exit_code == 0, solo.output
+    html = tmp_path / "concerto-solo-report.html"
+    assert f"Report written to {html}" in solo.output.replace("\n", "")
+    assert "PROVISIONAL" in html.read_text()
+    balance = runner.invoke(
+        app, ["report", "concerto", "--games", "150", "--out-dir", str(tmp_path)]
+    )
+    assert balance.exit_code == 0, balance.output
+    page = (tmp_path / "concerto-report.html").read_text()
+    assert "fairysim report concerto --games 150 --seed 1" in page
+    meta = json.loads((tmp_path / "concerto-metadata.json").read_text())
+    assert meta["games"] == 150 and meta["players"] == [2, 3, 4]
+
+
+# --------------------------------------------------------------------------------------------
+# bench, README
+
+
+def test_bench_runs_the_concerto_cases_with_a_ratio(tmp_path):
+    out = tmp_path / "bench.json"
+    result = runner.invoke(
+        app,
+        ["bench", "--game", "concerto", "--games", "200", "--reference-games", "2",
+         "--repeats", "1", "--threads", "1", "--json", str(out)],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    cases = {r["case"]: r for r in json.loads(out.read_text())["results"]}
+    assert set(cases) == {
+        "4 players, greedy",
+        "3 players, greedy",
+        "2 players, greedy",
+        "solo, greedy",
+    }
+    for r in cases.values():
+        assert r["game"] == "concerto"
+        assert r["ratio"] == r["fast_games_per_s"] / r["reference_games_per_s"]
+
+
+def test_readme_documents_the_concerto_commands():
+    text = README.read_text()
+    for snippet in (
+        "fairysim simulate concerto",
+        "fairysim report concerto-solo",
+        "fairysim report concerto",
+        "--cards",
+        "docs/concerto-cards.md",
+    ):
+        assert snippet in text, snippet
