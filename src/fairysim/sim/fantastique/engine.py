@@ -17,6 +17,7 @@ from collections import namedtuple
 import numba as nb
 import numpy as np
 
+from fairysim.sim.borrow import borrowed, borrowed_fields
 from fairysim.sim.fantastique.policies import ask_policy
 from fairysim.sim.fantastique.rules import (
     BRONZE_MIN_PLAYERS,
@@ -50,7 +51,6 @@ from fairysim.sim.fantastique.rules import (
     finale_medal_points,
     rank_players,
 )
-from fairysim.sim.borrow import borrowed, borrowed_fields
 from fairysim.sim.rng import (
     DEAL_STREAM,
     FIRST_POLICY_STREAM,
@@ -238,10 +238,11 @@ def legal_fans(t, seat):
     for value in range(1, N_VALUES + 1):
         taken = t.taken_fans[value]
         for count in range(1, t.hands[seat, value] + 1):
-            if not (taken >> count) & 1:
-                t.choices[n, 0] = value
-                t.choices[n, 1] = count
-                n += 1
+            # Write every candidate and keep it only if the fan is still free: no branch on the
+            # data, which the branch predictor cannot learn. (Row n stays within the hand size.)
+            t.choices[n, 0] = value
+            t.choices[n, 1] = count
+            n += 1 - ((taken >> count) & 1)
     return n
 
 
@@ -280,6 +281,17 @@ def sort_order_desc(order, n, primary, secondary):
 
 
 @nb.njit(cache=True, inline="always")
+def turn_seat(start, turn, n_players):
+    """The seat ``turn`` places after ``start`` in turn order (``0 <= turn < n_players``).
+
+    A compare and subtract rather than ``%``: an integer division on every turn of every round
+    was a measurable share of a game.
+    """
+    seat = start + turn
+    return seat - n_players if seat >= n_players else seat
+
+
+@nb.njit(cache=True, inline="always")
 def award_medals(t, n_players, medal_values, n_played):
     """F5: medals to the ``n_played`` seats in ``t.order`` (already ranked by count, value)."""
     rows = len(MEDAL_ROWS) if n_players >= BRONZE_MIN_PLAYERS else len(MEDAL_ROWS) - 1
@@ -294,7 +306,16 @@ def award_medals(t, n_players, medal_values, n_played):
 
 @nb.njit(cache=True, inline="always")
 def play_round(
-    t, round_, fan, n_players, policy_ids, policies, weights, reads_view, medal_values, deck_counts,
+    t,
+    round_,
+    fan,
+    n_players,
+    policy_ids,
+    policies,
+    weights,
+    reads_view,
+    medal_values,
+    deck_counts,
     error,
 ):
     """One round: reveal, play fans, medals, take stacks. False if a policy answered illegally."""
@@ -305,7 +326,7 @@ def play_round(
     t.taken_fans[:] = 0
     # Phase 2: fans in turn order (F4)
     for turn in range(n_players):
-        seat = (start + turn) % n_players
+        seat = turn_seat(start, turn, n_players)
         n = legal_fans(t, seat)
         if n == 0:
             continue
@@ -313,7 +334,14 @@ def play_round(
             fill_view(t, round_, fan, n_players, seat, deck_counts)
             fill_next_medals(t, n_players, medal_values)
         c = ask_policy(
-            policy_ids, policies, seat, PLAY_FAN, t.seat_view, t.choices, n, weights[seat],
+            policy_ids,
+            policies,
+            seat,
+            PLAY_FAN,
+            t.seat_view,
+            t.choices,
+            n,
+            weights[seat],
             t.policy_rng[seat],
         )
         if c < 0 or c >= n:
@@ -332,7 +360,7 @@ def play_round(
     # Phase 3: medals by count, then value (F5)
     n_played = 0
     for turn in range(n_players):
-        seat = (start + turn) % n_players
+        seat = turn_seat(start, turn, n_players)
         if t.played_count[seat] > 0:
             t.order[n_played] = seat
             n_played += 1
@@ -343,7 +371,7 @@ def play_round(
     sort_order_desc(t.order, n_played, t.played_value, t.played_count)
     n_order = n_played
     for turn in range(n_players):
-        seat = (start + turn) % n_players
+        seat = turn_seat(start, turn, n_players)
         if t.played_count[seat] == 0:
             t.order[n_order] = seat
             n_order += 1
@@ -356,7 +384,14 @@ def play_round(
             fill_view(t, round_, fan, n_players, seat, deck_counts)
             fill_next_medals(t, n_players, medal_values)
         c = ask_policy(
-            policy_ids, policies, seat, TAKE_STACK, t.seat_view, t.choices, n, weights[seat],
+            policy_ids,
+            policies,
+            seat,
+            TAKE_STACK,
+            t.seat_view,
+            t.choices,
+            n,
+            weights[seat],
             t.policy_rng[seat],
         )
         if c < 0 or c >= n:
@@ -366,7 +401,8 @@ def play_round(
             error[3] = n
             return False
         for s in range(t.counters[N_STACKS]):
-            if t.stack_size[s] > 0 and t.stack_value[s] == t.choices[c, 0] and t.stack_size[s] == t.choices[c, 1]:
+            size = t.stack_size[s]
+            if size > 0 and t.stack_value[s] == t.choices[c, 0] and size == t.choices[c, 1]:
                 t.hands[seat, t.stack_value[s]] += t.stack_size[s]
                 t.hand_size[seat] += t.stack_size[s]
                 t.stack_size[s] = 0
@@ -393,18 +429,48 @@ def sort_medals_desc(medals, n):
         medals[j + 1] = x
 
 
-@nb.njit(cache=True)
+# ``_nrt=False`` compiles the game (and every helper inlined into it) without numba's runtime:
+# no reference counting at all, so no incref/decref call (atomic or not) wherever a helper copies
+# a table field or takes a row view. Borrowing alone made those calls cheap, but each one still
+# cost a call and kept LLVM from reusing loaded values across it (~30% of a greedy game). It
+# also makes "the game loop allocates nothing" a compile-time guarantee: an allocation here fails
+# to compile. The arrays are owned by ``play_games``, which outlives every call.
+@nb.njit(cache=True, _nrt=False)
 def play_game(
-    t, seed, game, n_players, fan, policy_ids, policies, weights, reads_view, deck_counts,
-    medal_values, finale_medals, out, row, trace, record_trace, error,
+    t,
+    seed,
+    game,
+    n_players,
+    fan,
+    policy_ids,
+    policies,
+    weights,
+    reads_view,
+    deck_counts,
+    medal_values,
+    finale_medals,
+    out,
+    row,
+    trace,
+    record_trace,
+    error,
 ):
     """Play game ``game`` on table ``t`` and write its outcome into row ``row`` of ``out``."""
     setup_game(t, seed, game, n_players, deck_counts)
     out.first_seat[row] = t.counters[START_SEAT]
     for round_ in range(ROUNDS):
         if not play_round(
-            t, round_, fan, n_players, policy_ids, policies, weights, reads_view, medal_values,
-            deck_counts, error,
+            t,
+            round_,
+            fan,
+            n_players,
+            policy_ids,
+            policies,
+            weights,
+            reads_view,
+            medal_values,
+            deck_counts,
+            error,
         ):
             return False
         if record_trace:
@@ -423,7 +489,12 @@ def play_game(
         out.hand_size[row, s] = t.hand_size[s]
     rank_players(out.score[row], t.medals, t.n_medals, n_players, out.rank[row], out.win_share[row])
     rank_players(
-        t.medal_points, t.medals, t.n_medals, n_players, out.pre_finale_rank[row], out.pre_finale_win_share[row]
+        t.medal_points,
+        t.medals,
+        t.n_medals,
+        n_players,
+        out.pre_finale_rank[row],
+        out.pre_finale_win_share[row],
     )
     pile_and_discard = t.counters[PILE_LEN]
     for value in range(1, N_VALUES + 1):
@@ -434,8 +505,22 @@ def play_game(
 
 @nb.njit(cache=True, parallel=True)
 def play_games(
-    seed, first_game, n_players, fan, policy_ids, policies, weights, reads_view, deck_counts,
-    medal_values, finale_medals, out, trace, record_trace, errors, n_threads,
+    seed,
+    first_game,
+    n_players,
+    fan,
+    policy_ids,
+    policies,
+    weights,
+    reads_view,
+    deck_counts,
+    medal_values,
+    finale_medals,
+    out,
+    trace,
+    record_trace,
+    errors,
+    n_threads,
 ):
     """Play games ``first_game .. first_game + len(out.score) - 1`` across numba threads.
 
@@ -454,17 +539,38 @@ def play_games(
         owner = new_table(total_cards)
         t = borrowed_fields(owner)
         block_out = borrowed_fields(out)
-        block_weights = borrowed(weights)
         block_errors = borrowed(errors)
         block_trace = borrowed(trace)
+        # Every array the game loop reads is borrowed: the helpers play_game still calls
+        # (scoring, random streams) count references, atomically for an owned array.
+        block_policy_ids = borrowed(policy_ids)
+        block_weights = borrowed(weights)
+        block_reads_view = borrowed(reads_view)
+        block_deck_counts = borrowed(deck_counts)
+        block_medal_values = borrowed(medal_values)
+        block_finale_medals = borrowed(finale_medals)
         lo = block * n_games // n_blocks
         hi = (block + 1) * n_games // n_blocks
         for row in range(lo, hi):
             # A game whose policy answers illegally stops there; its error row says why.
             play_game(
-                t, seed, first_game + row, n_players, fan, policy_ids, policies, block_weights,
-                reads_view, deck_counts, medal_values, finale_medals, block_out, row, block_trace,
-                record_trace, block_errors[row],
+                t,
+                seed,
+                first_game + row,
+                n_players,
+                fan,
+                block_policy_ids,
+                policies,
+                block_weights,
+                block_reads_view,
+                block_deck_counts,
+                block_medal_values,
+                block_finale_medals,
+                block_out,
+                row,
+                block_trace,
+                record_trace,
+                block_errors[row],
             )
         release_after(owner, hi)
 
