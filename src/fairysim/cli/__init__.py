@@ -1,8 +1,8 @@
 """The ``fairysim`` command line: thin commands over :mod:`fairysim.sim` and :mod:`.analysis`.
 
 One module per command (``simulate``, ``report``, ``sweep``, ``policies``, ``bench``); each
-command checks its options, calls a plain function that tests can import, and prints. Errors a user can fix are
-:class:`fairysim.errors.FairysimError` and come out as one line with exit code 2
+command checks its options, calls a plain function that tests can import, and prints. Errors a
+user can fix are :class:`fairysim.errors.FairysimError` and come out as one line with exit code 2
 (:func:`fairysim.cli.common.handle_errors`).
 """
 

@@ -34,7 +34,9 @@ def borrowed_fields(typingctx, record):
     def codegen(context, builder, signature, args):
         value = args[0]
         for i, member in enumerate(record.types):
-            view = context.make_array(member)(context, builder, value=builder.extract_value(value, i))
+            view = context.make_array(member)(
+                context, builder, value=builder.extract_value(value, i)
+            )
             view.meminfo = cgutils.get_null_value(view.meminfo.type)
             view.parent = cgutils.get_null_value(view.parent.type)
             value = builder.insert_value(value, view._getvalue(), i)

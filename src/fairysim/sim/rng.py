@@ -108,7 +108,7 @@ def new_stream(seed: int, game: int, stream: int) -> np.ndarray:
 
 
 def check_seed(seed: int) -> int:
-    """Return ``seed`` if it is a valid seed (an integer in ``[0, 2**63)``), else raise ``ValueError``."""
+    """Return ``seed`` if it is an integer in ``[0, 2**63)``, else raise ``ValueError``."""
     if isinstance(seed, bool) or not isinstance(seed, int | np.integer):
         raise ValueError(f"seed must be an integer, got {seed!r}")
     if not 0 <= int(seed) < 2**63:

@@ -41,7 +41,9 @@ def fan_index(fan: str) -> int:
     try:
         return FANS.index(str(fan).upper())
     except ValueError:
-        raise ValueError(f"unknown Grande Finale fan {fan!r}; choose one of {', '.join(FANS)}") from None
+        raise ValueError(
+            f"unknown Grande Finale fan {fan!r}; choose one of {', '.join(FANS)}"
+        ) from None
 
 
 @nb.njit(cache=True, inline="always")
@@ -186,9 +188,13 @@ def rank_players(totals, medals, n_medals, n_players, rank_out, share_out):
     for s in range(n_players):
         better = 0
         for o in range(n_players):
-            if o != s and beats_on_tiebreak(
-                totals[o], medals[o], n_medals[o], totals[s], medals[s], n_medals[s]
-            ) > 0:
+            if (
+                o != s
+                and beats_on_tiebreak(
+                    totals[o], medals[o], n_medals[o], totals[s], medals[s], n_medals[s]
+                )
+                > 0
+            ):
                 better += 1
         rank_out[s] = better + 1
         if better == 0:
