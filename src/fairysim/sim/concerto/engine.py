@@ -39,6 +39,7 @@ from collections import namedtuple
 import numba as nb
 import numpy as np
 
+from fairysim.sim.borrow import borrowed, borrowed_fields
 from fairysim.sim.concerto.policies import ask_policy
 from fairysim.sim.concerto.rules import (
     CARD_DISCARDED,
@@ -174,17 +175,20 @@ def new_table(total_tokens, need):
     return t
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def seats_of(n_players):
     """Orchestras at the table: the players, plus Pahha in solo."""
     return 2 if n_players == 1 else n_players
 
 
-@nb.njit(cache=True)
-def draw_token(t):
+# The small helpers called for every token and decision take the arrays they use rather than the
+# table: handing the table to a helper copies it, and numba then emits a reference-count call for
+# each of its 21 arrays on the way in and out (a call even for borrowed arrays, which it skips).
+@nb.njit(cache=True, inline="always")
+def draw_token(bag, counters):
     """Take the top token of the bag (the bag never runs out: 49 of 56 tokens at most)."""
-    t.counters[BAG_LEN] -= 1
-    return t.bag[t.counters[BAG_LEN]]
+    counters[BAG_LEN] -= 1
+    return bag[counters[BAG_LEN]]
 
 
 @nb.njit(cache=True)
@@ -203,7 +207,7 @@ def refill_pile(t):
     return n
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def draw_card(t):
     """Top score card of the pile; an empty pile is refilled from the discard pile (C4).
     -1 when both are empty."""
@@ -213,7 +217,7 @@ def draw_card(t):
     return t.pile[t.counters[PILE_LEN]]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def discard_card(t, card):
     """Put ``card`` face up on the discard pile."""
     t.discard[t.counters[DISCARD_LEN]] = card
@@ -221,7 +225,7 @@ def discard_card(t, card):
     t.public[card] = CARD_DISCARDED
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def gain_card(t, seat, card, face_up):
     """``seat`` keeps score card ``card`` (Pahha's are face down, C8)."""
     t.held[seat, t.n_held[seat]] = card
@@ -266,7 +270,7 @@ def setup_game(t, seed, game, n_players, tokens, fixed_setup):
     shuffle_prefix(t.deal_rng, t.bag, n)
     t.counters[BAG_LEN] = n
     # 4. popularity token (C2)
-    t.counters[POPULARITY] = draw_token(t)
+    t.counters[POPULARITY] = draw_token(t.bag, t.counters)
     # 5. setup score cards
     for s in range(n_players):
         for i in range(DEALT_SCORE_CARDS):
@@ -276,7 +280,7 @@ def setup_game(t, seed, game, n_players, tokens, fixed_setup):
     return n_seats
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def fill_view(t, seat, n_players, round_, step, keep, tokens, pianist_sets, harpist_sets):
     """Write what ``seat`` may see into ``t.seat_view`` (ruling C3; names in rules.VIEW_FIELDS)."""
     v = t.seat_view
@@ -314,7 +318,7 @@ def fill_view(t, seat, n_players, round_, step, keep, tokens, pianist_sets, harp
         v[V_CARD_STATE + t.kept[seat]] = seat
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def same_need(need, a, b):
     """True when score cards ``a`` and ``b`` ask for the same tokens (one choice, RULINGS)."""
     for k in range(N_KINDS):  # noqa: SIM110 (numba)
@@ -323,23 +327,13 @@ def same_need(need, a, b):
     return True
 
 
-@nb.njit(cache=True)
-def ask(t, seat, decision, n, policy_ids, policies, reads_view, weights, error):
-    """Offer ``t.choices[:n]`` to ``seat``'s policy; -1 (and the error record) if it answers
-    outside the legal choices. A single choice is taken without asking."""
+@nb.njit(cache=True, inline="always")
+def ask(view, choices, rng, seat, decision, n, policy_ids, policies, weights, error):
+    """Offer ``choices[:n]`` to ``seat``'s policy (``rng``: its stream); -1 (and the error
+    record) if it answers outside the legal choices. A single choice is taken without asking."""
     if n == 1:
         return 0
-    c = ask_policy(
-        policy_ids,
-        policies,
-        seat,
-        decision,
-        t.seat_view,
-        t.choices,
-        n,
-        weights[seat],
-        t.policy_rng[seat],
-    )
+    c = ask_policy(policy_ids, policies, seat, decision, view, choices, n, weights[seat], rng)
     if c < 0 or c >= n:
         error[0] = seat
         error[1] = decision
@@ -349,7 +343,7 @@ def ask(t, seat, decision, n, policy_ids, policies, reads_view, weights, error):
     return c
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def choose_dealt_card(
     t,
     seat,
@@ -376,14 +370,25 @@ def choose_dealt_card(
         n = 2
     if n > 1 and reads_view[seat]:
         fill_view(t, seat, n_players, 0, 0, keep, tokens, psets, hsets)
-    c = ask(t, seat, KEEP_DEALT_CARD, n, policy_ids, policies, reads_view, weights, error)
+    c = ask(
+        t.seat_view,
+        t.choices,
+        t.policy_rng[seat],
+        seat,
+        KEEP_DEALT_CARD,
+        n,
+        policy_ids,
+        policies,
+        weights,
+        error,
+    )
     if c < 0:
         return False
     t.kept[seat] = t.choices[c, 0]
     return True
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def reveal_dealt_card(t, seat):
     """Reveal the kept setup card; the other goes face up to the discard pile."""
     keep = t.kept[seat]
@@ -395,7 +400,7 @@ def reveal_dealt_card(t, seat):
     t.kept[seat] = -1
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def resolve_composer(
     t,
     seat,
@@ -426,7 +431,18 @@ def resolve_composer(
         fill_view(t, seat, n_players, round_, step, 1, tokens, psets, hsets)
         t.seat_view[V_CARD_STATE + a] = CARD_OFFERED
         t.seat_view[V_CARD_STATE + b] = CARD_OFFERED
-    c = ask(t, seat, KEEP_DRAWN_CARD, n, policy_ids, policies, reads_view, weights, error)
+    c = ask(
+        t.seat_view,
+        t.choices,
+        t.policy_rng[seat],
+        seat,
+        KEEP_DRAWN_CARD,
+        n,
+        policy_ids,
+        policies,
+        weights,
+        error,
+    )
     if c < 0:
         return False
     keep = t.choices[c, 0]
@@ -436,34 +452,34 @@ def resolve_composer(
     return True
 
 
-@nb.njit(cache=True)
-def token_choices(t, seat):
-    """Distinct kinds in ``seat``'s hand, ascending; returns how many."""
+@nb.njit(cache=True, inline="always")
+def token_choices(hand, choices):
+    """Distinct kinds in ``hand`` (counts by kind), ascending; returns how many."""
     n = 0
     for k in range(N_KINDS):
-        if t.hands[seat, k] > 0:
-            t.choices[n, 0] = k
+        if hand[k] > 0:
+            choices[n, 0] = k
             n += 1
     return n
 
 
-@nb.njit(cache=True)
-def pair_choices(t, seat):
-    """C7: distinct (keep kind, remove kind) pairs from ``seat``'s hand, ascending."""
+@nb.njit(cache=True, inline="always")
+def pair_choices(hand, choices):
+    """C7: distinct (keep kind, remove kind) pairs from ``hand``, ascending."""
     n = 0
     for a in range(N_KINDS):
-        if t.hands[seat, a] == 0:
+        if hand[a] == 0:
             continue
         for b in range(N_KINDS):
-            if t.hands[seat, b] > (1 if a == b else 0):
-                t.choices[n, 0] = a
-                t.choices[n, 1] = b
+            if hand[b] > (1 if a == b else 0):
+                choices[n, 0] = a
+                choices[n, 1] = b
                 n += 1
     return n
 
 
-@nb.njit(cache=True)
-def multiset_choices(t, hand, keep):
+@nb.njit(cache=True, inline="always")
+def multiset_choices(hand, keep, choices):
     """C8: every multiset of ``keep`` tokens from ``hand`` (counts by kind), lexicographic."""
     n = 0
     for a in range(min(hand[0], keep) + 1):
@@ -472,23 +488,23 @@ def multiset_choices(t, hand, keep):
                 for d in range(min(hand[3], keep - a - b - c) + 1):
                     e = keep - a - b - c - d
                     if e <= hand[4]:
-                        t.choices[n, 0] = a
-                        t.choices[n, 1] = b
-                        t.choices[n, 2] = c
-                        t.choices[n, 3] = d
-                        t.choices[n, 4] = e
+                        choices[n, 0] = a
+                        choices[n, 1] = b
+                        choices[n, 2] = c
+                        choices[n, 3] = d
+                        choices[n, 4] = e
                         n += 1
     return n
 
 
-@nb.njit(cache=True)
-def pass_left(t, n_players):
+@nb.njit(cache=True, inline="always")
+def pass_left(hands, n_players):
     """Every hand goes to the seat on the left (seat + 1)."""
     for k in range(N_KINDS):
-        last = t.hands[n_players - 1, k]
+        last = hands[n_players - 1, k]
         for s in range(n_players - 1, 0, -1):
-            t.hands[s, k] = t.hands[s - 1, k]
-        t.hands[0, k] = last
+            hands[s, k] = hands[s - 1, k]
+        hands[0, k] = last
 
 
 @nb.njit(cache=True)
@@ -499,7 +515,7 @@ def play_draft(
     for round_ in range(DRAFT_ROUNDS):
         for s in range(n_players):
             for _ in range(HAND_SIZE):
-                t.hands[s, draw_token(t)] += 1
+                t.hands[s, draw_token(t.bag, t.counters)] += 1
         for step in range(HAND_SIZE):
             first = round_ == 0 and step == 0
             for s in range(n_players):  # simultaneous: nothing is revealed until all decided
@@ -519,10 +535,21 @@ def play_draft(
                     error,
                 ):
                     return False
-                n = token_choices(t, s)
+                n = token_choices(t.hands[s], t.choices)
                 if n > 1 and reads_view[s]:
                     fill_view(t, s, n_players, round_, step, 1, tokens, psets, hsets)
-                c = ask(t, s, PICK_TOKEN, n, policy_ids, policies, reads_view, weights, error)
+                c = ask(
+                    t.seat_view,
+                    t.choices,
+                    t.policy_rng[s],
+                    s,
+                    PICK_TOKEN,
+                    n,
+                    policy_ids,
+                    policies,
+                    weights,
+                    error,
+                )
                 if c < 0:
                     return False
                 t.pick[s] = t.choices[c, 0]
@@ -549,7 +576,7 @@ def play_draft(
                     error,
                 ):
                     return False
-            pass_left(t, n_players)
+            pass_left(t.hands, n_players)
     return True
 
 
@@ -561,7 +588,7 @@ def play_two_player(
     for round_ in range(TWO_PLAYER_ROUNDS):
         for s in range(2):
             for _ in range(HAND_SIZE):
-                t.hands[s, draw_token(t)] += 1
+                t.hands[s, draw_token(t.bag, t.counters)] += 1
         for step in range(TWO_PLAYER_PICKS):
             first = round_ == 0 and step == 0
             for s in range(2):
@@ -581,10 +608,21 @@ def play_two_player(
                     error,
                 ):
                     return False
-                n = pair_choices(t, s)
+                n = pair_choices(t.hands[s], t.choices)
                 if n > 1 and reads_view[s]:
                     fill_view(t, s, 2, round_, step, 1, tokens, psets, hsets)
-                c = ask(t, s, PICK_PAIR, n, policy_ids, policies, reads_view, weights, error)
+                c = ask(
+                    t.seat_view,
+                    t.choices,
+                    t.policy_rng[s],
+                    s,
+                    PICK_PAIR,
+                    n,
+                    policy_ids,
+                    policies,
+                    weights,
+                    error,
+                )
                 if c < 0:
                     return False
                 t.pick[s] = t.choices[c, 0]
@@ -614,7 +652,7 @@ def play_two_player(
                     error,
                 ):
                     return False
-            pass_left(t, 2)
+            pass_left(t.hands, 2)
     return True
 
 
@@ -625,7 +663,7 @@ def play_solo(t, policy_ids, policies, reads_view, weights, need, tokens, psets,
         draw = SOLO_DRAW[round_]
         keep = SOLO_KEEP[round_]
         for _ in range(draw):
-            t.hands[0, draw_token(t)] += 1
+            t.hands[0, draw_token(t.bag, t.counters)] += 1
         if round_ == 0 and not choose_dealt_card(
             t,
             0,
@@ -642,10 +680,21 @@ def play_solo(t, policy_ids, policies, reads_view, weights, need, tokens, psets,
             error,
         ):
             return False
-        n = multiset_choices(t, t.hands[0], keep)
+        n = multiset_choices(t.hands[0], keep, t.choices)
         if n > 1 and reads_view[0]:
             fill_view(t, 0, 1, round_, 0, keep, tokens, psets, hsets)
-        c = ask(t, 0, SOLO_KEEP_TOKENS, n, policy_ids, policies, reads_view, weights, error)
+        c = ask(
+            t.seat_view,
+            t.choices,
+            t.policy_rng[0],
+            0,
+            SOLO_KEEP_TOKENS,
+            n,
+            policy_ids,
+            policies,
+            weights,
+            error,
+        )
         if c < 0:
             return False
         for k in range(N_KINDS):
@@ -843,8 +892,23 @@ def play_games(
     total_tokens = 0
     for k in range(N_KINDS):
         total_tokens += tokens[k]
+    # The game loop works on borrowed views of every array (see fairysim.sim.borrow): an owned
+    # array costs an atomic increment and decrement wherever a helper takes it or a row of it,
+    # which was over half of the run time. ``owner`` (the block's table) and the caller's arrays
+    # outlive the views: the table is released only after the loop, by ``release_after``.
     for block in nb.prange(n_blocks):
-        t = new_table(total_tokens, need)
+        owner = new_table(total_tokens, need)
+        t = borrowed_fields(owner)
+        block_out = borrowed_fields(out)
+        block_errors = borrowed(errors)
+        block_policy_ids = borrowed(policy_ids)
+        block_reads_view = borrowed(reads_view)
+        block_weights = borrowed(weights)
+        block_need = borrowed(need)
+        block_tokens = borrowed(tokens)
+        block_psets = borrowed(psets)
+        block_hsets = borrowed(hsets)
+        block_fixed_setup = borrowed(fixed_setup)
         lo = block * n_games // n_blocks
         hi = (block + 1) * n_games // n_blocks
         for row in range(lo, hi):
@@ -853,19 +917,27 @@ def play_games(
                 seed,
                 first_game + row,
                 n_players,
-                policy_ids,
+                block_policy_ids,
                 policies,
-                reads_view,
-                weights,
-                need,
-                tokens,
-                psets,
-                hsets,
-                fixed_setup,
-                out,
+                block_reads_view,
+                block_weights,
+                block_need,
+                block_tokens,
+                block_psets,
+                block_hsets,
+                block_fixed_setup,
+                block_out,
                 row,
-                errors[row],
+                block_errors[row],
             )
+        release_after(owner, hi)
+
+
+@nb.njit(cache=True)
+def release_after(owner, _last_row):
+    """A use of ``owner`` after the game loop, so it is freed only once its borrowed views are
+    no longer used."""
+    return owner.counters[0]
 
 
 Outcome = namedtuple(

@@ -19,12 +19,17 @@ from __future__ import annotations
 
 import numba as nb
 import numpy as np
+from llvmlite import ir
+from numba.core import types
+from numba.extending import intrinsic
+from numba.np.arrayobj import populate_array
 
 from fairysim.sim.concerto.rules import (
     COMPOSER,
     HONOR_POINTS,
     KEEP_DEALT_CARD,
     KEEP_DRAWN_CARD,
+    N_CONTESTS,
     N_KINDS,
     N_SCORE_CARDS,
     PAHHA,
@@ -61,6 +66,42 @@ SOLO_DRAW_ARRAY = np.array(SOLO_DRAW, dtype=np.int64)
 SOLO_KEEP_ARRAY = np.array(SOLO_KEEP, dtype=np.int64)
 
 
+# --- Scratch space -------------------------------------------------------------------------------
+
+
+@intrinsic
+def stack_int64(typingctx, size):
+    """An uninitialised ``int64[size]`` on the calling function's stack (``size`` a constant).
+
+    Policies need a few small scratch arrays per decision; ``np.empty`` would be a heap allocation
+    plus atomic reference counting on every helper call, more than the rest of a greedy decision.
+    The array has no owner record (numba does not count references to it) and lives until the
+    function that called this returns: never return it or keep it.
+    """
+    if not isinstance(size, types.IntegerLiteral):
+        return None
+    n = size.literal_value
+    array_type = types.Array(types.int64, 1, "C")
+
+    def codegen(context, builder, signature, args):
+        item = context.get_value_type(types.int64)
+        intp = context.get_value_type(types.intp)
+        with builder.goto_entry_block():  # one slot per call site, not per loop iteration
+            data = builder.alloca(ir.ArrayType(item, n))
+        array = context.make_array(array_type)(context, builder)
+        populate_array(
+            array,
+            data=builder.bitcast(data, item.as_pointer()),
+            shape=[intp(n)],
+            strides=[intp(context.get_abi_sizeof(item))],
+            itemsize=intp(context.get_abi_sizeof(item)),
+            meminfo=None,
+        )
+        return array._getvalue()
+
+    return array_type(size), codegen
+
+
 # --- Helpers reading the view (read only: policies work on local copies) ----------------------
 
 
@@ -71,12 +112,13 @@ def orch(view, seat, k):
 
 
 @nb.njit(cache=True, inline="always")
-def counts_of(view, seat):
-    """A private copy of ``seat``'s orchestra counts."""
-    return view[V_ORCHESTRA + seat * N_KINDS : V_ORCHESTRA + (seat + 1) * N_KINDS].copy()
+def copy_orchestra(view, seat, c):
+    """Copy ``seat``'s orchestra counts into ``c`` (a private copy the policy may change)."""
+    for k in range(N_KINDS):
+        c[k] = view[V_ORCHESTRA + seat * N_KINDS + k]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def card_done(view, card, c):
     """True when counts ``c`` meet score card ``card``'s need."""
     for k in range(N_KINDS):  # noqa: SIM110 (numba)
@@ -85,7 +127,7 @@ def card_done(view, card, c):
     return True
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def contest_score(view, c):
     """Popularity + conductor + soloist + pianist + harpist points of counts ``c``."""
     return (
@@ -116,6 +158,40 @@ def score_with(view, c, seat, kind, n):
     c[kind] += n
     s = seat_score(view, c, seat)
     c[kind] -= n
+    return s
+
+
+@nb.njit(cache=True, inline="always")
+def face_up_cards(view, seat, cards):
+    """Write the ids of ``seat``'s face-up score cards into ``cards``; return how many.
+
+    A policy scoring many choices lists them once per decision instead of scanning all the card
+    states for every choice (:func:`listed_score`).
+    """
+    n = 0
+    for i in range(N_SCORE_CARDS):
+        if view[V_CARD_STATE + i] == seat:
+            cards[n] = i
+            n += 1
+    return n
+
+
+@nb.njit(cache=True, inline="always")
+def listed_score(view, c, cards, n_cards):
+    """:func:`seat_score` of counts ``c`` with the face-up cards listed by :func:`face_up_cards`."""
+    total = contest_score(view, c)
+    for i in range(n_cards):
+        if card_done(view, cards[i], c):
+            total += POINTS_PER_SCORE_CARD
+    return total
+
+
+@nb.njit(cache=True, inline="always")
+def listed_score_plus_one(view, c, cards, n_cards, kind):
+    """:func:`listed_score` with one more token of ``kind`` in counts ``c`` (restored after)."""
+    c[kind] += 1
+    s = listed_score(view, c, cards, n_cards)
+    c[kind] -= 1
     return s
 
 
@@ -185,13 +261,16 @@ def greedy_policy(decision, view, choices, n_choices, weights, rng):
     seat = view[V_SEAT]
     if decision == KEEP_DEALT_CARD or decision == KEEP_DRAWN_CARD:  # noqa: SIM109 (numba)
         return pick_card_by_deficit(view, choices, n_choices, seat, 0.0)
-    c = counts_of(view, seat)
+    c = stack_int64(N_KINDS)
+    copy_orchestra(view, seat, c)
+    cards = stack_int64(N_SCORE_CARDS)
+    n_cards = face_up_cards(view, seat, cards)
     best = 0
     best_score = -1 << 60
     if decision == SOLO_KEEP_TOKENS:
         for i in range(n_choices):
             add_multiset(c, choices[i], 1)
-            s = seat_score(view, c, seat)
+            s = listed_score(view, c, cards, n_cards)
             add_multiset(c, choices[i], -1)
             if s > best_score:
                 best_score = s
@@ -199,18 +278,21 @@ def greedy_policy(decision, view, choices, n_choices, weights, rng):
         return best
     if decision == PICK_PAIR:
         other = 1 - seat
-        o_counts = counts_of(view, other)
+        o_counts = stack_int64(N_KINDS)
+        copy_orchestra(view, other, o_counts)
+        o_cards = stack_int64(N_SCORE_CARDS)
+        n_o_cards = face_up_cards(view, other, o_cards)
         best_other = -1 << 60
         for i in range(n_choices):
-            s = score_with(view, c, seat, choices[i, 0], 1)
-            o = score_with(view, o_counts, other, choices[i, 1], 1)
+            s = listed_score_plus_one(view, c, cards, n_cards, choices[i, 0])
+            o = listed_score_plus_one(view, o_counts, o_cards, n_o_cards, choices[i, 1])
             if s > best_score or (s == best_score and o > best_other):
                 best_score = s
                 best_other = o
                 best = i
         return best
     for i in range(n_choices):
-        s = score_with(view, c, seat, choices[i, 0], 1)
+        s = listed_score_plus_one(view, c, cards, n_cards, choices[i, 0])
         if s > best_score:
             best_score = s
             best = i
@@ -230,11 +312,13 @@ def chaser_policy(decision, view, choices, n_choices, weights, rng):
     seat = view[V_SEAT]
     if decision == KEEP_DEALT_CARD or decision == KEEP_DRAWN_CARD:  # noqa: SIM109 (numba)
         return pick_card_by_deficit(view, choices, n_choices, seat, hand_w)
-    c = counts_of(view, seat)
+    c = stack_int64(N_KINDS)
+    copy_orchestra(view, seat, c)
     base = seat_score(view, c, seat)
     missing = deficit_total(view, c, seat)
     other = 1 - seat
-    o_counts = counts_of(view, other if decision == PICK_PAIR else seat)
+    o_counts = stack_int64(N_KINDS)
+    copy_orchestra(view, other if decision == PICK_PAIR else seat, o_counts)
     o_now = seat_score(view, o_counts, other) if decision == PICK_PAIR else 0
     best = 0
     best_value = -1e300
@@ -282,7 +366,7 @@ def honor_outlook(view, c, seat, n_seats, lead_w, pahha):
     ``lead_w`` per point of margin over the best other seat on each contest card (capped at 3).
     ``pahha`` replaces seat 1's counts in solo."""
     value = 0.0
-    for part in range(4):
+    for part in range(N_CONTESTS):
         mine = contest_part(view, c, part)
         best_other = 0
         for s in range(n_seats):
@@ -318,8 +402,10 @@ def maestro_policy(decision, view, choices, n_choices, weights, rng):
         return pick_card_by_deficit(view, choices, n_choices, seat, 0.5)
     players = view[V_PLAYERS]
     n_seats = 2 if players == 1 else players
-    c = counts_of(view, seat)
-    p = counts_of(view, PAHHA)
+    c = stack_int64(N_KINDS)
+    copy_orchestra(view, seat, c)
+    p = stack_int64(N_KINDS)
+    copy_orchestra(view, PAHHA, p)
     best = 0
     best_value = -1e300
     for i in range(n_choices):
@@ -341,7 +427,8 @@ def maestro_policy(decision, view, choices, n_choices, weights, rng):
         if decision == PICK_PAIR:
             # the removed token: deny the opponent the contest card it would gain most on
             other = 1 - seat
-            o = counts_of(view, other)
+            o = stack_int64(N_KINDS)
+            copy_orchestra(view, other, o)
             o[choices[i, 1]] += 1
             value -= 0.01 * honor_outlook(view, o, other, 2, lead_w, o)
         if value > best_value:
@@ -364,11 +451,13 @@ def denier_policy(decision, view, choices, n_choices, weights, rng):
     if decision == KEEP_DEALT_CARD or decision == KEEP_DRAWN_CARD:  # noqa: SIM109 (numba)
         return pick_card_by_deficit(view, choices, n_choices, seat, 0.0)
     players = view[V_PLAYERS]
-    c = counts_of(view, seat)
+    c = stack_int64(N_KINDS)
+    copy_orchestra(view, seat, c)
     best = 0
     best_value = -1e300
     if decision == SOLO_KEEP_TOKENS:
-        p = counts_of(view, PAHHA)
+        p = stack_int64(N_KINDS)
+        copy_orchestra(view, PAHHA, p)
         pahha_now = contest_score(view, p)
         for i in range(n_choices):
             add_multiset(c, choices[i], 1)
@@ -381,7 +470,8 @@ def denier_policy(decision, view, choices, n_choices, weights, rng):
                 best = i
         return best
     left = (seat + 1) % players
-    lc = counts_of(view, left)
+    lc = stack_int64(N_KINDS)
+    copy_orchestra(view, left, lc)
     left_now = seat_score(view, lc, left)
     for i in range(n_choices):
         k = choices[i, 0]
@@ -422,8 +512,8 @@ def rollout_score(view, you, pahha, pahha_cards, composer_w):
     solo = view[V_SOLOIST]
     pian = view[V_PIANIST : V_PIANIST + N_KINDS]
     harp = view[V_HARPIST : V_HARPIST + N_KINDS]
-    y = np.empty(4, np.int64)
-    p = np.empty(4, np.int64)
+    y = stack_int64(N_CONTESTS)
+    p = stack_int64(N_CONTESTS)
     y[0] = conductor_points(you)
     p[0] = conductor_points(pahha)
     y[1] = soloist_points(solo, you)
@@ -434,7 +524,7 @@ def rollout_score(view, you, pahha, pahha_cards, composer_w):
     p[3] = POINTS_PER_SET * set_count(harp, pahha)
     mine = float(you[pop])
     theirs = float(pahha[pop] + PAHHA_POINTS_PER_CARD * pahha_cards)
-    for i in range(4):
+    for i in range(N_CONTESTS):
         mine += y[i]
         theirs += p[i]
         top = max(y[i], p[i])
@@ -499,10 +589,10 @@ def lookahead_policy(decision, view, choices, n_choices, weights, rng):
     margin_w = weights[1]
     composer_w = weights[2]
     round_ = view[V_ROUND]
-    you = np.empty(N_KINDS, np.int64)
-    pahha = np.empty(N_KINDS, np.int64)
-    bag = np.empty(N_KINDS, np.int64)
-    hand = np.empty(N_KINDS, np.int64)
+    you = stack_int64(N_KINDS)
+    pahha = stack_int64(N_KINDS)
+    bag = stack_int64(N_KINDS)
+    hand = stack_int64(N_KINDS)
     # common random numbers: every choice sees the same playouts
     key0 = rng[0]
     counter0 = rng[1]
@@ -575,7 +665,7 @@ def lookahead_policy(decision, view, choices, n_choices, weights, rng):
 RANDOM, GREEDY, CHASER, MAESTRO, DENIER, LOOKAHEAD = range(6)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def call_builtin(policy_id, decision, view, choices, n_choices, weights, rng):
     """Run built-in policy ``policy_id`` (an id declared just above)."""
     if policy_id == GREEDY:
@@ -591,7 +681,7 @@ def call_builtin(policy_id, decision, view, choices, n_choices, weights, rng):
     return lookahead_policy(decision, view, choices, n_choices, weights, rng)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def ask_policy(policy_ids, policies, seat, decision, view, choices, n_choices, weights, rng):
     """Ask seat ``seat``'s policy: built-ins directly, user policies through their function."""
     policy_id = policy_ids[seat]

@@ -56,6 +56,7 @@ PAHHA_POINTS_PER_CARD = 3
 HONOR_POINTS = 2
 CONTESTS = ("conductor", "soloist", "pianist", "harpist")
 """The four cards that award honor tokens (ruling C6)."""
+N_CONTESTS = len(CONTESTS)
 
 # Parts of a score, in the rulebook's order of final scoring.
 PART_NAMES = ("popularity", "conductor", "soloist", "pianist", "harpist", "score_cards", "honors")
@@ -84,9 +85,11 @@ def soloist_index(letter: str) -> int:
 
 
 # --- Scoring (ruling C5) ------------------------------------------------------------------------
+# The small scoring functions are inlined (inline="always") into the policies that call them for
+# every choice: numba can then drop the reference counting of the view slices they are given.
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def conductor_points(c):
     """Conductor card: 2 points per token of the most numerous kind (C5)."""
     most = 0
@@ -137,7 +140,7 @@ def soloist_points(soloist, c):
     return 3 * distinct
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def set_count(mult, c):
     """Complete sets of a pianist/harpist card: min over its kinds of c[k] // times shown (C5)."""
     sets = 1 << 30
@@ -147,7 +150,7 @@ def set_count(mult, c):
     return 0 if sets == 1 << 30 else sets
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def card_complete(need, c):
     """True when orchestra ``c`` holds at least ``need[k]`` tokens of every kind (C5)."""
     for k in range(N_KINDS):  # noqa: SIM110 (numba)
