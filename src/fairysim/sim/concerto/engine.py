@@ -507,7 +507,10 @@ def pass_left(hands, n_players):
         hands[0, k] = last
 
 
-@nb.njit(cache=True)
+# The per-game functions are compiled without numba's runtime (``_nrt=False``), as in the
+# Fantastique engine: no reference-count calls in the game loop, and an allocation there fails
+# to compile (docs/architecture.md, "Borrowed arrays").
+@nb.njit(cache=True, _nrt=False)
 def play_draft(
     t, n_players, policy_ids, policies, reads_view, weights, need, tokens, psets, hsets, error
 ):
@@ -580,7 +583,7 @@ def play_draft(
     return True
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def play_two_player(
     t, policy_ids, policies, reads_view, weights, need, tokens, psets, hsets, error
 ):
@@ -656,7 +659,7 @@ def play_two_player(
     return True
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def play_solo(t, policy_ids, policies, reads_view, weights, need, tokens, psets, hsets, error):
     """Solo against Pahha (C8): seven rounds by the round table."""
     for round_ in range(SOLO_ROUNDS):
@@ -752,7 +755,7 @@ def final_scoring(t, n_players, need, psets, hsets):
     award_honors(t.parts, n_seats)  # C6 (in solo between you and Pahha, C8)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, _nrt=False)
 def play_game(
     t,
     seed,
