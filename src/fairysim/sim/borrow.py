@@ -9,6 +9,7 @@ view: kernels borrow the arrays of a table they hold in a local variable for the
 
 from __future__ import annotations
 
+import numba as nb
 from numba.core import cgutils
 from numba.extending import intrinsic
 
@@ -43,3 +44,13 @@ def borrowed_fields(typingctx, record):
         return value
 
     return record(record), codegen
+
+
+@nb.njit(cache=True)
+def keep_alive(owner):
+    """A use of ``owner`` placed after the loop that works on its borrowed views.
+
+    Numba releases a variable after its last use; without this call the owner of the borrowed
+    arrays could be freed while the loop still reads them.
+    """
+    return owner is not None

@@ -39,7 +39,7 @@ from collections import namedtuple
 import numba as nb
 import numpy as np
 
-from fairysim.sim.borrow import borrowed, borrowed_fields
+from fairysim.sim.borrow import borrowed, borrowed_fields, keep_alive
 from fairysim.sim.concerto.policies import ask_policy
 from fairysim.sim.concerto.rules import (
     CARD_DISCARDED,
@@ -898,7 +898,7 @@ def play_games(
     # The game loop works on borrowed views of every array (see fairysim.sim.borrow): an owned
     # array costs an atomic increment and decrement wherever a helper takes it or a row of it,
     # which was over half of the run time. ``owner`` (the block's table) and the caller's arrays
-    # outlive the views: the table is released only after the loop, by ``release_after``.
+    # outlive the views: the table is released only after the loop (``keep_alive``).
     for block in nb.prange(n_blocks):
         owner = new_table(total_tokens, need)
         t = borrowed_fields(owner)
@@ -933,14 +933,7 @@ def play_games(
                 row,
                 block_errors[row],
             )
-        release_after(owner, hi)
-
-
-@nb.njit(cache=True)
-def release_after(owner, _last_row):
-    """A use of ``owner`` after the game loop, so it is freed only once its borrowed views are
-    no longer used."""
-    return owner.counters[0]
+        keep_alive(owner)
 
 
 Outcome = namedtuple(

@@ -17,7 +17,7 @@ from collections import namedtuple
 import numba as nb
 import numpy as np
 
-from fairysim.sim.borrow import borrowed, borrowed_fields
+from fairysim.sim.borrow import borrowed, borrowed_fields, keep_alive
 from fairysim.sim.fantastique.policies import ask_policy
 from fairysim.sim.fantastique.rules import (
     BRONZE_MIN_PLAYERS,
@@ -572,14 +572,7 @@ def play_games(
                 record_trace,
                 block_errors[row],
             )
-        release_after(owner, hi)
-
-
-@nb.njit(cache=True)
-def release_after(owner, _last_row):
-    """A use of ``owner`` after the game loop, so it is freed only once its borrowed views are
-    no longer used."""
-    return owner.counters[0]
+        keep_alive(owner)
 
 
 Outcome = namedtuple(
