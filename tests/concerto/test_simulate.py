@@ -1,9 +1,11 @@
 """Public simulate(): schema and refusals naming the option."""
 
+import numpy as np
 import pytest
 
 from fairysim.errors import FairysimError
 from fairysim.sim.concerto import SEAT_COLUMNS, simulate
+from fairysim.sim.concerto.simulate import make_setup, play_chunks
 
 
 def test_simulate_schema():
@@ -52,3 +54,15 @@ def test_bad_card_file_names_the_file(tmp_path):
     with pytest.raises(FairysimError) as info:
         simulate(games=10, cards=path)
     assert str(path) in str(info.value)
+
+
+@pytest.mark.parametrize("players", [1, 2, 4])
+def test_a_game_range_plays_the_same_games_as_the_whole_run(players):
+    """Game i depends only on (seed, i): a range started at first_game (what a sweep task
+    plays) equals the same games inside a run from game 0."""
+    setup = make_setup(players=players, policies="random", seed=9)
+    ((_, whole),) = play_chunks(setup, 300, chunk_games=300)
+    ((first, part),) = play_chunks(setup, 100, chunk_games=100, first_game=150)
+    assert first == 150
+    for name in SEAT_COLUMNS:
+        np.testing.assert_array_equal(part[name], whole[name][150:250], err_msg=name)

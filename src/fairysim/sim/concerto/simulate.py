@@ -187,8 +187,10 @@ def play_chunks(
     chunk_games: int = DEFAULT_CHUNK_GAMES,
     threads: int | None = None,
     progress: Progress | None = None,
+    first_game: int = 0,
 ) -> Iterator[tuple[int, dict[str, np.ndarray]]]:
-    """Yield ``(first_game, arrays)`` chunk by chunk.
+    """Yield ``(first_game, arrays)`` chunk by chunk, for games ``first_game`` onwards (a sweep
+    hands game ranges of one run to different workers).
 
     Per-row arrays (shape ``(n, seats)``) are the :data:`SEAT_COLUMNS`; per-game arrays (shape
     ``(n,)``) are the setup codes ``soloist_card``, ``pianist_card``, ``harpist_card``,
@@ -230,7 +232,7 @@ def play_chunks(
             )
         return outcome_arrays(out)
 
-    yield from run_chunks(play_chunk, games, chunk_games, progress, threads)
+    yield from run_chunks(play_chunk, games, chunk_games, progress, threads, first_game)
 
 
 def outcome_arrays(out) -> dict[str, np.ndarray]:

@@ -194,7 +194,7 @@ def reveal_display(t):
 
 
 @nb.njit(cache=True, inline="always")
-def fill_view(t, round_, fan, n_players, seat, deck_counts):
+def fill_view(t, round_, fan, n_players, seat):
     """Write what ``seat`` may see into ``t.seat_view`` (names in rules.VIEW_FIELDS)."""
     v = t.seat_view
     v[V_ROUND] = round_
@@ -315,7 +315,6 @@ def play_round(
     weights,
     reads_view,
     medal_values,
-    deck_counts,
     error,
 ):
     """One round: reveal, play fans, medals, take stacks. False if a policy answered illegally."""
@@ -331,7 +330,7 @@ def play_round(
         if n == 0:
             continue
         if reads_view[seat]:
-            fill_view(t, round_, fan, n_players, seat, deck_counts)
+            fill_view(t, round_, fan, n_players, seat)
             fill_next_medals(t, n_players, medal_values)
         c = ask_policy(
             policy_ids,
@@ -381,7 +380,7 @@ def play_round(
         if n == 0:
             break  # F3: fewer stacks than players when both piles ran dry
         if reads_view[seat]:
-            fill_view(t, round_, fan, n_players, seat, deck_counts)
+            fill_view(t, round_, fan, n_players, seat)
             fill_next_medals(t, n_players, medal_values)
         c = ask_policy(
             policy_ids,
@@ -469,7 +468,6 @@ def play_game(
             weights,
             reads_view,
             medal_values,
-            deck_counts,
             error,
         ):
             return False
