@@ -184,6 +184,14 @@ def _cards_option(cards: ConcertoCards) -> str:
     return "" if Path(cards.source) == DEFAULT_CARDS else f" --cards {cards.source}"
 
 
+def _card_file_name(cards: ConcertoCards) -> str:
+    """How a report names the card file: the shipped one by its place in the package (an
+    absolute path would name the machine the report was made on), any other as given."""
+    if Path(cards.source) == DEFAULT_CARDS:
+        return "fairysim/sim/concerto/data/cards.toml (shipped)"
+    return cards.source
+
+
 def provisional_banner(report: Report, cards: ConcertoCards) -> None:
     """Add the card-set notice: a red PROVISIONAL banner for the provisional set (ruling C9).
 
@@ -194,7 +202,7 @@ def provisional_banner(report: Report, cards: ConcertoCards) -> None:
     cards : ConcertoCards
         The card set the study played.
     """
-    name = html.escape(cards.source)
+    name = html.escape(_card_file_name(cards))
     if cards.provisional:
         report.raw(
             '<p style="background:#fff1f0;border:2px solid #c0392b;padding:.7rem 1rem;">'
@@ -205,7 +213,9 @@ def provisional_banner(report: Report, cards: ConcertoCards) -> None:
             ", and rerun with <code>--cards FILE</code> for another set.</p>"
         )
     else:
-        report.paragraph(f"Card set: `{cards.source}` (declared final by its file).", "meta")
+        report.paragraph(
+            f"Card set: `{_card_file_name(cards)}` (declared final by its file).", "meta"
+        )
 
 
 def _card_section(report: Report, cards: ConcertoCards, number: int) -> None:
@@ -213,7 +223,7 @@ def _card_section(report: Report, cards: ConcertoCards, number: int) -> None:
     report.heading(f"{number}. {title}")
     tokens = ", ".join(f"{n} {k}" for k, n in zip(_kinds(), cards.tokens, strict=True))
     report.paragraph(
-        f"Card file `{cards.source}`"
+        f"Card file `{_card_file_name(cards)}`"
         + (" (PROVISIONAL, ruling C9)" if cards.provisional else "")
         + f". Bag: {tokens} ({cards.total_tokens} tokens). A score card is worth 5 points when "
         "the orchestra holds at least what it asks for; a pianist or harpist card scores 3 per "
