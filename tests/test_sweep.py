@@ -19,6 +19,9 @@ import pytest
 import fairysim
 from fairysim import sweep
 from fairysim.errors import FairysimError
+from fairysim.sim import concerto
+from fairysim.sim.concerto.cards import DEFAULT_CARDS as CONCERTO_CARDS
+from fairysim.sim.concerto.simulate import SUMMARY_COLUMNS as CONCERTO_SUMMARY_COLUMNS
 from fairysim.sim.fantastique import SEAT_COLUMNS, make_setup, simulate_summary
 from fairysim.sweep import read_sweep, run_sweep, run_task, task_pieces
 
@@ -309,3 +312,212 @@ def test_read_only_out_dir(tmp_path):
         assert error.value.where == "--out-dir"
     finally:
         locked.chmod(0o700)
+
+
+# --------------------------------------------------------------------------------------------
+# Fairy Concerto
+
+CONCERTO_GRID = {
+    "players": "1,3",
+    "soloist_card": "a,random",
+    "pianist_card": "P2",
+    "lineups": ["greedy", "chaser"],
+    "seed": 5,
+}
+CONCERTO_GAMES = 400
+
+
+def concerto_summary(players, soloist, pianist, harpist, lineup, games, cards=None, **options):
+    """The in-process run of one Concerto cell ("random" cards drawn per game)."""
+    fixed = [None if card == "random" else card for card in (soloist, pianist, harpist)]
+    setup = concerto.make_setup(players, lineup, CONCERTO_GRID["seed"], *fixed, cards)
+    return concerto.simulate_summary(setup, games, **options)
+
+
+def assert_cells_equal_in_process(summary, games, cards=None, **options):
+    """Every cell of a Concerto sweep summary is the in-process run's, float for float."""
+    axes = ["players", "soloist_card", "pianist_card", "harpist_card", "lineup"]
+    for values, cell in summary.groupby(axes, sort=False):
+        expected = concerto_summary(*values[:4], values[4], games, cards, **options)
+        got = cell[list(expected.columns)].reset_index(drop=True)
+        pd.testing.assert_frame_equal(got, expected, check_exact=True)
+
+
+@pytest.fixture(scope="module")
+def concerto_finished(scheduler, tmp_path_factory):
+    """A finished Concerto sweep of CONCERTO_GRID (8 cells, tasks of 100 games)."""
+    out = tmp_path_factory.mktemp("concerto") / "finished"
+    summary = run_sweep(
+        "concerto",
+        **CONCERTO_GRID,
+        games=CONCERTO_GAMES,
+        out_dir=out,
+        scheduler=scheduler,
+        task_games=100,
+    )
+    return out, summary
+
+
+def test_concerto_seat_columns_follow_the_engine():
+    assert sweep.CELL_RUNNERS["concerto"].seat_columns == CONCERTO_SUMMARY_COLUMNS
+
+
+def test_concerto_cells_equal_simulate_summary(concerto_finished, scheduler, tmp_path):
+    _, summary = concerto_finished
+    # solo cells have a seat for Pahha; 3-player cells three seats
+    assert len(summary) == 2 * 2 * (2 + 3)
+    assert list(summary.columns[:7]) == [
+        "game",
+        "cell",
+        "players",
+        "soloist_card",
+        "pianist_card",
+        "harpist_card",
+        "lineup",
+    ]
+    assert set(summary["soloist_card"]) == {"A", "random"}
+    assert set(summary["harpist_card"]) == {"random"}
+    assert list(summary[summary.players == 1]["policy"].unique()) == ["greedy", "pahha", "chaser"]
+    # Tasks of 100 games fold their sums as chunks of 100 do: the same floats.
+    assert_cells_equal_in_process(summary, CONCERTO_GAMES, chunk_games=100)
+    # One task a cell is one chunk, as simulate_summary plays it by default.
+    one_task = run_sweep(
+        "concerto",
+        **CONCERTO_GRID,
+        games=CONCERTO_GAMES,
+        out_dir=tmp_path / "one-task",
+        scheduler=scheduler,
+        task_games=CONCERTO_GAMES,
+    )
+    assert_cells_equal_in_process(one_task, CONCERTO_GAMES)
+    # A fixed soloist changes the games: its cells differ from the per-game-drawn ones.
+    solo = summary[(summary.players == 1) & (summary.lineup == "greedy")]
+    assert solo.groupby("soloist_card")["score_mean"].first().nunique() == 2
+
+
+def test_concerto_manifest_records_the_grid_and_cards(concerto_finished):
+    out, _ = concerto_finished
+    config = json.loads((out / "sweep.json").read_text())["config"]
+    assert config["game"] == "concerto"
+    assert config["players"] == [1, 3]
+    assert config["soloist_card"] == ["A", "random"]
+    assert config["pianist_card"] == ["P2"]
+    assert config["harpist_card"] == ["random"]
+    assert config["lineups"] == ["greedy", "chaser"]
+    assert config["cards_sha256"] and config["engine_version"] >= 1
+    cells = list(sweep.iter_cells(out))
+    assert len(cells) == 8
+    assert {c["setup"]["pianist"] for c in cells} == {"P2"}
+    assert {c["setup"]["soloist"] for c in cells} == {"A", None}
+
+
+def test_concerto_resume_plays_only_the_missing_cell(concerto_finished, scheduler, tmp_path):
+    out = copy_of(concerto_finished, tmp_path)
+    before = cell_files(out)
+    lost = sorted(before)[2]
+    (out / "cells" / lost).unlink()
+    lines = []
+    summary = run_sweep(
+        "concerto",
+        **CONCERTO_GRID,
+        games=CONCERTO_GAMES,
+        out_dir=out,
+        scheduler=scheduler,
+        task_games=100,
+        log=lines.append,
+    )
+    meta = summary.attrs["fairysim"]
+    assert meta["computed"] == [lost.removesuffix(".json")]
+    assert len(meta["skipped"]) == 7
+    assert any(line.startswith("Resuming: 7 of 8 cells") for line in lines)
+    after = cell_files(out)
+    assert after.keys() == before.keys()
+    assert {k: v for k, v in after.items() if k != lost} == {
+        k: v for k, v in before.items() if k != lost
+    }
+    pd.testing.assert_frame_equal(summary, concerto_finished[1], check_exact=True)
+    # Nothing left to play: the scheduler (here one nothing listens on) is never contacted.
+    again = run_sweep(
+        "concerto",
+        **CONCERTO_GRID,
+        games=CONCERTO_GAMES,
+        out_dir=out,
+        scheduler="tcp://127.0.0.1:1",
+    )
+    assert again.attrs["fairysim"]["computed"] == []
+    pd.testing.assert_frame_equal(again, concerto_finished[1], check_exact=True)
+
+
+def concerto_card_file(folder: Path, old: str, new: str) -> Path:
+    """A copy of the shipped Concerto card file with one edit."""
+    text = CONCERTO_CARDS.read_text()
+    assert old in text, old
+    path = folder / "cards.toml"
+    path.write_text(text.replace(old, new, 1))
+    return path
+
+
+def test_concerto_cards_file_is_played_and_pinned(scheduler, tmp_path):
+    cards = concerto_card_file(
+        tmp_path,
+        'id = "P1"\nname = "duo"\nkinds = ["trumpeter", "violinist"]',
+        'id = "Duo"\nname = "duo"\nkinds = ["drummer", "composer"]',
+    )
+    args = {
+        "players": 2,
+        "pianist_card": "all",
+        "lineups": ["greedy"],
+        "seed": CONCERTO_GRID["seed"],
+        "games": 200,
+        "cards": cards,
+    }
+    out = tmp_path / "sweep"
+    summary = run_sweep("concerto", **args, out_dir=out, scheduler=scheduler, task_games=200)
+    # "all" is every pianist card of the sweep's file, not of the shipped one
+    assert list(summary["pianist_card"].unique()) == ["Duo", "P2", "P3"]
+    assert_cells_equal_in_process(summary, 200, concerto.load_cards(cards))
+    # The same file resumes; an edited one is another configuration and is refused.
+    assert run_sweep("concerto", **args, out_dir=out).attrs["fairysim"]["computed"] == []
+    cards.write_text(cards.read_text().replace("horn = 12", "horn = 11", 1))
+    with pytest.raises(FairysimError) as error:
+        run_sweep("concerto", **args, out_dir=out)
+    assert error.value.where == "--out-dir"
+    assert "cards_sha256" in error.value.message
+
+
+CONCERTO_BAD = [
+    ({"players": "5"}, "--players"),
+    ({"players": "0,1"}, "--players"),
+    ({"players": "1,one"}, "--players"),
+    ({"soloist_card": "E"}, "--soloist"),
+    ({"soloist_card": "A,a"}, "--soloist"),
+    ({"pianist_card": "P9"}, "--pianist"),
+    ({"pianist_card": "random,RANDOM"}, "--pianist"),
+    ({"harpist_card": "H1,"}, "--harpist"),
+    ({"lineups": ["greedy,greedy"]}, "--lineup"),
+    ({"lineups": ["nosuchpolicy"]}, "--lineup"),
+    ({"seed": -1}, "--seed"),
+    ({"fans": "I"}, "--fan"),
+    ({"games": 0}, "--games"),
+]
+
+
+@pytest.mark.parametrize(
+    ("change", "option"), CONCERTO_BAD, ids=[f"{o} {c}" for c, o in CONCERTO_BAD]
+)
+def test_concerto_bad_input_names_the_option_and_writes_nothing(tmp_path, change, option):
+    args = {"players": "4", "lineups": ["greedy"], "games": 10, **change}
+    with pytest.raises(FairysimError) as error:
+        run_sweep("concerto", **args, out_dir=tmp_path / "out")
+    assert error.value.where == option, error.value
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_settings_belong_to_their_game(tmp_path):
+    with pytest.raises(FairysimError) as error:
+        run_sweep("fantastique", games=10, cards=CONCERTO_CARDS, out_dir=tmp_path / "out")
+    assert error.value.where == "--cards"
+    with pytest.raises(FairysimError) as error:
+        run_sweep("concerto", games=10, cards=tmp_path / "none.toml", out_dir=tmp_path / "out")
+    assert "none.toml" in str(error.value)
+    assert list(tmp_path.iterdir()) == []

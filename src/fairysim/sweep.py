@@ -1,21 +1,23 @@
 """Sweeps: a grid of setups x lineups, played on Dask distributed, one file per finished cell.
 
 A *cell* is one point of the grid (for Fantastique: a fan, a player count and a lineup of seat
-policies) played for ``games`` games with the sweep's seed. Each cell's games are split into
-tasks of ``task_games`` consecutive games; a task runs on a Dask worker and sends back only
-per-seat sums and sums of squares (:class:`fairysim.sim.batch.SeatAggregate`), so a task of
-millions of games returns a few hundred bytes. When the last task of a cell is in, the cell is
-written atomically to ``OUT_DIR/cells/<cell>.json``; a stopped sweep run again with the same
-arguments skips those cells and plays only the rest.
+policies; for Fairy Concerto: a player count, the soloist, pianist and harpist cards, each fixed
+or drawn per game, and a lineup) played for ``games`` games with the sweep's seed. Each cell's
+games are split into tasks of ``task_games`` consecutive games; a task runs on a Dask worker and
+sends back only per-seat sums and sums of squares (:class:`fairysim.sim.batch.SeatAggregate`),
+so a task of millions of games returns a few hundred bytes. When the last task of a cell is in,
+the cell is written atomically to ``OUT_DIR/cells/<cell>.json``; a stopped sweep run again with
+the same arguments skips those cells and plays only the rest.
 
 Game ``i`` of a cell depends only on ``(seed, i)``, and the sums are folded chunk by chunk in
-game order exactly as :func:`fairysim.sim.fantastique.simulate_summary` folds them, so a cell's
-numbers are those of ``simulate_summary(make_setup(...), games)`` whatever ``task_games``, the
-number of workers or the machines.
+game order exactly as the game's ``simulate_summary`` folds them, so a cell's numbers are those
+of ``simulate_summary(make_setup(...), games)`` whatever ``task_games``, the number of workers or
+the machines.
 
 The engine is game-agnostic: each game registers a :class:`CellRunner` in :data:`CELL_RUNNERS`
 that says what the grid axes are, how to validate a cell and how to play a range of games.
-Fantastique is registered here; another game plugs in with :func:`register_cell_runner`.
+Fantastique and Fairy Concerto are registered here; another game plugs in with
+:func:`register_cell_runner`.
 
 Files under ``OUT_DIR``
 -----------------------
@@ -88,24 +90,27 @@ class Axis:
     Attributes
     ----------
     name : str
-        Column name in the results (``fan``, ``players``) and keyword of :func:`run_sweep`
-        (plural there: ``fans``, ``players``).
+        Column name in the results (``fan``, ``players``, ``soloist_card``) and keyword of
+        :func:`run_sweep` (Fantastique's fans are ``fans`` there).
     option : str
         The command-line option that sets it, named in errors (``--fans``).
     parse : callable
-        ``parse(text) -> value``: one item of the option, validated and normalised (``"iii"``
-        -> ``"III"``); raises :class:`FairysimError` naming ``option``.
+        ``parse(text, context) -> value``: one item of the option, validated and normalised
+        (``"iii"`` -> ``"III"``); raises :class:`FairysimError` naming ``option``. ``context``
+        is what the runner's :attr:`CellRunner.prepare` returned (Concerto's card set, whose
+        pianist and harpist ids an item must name).
     default : tuple
         The values when the caller gives none.
-    everything : tuple
-        What ``all`` stands for (empty if ``all`` is not accepted).
+    everything : tuple or callable
+        What ``all`` stands for (empty if ``all`` is not accepted), or ``everything(context)``
+        where it depends on the sweep's settings (every pianist card of the card file).
     """
 
     name: str
     option: str
-    parse: Callable[[str], Any]
+    parse: Callable[[str, Any], Any]
     default: tuple
-    everything: tuple = ()
+    everything: tuple | Callable[[Any], tuple] = ()
 
 
 @dataclass(frozen=True)
@@ -164,23 +169,32 @@ class CellRunner:
     points : tuple of (str, str)
         ``(header, column)`` of the mean points the printed table shows after the win share.
     make_cell : callable
-        ``make_cell(values, lineup, seed) -> CellSpec`` on the client: validates one cell; errors
-        name the sweep's options (``--lineup``, ``--fans``).
+        ``make_cell(values, lineup, seed, context) -> CellSpec`` on the client: validates one
+        cell; errors name the sweep's options (``--lineup``, ``--fans``).
     play_range : callable
         ``play_range(task_args, first_game, n_games) -> dict`` on a worker: the per-seat arrays
-        (shape ``(n_games, players)``) of games ``first_game .. first_game + n_games - 1``.
+        (shape ``(n_games, seats)``) of games ``first_game .. first_game + n_games - 1``.
     fingerprint : callable
-        ``fingerprint() -> dict``: engine and data versions that decide the numbers, stored in
-        the manifest (a changed engine or card file makes an old out-dir refuse to resume).
+        ``fingerprint(context) -> dict``: engine and data versions that decide the numbers,
+        stored in the manifest (a changed engine or card file makes an old out-dir refuse to
+        resume).
+    settings : tuple of str
+        Keywords of :func:`run_sweep` that apply to the whole sweep rather than span an axis
+        (Concerto's ``cards``).
+    prepare : callable
+        ``prepare(settings) -> context``: validates the settings once, before any cell; the
+        context goes to the axes' ``parse``, ``make_cell`` and ``fingerprint``.
     """
 
     game: str
     axes: tuple[Axis, ...]
     seat_columns: tuple[str, ...]
     points: tuple[tuple[str, str], ...]
-    make_cell: Callable[[dict[str, Any], str, int], CellSpec]
+    make_cell: Callable[[dict[str, Any], str, int, Any], CellSpec]
     play_range: Callable[[Any, int, int], Mapping[str, np.ndarray]]
-    fingerprint: Callable[[], dict[str, Any]] = field(default=lambda: {})
+    fingerprint: Callable[[Any], dict[str, Any]] = field(default=lambda context: {})
+    settings: tuple[str, ...] = ()
+    prepare: Callable[[Mapping[str, Any]], Any] = field(default=lambda settings: None)
 
 
 CELL_RUNNERS: dict[str, CellRunner] = {}
@@ -195,55 +209,37 @@ def register_cell_runner(runner: CellRunner) -> CellRunner:
 
 
 # --------------------------------------------------------------------------------------------
-# Fantastique
+# Shared by the games
 
 
-def _parse_fan(text: str) -> str:
-    from fairysim.sim.fantastique.rules import fan_index
-
-    try:
-        return ("I", "II", "III", "IV", "V", "VI")[fan_index(text)]
-    except ValueError as exc:
-        raise FairysimError("--fans", str(exc)) from None
-
-
-def _parse_players(text: str) -> int:
-    from fairysim.sim.fantastique.rules import MAX_PLAYERS, MIN_PLAYERS
-
+def _parse_player_count(text: str, game: str, fewest: int, most: int) -> int:
+    """One ``--players`` item as a whole number in ``fewest .. most``."""
     try:
         players = int(text)
     except ValueError:
         players = None
-    if players is None or not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise FairysimError(
-            "--players",
-            f"Fantastique is for {MIN_PLAYERS} to {MAX_PLAYERS} players, got {text!r}",
-        )
+    if players is None or not fewest <= players <= most:
+        raise FairysimError("--players", f"{game} is for {fewest} to {most} players, got {text!r}")
     return players
 
 
-def _cards_digest(cards: Any) -> str:
-    """Digest of the card data the engine reads (not of the path: a moved checkout resumes)."""
+def _digest(arrays: Sequence[np.ndarray], labels: Sequence[str] = ()) -> str:
+    """Digest of the card data an engine reads (not of the path: a moved checkout resumes)."""
     digest = hashlib.sha256()
-    for array in (cards.deck_counts, cards.medal_values, cards.finale_medals):
+    for array in arrays:
         digest.update(np.ascontiguousarray(array, dtype=np.int64).tobytes())
+    for label in labels:
+        digest.update(label.encode() + b"\0")
     return digest.hexdigest()[:16]
 
 
-def _fantastique_fingerprint() -> dict[str, Any]:
-    from fairysim.sim.fantastique.cards import load_cards
-    from fairysim.sim.fantastique.engine import ENGINE_VERSION
-
-    return {"engine_version": ENGINE_VERSION, "cards_sha256": _cards_digest(load_cards())}
+# Policies resolved once per game and lineup item: a `module:function` policy compiles on
+# resolution, and a grid repeats every lineup for every cell (and every task on a worker).
+_POLICY_CACHE: dict[tuple[str, str], Any] = {}
 
 
-# Policies resolved once per lineup item: a `module:function` policy compiles on resolution, and
-# a grid repeats every lineup for every fan and player count (and every task on a worker).
-_POLICY_CACHE: dict[str, Any] = {}
-
-
-def _resolve_lineup(lineup: str, players: int) -> list[Any]:
-    from fairysim.sim.fantastique.policies import POLICIES
+def _resolve_lineup(lineup: str, players: int, game: str, registry: Mapping[str, Any]) -> list:
+    """One policy per player from a lineup of one item (every seat) or one item per seat."""
     from fairysim.sim.policy import resolve_policies
 
     items = [item.strip() for item in lineup.split(",")]
@@ -255,58 +251,132 @@ def _resolve_lineup(lineup: str, players: int) -> list[Any]:
         )
     seats = []
     for item in items * (players // len(items)):
-        if item not in _POLICY_CACHE:
-            (_POLICY_CACHE[item],) = resolve_policies(item, 1, POLICIES, option="--lineup")
-        seats.append(_POLICY_CACHE[item])
+        if (game, item) not in _POLICY_CACHE:
+            (_POLICY_CACHE[game, item],) = resolve_policies(item, 1, registry, option="--lineup")
+        seats.append(_POLICY_CACHE[game, item])
     return seats
 
 
-def _fantastique_cell(values: dict[str, Any], lineup: str, seed: int) -> CellSpec:
-    from fairysim.sim.fantastique import load_cards, make_setup
-    from fairysim.sim.fantastique.engine import ENGINE_VERSION
-
-    seats = _resolve_lineup(lineup, values["players"])
-    cards = load_cards()
-    setup = make_setup(values["players"], values["fan"], seats, seed, cards)
+def _setup_cell(
+    game: str,
+    values: dict[str, Any],
+    lineup: str,
+    setup: Any,
+    engine_version: int,
+    cards_sha256: str,
+    task_args: Any,
+) -> CellSpec:
+    """The cell of a validated setup (a game's ``make_setup``): its key and what a task needs."""
     config = setup.config()
     key = {
-        "game": "fantastique",
+        "game": game,
         **values,
         "lineup": lineup,
         "policies": config["policies"],
         "weights": config["weights"],
         "seed": setup.seed,
-        "engine_version": ENGINE_VERSION,
-        "cards_sha256": _cards_digest(cards),
+        "engine_version": engine_version,
+        "cards_sha256": cards_sha256,
     }
-    # The worker rebuilds the setup from names (a Policy holds a compiled function, which does
-    # not travel), with the client's card data so that every worker plays the same deck.
-    task_args = (setup.fan, setup.players, lineup, setup.seed, cards, ENGINE_VERSION)
     return CellSpec(dict(values), lineup, setup.policy_names, key, config, task_args)
+
+
+def _check_engine_version(game: str, needed: int, running: int) -> None:
+    """Refuse a worker whose engine would give other numbers than the client's."""
+    if needed != running:
+        raise FairysimError(
+            "--scheduler",
+            f"a worker runs {game} engine version {running}, the sweep needs {needed}; install "
+            "the same fairysim on every worker",
+        )
 
 
 _SETUP_CACHE: dict[tuple, Any] = {}
 
 
+def _play_setup_range(
+    setup_key: tuple,
+    make_setup: Callable[[], Any],
+    play_chunks: Callable[..., Iterator[tuple[int, Mapping[str, np.ndarray]]]],
+    columns: Sequence[str],
+    first: int,
+    n: int,
+) -> dict[str, np.ndarray]:
+    """Games ``first .. first + n - 1`` of a setup, as per-seat arrays of ``columns``.
+
+    The setup is built once per worker and ``setup_key`` (a worker plays many tasks of a cell,
+    and building one resolves and may compile its policies); the range is one chunk.
+    """
+    if setup_key not in _SETUP_CACHE:
+        _SETUP_CACHE[setup_key] = make_setup()
+    ((_, arrays),) = play_chunks(_SETUP_CACHE[setup_key], n, chunk_games=n, first_game=first)
+    return {name: arrays[name] for name in columns}
+
+
+# --------------------------------------------------------------------------------------------
+# Fantastique
+
+
+def _parse_fan(text: str, _context: Any = None) -> str:
+    from fairysim.sim.fantastique.rules import fan_index
+
+    try:
+        return ("I", "II", "III", "IV", "V", "VI")[fan_index(text)]
+    except ValueError as exc:
+        raise FairysimError("--fans", str(exc)) from None
+
+
+def _parse_players(text: str, _context: Any = None) -> int:
+    from fairysim.sim.fantastique.rules import MAX_PLAYERS, MIN_PLAYERS
+
+    return _parse_player_count(text, "Fantastique", MIN_PLAYERS, MAX_PLAYERS)
+
+
+def _cards_digest(cards: Any) -> str:
+    return _digest((cards.deck_counts, cards.medal_values, cards.finale_medals))
+
+
+def _fantastique_fingerprint(_context: Any = None) -> dict[str, Any]:
+    from fairysim.sim.fantastique.cards import load_cards
+    from fairysim.sim.fantastique.engine import ENGINE_VERSION
+
+    return {"engine_version": ENGINE_VERSION, "cards_sha256": _cards_digest(load_cards())}
+
+
+def _fantastique_cell(
+    values: dict[str, Any], lineup: str, seed: int, _context: Any = None
+) -> CellSpec:
+    from fairysim.sim.fantastique import POLICIES, load_cards, make_setup
+    from fairysim.sim.fantastique.engine import ENGINE_VERSION
+
+    seats = _resolve_lineup(lineup, values["players"], "fantastique", POLICIES)
+    cards = load_cards()
+    setup = make_setup(values["players"], values["fan"], seats, seed, cards)
+    # The worker rebuilds the setup from names (a Policy holds a compiled function, which does
+    # not travel), with the client's card data so that every worker plays the same deck.
+    task_args = (setup.fan, setup.players, lineup, setup.seed, cards, ENGINE_VERSION)
+    return _setup_cell(
+        "fantastique", values, lineup, setup, ENGINE_VERSION, _cards_digest(cards), task_args
+    )
+
+
 def _fantastique_play_range(task_args: Any, first: int, n: int) -> dict[str, np.ndarray]:
     """Games ``first .. first + n - 1`` of a Fantastique cell, as per-seat arrays."""
-    from fairysim.sim.fantastique import SEAT_COLUMNS, make_setup, play_chunks
+    from fairysim.sim.fantastique import POLICIES, SEAT_COLUMNS, make_setup, play_chunks
     from fairysim.sim.fantastique.engine import ENGINE_VERSION
 
     fan, players, lineup, seed, cards, engine_version = task_args
-    if engine_version != ENGINE_VERSION:
-        raise FairysimError(
-            "--scheduler",
-            f"a worker runs Fantastique engine version {ENGINE_VERSION}, the sweep needs "
-            f"{engine_version}; install the same fairysim on every worker",
-        )
-    cache_key = (fan, players, lineup, seed, _cards_digest(cards))
-    if cache_key not in _SETUP_CACHE:
-        _SETUP_CACHE[cache_key] = make_setup(
-            players, fan, _resolve_lineup(lineup, players), seed, cards
-        )
-    ((_, arrays),) = play_chunks(_SETUP_CACHE[cache_key], n, chunk_games=n, first_game=first)
-    return {name: arrays[name] for name in SEAT_COLUMNS}
+    _check_engine_version("Fantastique", engine_version, ENGINE_VERSION)
+    return _play_setup_range(
+        ("fantastique", fan, players, lineup, seed, _cards_digest(cards)),
+        lambda: make_setup(
+            players, fan, _resolve_lineup(lineup, players, "fantastique", POLICIES), seed, cards
+        ),
+        play_chunks,
+        SEAT_COLUMNS,
+        first,
+        n,
+    )
 
 
 def _fantastique_seat_columns() -> tuple[str, ...]:
@@ -342,6 +412,178 @@ register_cell_runner(
         make_cell=_fantastique_cell,
         play_range=_fantastique_play_range,
         fingerprint=_fantastique_fingerprint,
+    )
+)
+
+
+# --------------------------------------------------------------------------------------------
+# Fairy Concerto
+
+RANDOM = "random"
+"""Value of a Concerto contest-card axis whose card is drawn per game (the engine's default)."""
+
+
+def _concerto_cards(settings: Mapping[str, Any]) -> Any:
+    """The sweep's card set: ``cards`` as a ConcertoCards, a TOML path, or None (shipped set)."""
+    from fairysim.sim.concerto import ConcertoCards, load_cards
+
+    cards = settings.get("cards")
+    # A bad file is a CardFileError naming the file; the CLI names --cards as well.
+    return cards if isinstance(cards, ConcertoCards) else load_cards(cards)
+
+
+def _parse_concerto_players(text: str, _context: Any = None) -> int:
+    from fairysim.sim.concerto.rules import MAX_PLAYERS, MIN_PLAYERS
+
+    return _parse_player_count(text, "Fairy Concerto", MIN_PLAYERS, MAX_PLAYERS)
+
+
+def _or_random(parse: Callable[[str, Any], str]) -> Callable[[str, Any], str]:
+    """An axis parser taking ``random`` (drawn per game) or what ``parse`` takes."""
+
+    def parse_item(text: str, context: Any) -> str:
+        return RANDOM if text.lower() == RANDOM else parse(text, context)
+
+    return parse_item
+
+
+def _parse_soloist(text: str, _context: Any = None) -> str:
+    from fairysim.sim.concerto.rules import SOLOISTS, soloist_index
+
+    try:
+        return SOLOISTS[soloist_index(text)]
+    except ValueError as exc:
+        raise FairysimError("--soloist", str(exc)) from None
+
+
+# Card ids are those of the sweep's card file (the context), in the file's spelling.
+def _parse_pianist(text: str, cards: Any) -> str:
+    return cards.pianist_ids[cards.pianist_index(text, "--pianist")]
+
+
+def _parse_harpist(text: str, cards: Any) -> str:
+    return cards.harpist_ids[cards.harpist_index(text, "--harpist")]
+
+
+def _concerto_cards_digest(cards: Any) -> str:
+    # Ids too: the sweep's values name pianist and harpist cards by id.
+    return _digest(
+        (cards.tokens, cards.score_need, cards.pianist_sets, cards.harpist_sets),
+        (*cards.score_ids, *cards.pianist_ids, *cards.harpist_ids),
+    )
+
+
+def _concerto_fingerprint(cards: Any) -> dict[str, Any]:
+    from fairysim.sim.concerto.engine import ENGINE_VERSION
+
+    return {"engine_version": ENGINE_VERSION, "cards_sha256": _concerto_cards_digest(cards)}
+
+
+def _fixed_cards(values: Mapping[str, Any]) -> tuple[str | None, str | None, str | None]:
+    """Soloist, pianist and harpist of a cell as ``make_setup`` takes them (None: per game)."""
+    return tuple(
+        None if values[name] == RANDOM else values[name]
+        for name in ("soloist_card", "pianist_card", "harpist_card")
+    )
+
+
+def _concerto_cell(values: dict[str, Any], lineup: str, seed: int, cards: Any) -> CellSpec:
+    from fairysim.sim.concerto import POLICIES, make_setup
+    from fairysim.sim.concerto.engine import ENGINE_VERSION
+
+    players = values["players"]
+    fixed = _fixed_cards(values)
+    seats = _resolve_lineup(lineup, players, "concerto", POLICIES)
+    setup = make_setup(players, seats, seed, *fixed, cards)
+    # As for Fantastique: names travel, and the client's card set, so every worker plays it.
+    task_args = (players, fixed, lineup, setup.seed, cards, ENGINE_VERSION)
+    return _setup_cell(
+        "concerto", values, lineup, setup, ENGINE_VERSION, _concerto_cards_digest(cards), task_args
+    )
+
+
+def _concerto_play_range(task_args: Any, first: int, n: int) -> dict[str, np.ndarray]:
+    """Games ``first .. first + n - 1`` of a Fairy Concerto cell, as per-seat arrays."""
+    from fairysim.sim.concerto import POLICIES, make_setup, play_chunks
+    from fairysim.sim.concerto.engine import ENGINE_VERSION
+
+    players, fixed, lineup, seed, cards, engine_version = task_args
+    _check_engine_version("Fairy Concerto", engine_version, ENGINE_VERSION)
+    return _play_setup_range(
+        ("concerto", players, fixed, lineup, seed, _concerto_cards_digest(cards)),
+        lambda: make_setup(
+            players, _resolve_lineup(lineup, players, "concerto", POLICIES), seed, *fixed, cards
+        ),
+        play_chunks,
+        CONCERTO_SEAT_COLUMNS,
+        first,
+        n,
+    )
+
+
+CONCERTO_SEAT_COLUMNS = (
+    "score",
+    "rank",
+    "win_share",
+    "margin",
+    "popularity",
+    "conductor",
+    "soloist",
+    "pianist",
+    "harpist",
+    "score_cards",
+    "honors",
+    "cards_held",
+    "cards_completed",
+    "n_trumpeter",
+    "n_drummer",
+    "n_violinist",
+    "n_horn",
+    "n_composer",
+)
+"""What Concerto's ``simulate_summary`` sums (its ``SUMMARY_COLUMNS``: every per-seat column but
+the bit masks); spelled out, and kept in step by a test, so that importing this module does not
+load the engine."""
+
+
+register_cell_runner(
+    CellRunner(
+        game="concerto",
+        axes=(
+            Axis("players", "--players", _parse_concerto_players, (4,), (1, 2, 3, 4)),
+            Axis(
+                "soloist_card",
+                "--soloist",
+                _or_random(_parse_soloist),
+                (RANDOM,),
+                ("A", "B", "C", "D"),
+            ),
+            Axis(
+                "pianist_card",
+                "--pianist",
+                _or_random(_parse_pianist),
+                (RANDOM,),
+                lambda cards: cards.pianist_ids,
+            ),
+            Axis(
+                "harpist_card",
+                "--harpist",
+                _or_random(_parse_harpist),
+                (RANDOM,),
+                lambda cards: cards.harpist_ids,
+            ),
+        ),
+        seat_columns=CONCERTO_SEAT_COLUMNS,
+        points=(
+            ("score", "score_mean"),
+            ("popu-\nlarity", "popularity_mean"),
+            ("hon-\nors", "honors_mean"),
+        ),
+        make_cell=_concerto_cell,
+        play_range=_concerto_play_range,
+        fingerprint=_concerto_fingerprint,
+        settings=("cards",),
+        prepare=_concerto_cards,
     )
 )
 
@@ -441,13 +683,14 @@ def _items(values: Any) -> list[str]:
     return items
 
 
-def _parse_axis(axis: Axis, values: Any) -> list[Any]:
+def _parse_axis(axis: Axis, values: Any, context: Any) -> list[Any]:
     items = _items(axis.default if values is None else values)
     if not items or any(item == "" for item in items):
         raise FairysimError(axis.option, f"give a comma-separated list, got {values!r}")
-    if axis.everything and [item.lower() for item in items] == ["all"]:
-        return list(axis.everything)
-    parsed = [axis.parse(item) for item in items]
+    everything = axis.everything(context) if callable(axis.everything) else axis.everything
+    if everything and [item.lower() for item in items] == ["all"]:
+        return list(everything)
+    parsed = [axis.parse(item, context) for item in items]
     _refuse_duplicates(parsed, axis.option)
     return parsed
 
@@ -473,8 +716,18 @@ def _refuse_duplicates(values: Sequence[Any], option: str) -> None:
         seen.add(value)
 
 
+def _runner(game: str) -> CellRunner:
+    if game not in CELL_RUNNERS:
+        raise FairysimError("game", f"no sweep for {game!r}; games: {', '.join(CELL_RUNNERS)}")
+    return CELL_RUNNERS[game]
+
+
 def plan_cells(
-    game: str, axes: Mapping[str, Any], lineups: Any, seed: int
+    game: str,
+    axes: Mapping[str, Any],
+    lineups: Any,
+    seed: int,
+    settings: Mapping[str, Any] | None = None,
 ) -> tuple[CellRunner, dict[str, list[Any]], list[str], list[CellSpec]]:
     """Validate a grid and list its cells (axes outer, lineups inner).
 
@@ -489,27 +742,41 @@ def plan_cells(
         Lineups (policy specs as ``--policy`` takes them).
     seed : int
         The sweep's seed; every cell is played with it (common deals across cells).
+    settings : mapping, optional
+        The game's sweep-wide settings (:attr:`CellRunner.settings`, e.g. Concerto's ``cards``).
 
     Returns
     -------
     runner, axis_values, lineups, cells
         The game's runner, the parsed axis values, the normalised lineups and the cells.
     """
-    if game not in CELL_RUNNERS:
-        raise FairysimError("game", f"no sweep for {game!r}; games: {', '.join(CELL_RUNNERS)}")
-    runner = CELL_RUNNERS[game]
+    runner = _runner(game)
+    context = _prepare(runner, settings or {})
+    return (runner, *_plan(runner, axes, lineups, seed, context))
+
+
+def _prepare(runner: CellRunner, settings: Mapping[str, Any]) -> Any:
+    unknown = sorted(set(settings) - set(runner.settings))
+    if unknown:
+        raise FairysimError(f"--{unknown[0]}", f"{runner.game} sweeps have no {unknown[0]} option")
+    return runner.prepare(settings)
+
+
+def _plan(
+    runner: CellRunner, axes: Mapping[str, Any], lineups: Any, seed: int, context: Any
+) -> tuple[dict[str, list[Any]], list[str], list[CellSpec]]:
     known = {axis.name for axis in runner.axes}
     for name, value in axes.items():
         if name not in known and value is not None:
-            raise FairysimError(f"--{name}", f"{game} sweeps have no {name} axis")
-    values = {axis.name: _parse_axis(axis, axes.get(axis.name)) for axis in runner.axes}
+            raise FairysimError(f"--{name}", f"{runner.game} sweeps have no {name} axis")
+    values = {axis.name: _parse_axis(axis, axes.get(axis.name), context) for axis in runner.axes}
     parsed_lineups = _parse_lineups(lineups)
     cells = [
-        runner.make_cell(dict(zip(values, point, strict=True)), lineup, seed)
+        runner.make_cell(dict(zip(values, point, strict=True)), lineup, seed, context)
         for point in itertools.product(*values.values())
         for lineup in parsed_lineups
     ]
-    return runner, values, parsed_lineups, cells
+    return values, parsed_lineups, cells
 
 
 def check_out_dir(out_dir: str | Path, option: str = "--out-dir") -> Path:
@@ -742,11 +1009,13 @@ def run_sweep(
     Parameters
     ----------
     game : str
-        ``"fantastique"`` (a key of :data:`CELL_RUNNERS`).
+        ``"fantastique"`` or ``"concerto"`` (a key of :data:`CELL_RUNNERS`).
     fans : str or sequence, optional
-        Grande Finale fans: ``"I,II,III"``, ``["I", "IV"]`` or ``"all"``. Default ``"I"``.
+        Fantastique's Grande Finale fans: ``"I,II,III"``, ``["I", "IV"]`` or ``"all"``.
+        Default ``"I"``.
     players : str, int or sequence, optional
-        Player counts: ``"2,3,4,5"``, ``[2, 4]``, ``4`` or ``"all"``. Default 4.
+        Player counts: ``"2,3,4,5"``, ``[2, 4]``, ``4`` or ``"all"`` (Fantastique 2-5, Fairy
+        Concerto 1-4, 1 being solo against Pahha). Default 4.
     lineups : str or sequence of str
         Policy specs as ``--policy`` takes them: one name for every seat, or a comma-separated
         policy per seat (then the seat count must match every player count of the sweep).
@@ -775,13 +1044,17 @@ def run_sweep(
     log : callable, optional
         Receives one line per event worth telling (cells skipped on resume, cells written).
     **axes
-        Values of another game's axes, by :attr:`Axis.name` (``fans`` and ``players`` above
-        are Fantastique's).
+        Values of another game's axes, by :attr:`Axis.name`, and its settings. Fairy Concerto:
+        ``soloist_card`` (``"A"`` .. ``"D"``), ``pianist_card`` and ``harpist_card`` (card ids of
+        the card file), each a list as above with ``"random"`` (drawn per game, the default)
+        allowed; and ``cards``, the card file (a path or a ``ConcertoCards``; default the
+        shipped set), the same for every cell.
 
     Returns
     -------
     pandas.DataFrame
-        One row per cell and seat: ``game``, ``cell``, the axis columns (``fan``, ``players``),
+        One row per cell and seat: ``game``, ``cell``, the axis columns (``fan``, ``players``;
+        Concerto: ``players``, ``soloist_card``, ``pianist_card``, ``harpist_card``),
         ``lineup``, ``seat``, ``policy``, ``games``, ``wins`` (sum of win shares),
         ``<column>_mean`` and ``<column>_std`` of every per-seat column, ``win_share`` and its
         Wilson 95% interval ``win_low``/``win_high``. ``attrs["fairysim"]`` holds the manifest
@@ -791,21 +1064,27 @@ def run_sweep(
     ------
     FairysimError
         Naming the option at fault (``--fans``, ``--players``, ``--lineup``, ``--games``,
-        ``--seed``, ``--out-dir``, ``--scheduler``, ``--workers``, ``--task-games``).
+        ``--seed``, ``--out-dir``, ``--scheduler``, ``--workers``, ``--task-games``; Concerto's
+        ``--soloist``, ``--pianist``, ``--harpist``), or the card file.
 
     Examples
     --------
     >>> df = run_sweep(fans="I,II", players="2,4", lineups=["greedy", "random"],
     ...                games=10_000, seed=1, out_dir="results/sweep-demo")  # doctest: +SKIP
+    >>> df = run_sweep("concerto", players="1,4", soloist_card="A,B", lineups=["greedy"],
+    ...                games=10_000, seed=1, out_dir="results/sweep-solo")  # doctest: +SKIP
     """
     say = log or (lambda line: None)
     # Every check runs before the cluster starts, so a typo costs no worker start-up.
     games = check_games(games, "--games")
     task_games = check_games(task_games, "--task-games")
     _check_workers(scheduler, workers)
-    runner, axis_values, parsed_lineups, cells = plan_cells(
-        game, {"fan": fans, "players": players, **axes}, lineups, seed
+    runner = _runner(game)
+    options = {"fan": fans, "players": players, **axes}
+    context = _prepare(
+        runner, {name: options.pop(name) for name in runner.settings if name in options}
     )
+    axis_values, parsed_lineups, cells = _plan(runner, options, lineups, seed, context)
     out = check_out_dir(out_dir)
     from fairysim import __version__
 
@@ -818,7 +1097,7 @@ def run_sweep(
             "lineups": parsed_lineups,
             "games": games,
             "seed": cells[0].key["seed"],
-            **runner.fingerprint(),
+            **runner.fingerprint(context),
         },
         "cells": [cell.cell_id for cell in cells],
     }
@@ -965,7 +1244,9 @@ def iter_cells(out_dir: str | Path) -> Iterator[dict[str, Any]]:
 
 __all__ = [
     "CELL_RUNNERS",
+    "CONCERTO_SEAT_COLUMNS",
     "DEFAULT_TASK_GAMES",
+    "RANDOM",
     "SWEEP_SCHEMA_VERSION",
     "Axis",
     "CellRunner",

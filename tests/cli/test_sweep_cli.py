@@ -1,4 +1,5 @@
-"""`fairysim sweep fantastique` end to end (default local cluster), resume, one-line errors."""
+"""`fairysim sweep fantastique|concerto` end to end (default local cluster), resume, one-line
+errors."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ from typer.testing import CliRunner
 from fairysim import sweep
 from fairysim.cli import app
 from fairysim.cli import sweep as sweep_cli
+from fairysim.sim import concerto
+from fairysim.sim.concerto.cards import DEFAULT_CARDS as CONCERTO_CARDS
 from fairysim.sim.fantastique import make_setup, simulate_summary
 from fairysim.sweep import read_sweep
 
@@ -114,3 +117,83 @@ def test_help_default_task_games_is_the_engines():
     assert result.exit_code == 0
     for option in ("--fans", "--players", "--lineup", "--scheduler", "--workers", "--task-games"):
         assert option in result.output
+
+
+# --------------------------------------------------------------------------------------------
+# fairysim sweep concerto
+
+
+def run_concerto(*args: str):
+    """Invoke `fairysim sweep concerto ARGS` in-process."""
+    return runner.invoke(app, ["sweep", "concerto", *args])
+
+
+def test_concerto_sweep_prints_table_writes_files_and_resumes(tmp_path):
+    out = tmp_path / "sweep"
+    cards = tmp_path / "my-cards.toml"
+    cards.write_text(CONCERTO_CARDS.read_text())
+    args = [
+        *("--players", "1,2", "--soloist", "b", "--harpist", "H3,random"),
+        *("--lineup", "chaser", "--cards", str(cards)),
+        *("--games", "200", "--seed", "3", "--out-dir", str(out)),
+    ]
+    result = run_concerto(*args, "--task-games", "100")
+    assert result.exit_code == 0, result.output
+    assert (
+        "Fairy Concerto sweep: players 1,2 x soloist B x pianist random x harpist H3,random x "
+        "1 lineups = 4 cells, 200 games each, seed 3; 4 played, 0 resumed"
+    ) in result.output
+    assert "Cards: my-cards.toml" in result.output
+    assert "A tie with Pahha is a loss" in result.output  # a solo cell is in the grid
+    summary, meta = read_sweep(out)
+    assert meta["config"]["harpist_card"] == ["H3", "random"]
+    assert len(list((out / "cells").glob("*.json"))) == 4
+    for row in summary.itertuples():
+        assert f"{row.win_share:.3f}  {row.win_low:.3f}-{row.win_high:.3f}" in result.output
+    # the file's numbers are those of the in-process run with the same options
+    cell = summary[(summary.players == 1) & (summary.harpist_card == "H3")]
+    setup = concerto.make_setup(1, "chaser", 3, soloist="B", harpist="H3", cards=cards)
+    expected = concerto.simulate_summary(setup, 200, chunk_games=100)
+    pd.testing.assert_frame_equal(
+        cell[list(expected.columns)].reset_index(drop=True), expected, check_exact=True
+    )
+
+    # Same command again: nothing to play, same table.
+    again = run_concerto(*args)
+    assert again.exit_code == 0, again.output
+    assert "Resuming: 4 of 4 cells already finished" in again.output
+    assert "0 played, 4 resumed" in again.output
+    table = result.output[result.output.index("Per cell and seat") :]
+    assert again.output[again.output.index("Per cell and seat") :] == table
+
+
+CONCERTO_BAD = [
+    (["--players", "5"], "--players"),
+    (["--players", "all,1"], "--players"),
+    (["--soloist", "E"], "--soloist"),
+    (["--pianist", "P9"], "--pianist"),
+    (["--harpist", "H1,h1"], "--harpist"),
+    (["--cards", "no-such-cards.toml"], "--cards"),
+    (["--lineup", "greedy,greedy"], "--lineup"),
+    (["--lineup", "nosuchpolicy"], "--lineup"),
+    (["--games", "0"], "--games"),
+    (["--seed", "-1"], "--seed"),
+    (["--workers", "0"], "--workers"),
+]
+
+
+@pytest.mark.parametrize(
+    ("args", "option"), CONCERTO_BAD, ids=[" ".join(a) for a, _ in CONCERTO_BAD]
+)
+def test_concerto_bad_input_is_one_line_exit_2_and_no_folder(tmp_path, args, option):
+    out = tmp_path / "sweep"
+    assert_one_line_error(run_concerto("--games", "10", *args, "--out-dir", str(out)), option)
+    assert not out.exists()
+
+
+def test_concerto_help_spells_the_simulate_options():
+    result = runner.invoke(app, ["sweep", "concerto", "--help"])
+    assert result.exit_code == 0
+    for option in ("--players", "--lineup", "--soloist", "--pianist", "--harpist", "--cards"):
+        assert option in result.output
+    assert "fairysim simulate concerto" in result.output

@@ -2,9 +2,10 @@
 and ``policies concerto``.
 
 The command functions live here, in one module for the game; ``fairysim.cli.simulate``,
-``.report`` and ``.policies`` register them under their command groups. Like every command they
-check all options before the first game (so a bad option costs no compile and leaves no file)
-and import the engines and the analysis stack only then.
+``.report`` and ``.policies`` register them under their command groups. ``sweep concerto`` lives
+with the other sweeps in ``fairysim.cli.sweep`` and reuses the card option and note defined here.
+Like every command they check all options before the first game (so a bad option costs no
+compile and leaves no file) and import the engines and the analysis stack only then.
 """
 
 from __future__ import annotations
@@ -44,6 +45,9 @@ CardsOption = Annotated[
 ]
 CONTEST_PARTS = ("conductor", "soloist", "pianist", "harpist")
 """Score parts of the four contest cards, summed in the summary table."""
+
+PAHHA_NOTE = "A tie with Pahha is a loss; Pahha scores 3 per face-down score card (ruling C8)."
+"""Printed under every table with a solo seat against Pahha."""
 
 ThreadsOption = Annotated[
     int | None, typer.Option("--threads", help="Numba threads (default: all cores).")
@@ -182,9 +186,7 @@ def simulate_concerto(
         labels.append("Pahha")
     console.print(concerto_summary_table(summary, labels))
     if setup.players == 1:
-        console.print(
-            "A tie with Pahha is a loss; Pahha scores 3 per face-down score card (ruling C8)."
-        )
+        console.print(PAHHA_NOTE)
     if out is not None:
         console.print(f"Wrote {games * setup.seats:,} rows to {out}", soft_wrap=True)
 
