@@ -130,8 +130,7 @@ def test_medal_example_reference():
 def test_medal_example_engine():
     state = fans_played_state()
     t = table_from_state(state)
-    t.order[:4] = [SUKI, KIANO, EMILIE, SAMIR]  # the seats who played, in turn order
-    engine.sort_order_desc(t.order, 4, t.played_count, t.played_value)
+    assert engine.order_for_medals(t, 4, state.start_seat) == 4  # everyone played
     assert list(t.order[:4]) == [KIANO, SUKI, SAMIR, EMILIE]
     engine.award_medals(t, 4, CARDS.medal_values, 4)
     assert list(t.medal_points[:4]) == [3, 6, 0, 1]
@@ -162,8 +161,7 @@ def test_stack_taking_example_reference():
 def test_stack_taking_order_engine():
     state = fans_played_state()
     t = table_from_state(state)
-    t.order[:4] = [KIANO, SUKI, SAMIR, EMILIE]
-    engine.sort_order_desc(t.order, 4, t.played_value, t.played_count)
+    engine.order_for_stacks(t, 4, state.start_seat)
     assert list(t.order[:4]) == [EMILIE, KIANO, SUKI, SAMIR]
     assert engine_stack_choices(t) == DISPLAY
     t.stack_size[1] = 0  # Emilie took the three 5s, Kiano the two 2s, Suki the single 8

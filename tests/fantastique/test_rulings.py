@@ -223,14 +223,13 @@ def set_fans(state: ref.GameState, fans) -> None:
 
 
 def engine_award(t, state: ref.GameState) -> None:
-    """Rank the seats who played (turn order, then count and value) and award, as the engine."""
-    played = [p.seat for p in ref.turn_order(state) if p.fan is not None]
+    """Rank the seats who played (by count, then value) and award, as the engine."""
     for p in state.players:
         t.played_value[p.seat] = p.fan.value if p.fan else 0
         t.played_count[p.seat] = p.fan.count if p.fan else 0
-    t.order[: len(played)] = played
-    engine.sort_order_desc(t.order, len(played), t.played_count, t.played_value)
-    engine.award_medals(t, len(state.players), CARDS.medal_values, len(played))
+    n_played = engine.order_for_medals(t, len(state.players), state.start_seat)
+    assert n_played == sum(p.fan is not None for p in state.players)
+    engine.award_medals(t, len(state.players), CARDS.medal_values, n_played)
 
 
 def test_f5_ranking_by_count_then_value():
@@ -287,9 +286,18 @@ def test_f6_stack_order_value_then_count_then_passers():
     # Value, then count, both descending; then passers clockwise from the start seat (3).
     assert [p.seat for p in ref.stack_choosing_order(state)] == [4, 1, 0, 2, 3]
     t = table_from_state(state)
-    t.order[:4] = [0, 1, 2, 4]
-    engine.sort_order_desc(t.order, 4, t.played_value, t.played_count)
-    assert list(t.order[:4]) == [4, 1, 0, 2]
+    engine.order_for_stacks(t, 5, state.start_seat)
+    assert list(t.order[:5]) == [4, 1, 0, 2, 3]
+
+
+def test_f6_passers_choose_in_turn_order_from_the_start_seat():
+    state = make_state([[]] * 5, start_seat=2)
+    set_fans(state, [None, (6, 1), None, None, (2, 2)])
+    # Seats 1 and 4 played; the passers follow clockwise from seat 2: 2, 3, then 0.
+    assert [p.seat for p in ref.stack_choosing_order(state)] == [1, 4, 2, 3, 0]
+    t = table_from_state(state)
+    engine.order_for_stacks(t, 5, state.start_seat)
+    assert list(t.order[:5]) == [1, 4, 2, 3, 0]
 
 
 def test_f6_full_round_each_takes_one_whole_stack():

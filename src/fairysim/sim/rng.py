@@ -66,22 +66,36 @@ def next_u64(state):
     return splitmix64_mix(state[RNG_KEY] + state[RNG_COUNTER] * GOLDEN_GAMMA)
 
 
-@nb.njit(cache=True)
-def randint(state, n):
-    """A uniform integer in ``[0, n)`` for ``1 <= n < 2**32``, exactly unbiased.
+@nb.njit(cache=True, inline="always")
+def draw_below(key, counter, n):
+    """A uniform integer in ``[0, n)`` from the stream ``key`` after draw ``counter``.
 
-    Lemire's multiply-shift on the high 32 bits of a draw, with rejection of the few
-    values that would bias the result; the slow modulo runs only when a rejection is possible.
+    Returns ``(value, counter)``, the counter advanced past the draws used. Lemire's
+    multiply-shift on the high 32 bits of a draw, with rejection of the few values that would
+    bias the result, so exactly unbiased for ``1 <= n < 2**32``; the slow modulo runs only when a
+    rejection is possible. Taking and returning the counter keeps it in a register through a
+    loop of draws, where a counter in an array goes through memory at every draw.
     """
     n64 = np.uint64(n)
-    m = (next_u64(state) >> np.uint64(32)) * n64
+    counter += np.uint64(1)
+    m = (splitmix64_mix(key + counter * GOLDEN_GAMMA) >> np.uint64(32)) * n64
     low = m & _U32_MASK
     if low < n64:
         threshold = (np.uint64(1 << 32) - n64) % n64
         while low < threshold:
-            m = (next_u64(state) >> np.uint64(32)) * n64
+            counter += np.uint64(1)
+            m = (splitmix64_mix(key + counter * GOLDEN_GAMMA) >> np.uint64(32)) * n64
             low = m & _U32_MASK
-    return np.int64(m >> np.uint64(32))
+    return np.int64(m >> np.uint64(32)), counter
+
+
+@nb.njit(cache=True)
+def randint(state, n):
+    """A uniform integer in ``[0, n)`` for ``1 <= n < 2**32``, exactly unbiased (see
+    :func:`draw_below`)."""
+    value, counter = draw_below(state[RNG_KEY], state[RNG_COUNTER], n)
+    state[RNG_COUNTER] = counter
+    return value
 
 
 @nb.njit(cache=True)
@@ -93,11 +107,14 @@ def uniform(state):
 @nb.njit(cache=True)
 def shuffle_prefix(state, values, n):
     """Shuffle ``values[:n]`` in place (Fisher-Yates, from the last position down)."""
+    key = state[RNG_KEY]
+    counter = state[RNG_COUNTER]
     for i in range(n - 1, 0, -1):
-        j = randint(state, i + 1)
+        j, counter = draw_below(key, counter, i + 1)
         tmp = values[i]
         values[i] = values[j]
         values[j] = tmp
+    state[RNG_COUNTER] = counter
 
 
 def new_stream(seed: int, game: int, stream: int) -> np.ndarray:

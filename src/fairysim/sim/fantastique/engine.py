@@ -18,7 +18,13 @@ import numba as nb
 import numpy as np
 
 from fairysim.sim.borrow import borrowed, borrowed_fields, keep_alive
-from fairysim.sim.fantastique.policies import ask_policy
+from fairysim.sim.fantastique.policies import (
+    GREEDY,
+    GREEDY_KEY_RADIX,
+    ask_policy,
+    greedy_fan_key,
+    greedy_stack,
+)
 from fairysim.sim.fantastique.rules import (
     BRONZE_MIN_PLAYERS,
     DISPLAY_STACKS,
@@ -81,6 +87,7 @@ Table = namedtuple(
         "n_medals",  # int64[MAX_PLAYERS]
         "medal_points",  # int64[MAX_PLAYERS]
         "order",  # int64[MAX_PLAYERS]: scratch for rankings and turn orders
+        "order_keys",  # int64[MAX_PLAYERS]: scratch, the key each seat is ordered by
         "seat_view",  # int64[VIEW_SIZE]: what the deciding seat sees
         "choices",  # int64[MAX_CHOICES, 2]
         "deal_rng",  # uint64[2]
@@ -95,6 +102,9 @@ N_COUNTERS = 3
 
 # Error record of a game whose policy answered an illegal index: (seat, decision, choice, n).
 ERROR_FIELDS = 4
+
+KEY_SHIFT = 32
+"""Seats are ordered by ``primary << KEY_SHIFT | secondary``: counts and values stay far below."""
 
 
 @nb.njit(cache=True)
@@ -116,12 +126,25 @@ def new_table(total_cards):
         np.zeros(MAX_PLAYERS, np.int64),
         np.zeros(MAX_PLAYERS, np.int64),
         np.zeros(MAX_PLAYERS, np.int64),
+        np.zeros(MAX_PLAYERS, np.int64),
         np.zeros(VIEW_SIZE, np.int64),
         np.zeros((MAX_CHOICES, 2), np.int64),
         np.zeros(RNG_STATE_SIZE, np.uint64),
         np.zeros((MAX_PLAYERS, RNG_STATE_SIZE), np.uint64),
         np.zeros(N_COUNTERS, np.int64),
     )
+
+
+@nb.njit(cache=True, inline="always")
+def fill(a, n, value):
+    """Set ``a[:n]`` to ``value``.
+
+    Every reset in the game loop goes through here with ``n`` a rulebook constant, so LLVM sees a
+    fixed length and writes a few vector stores; ``a[:] = value`` on an array of unknown length
+    was a call to ``memset`` (some 50 a game).
+    """
+    for i in range(n):
+        a[i] = value
 
 
 @nb.njit(cache=True, inline="always")
@@ -135,19 +158,36 @@ def fill_pile_sorted(t, counts):
     return n
 
 
+@nb.njit(cache=True)
+def deck_in_value_order(deck_counts):
+    """Every card of the deck (``deck_counts[v]`` cards of value ``v``), ascending by value."""
+    deck = np.empty(deck_counts.sum(), np.int64)
+    n = 0
+    for v in range(1, N_VALUES + 1):
+        for _ in range(deck_counts[v]):
+            deck[n] = v
+            n += 1
+    return deck
+
+
 @nb.njit(cache=True, inline="always")
-def setup_game(t, seed, game, n_players, deck_counts):
+def setup_game(t, seed, game, n_players, deck):
     """Reset the table, shuffle, deal and draw the first start seat (F1)."""
-    t.hands[:] = 0
-    t.discard[:] = 0
-    t.medal_next[:] = 0
-    t.n_medals[:] = 0
-    t.medal_points[:] = 0
-    t.medals[:] = 0
+    for s in range(MAX_PLAYERS):
+        fill(t.hands[s], N_VALUES + 1, 0)
+        fill(t.medals[s], ROUNDS, 0)
+    fill(t.discard, N_VALUES + 1, 0)
+    fill(t.medal_next, len(MEDAL_ROWS), 0)
+    fill(t.n_medals, MAX_PLAYERS, 0)
+    fill(t.medal_points, MAX_PLAYERS, 0)
     seed_stream(t.deal_rng, seed, game, DEAL_STREAM)
     for s in range(n_players):
         seed_stream(t.policy_rng[s], seed, game, FIRST_POLICY_STREAM + s)
-    n = fill_pile_sorted(t, deck_counts)
+    # The deck sorted by value is copied, not rebuilt value by value: a loop whose length
+    # changes with each value costs a mispredicted branch per value.
+    n = len(deck)
+    for i in range(n):
+        t.pile[i] = deck[i]
     shuffle_prefix(t.deal_rng, t.pile, n)
     for s in range(n_players):
         for _ in range(HAND_SIZE):
@@ -165,7 +205,7 @@ def reshuffle_discard(t):
     if n == 0:
         return False
     shuffle_prefix(t.deal_rng, t.pile, n)
-    t.discard[:] = 0
+    fill(t.discard, N_VALUES + 1, 0)
     t.counters[PILE_LEN] = n
     return True
 
@@ -174,22 +214,28 @@ def reshuffle_discard(t):
 def reveal_display(t):
     """Phase 1 (F2, F3): reveal until a fifth stack is started or no card is left."""
     n_stacks = 0
-    t.stack_size[:] = 0
-    t.stack_value[:] = 0
-    t.open_stack[:] = -1
+    fill(t.stack_size, DISPLAY_STACKS, 0)
+    fill(t.stack_value, DISPLAY_STACKS, 0)
+    fill(t.open_stack, N_VALUES + 1, -1)
+    pile_len = t.counters[PILE_LEN]  # a local: the counter in its array would go through memory
     while n_stacks < DISPLAY_STACKS:
-        if t.counters[PILE_LEN] == 0 and not reshuffle_discard(t):
-            break
-        t.counters[PILE_LEN] -= 1
-        card = t.pile[t.counters[PILE_LEN]]
+        if pile_len == 0:
+            if not reshuffle_discard(t):
+                break
+            pile_len = t.counters[PILE_LEN]
+        pile_len -= 1
+        card = t.pile[pile_len]
         s = t.open_stack[card]
-        if s < 0:
-            s = n_stacks
-            t.stack_value[s] = card
-            n_stacks += 1
+        # Selects rather than an if: whether a card starts a stack is a coin flip to the
+        # branch predictor. Rewriting an open stack's value with the same card is harmless.
+        starts_stack = s < 0
+        s = n_stacks if starts_stack else s
+        t.stack_value[s] = card
+        n_stacks += starts_stack
         t.stack_size[s] += 1
         # A full stack takes no more cards: a fourth card of the value starts a new one (F2).
         t.open_stack[card] = s if t.stack_size[s] < STACK_LIMIT else -1
+    t.counters[PILE_LEN] = pile_len
     t.counters[N_STACKS] = n_stacks
 
 
@@ -266,18 +312,40 @@ def stack_choices(t):
 
 
 @nb.njit(cache=True, inline="always")
-def sort_order_desc(order, n, primary, secondary):
-    """Insertion-sort seats ``order[:n]`` by (primary, secondary) descending; stable."""
-    for i in range(1, n):
-        seat = order[i]
-        j = i - 1
-        while j >= 0 and (
-            primary[order[j]] < primary[seat]
-            or (primary[order[j]] == primary[seat] and secondary[order[j]] < secondary[seat])
-        ):
-            order[j + 1] = order[j]
-            j -= 1
-        order[j + 1] = seat
+def order_seats_by_key(order, keys, n_players, start):
+    """Write the seats into ``order`` by ``keys`` descending, ties in turn order from ``start``.
+
+    Returns how many seats have a key above 0. The keys of seats that played are distinct (no two
+    fans alike, F4) and passers have key 0, so each seat's place is the number of seats before
+    it: counted without a branch on the data, which an insertion sort mispredicts.
+    """
+    n_played = 0
+    for s in range(n_players):
+        n_played += keys[s] > 0
+    for s in range(n_players):
+        turn_s = s - start + (n_players if s < start else 0)
+        place = 0
+        for o in range(n_players):
+            turn_o = o - start + (n_players if o < start else 0)
+            place += (keys[o] > keys[s]) | ((keys[o] == keys[s]) & (turn_o < turn_s))
+        order[place] = s
+    return n_played
+
+
+@nb.njit(cache=True, inline="always")
+def order_for_medals(t, n_players, start):
+    """F5: the seats that played into ``t.order`` by count, then value; return how many."""
+    for seat in range(n_players):
+        t.order_keys[seat] = (t.played_count[seat] << KEY_SHIFT) | t.played_value[seat]
+    return order_seats_by_key(t.order, t.order_keys, n_players, start)
+
+
+@nb.njit(cache=True, inline="always")
+def order_for_stacks(t, n_players, start):
+    """F6: every seat into ``t.order``: by value, then count, then passers in turn order."""
+    for seat in range(n_players):
+        t.order_keys[seat] = (t.played_value[seat] << KEY_SHIFT) | t.played_count[seat]
+    order_seats_by_key(t.order, t.order_keys, n_players, start)
 
 
 @nb.njit(cache=True, inline="always")
@@ -289,6 +357,24 @@ def turn_seat(start, turn, n_players):
     """
     seat = start + turn
     return seat - n_players if seat >= n_players else seat
+
+
+@nb.njit(cache=True, inline="always")
+def play_fan(t, seat, value, count):
+    """``seat`` plays ``count`` cards of ``value`` (F4)."""
+    t.hands[seat, value] -= count
+    t.hand_size[seat] -= count
+    t.played_value[seat] = value
+    t.played_count[seat] = count
+    t.taken_fans[value] |= 1 << count
+
+
+@nb.njit(cache=True, inline="always")
+def take_stack(t, seat, s):
+    """``seat`` takes display stack ``s`` into its hand (F6)."""
+    t.hands[seat, t.stack_value[s]] += t.stack_size[s]
+    t.hand_size[seat] += t.stack_size[s]
+    t.stack_size[s] = 0
 
 
 @nb.njit(cache=True, inline="always")
@@ -320,12 +406,18 @@ def play_round(
     """One round: reveal, play fans, medals, take stacks. False if a policy answered illegally."""
     reveal_display(t)
     start = t.counters[START_SEAT]
-    t.played_count[:] = 0
-    t.played_value[:] = 0
-    t.taken_fans[:] = 0
+    fill(t.played_count, MAX_PLAYERS, 0)
+    fill(t.played_value, MAX_PLAYERS, 0)
+    fill(t.taken_fans, N_VALUES + 1, 0)
     # Phase 2: fans in turn order (F4)
     for turn in range(n_players):
         seat = turn_seat(start, turn, n_players)
+        if policy_ids[seat] == GREEDY:
+            # Greedy's choice read straight off the hand, equal to asking it (tested).
+            key = greedy_fan_key(t.hands[seat], t.taken_fans)
+            if key >= GREEDY_KEY_RADIX:
+                play_fan(t, seat, key % GREEDY_KEY_RADIX, key // GREEDY_KEY_RADIX)
+            continue
         n = legal_fans(t, seat)
         if n == 0:
             continue
@@ -349,33 +441,21 @@ def play_round(
             error[2] = c
             error[3] = n
             return False
-        value = t.choices[c, 0]
-        count = t.choices[c, 1]
-        t.hands[seat, value] -= count
-        t.hand_size[seat] -= count
-        t.played_value[seat] = value
-        t.played_count[seat] = count
-        t.taken_fans[value] |= 1 << count
+        play_fan(t, seat, t.choices[c, 0], t.choices[c, 1])
     # Phase 3: medals by count, then value (F5)
-    n_played = 0
-    for turn in range(n_players):
-        seat = turn_seat(start, turn, n_players)
-        if t.played_count[seat] > 0:
-            t.order[n_played] = seat
-            n_played += 1
-    sort_order_desc(t.order, n_played, t.played_count, t.played_value)
+    n_played = order_for_medals(t, n_players, start)
     award_medals(t, n_players, medal_values, n_played)
     gold_seat = t.order[0] if n_played > 0 else start
     # Phase 4: stacks by value, then count, then passers in turn order (F6)
-    sort_order_desc(t.order, n_played, t.played_value, t.played_count)
-    n_order = n_played
-    for turn in range(n_players):
-        seat = turn_seat(start, turn, n_players)
-        if t.played_count[seat] == 0:
-            t.order[n_order] = seat
-            n_order += 1
+    order_for_stacks(t, n_players, start)
     for i in range(n_players):
         seat = t.order[i]
+        if policy_ids[seat] == GREEDY:
+            s = greedy_stack(t.stack_value, t.stack_size)
+            if s < 0:
+                break  # F3: fewer stacks than players when both piles ran dry
+            take_stack(t, seat, s)
+            continue
         n = stack_choices(t)
         if n == 0:
             break  # F3: fewer stacks than players when both piles ran dry
@@ -402,9 +482,7 @@ def play_round(
         for s in range(t.counters[N_STACKS]):
             size = t.stack_size[s]
             if size > 0 and t.stack_value[s] == t.choices[c, 0] and size == t.choices[c, 1]:
-                t.hands[seat, t.stack_value[s]] += t.stack_size[s]
-                t.hand_size[seat] += t.stack_size[s]
-                t.stack_size[s] = 0
+                take_stack(t, seat, s)
                 break
     # End of round: fans and untaken stacks to the discard pile; Gold winner starts (F7)
     for seat in range(n_players):
@@ -428,6 +506,21 @@ def sort_medals_desc(medals, n):
         medals[j + 1] = x
 
 
+@nb.njit(cache=True, inline="always")
+def sort_medals_of_tied_seats(t, scores, n_players):
+    """Sort the medals, highest first, of each seat tied with another on score or medal points.
+
+    Only a tie reads the medals (F10), and sorting every seat's medals was a string of
+    mispredicted branches in every game.
+    """
+    for s in range(n_players):
+        tied = False
+        for o in range(n_players):
+            tied |= (o != s) & ((scores[o] == scores[s]) | (t.medal_points[o] == t.medal_points[s]))
+        if tied:
+            sort_medals_desc(t.medals[s], t.n_medals[s])
+
+
 # ``_nrt=False`` compiles the game (and every helper inlined into it) without numba's runtime:
 # no reference counting at all, so no incref/decref call (atomic or not) wherever a helper copies
 # a table field or takes a row view. Borrowing alone made those calls cheap, but each one still
@@ -445,7 +538,7 @@ def play_game(
     policies,
     weights,
     reads_view,
-    deck_counts,
+    deck,
     medal_values,
     finale_medals,
     out,
@@ -455,7 +548,7 @@ def play_game(
     error,
 ):
     """Play game ``game`` on table ``t`` and write its outcome into row ``row`` of ``out``."""
-    setup_game(t, seed, game, n_players, deck_counts)
+    setup_game(t, seed, game, n_players, deck)
     out.first_seat[row] = t.counters[START_SEAT]
     for round_ in range(ROUNDS):
         if not play_round(
@@ -478,13 +571,13 @@ def play_game(
     for s in range(n_players):
         finale_counts[s] = finale_count_of_counts(fan, t.hands[s])
         out.finale_count[row, s] = finale_counts[s]
-        sort_medals_desc(t.medals[s], t.n_medals[s])
     finale_medal_points(finale_counts, n_players, finale_medals, out.finale_points[row])
     for s in range(n_players):
         out.medal_points[row, s] = t.medal_points[s]
         out.score[row, s] = t.medal_points[s] + out.finale_points[row, s]
         out.medals[row, s] = t.n_medals[s]
         out.hand_size[row, s] = t.hand_size[s]
+    sort_medals_of_tied_seats(t, out.score[row], n_players)
     rank_players(out.score[row], t.medals, t.n_medals, n_players, out.rank[row], out.win_share[row])
     rank_players(
         t.medal_points,
@@ -528,9 +621,8 @@ def play_games(
     """
     n_games = out.score.shape[0]
     n_blocks = min(n_threads, n_games)
-    total_cards = 0
-    for v in range(N_VALUES + 1):
-        total_cards += deck_counts[v]
+    deck = deck_in_value_order(deck_counts)
+    total_cards = len(deck)
     # Arrays owned by the caller (Python) or by ``owner`` below are borrowed for the game loop,
     # so the loop does no atomic reference counting (see fairysim.sim.borrow).
     for block in nb.prange(n_blocks):
@@ -544,7 +636,7 @@ def play_games(
         block_policy_ids = borrowed(policy_ids)
         block_weights = borrowed(weights)
         block_reads_view = borrowed(reads_view)
-        block_deck_counts = borrowed(deck_counts)
+        block_deck = borrowed(deck)
         block_medal_values = borrowed(medal_values)
         block_finale_medals = borrowed(finale_medals)
         lo = block * n_games // n_blocks
@@ -561,7 +653,7 @@ def play_games(
                 policies,
                 block_weights,
                 block_reads_view,
-                block_deck_counts,
+                block_deck,
                 block_medal_values,
                 block_finale_medals,
                 block_out,
@@ -571,6 +663,7 @@ def play_games(
                 block_errors[row],
             )
         keep_alive(owner)
+    keep_alive(deck)
 
 
 Outcome = namedtuple(

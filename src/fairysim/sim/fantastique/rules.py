@@ -76,23 +76,21 @@ def finale_count_of_counts(fan, counts, changed_value=0, delta=0):
         first = 0
         second = 0
         total = 0
+        # max/min rather than ifs: which value is most held is a coin flip to the branch
+        # predictor, and policies count the finale for every choice they weigh.
         for v in range(1, N_VALUES + 1):
             c = held(counts, v, changed_value, delta)
             total += c
-            if c > first:
-                second = first
-                first = c
-            elif c > second:
-                second = c
+            second = max(second, min(first, c))
+            first = max(first, c)
         return first + second if fan == 2 else total - first
     if fan == 4:
         low = 0
         high = 0
         for v in range(1, N_VALUES + 1):
-            if held(counts, v, changed_value, delta) > 0:
-                if low == 0:
-                    low = v
-                high = v
+            is_held = held(counts, v, changed_value, delta) > 0
+            low = v if is_held and low == 0 else low
+            high = v if is_held else high
         if low == 0:
             return 0
         if low == high:
@@ -105,15 +103,11 @@ def finale_count_of_counts(fan, counts, changed_value=0, delta=0):
     run_cards = 0
     for v in range(1, N_VALUES + 1):
         c = held(counts, v, changed_value, delta)
-        if c > 0:
-            run_len += 1
-            run_cards += c
-            if run_len > best_len or (run_len == best_len and run_cards > best_cards):
-                best_len = run_len
-                best_cards = run_cards
-        else:
-            run_len = 0
-            run_cards = 0
+        run_len = run_len + 1 if c > 0 else 0
+        run_cards = run_cards + c if c > 0 else 0
+        better = run_len > best_len or (run_len == best_len and run_cards > best_cards)
+        best_len = run_len if better else best_len
+        best_cards = run_cards if better else best_cards
     return best_cards
 
 
@@ -136,7 +130,7 @@ def finale_count(fan: str, hand: Iterable[int]) -> int:
     return int(finale_count_of_counts(fan_index(fan), hand_counts(hand)))
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def finale_medal_points(finale_counts, n_players, finale_medals, points_out):
     """Grande Finale medals (ruling F9) into ``points_out[seat]`` (points).
 
@@ -160,7 +154,7 @@ def finale_medal_points(finale_counts, n_players, finale_medals, points_out):
             points_out[s] = 0
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def beats_on_tiebreak(total_a, medals_a, n_a, total_b, medals_b, n_b):
     """+1 if player a ranks above b, -1 if below, 0 if still tied (ruling F10).
 
@@ -177,7 +171,7 @@ def beats_on_tiebreak(total_a, medals_a, n_a, total_b, medals_b, n_b):
     return 0
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def rank_players(totals, medals, n_medals, n_players, rank_out, share_out):
     """Competition ranks (1 = winner) and win shares of every seat, with the F10 tie-break.
 
