@@ -521,13 +521,7 @@ def sort_medals_of_tied_seats(t, scores, n_players):
             sort_medals_desc(t.medals[s], t.n_medals[s])
 
 
-# ``_nrt=False`` compiles the game (and every helper inlined into it) without numba's runtime:
-# no reference counting at all, so no incref/decref call (atomic or not) wherever a helper copies
-# a table field or takes a row view. Borrowing alone made those calls cheap, but each one still
-# cost a call and kept LLVM from reusing loaded values across it (~30% of a greedy game). It
-# also makes "the game loop allocates nothing" a compile-time guarantee: an allocation here fails
-# to compile. The arrays are owned by ``play_games``, which outlives every call.
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, inline="always")
 def play_game(
     t,
     seed,
@@ -594,6 +588,61 @@ def play_game(
     return True
 
 
+# ``_nrt=False`` compiles a block of games (and every helper inlined into it) without numba's
+# runtime: no reference counting at all, so no incref/decref call (atomic or not) wherever a
+# helper copies a table field or takes a row view. Borrowing alone made those calls cheap, but
+# each one still cost a call and kept LLVM from reusing loaded values across it (~30% of a greedy
+# game). It also makes "the game loop allocates nothing" a compile-time guarantee: an allocation
+# here fails to compile. The arrays are owned by ``play_games``, which outlives every call.
+@nb.njit(cache=True, _nrt=False)
+def play_block(
+    t,
+    seed,
+    first_game,
+    lo,
+    hi,
+    n_players,
+    fan,
+    policy_ids,
+    policies,
+    weights,
+    reads_view,
+    deck,
+    medal_values,
+    finale_medals,
+    out,
+    trace,
+    record_trace,
+    errors,
+):
+    """Play games ``first_game + lo .. first_game + hi - 1`` into rows ``lo .. hi - 1``.
+
+    One call per block, not per game: a call passes the table and outcome arrays by value,
+    some 2 kB of stack copied every game.
+    """
+    for row in range(lo, hi):
+        # A game whose policy answers illegally stops there; its error row says why.
+        play_game(
+            t,
+            seed,
+            first_game + row,
+            n_players,
+            fan,
+            policy_ids,
+            policies,
+            weights,
+            reads_view,
+            deck,
+            medal_values,
+            finale_medals,
+            out,
+            row,
+            trace,
+            record_trace,
+            errors[row],
+        )
+
+
 @nb.njit(cache=True, parallel=True)
 def play_games(
     seed,
@@ -641,27 +690,26 @@ def play_games(
         block_finale_medals = borrowed(finale_medals)
         lo = block * n_games // n_blocks
         hi = (block + 1) * n_games // n_blocks
-        for row in range(lo, hi):
-            # A game whose policy answers illegally stops there; its error row says why.
-            play_game(
-                t,
-                seed,
-                first_game + row,
-                n_players,
-                fan,
-                block_policy_ids,
-                policies,
-                block_weights,
-                block_reads_view,
-                block_deck,
-                block_medal_values,
-                block_finale_medals,
-                block_out,
-                row,
-                block_trace,
-                record_trace,
-                block_errors[row],
-            )
+        play_block(
+            t,
+            seed,
+            first_game,
+            lo,
+            hi,
+            n_players,
+            fan,
+            block_policy_ids,
+            policies,
+            block_weights,
+            block_reads_view,
+            block_deck,
+            block_medal_values,
+            block_finale_medals,
+            block_out,
+            block_trace,
+            record_trace,
+            block_errors,
+        )
         keep_alive(owner)
     keep_alive(deck)
 
