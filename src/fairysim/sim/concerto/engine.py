@@ -40,7 +40,14 @@ import numba as nb
 import numpy as np
 
 from fairysim.sim.borrow import borrowed, borrowed_fields, keep_alive
-from fairysim.sim.concerto.policies import ask_policy
+from fairysim.sim.concerto.greedy import (
+    card_complete,
+    contest_part_points,
+    fewest_missing_card,
+    greedy_answer,
+    set_quotas,
+)
+from fairysim.sim.concerto.policies import GREEDY, ask_policy, stack_int64
 from fairysim.sim.concerto.rules import (
     CARD_DISCARDED,
     CARD_OFFERED,
@@ -57,7 +64,12 @@ from fairysim.sim.concerto.rules import (
     N_KINDS,
     N_PARTS,
     N_SCORE_CARDS,
+    P_CONDUCTOR,
+    P_HARPIST,
+    P_PIANIST,
+    P_POPULARITY,
     P_SCORE_CARDS,
+    P_SOLOIST,
     PAHHA,
     PAHHA_POINTS_PER_CARD,
     PICK_PAIR,
@@ -87,8 +99,6 @@ from fairysim.sim.concerto.rules import (
     V_UNSEEN,
     VIEW_SIZE,
     award_honors,
-    card_complete,
-    contest_parts,
 )
 from fairysim.sim.rng import (
     DEAL_STREAM,
@@ -107,6 +117,7 @@ Table = namedtuple(
     "Table",
     [
         "bag",  # int64[tokens]: shuffled bag, top token at bag[counters[BAG_LEN] - 1]
+        "sorted_bag",  # int64[tokens]: the bag before shuffling, sorted by kind (static)
         "pile",  # int64[N_SCORE_CARDS]: score-card draw pile, top at pile[counters[PILE_LEN] - 1]
         "discard",  # int64[N_SCORE_CARDS]: score-card discard pile (ids, in order discarded)
         "public",  # int64[N_SCORE_CARDS]: public state: seat or CARD_UNSEEN/_DISCARDED
@@ -126,6 +137,8 @@ Table = namedtuple(
         "choices",  # int64[MAX_CHOICES, CHOICE_WIDTH]
         "deal_rng",  # uint64[2]
         "policy_rng",  # uint64[MAX_SEATS, 2]
+        "pianist_quotas",  # int64[N_PIANISTS, N_KINDS, QUOTA_SIZE]: greedy.set_quotas (static)
+        "harpist_quotas",  # int64[N_HARPISTS, N_KINDS, QUOTA_SIZE]
         "counters",  # int64[N_COUNTERS], slots below
     ],
 )
@@ -143,11 +156,18 @@ ERROR_FIELDS = 4
 
 
 @nb.njit(cache=True)
-def new_table(total_tokens, need):
-    """Allocate the arrays of one table (once per worker thread); the static score-card table of
-    the view is written here once."""
+def new_table(tokens, need, psets, hsets):
+    """Allocate the arrays of one table (once per worker thread); the static arrays (the sorted
+    bag, the score-card table of the view and greedy's set tables) are written here once."""
+    sorted_bag = np.zeros(tokens.sum(), np.int64)
+    n = 0
+    for k in range(N_KINDS):
+        for _ in range(tokens[k]):
+            sorted_bag[n] = k
+            n += 1
     t = Table(
-        np.zeros(total_tokens, np.int64),
+        np.zeros(n, np.int64),
+        sorted_bag,
         np.zeros(N_SCORE_CARDS, np.int64),
         np.zeros(N_SCORE_CARDS, np.int64),
         np.zeros(N_SCORE_CARDS, np.int64),
@@ -167,6 +187,8 @@ def new_table(total_tokens, need):
         np.zeros((MAX_CHOICES, CHOICE_WIDTH), np.int64),
         np.zeros(RNG_STATE_SIZE, np.uint64),
         np.zeros((MAX_SEATS, RNG_STATE_SIZE), np.uint64),
+        set_quotas(psets),
+        set_quotas(hsets),
         np.zeros(N_COUNTERS, np.int64),
     )
     for i in range(N_SCORE_CARDS):
@@ -235,16 +257,22 @@ def gain_card(t, seat, card, face_up):
 
 
 @nb.njit(cache=True)
-def setup_game(t, seed, game, n_players, tokens, fixed_setup):
+def setup_game(t, seed, game, n_players, fixed_setup):
     """Reset the table and make the setup draws 1-5 of the module docstring."""
     n_seats = seats_of(n_players)
-    t.hands[:] = 0
-    t.orchestra[:] = 0
-    t.removed[:] = 0
-    t.n_held[:] = 0
-    t.dealt[:] = -1
-    t.kept[:] = -1
-    t.counters[:] = 0
+    # loops of fixed length, not ``a[:] = v`` (a memset call each)
+    for s in range(MAX_SEATS):
+        for k in range(N_KINDS):
+            t.hands[s, k] = 0
+            t.orchestra[s, k] = 0
+        t.n_held[s] = 0
+        for i in range(DEALT_SCORE_CARDS):
+            t.dealt[s, i] = -1
+        t.kept[s] = -1
+    for k in range(N_KINDS):
+        t.removed[k] = 0
+    for i in range(N_COUNTERS):
+        t.counters[i] = 0
     seed_stream(t.deal_rng, seed, game, DEAL_STREAM)
     for s in range(n_players):
         seed_stream(t.policy_rng[s], seed, game, FIRST_POLICY_STREAM + s)
@@ -262,11 +290,9 @@ def setup_game(t, seed, game, n_players, tokens, fixed_setup):
     t.counters[PIANIST] = pianist if fixed_setup[1] < 0 else fixed_setup[1]
     t.counters[HARPIST] = harpist if fixed_setup[2] < 0 else fixed_setup[2]
     # 3. bag (C1)
-    n = 0
-    for k in range(N_KINDS):
-        for _ in range(tokens[k]):
-            t.bag[n] = k
-            n += 1
+    n = len(t.bag)
+    for i in range(n):
+        t.bag[i] = t.sorted_bag[i]
     shuffle_prefix(t.deal_rng, t.bag, n)
     t.counters[BAG_LEN] = n
     # 4. popularity token (C2)
@@ -328,12 +354,45 @@ def same_need(need, a, b):
 
 
 @nb.njit(cache=True, inline="always")
-def ask(view, choices, rng, seat, decision, n, policy_ids, policies, weights, error):
-    """Offer ``choices[:n]`` to ``seat``'s policy (``rng``: its stream); -1 (and the error
-    record) if it answers outside the legal choices. A single choice is taken without asking."""
+def decide(
+    t,
+    seat,
+    n_players,
+    decision,
+    n,
+    round_,
+    step,
+    keep,
+    policy_ids,
+    policies,
+    reads_view,
+    weights,
+    need,
+    tokens,
+    psets,
+    hsets,
+    error,
+):
+    """``seat``'s answer to ``decision`` over ``t.choices[:n]``; -1 (and the error record) if its
+    policy answers outside the legal choices.
+
+    A single choice is taken without asking. Greedy seats are answered from the table
+    (:func:`greedy_on_table`); other policies are asked with the seat's view, filled only for
+    policies that read it.
+    """
     if n == 1:
         return 0
-    c = ask_policy(policy_ids, policies, seat, decision, view, choices, n, weights[seat], rng)
+    if policy_ids[seat] == GREEDY:
+        return greedy_on_table(t, seat, decision, n, need)
+    if reads_view[seat]:
+        fill_view(t, seat, n_players, round_, step, keep, tokens, psets, hsets)
+        if decision == KEEP_DRAWN_CARD:  # the cards the composer drew
+            for i in range(n):
+                t.seat_view[V_CARD_STATE + t.choices[i, 0]] = CARD_OFFERED
+    rng = t.policy_rng[seat]
+    c = ask_policy(
+        policy_ids, policies, seat, decision, t.seat_view, t.choices, n, weights[seat], rng
+    )
     if c < 0 or c >= n:
         error[0] = seat
         error[1] = decision
@@ -341,6 +400,57 @@ def ask(view, choices, rng, seat, decision, n, policy_ids, policies, weights, er
         error[3] = n
         return -1
     return c
+
+
+@nb.njit(cache=True, inline="always")
+def face_up_cards_of(held, n_held, seat, kept, cards):
+    """Write ``seat``'s face-up score cards into ``cards`` (those held, and ``kept``, the setup card
+    it just chose, unless -1); return how many."""
+    n = n_held[seat]
+    for i in range(n):
+        cards[i] = held[seat, i]
+    if kept >= 0:
+        cards[n] = kept
+        n += 1
+    return n
+
+
+@nb.njit(cache=True, inline="always")
+def greedy_on_table(t, seat, decision, n, need):
+    """What :func:`.policies.greedy_policy` answers to ``seat``, computed from the table: greedy
+    seats need no view (filling it was most of a greedy game's work)."""
+    c = stack_int64(N_KINDS)
+    for k in range(N_KINDS):
+        c[k] = t.orchestra[seat, k]
+    if decision == KEEP_DEALT_CARD or decision == KEEP_DRAWN_CARD:  # noqa: SIM109 (numba)
+        return fewest_missing_card(c, need, t.choices, n)
+    cards = stack_int64(N_SCORE_CARDS)
+    n_cards = face_up_cards_of(t.held, t.n_held, seat, t.kept[seat], cards)
+    # the opponent in two-player games (read only for PICK_PAIR): its kept card is still secret
+    o = stack_int64(N_KINDS)
+    o_cards = stack_int64(N_SCORE_CARDS)
+    n_o_cards = 0
+    if decision == PICK_PAIR:
+        other = 1 - seat
+        for k in range(N_KINDS):
+            o[k] = t.orchestra[other, k]
+        n_o_cards = face_up_cards_of(t.held, t.n_held, other, -1, o_cards)
+    return greedy_answer(
+        decision,
+        c,
+        cards,
+        n_cards,
+        o,
+        o_cards,
+        n_o_cards,
+        need,
+        t.counters[POPULARITY],
+        t.counters[SOLOIST],
+        t.pianist_quotas[t.counters[PIANIST]],
+        t.harpist_quotas[t.counters[HARPIST]],
+        t.choices,
+        n,
+    )
 
 
 @nb.njit(cache=True, inline="always")
@@ -368,18 +478,23 @@ def choose_dealt_card(
     if not same_need(need, a, b):
         t.choices[1, 0] = b
         n = 2
-    if n > 1 and reads_view[seat]:
-        fill_view(t, seat, n_players, 0, 0, keep, tokens, psets, hsets)
-    c = ask(
-        t.seat_view,
-        t.choices,
-        t.policy_rng[seat],
+    c = decide(
+        t,
         seat,
+        n_players,
         KEEP_DEALT_CARD,
         n,
+        0,
+        0,
+        keep,
         policy_ids,
         policies,
+        reads_view,
         weights,
+        need,
+        tokens,
+        psets,
+        hsets,
         error,
     )
     if c < 0:
@@ -427,20 +542,23 @@ def resolve_composer(
     if b >= 0 and not same_need(need, a, b):
         t.choices[1, 0] = b
         n = 2
-    if n > 1 and reads_view[seat]:
-        fill_view(t, seat, n_players, round_, step, 1, tokens, psets, hsets)
-        t.seat_view[V_CARD_STATE + a] = CARD_OFFERED
-        t.seat_view[V_CARD_STATE + b] = CARD_OFFERED
-    c = ask(
-        t.seat_view,
-        t.choices,
-        t.policy_rng[seat],
+    c = decide(
+        t,
         seat,
+        n_players,
         KEEP_DRAWN_CARD,
         n,
+        round_,
+        step,
+        1,
         policy_ids,
         policies,
+        reads_view,
         weights,
+        need,
+        tokens,
+        psets,
+        hsets,
         error,
     )
     if c < 0:
@@ -456,10 +574,9 @@ def resolve_composer(
 def token_choices(hand, choices):
     """Distinct kinds in ``hand`` (counts by kind), ascending; returns how many."""
     n = 0
-    for k in range(N_KINDS):
-        if hand[k] > 0:
-            choices[n, 0] = k
-            n += 1
+    for k in range(N_KINDS):  # branch-free: whether a kind is in hand is unpredictable
+        choices[n, 0] = k
+        n += hand[k] > 0
     return n
 
 
@@ -539,18 +656,23 @@ def play_draft(
                 ):
                     return False
                 n = token_choices(t.hands[s], t.choices)
-                if n > 1 and reads_view[s]:
-                    fill_view(t, s, n_players, round_, step, 1, tokens, psets, hsets)
-                c = ask(
-                    t.seat_view,
-                    t.choices,
-                    t.policy_rng[s],
+                c = decide(
+                    t,
                     s,
+                    n_players,
                     PICK_TOKEN,
                     n,
+                    round_,
+                    step,
+                    1,
                     policy_ids,
                     policies,
+                    reads_view,
                     weights,
+                    need,
+                    tokens,
+                    psets,
+                    hsets,
                     error,
                 )
                 if c < 0:
@@ -612,18 +734,23 @@ def play_two_player(
                 ):
                     return False
                 n = pair_choices(t.hands[s], t.choices)
-                if n > 1 and reads_view[s]:
-                    fill_view(t, s, 2, round_, step, 1, tokens, psets, hsets)
-                c = ask(
-                    t.seat_view,
-                    t.choices,
-                    t.policy_rng[s],
+                c = decide(
+                    t,
                     s,
+                    2,
                     PICK_PAIR,
                     n,
+                    round_,
+                    step,
+                    1,
                     policy_ids,
                     policies,
+                    reads_view,
                     weights,
+                    need,
+                    tokens,
+                    psets,
+                    hsets,
                     error,
                 )
                 if c < 0:
@@ -684,18 +811,23 @@ def play_solo(t, policy_ids, policies, reads_view, weights, need, tokens, psets,
         ):
             return False
         n = multiset_choices(t.hands[0], keep, t.choices)
-        if n > 1 and reads_view[0]:
-            fill_view(t, 0, 1, round_, 0, keep, tokens, psets, hsets)
-        c = ask(
-            t.seat_view,
-            t.choices,
-            t.policy_rng[0],
+        c = decide(
+            t,
             0,
+            1,
             SOLO_KEEP_TOKENS,
             n,
+            round_,
+            0,
+            keep,
             policy_ids,
             policies,
+            reads_view,
             weights,
+            need,
+            tokens,
+            psets,
+            hsets,
             error,
         )
         if c < 0:
@@ -708,7 +840,8 @@ def play_solo(t, policy_ids, policies, reads_view, weights, need, tokens, psets,
         if round_ == 0:
             reveal_dealt_card(t, 0)
         pahha_composers = t.hands[0, COMPOSER] - t.keep[COMPOSER]
-        t.hands[0, :] = 0
+        for k in range(N_KINDS):
+            t.hands[0, k] = 0
         for _ in range(t.keep[COMPOSER]):  # yours one at a time (C8)
             if not resolve_composer(
                 t,
@@ -735,22 +868,29 @@ def play_solo(t, policy_ids, policies, reads_view, weights, need, tokens, psets,
 
 
 @nb.njit(cache=True)
-def final_scoring(t, n_players, need, psets, hsets):
+def final_scoring(t, n_players, need):
     """Parts of every seat's score (C5, C6, C8) into ``t.parts``."""
     n_seats = seats_of(n_players)
     pop = t.counters[POPULARITY]
     soloist = t.counters[SOLOIST]
-    pianist = psets[t.counters[PIANIST]]
-    harpist = hsets[t.counters[HARPIST]]
+    pianist_quota = t.pianist_quotas[t.counters[PIANIST]]
+    harpist_quota = t.harpist_quotas[t.counters[HARPIST]]
     for s in range(n_seats):
-        contest_parts(t.orchestra[s], pop, soloist, pianist, harpist, t.parts[s])
+        c = t.orchestra[s]
+        popularity, conductor, solo, pianist, harpist = contest_part_points(
+            c, pop, soloist, pianist_quota, harpist_quota
+        )
+        t.parts[s, P_POPULARITY] = popularity
+        t.parts[s, P_CONDUCTOR] = conductor
+        t.parts[s, P_SOLOIST] = solo
+        t.parts[s, P_PIANIST] = pianist
+        t.parts[s, P_HARPIST] = harpist
         if n_players == 1 and s == PAHHA:
             t.parts[s, P_SCORE_CARDS] = PAHHA_POINTS_PER_CARD * t.n_held[s]  # C8
         else:
             done = 0
             for i in range(t.n_held[s]):
-                if card_complete(need[t.held[s, i]], t.orchestra[s]):
-                    done += 1
+                done += card_complete(c, need, t.held[s, i])
             t.parts[s, P_SCORE_CARDS] = POINTS_PER_SCORE_CARD * done
     award_honors(t.parts, n_seats)  # C6 (in solo between you and Pahha, C8)
 
@@ -776,7 +916,7 @@ def play_game(
 ):
     """Play game ``game`` on table ``t`` and write its outcome into row ``row`` of ``out``.
     False when a policy answered illegally (``error`` says where)."""
-    n_seats = setup_game(t, seed, game, n_players, tokens, fixed_setup)
+    n_seats = setup_game(t, seed, game, n_players, fixed_setup)
     if n_players == 1:
         ok = play_solo(
             t, policy_ids, policies, reads_view, weights, need, tokens, psets, hsets, error
@@ -801,15 +941,15 @@ def play_game(
         )
     if not ok:
         return False
-    final_scoring(t, n_players, need, psets, hsets)
+    final_scoring(t, n_players, need)
     write_outcome(t, n_players, n_seats, need, out, row)
     return True
 
 
 @nb.njit(cache=True)
 def write_outcome(t, n_players, n_seats, need, out, row):
-    """Copy the finished game on ``t`` into row ``row`` of ``out``: scores, parts, ranks and win
-    shares (C8: in solo a tie is Pahha's), cards, orchestras, setup and bookkeeping."""
+    """Copy the finished game on ``t`` into row ``row`` of ``out``: scores, parts, ranks, margins
+    and win shares (C8: in solo a tie is Pahha's), cards, orchestras, setup and bookkeeping."""
     best = -1
     for s in range(n_seats):
         total = 0
@@ -824,7 +964,7 @@ def write_outcome(t, n_players, n_seats, need, out, row):
         for i in range(t.n_held[s]):
             card = t.held[s, i]
             held_mask |= 1 << card
-            if not (n_players == 1 and s == PAHHA) and card_complete(need[card], t.orchestra[s]):
+            if not (n_players == 1 and s == PAHHA) and card_complete(t.orchestra[s], need, card):
                 done_mask |= 1 << card
                 done += 1
         out.cards_held[row, s] = t.n_held[s]
@@ -835,6 +975,12 @@ def write_outcome(t, n_players, n_seats, need, out, row):
         for k in range(N_KINDS):
             out.orchestra[row, s, k] = t.orchestra[s, k]
             out.tokens[row, s] += t.orchestra[s, k]
+    for s in range(n_seats):
+        best_other = -(1 << 60)
+        for o in range(n_seats):
+            if o != s:
+                best_other = max(best_other, out.score[row, o])
+        out.margin[row, s] = out.score[row, s] - best_other
     if n_players == 1:
         # C8: you win only with a strictly higher total; a tie is Pahha's
         you_win = out.score[row, 0] > out.score[row, PAHHA]
@@ -892,15 +1038,12 @@ def play_games(
     """
     n_games = out.score.shape[0]
     n_blocks = max(1, min(n_threads, n_games))
-    total_tokens = 0
-    for k in range(N_KINDS):
-        total_tokens += tokens[k]
     # The game loop works on borrowed views of every array (see fairysim.sim.borrow): an owned
     # array costs an atomic increment and decrement wherever a helper takes it or a row of it,
     # which was over half of the run time. ``owner`` (the block's table) and the caller's arrays
     # outlive the views: the table is released only after the loop (``keep_alive``).
     for block in nb.prange(n_blocks):
-        owner = new_table(total_tokens, need)
+        owner = new_table(tokens, need, psets, hsets)
         t = borrowed_fields(owner)
         block_out = borrowed_fields(out)
         block_errors = borrowed(errors)
@@ -942,6 +1085,7 @@ Outcome = namedtuple(
         "score",  # int64[games, seats]: total points
         "parts",  # int64[games, seats, N_PARTS]: rules.PART_NAMES
         "rank",  # int64[games, seats]: 1 = winner
+        "margin",  # int64[games, seats]: score minus the best other score of the game
         "win_share",  # float64[games, seats]
         "cards_held",  # int64[games, seats]: score cards held at the end
         "cards_completed",  # int64[games, seats]: held score cards whose need is met
@@ -962,15 +1106,16 @@ Outcome = namedtuple(
 
 
 def new_outcome(games: int, seats: int) -> Outcome:
-    """Allocate the outcome arrays of a chunk of ``games`` games with ``seats`` orchestras."""
+    """Allocate the outcome arrays of a chunk of ``games`` games with ``seats`` orchestras
+    (uninitialised: :func:`write_outcome` writes every value of a game's row)."""
     arrays = {}
     for name in Outcome._fields:
         if name == "parts":
-            arrays[name] = np.zeros((games, seats, N_PARTS), np.int64)
+            arrays[name] = np.empty((games, seats, N_PARTS), np.int64)
         elif name == "orchestra":
-            arrays[name] = np.zeros((games, seats, N_KINDS), np.int64)
+            arrays[name] = np.empty((games, seats, N_KINDS), np.int64)
         elif name == "win_share":
-            arrays[name] = np.zeros((games, seats), np.float64)
+            arrays[name] = np.empty((games, seats), np.float64)
         elif name in (
             "popularity_kind",
             "soloist_card",
@@ -981,7 +1126,7 @@ def new_outcome(games: int, seats: int) -> Outcome:
             "pile_left",
             "discarded",
         ):
-            arrays[name] = np.zeros(games, np.int64)
+            arrays[name] = np.empty(games, np.int64)
         else:
-            arrays[name] = np.zeros((games, seats), np.int64)
+            arrays[name] = np.empty((games, seats), np.int64)
     return Outcome(**arrays)

@@ -241,7 +241,7 @@ def outcome_arrays(out) -> dict[str, np.ndarray]:
         "score": out.score,
         "rank": out.rank,
         "win_share": out.win_share,
-        "margin": margins(out.score),
+        "margin": out.margin,
     }
     for i, name in enumerate(PART_NAMES):
         arrays[name] = out.parts[:, :, i]
@@ -261,15 +261,6 @@ def outcome_arrays(out) -> dict[str, np.ndarray]:
     ):
         arrays[name] = getattr(out, name)
     return arrays
-
-
-def margins(score: np.ndarray) -> np.ndarray:
-    """Each row's score minus the best other score of its game."""
-    margin = np.empty_like(score)
-    for s in range(score.shape[1]):
-        others = np.delete(score, s, axis=1)
-        margin[:, s] = score[:, s] - others.max(axis=1)
-    return margin
 
 
 BOOKKEEPING = ("bag_left", "tokens_removed", "pile_left", "discarded")

@@ -1,0 +1,56 @@
+"""The engine's fast greedy scoring against the plain rules functions it rearranges."""
+
+import numpy as np
+
+from fairysim.sim.concerto import load_cards
+from fairysim.sim.concerto.greedy import (
+    QUOTA_SIZE,
+    card_outlook,
+    cards_complete,
+    contest_part_points,
+    set_quotas,
+)
+from fairysim.sim.concerto.rules import N_KINDS, N_PARTS, P_SCORE_CARDS, contest_parts
+
+
+def orchestras(rng, n):
+    """Random counts by kind, up to the 14 tokens of Pahha's orchestra."""
+    out = np.zeros((n, N_KINDS), np.int64)
+    for row in out:
+        for _ in range(rng.integers(0, 15)):
+            row[rng.integers(0, N_KINDS)] += 1
+    return out
+
+
+def test_contest_part_points_equal_contest_parts():
+    cards = load_cards()
+    sets = np.array([[1, 0, 2, 0, 3], [0, 0, 0, 4, 0], [2, 2, 2, 2, 2]], np.int64)
+    quotas = set_quotas(sets)
+    assert quotas.shape == (3, N_KINDS, QUOTA_SIZE)
+    rng = np.random.default_rng(5)
+    parts = np.zeros(N_PARTS, np.int64)
+    for c in orchestras(rng, 3000):
+        pop, soloist = int(rng.integers(0, N_KINDS)), int(rng.integers(0, 4))
+        for pianist, harpist in ((0, 1), (2, 0), (1, 2)):
+            contest_parts(c, pop, soloist, sets[pianist], sets[harpist], parts)
+            fast = contest_part_points(c, pop, soloist, quotas[pianist], quotas[harpist])
+            assert list(fast) == list(parts[:P_SCORE_CARDS]), (c, pop, soloist)
+    # the shipped cards too
+    pq, hq = set_quotas(cards.pianist_sets), set_quotas(cards.harpist_sets)
+    for c in orchestras(rng, 500):
+        contest_parts(c, 0, 3, cards.pianist_sets[1], cards.harpist_sets[2], parts)
+        assert list(contest_part_points(c, 0, 3, pq[1], hq[2])) == list(parts[:P_SCORE_CARDS])
+
+
+def test_card_outlook_counts_cards_one_token_completes():
+    need = load_cards().score_need
+    rng = np.random.default_rng(6)
+    gain = np.zeros(N_KINDS, np.int64)
+    for c in orchestras(rng, 1000):
+        held = rng.choice(len(need), size=rng.integers(0, 6), replace=False).astype(np.int64)
+        done = card_outlook(c, need, held, len(held), gain)
+        assert done == cards_complete(c, need, held, len(held))
+        for k in range(N_KINDS):
+            more = c.copy()
+            more[k] += 1
+            assert done + gain[k] == cards_complete(more, need, held, len(held))
