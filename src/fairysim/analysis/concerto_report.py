@@ -259,6 +259,15 @@ def _percent_axis(axis) -> None:
     axis.set_major_formatter(PercentFormatter(xmax=1.0, decimals=1))
 
 
+def new_concerto_report(title: str, filename: str, prefix: str, cards) -> Report:
+    """An empty Concerto report whose title and banner say when its card set is provisional
+    (ruling C9: every report that shows the provisional cards labels them)."""
+    provisional = " (PROVISIONAL cards)" if cards.provisional else ""
+    report = Report(f"{title}{provisional}", filename, prefix)
+    provisional_banner(report, cards)
+    return report
+
+
 # --------------------------------------------------------------------------------------------
 # Solo report
 
@@ -278,13 +287,12 @@ def build_concerto_solo_report(study: SoloStudy) -> Report:
     """
     meta = study.meta
     cards = study.cards
-    provisional = " (PROVISIONAL cards)" if cards.provisional else ""
-    report = Report(
-        f"Fairy Concerto solo: how often do you beat Pahha?{provisional}",
+    report = new_concerto_report(
+        "Fairy Concerto solo: how often do you beat Pahha?",
         SOLO_REPORT_FILENAME,
         SOLO_FILE_PREFIX,
+        cards,
     )
-    provisional_banner(report, cards)
     games, la_games, seed = meta["games"], meta["lookahead_games"], meta["seed"]
     command = f"fairysim report concerto-solo --games {games}"
     if la_games is not None:
@@ -700,13 +708,12 @@ def build_concerto_report(balance: CardBalance) -> Report:
     """
     meta = balance.meta
     cards = balance.cards
-    provisional = " (PROVISIONAL cards)" if cards.provisional else ""
-    report = Report(
-        f"Fairy Concerto: card balance, 2 to 4 players{provisional}",
+    report = new_concerto_report(
+        "Fairy Concerto: card balance, 2 to 4 players",
         BALANCE_REPORT_FILENAME,
         BALANCE_FILE_PREFIX,
+        cards,
     )
-    provisional_banner(report, cards)
     games, seed, players = meta["games"], meta["seed"], meta["players"]
     command = f"fairysim report concerto --games {games} --seed {seed}"
     if meta["policy"] != "greedy":
