@@ -113,6 +113,15 @@ ENGINE_VERSION = 1
 """Bumped whenever the engine's behaviour (and so any result) changes."""
 
 
+SeatPolicies = namedtuple("SeatPolicies", ["policy_ids", "policies", "reads_view", "weights"])
+"""Who decides for each seat, passed through the game loop as one value: each seat's built-in
+policy id (-1 for a user policy), policy function, whether it reads the view, and weights (the
+arrays of :func:`fairysim.sim.policy.seat_policy_ids` and its siblings)."""
+
+CardRules = namedtuple("CardRules", ["need", "tokens", "psets", "hsets"])
+"""The card file as the game loop reads it: score-card ``need`` (int64[cards, kinds]), token
+counts by kind, and the pianist and harpist sets."""
+
 Table = namedtuple(
     "Table",
     [
@@ -363,14 +372,8 @@ def decide(
     round_,
     step,
     keep,
-    policy_ids,
-    policies,
-    reads_view,
-    weights,
-    need,
-    tokens,
-    psets,
-    hsets,
+    seats,
+    cards,
     error,
 ):
     """``seat``'s answer to ``decision`` over ``t.choices[:n]``; -1 (and the error record) if its
@@ -382,16 +385,24 @@ def decide(
     """
     if n == 1:
         return 0
-    if policy_ids[seat] == GREEDY:
-        return greedy_on_table(t, seat, decision, n, need)
-    if reads_view[seat]:
-        fill_view(t, seat, n_players, round_, step, keep, tokens, psets, hsets)
+    if seats.policy_ids[seat] == GREEDY:
+        return greedy_on_table(t, seat, decision, n, cards.need)
+    if seats.reads_view[seat]:
+        fill_view(t, seat, n_players, round_, step, keep, cards.tokens, cards.psets, cards.hsets)
         if decision == KEEP_DRAWN_CARD:  # the cards the composer drew
             for i in range(n):
                 t.seat_view[V_CARD_STATE + t.choices[i, 0]] = CARD_OFFERED
     rng = t.policy_rng[seat]
     c = ask_policy(
-        policy_ids, policies, seat, decision, t.seat_view, t.choices, n, weights[seat], rng
+        seats.policy_ids,
+        seats.policies,
+        seat,
+        decision,
+        t.seat_view,
+        t.choices,
+        n,
+        seats.weights[seat],
+        rng,
     )
     if c < 0 or c >= n:
         error[0] = seat
@@ -459,14 +470,8 @@ def choose_dealt_card(
     seat,
     n_players,
     keep,
-    policy_ids,
-    policies,
-    reads_view,
-    weights,
-    need,
-    tokens,
-    psets,
-    hsets,
+    seats,
+    cards,
     error,
 ):
     """First pick: ``seat`` keeps one of its 2 setup score cards (into ``t.kept``). False on an
@@ -475,7 +480,7 @@ def choose_dealt_card(
     b = t.dealt[seat, 1]
     t.choices[0, 0] = a
     n = 1
-    if not same_need(need, a, b):
+    if not same_need(cards.need, a, b):
         t.choices[1, 0] = b
         n = 2
     c = decide(
@@ -487,14 +492,8 @@ def choose_dealt_card(
         0,
         0,
         keep,
-        policy_ids,
-        policies,
-        reads_view,
-        weights,
-        need,
-        tokens,
-        psets,
-        hsets,
+        seats,
+        cards,
         error,
     )
     if c < 0:
@@ -522,14 +521,8 @@ def resolve_composer(
     n_players,
     round_,
     step,
-    policy_ids,
-    policies,
-    reads_view,
-    weights,
-    need,
-    tokens,
-    psets,
-    hsets,
+    seats,
+    cards,
     error,
 ):
     """C4: draw 2 score cards (fewer if both piles run dry), keep 1, discard the other."""
@@ -539,7 +532,7 @@ def resolve_composer(
     b = draw_card(t)
     t.choices[0, 0] = a
     n = 1
-    if b >= 0 and not same_need(need, a, b):
+    if b >= 0 and not same_need(cards.need, a, b):
         t.choices[1, 0] = b
         n = 2
     c = decide(
@@ -551,14 +544,8 @@ def resolve_composer(
         round_,
         step,
         1,
-        policy_ids,
-        policies,
-        reads_view,
-        weights,
-        need,
-        tokens,
-        psets,
-        hsets,
+        seats,
+        cards,
         error,
     )
     if c < 0:
@@ -628,9 +615,7 @@ def pass_left(hands, n_players):
 # Fantastique engine: no reference-count calls in the game loop, and an allocation there fails
 # to compile (docs/architecture.md, "Borrowed arrays").
 @nb.njit(cache=True, _nrt=False)
-def play_draft(
-    t, n_players, policy_ids, policies, reads_view, weights, need, tokens, psets, hsets, error
-):
+def play_draft(t, n_players, seats, cards, error):
     """3-4 players: two rounds of six simultaneous picks passing left (C3, C4)."""
     for round_ in range(DRAFT_ROUNDS):
         for s in range(n_players):
@@ -644,14 +629,8 @@ def play_draft(
                     s,
                     n_players,
                     1,
-                    policy_ids,
-                    policies,
-                    reads_view,
-                    weights,
-                    need,
-                    tokens,
-                    psets,
-                    hsets,
+                    seats,
+                    cards,
                     error,
                 ):
                     return False
@@ -665,14 +644,8 @@ def play_draft(
                     round_,
                     step,
                     1,
-                    policy_ids,
-                    policies,
-                    reads_view,
-                    weights,
-                    need,
-                    tokens,
-                    psets,
-                    hsets,
+                    seats,
+                    cards,
                     error,
                 )
                 if c < 0:
@@ -690,14 +663,8 @@ def play_draft(
                     n_players,
                     round_,
                     step,
-                    policy_ids,
-                    policies,
-                    reads_view,
-                    weights,
-                    need,
-                    tokens,
-                    psets,
-                    hsets,
+                    seats,
+                    cards,
                     error,
                 ):
                     return False
@@ -706,9 +673,7 @@ def play_draft(
 
 
 @nb.njit(cache=True, _nrt=False)
-def play_two_player(
-    t, policy_ids, policies, reads_view, weights, need, tokens, psets, hsets, error
-):
+def play_two_player(t, seats, cards, error):
     """2 players (C7): four rounds of 6 drawn tokens, 3 picks each keeping 1 and removing 1."""
     for round_ in range(TWO_PLAYER_ROUNDS):
         for s in range(2):
@@ -722,14 +687,8 @@ def play_two_player(
                     s,
                     2,
                     1,
-                    policy_ids,
-                    policies,
-                    reads_view,
-                    weights,
-                    need,
-                    tokens,
-                    psets,
-                    hsets,
+                    seats,
+                    cards,
                     error,
                 ):
                     return False
@@ -743,14 +702,8 @@ def play_two_player(
                     round_,
                     step,
                     1,
-                    policy_ids,
-                    policies,
-                    reads_view,
-                    weights,
-                    need,
-                    tokens,
-                    psets,
-                    hsets,
+                    seats,
+                    cards,
                     error,
                 )
                 if c < 0:
@@ -771,14 +724,8 @@ def play_two_player(
                     2,
                     round_,
                     step,
-                    policy_ids,
-                    policies,
-                    reads_view,
-                    weights,
-                    need,
-                    tokens,
-                    psets,
-                    hsets,
+                    seats,
+                    cards,
                     error,
                 ):
                     return False
@@ -787,7 +734,7 @@ def play_two_player(
 
 
 @nb.njit(cache=True, _nrt=False)
-def play_solo(t, policy_ids, policies, reads_view, weights, need, tokens, psets, hsets, error):
+def play_solo(t, seats, cards, error):
     """Solo against Pahha (C8): seven rounds by the round table."""
     for round_ in range(SOLO_ROUNDS):
         draw = SOLO_DRAW[round_]
@@ -799,14 +746,8 @@ def play_solo(t, policy_ids, policies, reads_view, weights, need, tokens, psets,
             0,
             1,
             keep,
-            policy_ids,
-            policies,
-            reads_view,
-            weights,
-            need,
-            tokens,
-            psets,
-            hsets,
+            seats,
+            cards,
             error,
         ):
             return False
@@ -820,14 +761,8 @@ def play_solo(t, policy_ids, policies, reads_view, weights, need, tokens, psets,
             round_,
             0,
             keep,
-            policy_ids,
-            policies,
-            reads_view,
-            weights,
-            need,
-            tokens,
-            psets,
-            hsets,
+            seats,
+            cards,
             error,
         )
         if c < 0:
@@ -849,14 +784,8 @@ def play_solo(t, policy_ids, policies, reads_view, weights, need, tokens, psets,
                 1,
                 round_,
                 0,
-                policy_ids,
-                policies,
-                reads_view,
-                weights,
-                need,
-                tokens,
-                psets,
-                hsets,
+                seats,
+                cards,
                 error,
             ):
                 return False
@@ -901,14 +830,8 @@ def play_game(
     seed,
     game,
     n_players,
-    policy_ids,
-    policies,
-    reads_view,
-    weights,
-    need,
-    tokens,
-    psets,
-    hsets,
+    seats,
+    cards,
     fixed_setup,
     out,
     row,
@@ -918,31 +841,21 @@ def play_game(
     False when a policy answered illegally (``error`` says where)."""
     n_seats = setup_game(t, seed, game, n_players, fixed_setup)
     if n_players == 1:
-        ok = play_solo(
-            t, policy_ids, policies, reads_view, weights, need, tokens, psets, hsets, error
-        )
+        ok = play_solo(t, seats, cards, error)
     elif n_players == 2:
-        ok = play_two_player(
-            t, policy_ids, policies, reads_view, weights, need, tokens, psets, hsets, error
-        )
+        ok = play_two_player(t, seats, cards, error)
     else:
         ok = play_draft(
             t,
             n_players,
-            policy_ids,
-            policies,
-            reads_view,
-            weights,
-            need,
-            tokens,
-            psets,
-            hsets,
+            seats,
+            cards,
             error,
         )
     if not ok:
         return False
-    final_scoring(t, n_players, need)
-    write_outcome(t, n_players, n_seats, need, out, row)
+    final_scoring(t, n_players, cards.need)
+    write_outcome(t, n_players, n_seats, cards.need, out, row)
     return True
 
 
@@ -1047,13 +960,10 @@ def play_games(
         t = borrowed_fields(owner)
         block_out = borrowed_fields(out)
         block_errors = borrowed(errors)
-        block_policy_ids = borrowed(policy_ids)
-        block_reads_view = borrowed(reads_view)
-        block_weights = borrowed(weights)
-        block_need = borrowed(need)
-        block_tokens = borrowed(tokens)
-        block_psets = borrowed(psets)
-        block_hsets = borrowed(hsets)
+        seats = SeatPolicies(
+            borrowed(policy_ids), policies, borrowed(reads_view), borrowed(weights)
+        )
+        cards = CardRules(borrowed(need), borrowed(tokens), borrowed(psets), borrowed(hsets))
         block_fixed_setup = borrowed(fixed_setup)
         lo = block * n_games // n_blocks
         hi = (block + 1) * n_games // n_blocks
@@ -1063,14 +973,8 @@ def play_games(
                 seed,
                 first_game + row,
                 n_players,
-                block_policy_ids,
-                policies,
-                block_reads_view,
-                block_weights,
-                block_need,
-                block_tokens,
-                block_psets,
-                block_hsets,
+                seats,
+                cards,
                 block_fixed_setup,
                 block_out,
                 row,
