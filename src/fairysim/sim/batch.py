@@ -24,7 +24,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from fairysim.errors import FairysimError
+from fairysim.errors import FairysimError, IllegalChoiceError
 
 DEFAULT_CHUNK_GAMES = 1 << 16
 """Games per chunk: big enough to keep both threads busy, small enough to report progress often."""
@@ -33,6 +33,13 @@ SCHEMA_VERSION = 1
 """Version of the tidy result layout (one row per game and seat); bumped on any column change."""
 
 PARQUET_METADATA_KEY = b"fairysim"
+
+ERROR_ROW = 0
+"""Slot of a block's error record holding the chunk row of the game that failed (-1: none)."""
+
+ERROR_RECORD = 5
+"""A block's error record: ``(row, seat, decision, choice, n_choices)``; the kernel hands the
+last four slots to the game, which fills them when a policy answers illegally."""
 
 Chunk = dict[str, np.ndarray]
 PlayChunk = Callable[[int, int], Chunk]
@@ -70,6 +77,36 @@ def numba_threads(threads: int | None) -> Iterator[None]:
         yield
     finally:
         nb.set_num_threads(before)
+
+
+def new_error_records(threads: int) -> np.ndarray:
+    """One empty error record per worker block of a kernel call (see :data:`ERROR_RECORD`).
+
+    A block stops at its first failing game, and blocks are contiguous runs of games, so the
+    records hold the chunk's first failure without a per-game array to fill and scan.
+    """
+    return np.full((max(threads, 1), ERROR_RECORD), -1, np.int64)
+
+
+def raise_first_illegal_choice(
+    errors: np.ndarray, first_game: int, decisions: Sequence[str]
+) -> None:
+    """Raise :class:`IllegalChoiceError` for the earliest failed game in ``errors``, if any.
+
+    Parameters
+    ----------
+    errors : numpy.ndarray
+        The records of :func:`new_error_records` after the kernel ran.
+    first_game : int
+        Game index of the chunk's row 0.
+    decisions : sequence of str
+        The game's decision names, indexed by the decision code in a record.
+    """
+    failed = errors[errors[:, ERROR_ROW] >= 0]
+    if len(failed) == 0:
+        return
+    row, seat, decision, choice, n_choices = (int(x) for x in failed[failed[:, ERROR_ROW].argmin()])
+    raise IllegalChoiceError(first_game + row, seat, decisions[decision], choice, n_choices)
 
 
 def run_chunks(
@@ -274,12 +311,16 @@ def read_results(path: str | Path) -> tuple[pd.DataFrame, dict[str, Any]]:
 
 __all__ = [
     "DEFAULT_CHUNK_GAMES",
+    "ERROR_RECORD",
+    "ERROR_ROW",
     "SCHEMA_VERSION",
     "AtomicParquetWriter",
     "SeatAggregate",
     "check_games",
     "check_out_path",
     "chunk_ranges",
+    "new_error_records",
+    "raise_first_illegal_choice",
     "read_results",
     "run_chunks",
     "run_metadata",

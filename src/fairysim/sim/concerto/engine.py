@@ -39,6 +39,7 @@ from collections import namedtuple
 import numba as nb
 import numpy as np
 
+from fairysim.sim.batch import ERROR_ROW
 from fairysim.sim.borrow import borrowed, borrowed_fields, keep_alive
 from fairysim.sim.concerto.greedy import (
     card_complete,
@@ -159,9 +160,6 @@ SOLOIST = 4
 PIANIST = 5
 HARPIST = 6
 N_COUNTERS = 7
-
-ERROR_FIELDS = 4
-"""Error record of a game whose policy answered an illegal index: (seat, decision, choice, n)."""
 
 
 @nb.njit(cache=True)
@@ -967,8 +965,10 @@ def play_games(
         block_fixed_setup = borrowed(fixed_setup)
         lo = block * n_games // n_blocks
         hi = (block + 1) * n_games // n_blocks
+        error = block_errors[block]
         for row in range(lo, hi):
-            play_game(
+            # A game whose policy answers illegally stops the block; the record says where and why.
+            if not play_game(
                 t,
                 seed,
                 first_game + row,
@@ -978,59 +978,48 @@ def play_games(
                 block_fixed_setup,
                 block_out,
                 row,
-                block_errors[row],
-            )
+                error[1:],
+            ):
+                error[ERROR_ROW] = row
+                break
         keep_alive(owner)
 
 
-Outcome = namedtuple(
-    "Outcome",
-    [
-        "score",  # int64[games, seats]: total points
-        "parts",  # int64[games, seats, N_PARTS]: rules.PART_NAMES
-        "rank",  # int64[games, seats]: 1 = winner
-        "margin",  # int64[games, seats]: score minus the best other score of the game
-        "win_share",  # float64[games, seats]
-        "cards_held",  # int64[games, seats]: score cards held at the end
-        "cards_completed",  # int64[games, seats]: held score cards whose need is met
-        "held_mask",  # int64[games, seats]: bit i = holds score card i
-        "completed_mask",  # int64[games, seats]: bit i = completed score card i
-        "tokens",  # int64[games, seats]: orchestra size (12; Pahha 14)
-        "orchestra",  # int64[games, seats, N_KINDS]
-        "popularity_kind",  # int64[games]
-        "soloist_card",  # int64[games]: 0..3 = A..D
-        "pianist_card",  # int64[games]: index into the card file's pianist cards
-        "harpist_card",  # int64[games]
-        "bag_left",  # int64[games]: tokens never drawn
-        "tokens_removed",  # int64[games]: removed from the game (2 players)
-        "pile_left",  # int64[games]: score cards left in the draw pile
-        "discarded",  # int64[games]: score cards on the discard pile
-    ],
-)
+OUTCOME_COLUMNS = {
+    # name: (dtype, per-seat shape). Narrow types: a chunk's outcome is written into fresh memory,
+    # and every page of it costs a page fault (at int64 throughout, ~670 bytes a 4-player game).
+    "score": (np.int16, ()),  # total points
+    "parts": (np.int16, (N_PARTS,)),  # rules.PART_NAMES
+    "rank": (np.int8, ()),  # 1 = winner
+    "margin": (np.int16, ()),  # score minus the best other score of the game
+    "win_share": (np.float64, ()),
+    "cards_held": (np.int8, ()),  # score cards held at the end
+    "cards_completed": (np.int8, ()),  # held score cards whose need is met
+    "held_mask": (np.int32, ()),  # bit i = holds score card i (26 cards, C9)
+    "completed_mask": (np.int32, ()),  # bit i = completed score card i
+    "tokens": (np.int8, ()),  # orchestra size (12; Pahha 14)
+    "orchestra": (np.int8, (N_KINDS,)),  # tokens of each kind
+    "popularity_kind": (np.int8, None),
+    "soloist_card": (np.int8, None),  # 0..3 = A..D
+    "pianist_card": (np.int8, None),  # index into the card file's pianist cards
+    "harpist_card": (np.int8, None),
+    "bag_left": (np.int8, None),  # tokens never drawn
+    "tokens_removed": (np.int8, None),  # removed from the game (2 players)
+    "pile_left": (np.int8, None),  # score cards left in the draw pile
+    "discarded": (np.int8, None),  # score cards on the discard pile
+}
+"""Outcome arrays: dtype, and the shape after ``(games, seats)`` (None: per game, ``(games,)``)."""
+
+Outcome = namedtuple("Outcome", list(OUTCOME_COLUMNS))
 
 
 def new_outcome(games: int, seats: int) -> Outcome:
     """Allocate the outcome arrays of a chunk of ``games`` games with ``seats`` orchestras
-    (uninitialised: :func:`write_outcome` writes every value of a game's row)."""
-    arrays = {}
-    for name in Outcome._fields:
-        if name == "parts":
-            arrays[name] = np.empty((games, seats, N_PARTS), np.int64)
-        elif name == "orchestra":
-            arrays[name] = np.empty((games, seats, N_KINDS), np.int64)
-        elif name == "win_share":
-            arrays[name] = np.empty((games, seats), np.float64)
-        elif name in (
-            "popularity_kind",
-            "soloist_card",
-            "pianist_card",
-            "harpist_card",
-            "bag_left",
-            "tokens_removed",
-            "pile_left",
-            "discarded",
-        ):
-            arrays[name] = np.empty(games, np.int64)
-        else:
-            arrays[name] = np.empty((games, seats), np.int64)
-    return Outcome(**arrays)
+    (see :data:`OUTCOME_COLUMNS`; uninitialised: :func:`write_outcome` writes every value of a
+    game's row)."""
+    return Outcome(
+        **{
+            name: np.empty((games,) if tail is None else (games, seats, *tail), dtype)
+            for name, (dtype, tail) in OUTCOME_COLUMNS.items()
+        }
+    )

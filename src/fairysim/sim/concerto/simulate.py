@@ -11,13 +11,15 @@ import numba as nb
 import numpy as np
 import pandas as pd
 
-from fairysim.errors import FairysimError, IllegalChoiceError
+from fairysim.errors import FairysimError
 from fairysim.sim.batch import (
     DEFAULT_CHUNK_GAMES,
     AtomicParquetWriter,
     Progress,
     SeatAggregate,
     check_games,
+    new_error_records,
+    raise_first_illegal_choice,
     run_chunks,
     run_metadata,
     tidy_frame,
@@ -206,7 +208,8 @@ def play_chunks(
 
     def play_chunk(first: int, n: int) -> dict[str, np.ndarray]:
         out = new_outcome(n, setup.seats)
-        errors = np.full((n, 4), -1, np.int64)
+        threads = nb.get_num_threads()
+        errors = new_error_records(threads)
         play_games(
             setup.seed,
             first,
@@ -222,14 +225,9 @@ def play_chunks(
             fixed,
             out,
             errors,
-            nb.get_num_threads(),
+            threads,
         )
-        bad = np.flatnonzero(errors[:, 0] >= 0)
-        if bad.size:
-            seat, decision, choice, n_choices = errors[bad[0]]
-            raise IllegalChoiceError(
-                first + int(bad[0]), int(seat), DECISIONS[decision], int(choice), int(n_choices)
-            )
+        raise_first_illegal_choice(errors, first, DECISIONS)
         return outcome_arrays(out)
 
     yield from run_chunks(play_chunk, games, chunk_games, progress, threads, first_game)

@@ -11,13 +11,15 @@ import numba as nb
 import numpy as np
 import pandas as pd
 
-from fairysim.errors import CardFileError, FairysimError, IllegalChoiceError
+from fairysim.errors import CardFileError, FairysimError
 from fairysim.sim.batch import (
     DEFAULT_CHUNK_GAMES,
     AtomicParquetWriter,
     Progress,
     SeatAggregate,
     check_games,
+    new_error_records,
+    raise_first_illegal_choice,
     run_chunks,
     run_metadata,
     tidy_frame,
@@ -146,7 +148,8 @@ def play_chunks(
     def play_chunk(first: int, n: int) -> dict[str, np.ndarray]:
         out = new_outcome(n, setup.players)
         trace_out = np.zeros((n if trace else 1, setup.players, ROUNDS), np.int64)
-        errors = np.full((n, 4), -1, np.int64)
+        threads = nb.get_num_threads()
+        errors = new_error_records(threads)
         play_games(
             setup.seed,
             first,
@@ -163,14 +166,9 @@ def play_chunks(
             trace_out,
             trace,
             errors,
-            nb.get_num_threads(),
+            threads,
         )
-        bad = np.flatnonzero(errors[:, 0] >= 0)
-        if bad.size:
-            seat, decision, choice, n_choices = errors[bad[0]]
-            raise IllegalChoiceError(
-                first + int(bad[0]), int(seat), DECISIONS[decision], int(choice), int(n_choices)
-            )
+        raise_first_illegal_choice(errors, first, DECISIONS)
         arrays = {name: getattr(out, name) for name in SEAT_COLUMNS}
         arrays["first_seat"] = out.first_seat
         arrays["cards_outside_hands"] = out.cards_outside_hands
