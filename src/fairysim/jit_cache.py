@@ -1,0 +1,90 @@
+"""Where numba caches fairysim's compiled kernels: a folder named after the package's source.
+
+Numba decides whether a cached kernel is still valid from the time stamp and size of the one
+file that defines it. A kernel that calls or inlines functions from other modules (every
+fairysim engine does: engine -> rules, policies, greedy, rng) keeps its cached machine code when
+only those modules change, and then silently plays by the old rules. Numba documents this
+("cache invalidation fails to recognize changes in functions defined in a different file") and
+leaves it open (numba/numba#9483, #9304). It bites whoever edits the package or pulls a change
+that leaves an engine file untouched.
+
+So the cache lives in a folder keyed by a digest of every source file of the package: any edit
+anywhere starts a fresh folder, and an unchanged tree (a second ``fairysim`` call, a CI machine
+that keeps its home folder) finds its kernels again. Folders of other digests are pruned, all but
+the newest few.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+from pathlib import Path
+
+import numba
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+
+KEEP_OTHER_DIGESTS = 3
+"""Cache folders of other source digests kept (newest first); older ones are removed."""
+
+
+def source_digest(package_dir: Path = PACKAGE_DIR) -> str:
+    """A short hex digest of every ``.py`` file under ``package_dir``: paths and contents."""
+    digest = hashlib.sha256()
+    for path in sorted(package_dir.rglob("*.py")):
+        digest.update(path.relative_to(package_dir).as_posix().encode())
+        digest.update(b"\0")
+        digest.update(path.read_bytes())
+        digest.update(b"\0")
+    return digest.hexdigest()[:16]
+
+
+def cache_root() -> Path:
+    """The folder holding one cache folder per source digest.
+
+    ``FAIRYSIM_CACHE_DIR`` when set, else ``NUMBA_CACHE_DIR/fairysim`` when that is set, else
+    ``$XDG_CACHE_HOME/fairysim/numba`` (``~/.cache/fairysim/numba``).
+    """
+    if os.environ.get("FAIRYSIM_CACHE_DIR"):
+        return Path(os.environ["FAIRYSIM_CACHE_DIR"])
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return Path(os.environ["NUMBA_CACHE_DIR"]) / "fairysim"
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "fairysim" / "numba"
+
+
+def prune_other_digests(root: Path, current: str, keep: int = KEEP_OTHER_DIGESTS) -> None:
+    """Remove the cache folders of other digests under ``root``, all but the ``keep`` newest."""
+    try:
+        others = [p for p in root.iterdir() if p.is_dir() and p.name != current]
+    except OSError:
+        return
+    others.sort(key=lambda p: p.stat().st_mtime, reverse=True)
+    for stale in others[keep:]:
+        shutil.rmtree(stale, ignore_errors=True)
+
+
+def use_source_keyed_cache() -> Path | None:
+    """Point numba's cache at this source tree's folder; return it (None if it is not writable,
+    in which case numba keeps its default, next to the source files).
+
+    Must run before any fairysim kernel is defined: numba picks a kernel's cache folder when
+    the ``@njit(cache=True)`` decorator runs. ``fairysim/__init__.py`` calls it first thing.
+    """
+    digest = source_digest()
+    root = cache_root()
+    folder = root / digest
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return None
+    if not os.access(folder, os.W_OK):
+        return None
+    os.utime(folder)  # newest first when pruning
+    prune_other_digests(root, digest)
+    numba.config.CACHE_DIR = str(folder)
+    return folder
+
+
+__all__ = ["cache_root", "prune_other_digests", "source_digest", "use_source_keyed_cache"]

@@ -1,0 +1,86 @@
+"""The numba cache folder keyed by the package source (numba misses edits to other modules)."""
+
+import os
+import shutil
+import time
+from pathlib import Path
+
+import numba
+import pytest
+
+import fairysim
+from fairysim import jit_cache
+from fairysim.sim.concerto import engine as concerto_engine
+from fairysim.sim.fantastique import engine as fantastique_engine
+
+
+@pytest.fixture
+def package_copy(tmp_path):
+    """A copy of the package's Python files to edit."""
+    copy = tmp_path / "pkg"
+    shutil.copytree(jit_cache.PACKAGE_DIR, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    return copy
+
+
+def test_digest_is_stable_and_changes_with_any_module(package_copy):
+    before = jit_cache.source_digest(package_copy)
+    assert jit_cache.source_digest(package_copy) == before
+    # an edit to a module the engines only call into (the case numba's own check misses)
+    rules = package_copy / "sim" / "fantastique" / "rules.py"
+    rules.write_text(rules.read_text() + "\n# edited\n")
+    edited = jit_cache.source_digest(package_copy)
+    assert edited != before
+    # a new module counts too
+    (package_copy / "sim" / "extra.py").write_text("X = 1\n")
+    assert jit_cache.source_digest(package_copy) not in (before, edited)
+
+
+def test_kernels_cache_under_the_folder_of_this_source():
+    folder = Path(numba.config.CACHE_DIR)
+    assert folder.name == jit_cache.source_digest()
+    for kernel in (fantastique_engine.play_games, concerto_engine.play_games):
+        assert Path(kernel._cache._cache_path).is_relative_to(folder)
+    assert fairysim.__version__
+
+
+def test_cache_root_follows_the_environment(monkeypatch, tmp_path):
+    monkeypatch.delenv("FAIRYSIM_CACHE_DIR", raising=False)
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert jit_cache.cache_root() == tmp_path / "xdg" / "fairysim" / "numba"
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "nb"))
+    assert jit_cache.cache_root() == tmp_path / "nb" / "fairysim"
+    monkeypatch.setenv("FAIRYSIM_CACHE_DIR", str(tmp_path / "own"))
+    assert jit_cache.cache_root() == tmp_path / "own"
+
+
+def test_use_source_keyed_cache_points_numba_there(monkeypatch, tmp_path):
+    monkeypatch.setattr(numba.config, "CACHE_DIR", numba.config.CACHE_DIR)  # restored after
+    monkeypatch.setenv("FAIRYSIM_CACHE_DIR", str(tmp_path / "cache"))
+    folder = jit_cache.use_source_keyed_cache()
+    assert folder == tmp_path / "cache" / jit_cache.source_digest()
+    assert folder.is_dir()
+    assert str(folder) == numba.config.CACHE_DIR
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes into read-only folders")
+def test_unwritable_root_leaves_numba_default(monkeypatch, tmp_path):
+    monkeypatch.setattr(numba.config, "CACHE_DIR", "unchanged")
+    root = tmp_path / "ro"
+    root.mkdir()
+    root.chmod(0o500)
+    monkeypatch.setenv("FAIRYSIM_CACHE_DIR", str(root / "cache"))
+    assert jit_cache.use_source_keyed_cache() is None
+    assert numba.config.CACHE_DIR == "unchanged"
+
+
+def test_prune_keeps_the_current_and_the_newest_others(tmp_path):
+    names = [f"digest{i}" for i in range(6)]
+    for i, name in enumerate(names):
+        folder = tmp_path / name
+        folder.mkdir()
+        (folder / "kernel.nbi").write_text("x")
+        stamp = time.time() - 1000 + i  # digest5 newest
+        os.utime(folder, (stamp, stamp))
+    jit_cache.prune_other_digests(tmp_path, current="digest0", keep=2)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["digest0", "digest4", "digest5"]
