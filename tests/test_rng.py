@@ -10,6 +10,8 @@ import numpy as np
 import pytest
 
 from fairysim.sim.rng import (
+    DEAL_STREAM,
+    FIRST_POLICY_STREAM,
     RNG_COUNTER,
     RNG_KEY,
     RNG_STATE_SIZE,
@@ -17,6 +19,7 @@ from fairysim.sim.rng import (
     new_stream,
     next_u64,
     randint,
+    seed_game_streams,
     seed_stream,
     shuffle_prefix,
     stream_key,
@@ -233,6 +236,20 @@ def test_seed_stream_restarts_a_stream():
     before = [int(randint(state, 1000)) for _ in range(5)]
     seed_stream(state, 8, 9, 10)
     assert [int(randint(state, 1000)) for _ in range(5)] == before
+
+
+@pytest.mark.parametrize("seed, game", [(0, 0), (1, 7), (2**63 - 1, 2**40 + 3)])
+def test_seed_game_streams_gives_each_stream_seed_stream_gives(seed, game):
+    deal = np.full(RNG_STATE_SIZE, 99, np.uint64)  # stale counters must be reset too
+    policies = np.full((5, RNG_STATE_SIZE), 99, np.uint64)
+    seed_game_streams(deal, policies, seed, game, 4)
+    expected = np.zeros(RNG_STATE_SIZE, np.uint64)
+    seed_stream(expected, seed, game, DEAL_STREAM)
+    assert list(deal) == list(expected)
+    for s in range(4):
+        seed_stream(expected, seed, game, FIRST_POLICY_STREAM + s)
+        assert list(policies[s]) == list(expected), s
+    assert list(policies[4]) == [99, 99]  # seats beyond n_seats untouched
 
 
 @pytest.mark.parametrize("seed", [-1, 2**63, 1.5, "3", True, None])

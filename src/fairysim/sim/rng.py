@@ -44,12 +44,23 @@ def splitmix64_mix(z):
     return z ^ (z >> np.uint64(31))
 
 
+@nb.njit(cache=True, inline="always")
+def game_key(seed, game):
+    """The part of every stream key of ``(seed, game)`` that does not depend on the stream."""
+    k = splitmix64_mix(np.uint64(seed) + GOLDEN_GAMMA)
+    return splitmix64_mix(k ^ (np.uint64(game) * GOLDEN_GAMMA + np.uint64(1)))
+
+
+@nb.njit(cache=True, inline="always")
+def key_of_stream(key_of_game, stream):
+    """The key of ``stream`` of the game whose :func:`game_key` is ``key_of_game``."""
+    return splitmix64_mix(key_of_game ^ (np.uint64(stream) * _MIX_1 + np.uint64(2)))
+
+
 @nb.njit(cache=True)
 def stream_key(seed, game, stream):
     """Hash ``(seed, game, stream)`` (non-negative integers) into one stream key."""
-    k = splitmix64_mix(np.uint64(seed) + GOLDEN_GAMMA)
-    k = splitmix64_mix(k ^ (np.uint64(game) * GOLDEN_GAMMA + np.uint64(1)))
-    return splitmix64_mix(k ^ (np.uint64(stream) * _MIX_1 + np.uint64(2)))
+    return key_of_stream(game_key(seed, game), stream)
 
 
 @nb.njit(cache=True)
@@ -57,6 +68,20 @@ def seed_stream(state, seed, game, stream):
     """Point ``state`` (``uint64[2]``) at the start of stream ``(seed, game, stream)``."""
     state[RNG_KEY] = stream_key(seed, game, stream)
     state[RNG_COUNTER] = np.uint64(0)
+
+
+@nb.njit(cache=True, inline="always")
+def seed_game_streams(deal_state, policy_states, seed, game, n_seats):
+    """Point ``deal_state`` at ``DEAL_STREAM`` and ``policy_states[s]`` at seat ``s``'s policy
+    stream, for seats ``0 .. n_seats - 1`` of game ``(seed, game)``: the same states as
+    :func:`seed_stream` gives each, with the game's share of the hash worked out once (an engine
+    seeds five streams a game)."""
+    key = game_key(seed, game)
+    deal_state[RNG_KEY] = key_of_stream(key, DEAL_STREAM)
+    deal_state[RNG_COUNTER] = np.uint64(0)
+    for s in range(n_seats):
+        policy_states[s, RNG_KEY] = key_of_stream(key, FIRST_POLICY_STREAM + s)
+        policy_states[s, RNG_COUNTER] = np.uint64(0)
 
 
 @nb.njit(cache=True, inline="always")

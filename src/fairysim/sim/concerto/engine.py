@@ -102,11 +102,9 @@ from fairysim.sim.concerto.rules import (
     award_honors,
 )
 from fairysim.sim.rng import (
-    DEAL_STREAM,
-    FIRST_POLICY_STREAM,
     RNG_STATE_SIZE,
     randint,
-    seed_stream,
+    seed_game_streams,
     shuffle_prefix,
 )
 
@@ -280,9 +278,7 @@ def setup_game(t, seed, game, n_players, fixed_setup):
         t.removed[k] = 0
     for i in range(N_COUNTERS):
         t.counters[i] = 0
-    seed_stream(t.deal_rng, seed, game, DEAL_STREAM)
-    for s in range(n_players):
-        seed_stream(t.policy_rng[s], seed, game, FIRST_POLICY_STREAM + s)
+    seed_game_streams(t.deal_rng, t.policy_rng, seed, game, n_players)
     # 1. score cards
     for i in range(N_SCORE_CARDS):
         t.pile[i] = i

@@ -59,11 +59,9 @@ from fairysim.sim.fantastique.rules import (
     rank_players,
 )
 from fairysim.sim.rng import (
-    DEAL_STREAM,
-    FIRST_POLICY_STREAM,
     RNG_STATE_SIZE,
     randint,
-    seed_stream,
+    seed_game_streams,
     shuffle_prefix,
 )
 
@@ -178,9 +176,7 @@ def setup_game(t, seed, game, n_players, deck):
     fill(t.medal_next, len(MEDAL_ROWS), 0)
     fill(t.n_medals, MAX_PLAYERS, 0)
     fill(t.medal_points, MAX_PLAYERS, 0)
-    seed_stream(t.deal_rng, seed, game, DEAL_STREAM)
-    for s in range(n_players):
-        seed_stream(t.policy_rng[s], seed, game, FIRST_POLICY_STREAM + s)
+    seed_game_streams(t.deal_rng, t.policy_rng, seed, game, n_players)
     # The deck sorted by value is copied, not rebuilt value by value: a loop whose length
     # changes with each value costs a mispredicted branch per value.
     n = len(deck)

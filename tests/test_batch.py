@@ -1,0 +1,29 @@
+"""The game-agnostic batch helpers: error records of a kernel call."""
+
+import pytest
+
+from fairysim.errors import IllegalChoiceError
+from fairysim.sim.batch import ERROR_RECORD, new_error_records, raise_first_illegal_choice
+
+DECISIONS = ("play_fan", "take_stack")
+
+
+def test_no_failed_block_raises_nothing():
+    errors = new_error_records(3)
+    assert errors.shape == (3, ERROR_RECORD)
+    raise_first_illegal_choice(errors, 100, DECISIONS)
+
+
+def test_the_earliest_failed_game_of_any_block_is_reported():
+    errors = new_error_records(3)
+    errors[1] = (37, 2, 1, 9, 4)  # block 1 failed at chunk row 37
+    errors[2] = (5, 0, 0, -1, 3)  # block 2's row 5 comes first (blocks need not be in order)
+    with pytest.raises(IllegalChoiceError) as raised:
+        raise_first_illegal_choice(errors, 1000, DECISIONS)
+    got = raised.value
+    assert (got.game, got.seat, got.decision, got.choice) == (1005, 0, "play_fan", -1)
+    assert "3 legal choices" in str(got)
+
+
+def test_at_least_one_record_even_for_zero_threads():
+    assert new_error_records(0).shape == (1, ERROR_RECORD)
