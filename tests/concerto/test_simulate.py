@@ -66,3 +66,20 @@ def test_a_game_range_plays_the_same_games_as_the_whole_run(players):
     assert first == 150
     for name in SEAT_COLUMNS:
         np.testing.assert_array_equal(part[name], whole[name][150:250], err_msg=name)
+
+
+def test_the_largest_bag_a_card_file_allows_fits_the_outcome(tmp_path):
+    """40 tokens of each kind (the card-file maximum): solo leaves 200 - 27 tokens in the bag,
+    past what an 8-bit column holds."""
+    from fairysim.sim.concerto.cards import DEFAULT_CARDS, MAX_TOKENS_PER_KIND
+
+    text = DEFAULT_CARDS.read_text()
+    for kind, count in (("trumpeter", 12), ("drummer", 12), ("violinist", 12), ("horn", 12)):
+        text = text.replace(f"{kind} = {count}\n", f"{kind} = {MAX_TOKENS_PER_KIND}\n", 1)
+    text = text.replace("composer = 8\n", f"composer = {MAX_TOKENS_PER_KIND}\n", 1)
+    path = tmp_path / "big-bag.toml"
+    path.write_text(text)
+    setup = make_setup(1, "greedy", seed=3, cards=str(path))
+    ((_, arrays),) = list(play_chunks(setup, 50))
+    left = arrays["bag_left"]
+    assert (left == 5 * MAX_TOKENS_PER_KIND - 27).all()

@@ -33,10 +33,15 @@ def require_table(data: dict[str, Any], key: str, path: str | Path) -> dict[str,
     return table
 
 
-def require_int(value: Any, what: str, path: str | Path, minimum: int = 0) -> int:
-    """Return ``value`` if it is an integer ``>= minimum``, else raise naming ``what``."""
+def require_int(
+    value: Any, what: str, path: str | Path, minimum: int = 0, maximum: int | None = None
+) -> int:
+    """Return ``value`` if it is an integer in ``[minimum, maximum]``, else raise naming
+    ``what``."""
     if isinstance(value, bool) or not isinstance(value, int):
         raise CardFileError(str(path), f"{what} must be an integer, got {value!r}")
     if value < minimum:
         raise CardFileError(str(path), f"{what} must be at least {minimum}, got {value}")
+    if maximum is not None and value > maximum:
+        raise CardFileError(str(path), f"{what} must be at most {maximum}, got {value}")
     return value

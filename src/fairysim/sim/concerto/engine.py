@@ -999,7 +999,7 @@ OUTCOME_COLUMNS = {
     "soloist_card": (np.int8, None),  # 0..3 = A..D
     "pianist_card": (np.int8, None),  # index into the card file's pianist cards
     "harpist_card": (np.int8, None),
-    "bag_left": (np.int8, None),  # tokens never drawn
+    "bag_left": (np.int16, None),  # tokens never drawn (a card file's bag holds up to 200)
     "tokens_removed": (np.int8, None),  # removed from the game (2 players)
     "pile_left": (np.int8, None),  # score cards left in the draw pile
     "discarded": (np.int8, None),  # score cards on the discard pile

@@ -14,6 +14,13 @@ from fairysim.sim.fantastique.rules import MEDAL_ROWS, N_VALUES, ROUNDS
 
 DEFAULT_CARDS = Path(__file__).parent / "data" / "cards.toml"
 
+MAX_CARDS_PER_VALUE = 1000
+"""Most fan cards of one value a card file may ask for (the rulebook deck has at most 10)."""
+
+MAX_MEDAL_POINTS = 1000
+"""Most points one medal may be worth in a card file. A seat wins at most one medal a round and
+one Grande Finale medal, so every score stays far inside the 16-bit outcome columns."""
+
 
 @dataclass(frozen=True)
 class FantastiqueCards:
@@ -63,7 +70,7 @@ def _parse_cards(path: Path) -> FantastiqueCards:
             raise CardFileError(
                 str(path), f"[fan_cards] has value {key!r}; values are 1..{N_VALUES}"
             )
-        deck[int(key)] = require_int(count, f"[fan_cards] {key}", path)
+        deck[int(key)] = require_int(count, f"[fan_cards] {key}", path, maximum=MAX_CARDS_PER_VALUE)
     medals = require_table(data, "medals", path)
     medal_values = np.zeros((len(MEDAL_ROWS), ROUNDS), dtype=np.int64)
     for row, name in enumerate(MEDAL_ROWS):
@@ -71,11 +78,18 @@ def _parse_cards(path: Path) -> FantastiqueCards:
         if not isinstance(values, list) or len(values) != ROUNDS:
             raise CardFileError(str(path), f"[medals] {name} must list {ROUNDS} medal values")
         for i, value in enumerate(values):
-            medal_values[row, i] = require_int(value, f"[medals] {name}[{i}]", path)
+            medal_values[row, i] = require_int(
+                value, f"[medals] {name}[{i}]", path, maximum=MAX_MEDAL_POINTS
+            )
     finale = require_table(data, "grande_finale_medals", path)
     finale_medals = np.array(
         [
-            require_int(finale.get(name), f"[grande_finale_medals] {name}", path)
+            require_int(
+                finale.get(name),
+                f"[grande_finale_medals] {name}",
+                path,
+                maximum=MAX_MEDAL_POINTS,
+            )
             for name in ("gold", "silver")
         ],
         dtype=np.int64,
