@@ -16,6 +16,7 @@ from fairysim.sim.rng import (
     RNG_KEY,
     RNG_STATE_SIZE,
     check_seed,
+    lay_out_counts,
     new_stream,
     next_u64,
     randint,
@@ -261,3 +262,9 @@ def test_check_seed_rejects_bad_seeds(seed):
 @pytest.mark.parametrize("seed", [0, 1, 2**63 - 1, np.int64(5)])
 def test_check_seed_accepts_good_seeds(seed):
     assert check_seed(seed) == int(seed)
+
+
+def test_lay_out_counts_lists_each_value_its_count_of_times_ascending():
+    assert list(lay_out_counts(np.array([0, 2, 0, 3, 1], np.int64))) == [1, 1, 3, 3, 3, 4]
+    assert list(lay_out_counts(np.array([2, 1], np.int64))) == [0, 0, 1]
+    assert len(lay_out_counts(np.zeros(4, np.int64))) == 0

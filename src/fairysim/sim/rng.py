@@ -130,6 +130,19 @@ def uniform(state):
 
 
 @nb.njit(cache=True)
+def lay_out_counts(counts):
+    """``counts[v]`` copies of every ``v``, ascending: the order a pile is laid out in before
+    :func:`shuffle_prefix` shuffles it (a deck by value, a bag by kind)."""
+    laid_out = np.empty(counts.sum(), np.int64)
+    n = 0
+    for v in range(len(counts)):
+        for _ in range(counts[v]):
+            laid_out[n] = v
+            n += 1
+    return laid_out
+
+
+@nb.njit(cache=True)
 def shuffle_prefix(state, values, n):
     """Shuffle ``values[:n]`` in place (Fisher-Yates, from the last position down)."""
     key = state[RNG_KEY]

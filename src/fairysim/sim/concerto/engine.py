@@ -103,6 +103,7 @@ from fairysim.sim.concerto.rules import (
 )
 from fairysim.sim.rng import (
     RNG_STATE_SIZE,
+    lay_out_counts,
     randint,
     seed_game_streams,
     shuffle_prefix,
@@ -164,14 +165,9 @@ N_COUNTERS = 7
 def new_table(tokens, need, psets, hsets):
     """Allocate the arrays of one table (once per worker thread); the static arrays (the sorted
     bag, the score-card table of the view and greedy's set tables) are written here once."""
-    sorted_bag = np.zeros(tokens.sum(), np.int64)
-    n = 0
-    for k in range(N_KINDS):
-        for _ in range(tokens[k]):
-            sorted_bag[n] = k
-            n += 1
+    sorted_bag = lay_out_counts(tokens)
     t = Table(
-        np.zeros(n, np.int64),
+        np.zeros(len(sorted_bag), np.int64),
         sorted_bag,
         np.zeros(N_SCORE_CARDS, np.int64),
         np.zeros(N_SCORE_CARDS, np.int64),

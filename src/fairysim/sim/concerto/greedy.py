@@ -168,22 +168,32 @@ def score_plus_one(c, kind, done, gain, pop, soloist, pq, hq):
 
 
 @nb.njit(cache=True, inline="always")
+def lexically_greater(first, second, best_first, best_second):
+    """True when ``(first, second)`` beats ``(best_first, best_second)``: a greater ``first``, or
+    an equal one and a greater ``second`` (so the earliest choice wins a full tie)."""
+    return first > best_first or (first == best_first and second > best_second)
+
+
+@nb.njit(cache=True, inline="always")
 def fewest_missing_card(c, need, choices, n_choices):
     """Greedy's card: the offered card lacking the fewest tokens of ``c``, then the one asking
     fewer composers, then the first (:func:`.policies.pick_card_by_deficit` with hand weight 0,
     whose float ``-missing - 0.01 * composers`` orders exactly like this pair of integers)."""
     best = 0
-    best_missing = NO_LIMIT
-    best_composers = NO_LIMIT
+    best_fewer_missing = -NO_LIMIT  # negated, so that the best is the lexically greatest
+    best_fewer_composers = -NO_LIMIT
     for i in range(n_choices):
         card = choices[i, 0]
         missing = 0
         for k in range(N_KINDS):
             missing += max(0, need[card, k] - c[k])
-        composers = need[card, COMPOSER]
-        if missing < best_missing or (missing == best_missing and composers < best_composers):
-            best_missing = missing
-            best_composers = composers
+        fewer_missing = -missing
+        fewer_composers = -need[card, COMPOSER]
+        if lexically_greater(
+            fewer_missing, fewer_composers, best_fewer_missing, best_fewer_composers
+        ):
+            best_fewer_missing = fewer_missing
+            best_fewer_composers = fewer_composers
             best = i
     return best
 
@@ -224,7 +234,7 @@ def best_pair(c, cards, n_cards, o, o_cards, n_o_cards, need, pop, soloist, pq, 
     for i in range(n):
         s = own[choices[i, 0]]
         other = theirs[choices[i, 1]]
-        if s > best_score or (s == best_score and other > best_other):
+        if lexically_greater(s, other, best_score, best_other):
             best_score = s
             best_other = other
             best = i

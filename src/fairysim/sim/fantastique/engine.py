@@ -60,6 +60,7 @@ from fairysim.sim.fantastique.rules import (
 )
 from fairysim.sim.rng import (
     RNG_STATE_SIZE,
+    lay_out_counts,
     randint,
     seed_game_streams,
     shuffle_prefix,
@@ -152,18 +153,6 @@ def fill_pile_sorted(t, counts):
             t.pile[n] = v
             n += 1
     return n
-
-
-@nb.njit(cache=True)
-def deck_in_value_order(deck_counts):
-    """Every card of the deck (``deck_counts[v]`` cards of value ``v``), ascending by value."""
-    deck = np.empty(deck_counts.sum(), np.int64)
-    n = 0
-    for v in range(1, N_VALUES + 1):
-        for _ in range(deck_counts[v]):
-            deck[n] = v
-            n += 1
-    return deck
 
 
 @nb.njit(cache=True, inline="always")
@@ -666,7 +655,7 @@ def play_games(
     """
     n_games = out.score.shape[0]
     n_blocks = min(n_threads, n_games)
-    deck = deck_in_value_order(deck_counts)
+    deck = lay_out_counts(deck_counts)  # slot 0 counts no card
     total_cards = len(deck)
     # Arrays owned by the caller (Python) or by ``owner`` below are borrowed for the game loop,
     # so the loop does no atomic reference counting (see fairysim.sim.borrow).
