@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from fairysim.sim.rng import (
+    BATCHED_PILE_LIMIT,
     DEAL_STREAM,
     FIRST_POLICY_STREAM,
     RNG_COUNTER,
@@ -23,6 +24,7 @@ from fairysim.sim.rng import (
     seed_game_streams,
     seed_stream,
     shuffle_prefix,
+    split_word,
     stream_key,
     uniform,
 )
@@ -209,6 +211,162 @@ def test_shuffle_reaches_every_permutation_uniformly():
     index = [a * 9 + b * 3 + c for a, b, c in itertools.permutations(range(3))]
     assert counts.sum() == counts[index].sum() == 60_000
     assert chi_square(counts[index]) < generous_bound(6), counts[index]
+
+
+def python_split_word(word: int, bounds: tuple[int, ...]) -> tuple[list[int], bool]:
+    """The batched draw of several bounded integers from one 32-bit word, in plain integers."""
+    draws = []
+    leftover = word
+    for bound in bounds:
+        m = leftover * bound
+        draws.append(m >> 32)
+        leftover = m & 0xFFFFFFFF
+    product = int(np.prod(bounds))
+    return draws, leftover >= (2**32 - product) % product
+
+
+def python_shuffle(key: int, counter: int, values: list[int]) -> tuple[list[int], int]:
+    """rng.shuffle_prefix as its docstring describes it: positions from the top down, one draw
+    a position above BATCHED_PILE_LIMIT and for the last seven, eight (four from each 32-bit
+    half) otherwise, a rejected half throwing away itself and the rest of its draw."""
+    values = list(values)
+    i = len(values) - 1
+
+    def swap(i: int, j: int) -> None:
+        values[i], values[j] = values[j], values[i]
+
+    while i >= BATCHED_PILE_LIMIT:
+        j, counter = python_randint(key, counter, i + 1)
+        swap(i, j)
+        i -= 1
+    while i >= 8:
+        counter += 1
+        z = mix(key + counter * GAMMA)
+        for half in (z >> 32, z & 0xFFFFFFFF):
+            draws, ok = python_split_word(half, (i + 1, i, i - 1, i - 2))
+            if not ok:
+                break
+            for d, j in enumerate(draws):
+                swap(i - d, j)
+            i -= 4
+    while i > 0:
+        j, counter = python_randint(key, counter, i + 1)
+        swap(i, j)
+        i -= 1
+    return values, counter
+
+
+@pytest.mark.parametrize("n", [2, 8, 9, 16, 17, 100, BATCHED_PILE_LIMIT + 1, 300])
+def test_shuffle_follows_its_documented_algorithm(n):
+    state = new_stream(3, n, 1)
+    key, counter = int(state[RNG_KEY]), int(state[RNG_COUNTER])
+    values = np.arange(n, dtype=np.int64) * 10
+    shuffle_prefix(state, values, n)
+    expected, expected_counter = python_shuffle(key, counter, list(range(0, 10 * n, 10)))
+    assert list(values) == expected
+    assert int(state[RNG_COUNTER]) == expected_counter
+
+
+def test_a_100_card_shuffle_takes_about_fifteen_draws():
+    # 12 draws of eight positions, then the last three one a draw; a rejection costs one more.
+    used = []
+    for game in range(20):
+        state = new_stream(1, game, 0)
+        shuffle_prefix(state, np.arange(100, dtype=np.int64), 100)
+        used.append(int(state[RNG_COUNTER]))
+    assert min(used) == 15
+    assert max(used) <= 18
+
+
+def test_split_word_draws_from_the_top_of_the_word():
+    # Bounds whose product divides 2**32 accept every word and read it as digits.
+    assert split_word(np.uint64(0b1011 << 28), 2, 2, 2, 2) == (1, 0, 1, 1, True)
+    assert split_word(np.uint64(0xFFFFFFFF), 256, 256, 256, 256) == (255, 255, 255, 255, True)
+    # A bound of 1 draws 0 and leaves the rest of the word to the next bound.
+    assert split_word(np.uint64(3 << 30), 1, 4, 1, 1) == (0, 3, 0, 0, True)
+
+
+def test_split_word_rejects_the_words_that_would_bias_it():
+    # 2**32 mod 3 == 1: exactly one word (0, whose leftover is 0) is refused for a bound of 3.
+    assert split_word(np.uint64(0), 3, 1, 1, 1)[4] is False
+    assert split_word(np.uint64(1), 3, 1, 1, 1)[4] is True
+    assert split_word(np.uint64(0), 2, 1, 1, 1)[4] is True
+
+
+@nb.njit
+def split_word_counts(b0, b1, b2, b3):
+    """For every combination of draws (in mixed radix), how many of the 2**32 words give it."""
+    counts = np.zeros(b0 * b1 * b2 * b3, np.int32)
+    for word in range(1 << 32):
+        j0, j1, j2, j3, ok = split_word(np.uint64(word), b0, b1, b2, b3)
+        if ok:
+            counts[((j0 * b1 + j1) * b2 + j2) * b3 + j3] += 1
+    return counts
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("bounds", [(7, 6, 5, 4), (12, 11, 10, 1), (64, 63, 62, 61)])
+def test_split_word_is_exactly_uniform_over_every_word(bounds):
+    # All 2**32 words: every combination of draws is accepted from the same number of words,
+    # and only as many words are refused as that needs (fewer than one per combination).
+    counts = split_word_counts(*bounds)
+    assert counts.min() == counts.max() == 2**32 // len(counts)
+
+
+@nb.njit
+def permutation_ranks(n, trials, seed):
+    """How often ``shuffle_prefix`` gives each permutation of ``0 .. n - 1`` (Lehmer rank)."""
+    state = np.zeros(RNG_STATE_SIZE, np.uint64)
+    seed_stream(state, seed, 0, 0)
+    factorial = 1
+    for k in range(2, n + 1):
+        factorial *= k
+    counts = np.zeros(factorial, np.int64)
+    values = np.zeros(n, np.int64)
+    for _ in range(trials):
+        for i in range(n):
+            values[i] = i
+        shuffle_prefix(state, values, n)
+        rank = 0
+        for i in range(n):
+            smaller_after = 0
+            for j in range(i + 1, n):
+                smaller_after += values[j] < values[i]
+            rank = rank * (n - i) + smaller_after
+        counts[rank] += 1
+    return counts
+
+
+def test_batched_shuffle_reaches_every_permutation_uniformly():
+    # Nine values: all eight swaps come from one draw's two halves.
+    counts = permutation_ranks(9, 2_000_000, 5)
+    assert chi_square(counts) < generous_bound(len(counts))
+
+
+@nb.njit
+def position_counts(n, trials, seed):
+    state = np.zeros(RNG_STATE_SIZE, np.uint64)
+    seed_stream(state, seed, 0, 0)
+    counts = np.zeros((n, n), np.int64)
+    values = np.zeros(n, np.int64)
+    for _ in range(trials):
+        for i in range(n):
+            values[i] = i
+        shuffle_prefix(state, values, n)
+        for i in range(n):
+            counts[i, values[i]] += 1
+    return counts
+
+
+@pytest.mark.parametrize("n", [100, BATCHED_PILE_LIMIT + 44])
+def test_shuffle_puts_every_value_anywhere_uniformly(n):
+    # Each shuffle adds a permutation matrix: chi-square over the n x n table has mean n(n - 1).
+    trials = 100_000
+    counts = position_counts(n, trials, 8)
+    expected = trials / n
+    statistic = float(((counts - expected) ** 2 / expected).sum())
+    mean = n * (n - 1)
+    assert abs(statistic - mean) < 7 * np.sqrt(2 * mean)
 
 
 # --- Streams -------------------------------------------------------------------------------------

@@ -8,6 +8,9 @@ from fairysim.sim.concerto.greedy import (
     card_outlook,
     cards_complete,
     contest_part_points,
+    contest_points_plus_one,
+    count_histogram,
+    quota_mins_without,
     set_quotas,
 )
 from fairysim.sim.concerto.rules import N_KINDS, N_PARTS, P_SCORE_CARDS, contest_parts
@@ -54,3 +57,27 @@ def test_card_outlook_counts_cards_one_token_completes():
             more = c.copy()
             more[k] += 1
             assert done + gain[k] == cards_complete(more, need, held, len(held))
+
+
+def test_contest_points_plus_one_equal_contest_parts_of_the_orchestra_with_the_token():
+    sets = np.array([[1, 0, 2, 0, 3], [0, 0, 0, 4, 0], [2, 2, 2, 2, 2], [0, 1, 0, 0, 0]], np.int64)
+    quotas = set_quotas(sets)
+    rng = np.random.default_rng(7)
+    parts = np.zeros(N_PARTS, np.int64)
+    p_without = np.zeros(N_KINDS, np.int64)
+    h_without = np.zeros(N_KINDS, np.int64)
+    for c in orchestras(rng, 3000):
+        pop, soloist = int(rng.integers(0, N_KINDS)), int(rng.integers(0, 4))
+        pianist, harpist = rng.choice(len(sets), size=2, replace=False)
+        pq, hq = quotas[pianist], quotas[harpist]
+        histogram, most = count_histogram(c)
+        quota_mins_without(pq, c, p_without)
+        quota_mins_without(hq, c, h_without)
+        for kind in range(N_KINDS):
+            more = c.copy()
+            more[kind] += 1
+            contest_parts(more, pop, soloist, sets[pianist], sets[harpist], parts)
+            fast = contest_points_plus_one(
+                c, kind, histogram, most, pop, soloist, pq, hq, p_without, h_without
+            )
+            assert fast == parts[:P_SCORE_CARDS].sum(), (c, kind, pop, soloist)

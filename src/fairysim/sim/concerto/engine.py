@@ -109,7 +109,7 @@ from fairysim.sim.rng import (
     shuffle_prefix,
 )
 
-ENGINE_VERSION = 1
+ENGINE_VERSION = 2
 """Bumped whenever the engine's behaviour (and so any result) changes."""
 
 

@@ -8,14 +8,21 @@ tests check the two against each other.
 
 The scoring here is :func:`.rules.base_score` rearranged for speed: set counts come from
 per-card lookup tables (:func:`set_quotas`) instead of divisions, the soloist methods C and D
-count equal token counts with bit tricks instead of nested loops, and for a single token the
-score cards are worked out once per decision (:func:`card_outlook`), not once per choice.
+count equal token counts with bit tricks instead of nested loops, and for a single token
+everything the choices share is worked out once per decision (:func:`card_outlook` for the score
+cards; the count histogram, the largest count and :func:`quota_mins_without` for the contest
+cards), after which each choice is scored in O(1) (:func:`contest_points_plus_one`).
+
+``trailing_zeros`` (LLVM's ``cttz``) comes from ``numba.cpython.unsafe.numbers``, an internal
+module of numba (pinned below 0.70 in ``pyproject.toml``); the tests compare its use with the
+rules.
 """
 
 from __future__ import annotations
 
 import numba as nb
 import numpy as np
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from fairysim.sim.concerto.policies import stack_int64
 from fairysim.sim.concerto.rules import (
@@ -157,14 +164,76 @@ def card_outlook(c, need, cards, n_cards, gain):
     return done
 
 
+NIBBLE_ONES = np.uint64(0x1111111111111111)
+NIBBLE_HIGHS = np.uint64(0x8888888888888888)
+ABSENT_NIBBLE = ~np.uint64(0xF)
+"""Clears nibble 0 of a count histogram (the kinds with no token)."""
+
+
 @nb.njit(cache=True, inline="always")
-def score_plus_one(c, kind, done, gain, pop, soloist, pq, hq):
-    """Score of counts ``c`` with one more token of ``kind``, given :func:`card_outlook`'s
-    ``done`` and ``gain`` for ``c``."""
-    c[kind] += 1
-    contest = contest_points(c, pop, soloist, pq, hq)
-    c[kind] -= 1
-    return contest + POINTS_PER_SCORE_CARD * (done + gain[kind])
+def largest_nibble(h):
+    """The largest nibble of ``h``, each at most :data:`N_KINDS` (kinds per count).
+
+    Nibble by nibble, ``x + 8 - t`` reaches the nibble's top bit exactly when ``x >= t``, and
+    never carries into the next nibble (``N_KINDS + 7 < 16``)."""
+    largest = 0
+    for t in range(1, N_KINDS + 1):
+        largest += ((h + np.uint64(8 - t) * NIBBLE_ONES) & NIBBLE_HIGHS) != 0
+    return largest
+
+
+@nb.njit(cache=True, inline="always")
+def nonzero_nibbles(h):
+    """How many nibbles of ``h`` (each at most 7) are not 0."""
+    flags = (h | (h >> np.uint64(1)) | (h >> np.uint64(2))) & NIBBLE_ONES
+    # The product adds every flag into the top nibble (at most 16 flags, nibble 0 is never set).
+    return np.int64((flags * NIBBLE_ONES) >> np.uint64(60))
+
+
+@nb.njit(cache=True, inline="always")
+def quota_mins_without(quota, counts, without):
+    """``without[k]``: the fewest sets ``quota`` allows over every kind but ``k``, for ``counts``.
+
+    Prefix and suffix minimums: each entry is two short independent chains, where a running
+    minimum with its runner-up is one long one."""
+    running = NO_LIMIT
+    for k in range(N_KINDS):
+        without[k] = running
+        running = min(running, quota[k, counts[k] & COUNT_MASK])
+    running = NO_LIMIT
+    for k in range(N_KINDS - 1, -1, -1):
+        without[k] = min(without[k], running)
+        running = min(running, quota[k, counts[k] & COUNT_MASK])
+
+
+@nb.njit(cache=True, inline="always")
+def sets_or_zero(sets):
+    """A set count, 0 when no kind limited it (a card showing no kind)."""
+    return 0 if sets == NO_LIMIT else sets
+
+
+@nb.njit(cache=True, inline="always")
+def contest_points_plus_one(c, kind, histogram, most, pop, soloist, pq, hq, p_without, h_without):
+    """:func:`contest_points` of counts ``c`` with one more token of ``kind``, in O(1) from the
+    counts' ``histogram`` (nibble ``v``: kinds with ``v`` tokens), largest count ``most`` and
+    :func:`quota_mins_without` of the pianist's and harpist's quotas."""
+    x = c[kind] & COUNT_MASK
+    x_after = (x + 1) & COUNT_MASK
+    # The kind moves from nibble x to nibble x + 1; nibble 0 (absent kinds) is dropped.
+    present = (histogram + (np.uint64(15) << np.uint64(4 * x))) & ABSENT_NIBBLE
+    most_after = max(most, x_after)
+    fewest = np.int64(trailing_zeros(present)) >> 2  # never empty: ``kind`` is present now
+    if soloist == 0:  # A: the fewest tokens of a present kind
+        solo = 4 * fewest
+    elif soloist == 1:  # B: most minus fewest present
+        solo = 3 * (most_after - fewest)
+    elif soloist == 2:  # C: the most present kinds sharing one count
+        solo = 3 * largest_nibble(present)
+    else:  # D: distinct counts of present kinds
+        solo = 3 * nonzero_nibbles(present)
+    pianist = sets_or_zero(min(p_without[kind], pq[kind, x_after]))
+    harpist = sets_or_zero(min(h_without[kind], hq[kind, x_after]))
+    return c[pop] + (kind == pop) + 2 * most_after + solo + POINTS_PER_SET * (pianist + harpist)
 
 
 @nb.njit(cache=True, inline="always")
@@ -199,18 +268,60 @@ def fewest_missing_card(c, need, choices, n_choices):
 
 
 @nb.njit(cache=True, inline="always")
+def count_histogram(c):
+    """``(histogram, most)`` of counts ``c``: nibble ``v`` of the histogram counts the kinds with
+    ``v`` tokens; ``most`` is the largest count."""
+    histogram = np.uint64(0)
+    most = 0
+    for k in range(N_KINDS):
+        x = c[k] & COUNT_MASK
+        histogram += np.uint64(1) << np.uint64(4 * x)
+        most = max(most, x)
+    return histogram, most
+
+
+@nb.njit(cache=True, inline="always")
 def best_token(c, cards, n_cards, need, pop, soloist, pq, hq, choices, n_choices):
-    """PICK_TOKEN: the kind ``choices[i, 0]`` whose token raises the score most (first on ties)."""
+    """PICK_TOKEN: the kind ``choices[i, 0]`` whose token raises the score most (first on ties).
+
+    What the candidates share (score cards, histogram, quota minimums) is worked out once, then
+    each candidate is scored in O(1) (:func:`contest_points_plus_one`)."""
     gain = stack_int64(N_KINDS)
     done = card_outlook(c, need, cards, n_cards, gain)
+    histogram, most = count_histogram(c)
+    p_without = stack_int64(N_KINDS)
+    h_without = stack_int64(N_KINDS)
+    quota_mins_without(pq, c, p_without)
+    quota_mins_without(hq, c, h_without)
     best = 0
     best_score = -NO_LIMIT
     for i in range(n_choices):
-        s = score_plus_one(c, choices[i, 0], done, gain, pop, soloist, pq, hq)
+        kind = choices[i, 0]
+        s = contest_points_plus_one(
+            c, kind, histogram, most, pop, soloist, pq, hq, p_without, h_without
+        )
+        s += POINTS_PER_SCORE_CARD * (done + gain[kind])
         if s > best_score:
             best_score = s
             best = i
     return best
+
+
+@nb.njit(cache=True, inline="always")
+def scores_plus_one(c, cards, n_cards, need, pop, soloist, pq, hq, scores):
+    """``scores[k]``: the score of counts ``c`` with one more token of kind ``k``, every kind."""
+    gain = stack_int64(N_KINDS)
+    done = card_outlook(c, need, cards, n_cards, gain)
+    histogram, most = count_histogram(c)
+    p_without = stack_int64(N_KINDS)
+    h_without = stack_int64(N_KINDS)
+    quota_mins_without(pq, c, p_without)
+    quota_mins_without(hq, c, h_without)
+    for k in range(N_KINDS):
+        scores[k] = contest_points_plus_one(
+            c, k, histogram, most, pop, soloist, pq, hq, p_without, h_without
+        )
+        scores[k] += POINTS_PER_SCORE_CARD * (done + gain[k])
 
 
 @nb.njit(cache=True, inline="always")
@@ -219,15 +330,10 @@ def best_pair(c, cards, n_cards, o, o_cards, n_o_cards, need, pop, soloist, pq, 
     removing the kind that would raise the opponent's (``o``, ``o_cards``) most; first on ties.
 
     Both scores are worked out once per kind, not once per pair."""
-    gain = stack_int64(N_KINDS)
-    done = card_outlook(c, need, cards, n_cards, gain)
     own = stack_int64(N_KINDS)
-    for k in range(N_KINDS):
-        own[k] = score_plus_one(c, k, done, gain, pop, soloist, pq, hq)
-    done = card_outlook(o, need, o_cards, n_o_cards, gain)
+    scores_plus_one(c, cards, n_cards, need, pop, soloist, pq, hq, own)
     theirs = stack_int64(N_KINDS)
-    for k in range(N_KINDS):
-        theirs[k] = score_plus_one(o, k, done, gain, pop, soloist, pq, hq)
+    scores_plus_one(o, o_cards, n_o_cards, need, pop, soloist, pq, hq, theirs)
     best = 0
     best_score = -NO_LIMIT
     best_other = -NO_LIMIT
@@ -264,7 +370,7 @@ def greedy_answer(
 ):
     """Greedy's answer to a token decision over ``choices[:n]``.
 
-    ``c``: the deciding seat's orchestra (changed and restored), ``cards[:n_cards]`` its face-up
+    ``c``: the deciding seat's orchestra (read only), ``cards[:n_cards]`` its face-up
     score cards; ``o``, ``o_cards[:n_o_cards]``: the opponent's (read for PICK_PAIR only);
     ``pop``, ``soloist``: the contest cards; ``pq``, ``hq``: the pianist's and harpist's
     :func:`set_quotas` tables.
