@@ -281,18 +281,30 @@ def count_histogram(c):
 
 
 @nb.njit(cache=True, inline="always")
-def best_token(c, cards, n_cards, need, pop, soloist, pq, hq, choices, n_choices):
-    """PICK_TOKEN: the kind ``choices[i, 0]`` whose token raises the score most (first on ties).
+def plus_one_outlook(c, cards, n_cards, need, pq, hq, gain, p_without, h_without):
+    """What scoring one more token of any kind shares, worked out once per decision.
 
-    What the candidates share (score cards, histogram, quota minimums) is worked out once, then
-    each candidate is scored in O(1) (:func:`contest_points_plus_one`)."""
-    gain = stack_int64(N_KINDS)
+    Fills ``gain`` (:func:`card_outlook`) and ``p_without``, ``h_without``
+    (:func:`quota_mins_without` of the pianist's and harpist's quotas); returns ``(done,
+    histogram, most)`` for :func:`contest_points_plus_one`.
+    """
     done = card_outlook(c, need, cards, n_cards, gain)
     histogram, most = count_histogram(c)
-    p_without = stack_int64(N_KINDS)
-    h_without = stack_int64(N_KINDS)
     quota_mins_without(pq, c, p_without)
     quota_mins_without(hq, c, h_without)
+    return done, histogram, most
+
+
+@nb.njit(cache=True, inline="always")
+def best_token(c, cards, n_cards, need, pop, soloist, pq, hq, choices, n_choices):
+    """PICK_TOKEN: the kind ``choices[i, 0]`` whose token raises the score most (first on ties),
+    each candidate scored in O(1) (:func:`plus_one_outlook`, :func:`contest_points_plus_one`)."""
+    gain = stack_int64(N_KINDS)
+    p_without = stack_int64(N_KINDS)
+    h_without = stack_int64(N_KINDS)
+    done, histogram, most = plus_one_outlook(
+        c, cards, n_cards, need, pq, hq, gain, p_without, h_without
+    )
     best = 0
     best_score = -NO_LIMIT
     for i in range(n_choices):
@@ -311,12 +323,11 @@ def best_token(c, cards, n_cards, need, pop, soloist, pq, hq, choices, n_choices
 def scores_plus_one(c, cards, n_cards, need, pop, soloist, pq, hq, scores):
     """``scores[k]``: the score of counts ``c`` with one more token of kind ``k``, every kind."""
     gain = stack_int64(N_KINDS)
-    done = card_outlook(c, need, cards, n_cards, gain)
-    histogram, most = count_histogram(c)
     p_without = stack_int64(N_KINDS)
     h_without = stack_int64(N_KINDS)
-    quota_mins_without(pq, c, p_without)
-    quota_mins_without(hq, c, h_without)
+    done, histogram, most = plus_one_outlook(
+        c, cards, n_cards, need, pq, hq, gain, p_without, h_without
+    )
     for k in range(N_KINDS):
         scores[k] = contest_points_plus_one(
             c, k, histogram, most, pop, soloist, pq, hq, p_without, h_without
