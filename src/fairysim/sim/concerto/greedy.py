@@ -184,9 +184,10 @@ def largest_nibble(h):
 
 @nb.njit(cache=True, inline="always")
 def nonzero_nibbles(h):
-    """How many nibbles of ``h`` (each at most 7) are not 0."""
+    """How many nibbles of ``h`` are not 0; each nibble at most 7, and nibble 0 always 0."""
     flags = (h | (h >> np.uint64(1)) | (h >> np.uint64(2))) & NIBBLE_ONES
-    # The product adds every flag into the top nibble (at most 16 flags, nibble 0 is never set).
+    # The product adds every flag into the top nibble; with nibble 0 clear there are at most 15,
+    # so no partial sum carries.
     return np.int64((flags * NIBBLE_ONES) >> np.uint64(60))
 
 
