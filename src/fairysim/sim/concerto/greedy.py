@@ -61,13 +61,51 @@ def set_quotas(sets):
     return quotas
 
 
+NIBBLE_ONES = np.uint64(0x1111111111111111)
+NIBBLE_HIGHS = np.uint64(0x8888888888888888)
+ABSENT_NIBBLE = ~np.uint64(0xF)
+"""Clears nibble 0 of a count histogram (the kinds with no token)."""
+
+
 @nb.njit(cache=True, inline="always")
-def count_bits(x):
-    """Set bits of ``x`` (below 2**16)."""
-    x = x - ((x >> 1) & 0x5555)
-    x = (x & 0x3333) + ((x >> 2) & 0x3333)
-    x = (x + (x >> 4)) & 0x0F0F
-    return (x + (x >> 8)) & 0x1F
+def largest_nibble(h):
+    """The largest nibble of ``h``, each at most :data:`N_KINDS` (kinds per count).
+
+    Nibble by nibble, ``x + 8 - t`` reaches the nibble's top bit exactly when ``x >= t``, and
+    never carries into the next nibble (``N_KINDS + 7 < 16``)."""
+    largest = 0
+    for t in range(1, N_KINDS + 1):
+        largest += ((h + np.uint64(8 - t) * NIBBLE_ONES) & NIBBLE_HIGHS) != 0
+    return largest
+
+
+@nb.njit(cache=True, inline="always")
+def nonzero_nibbles(h):
+    """How many nibbles of ``h`` are not 0; each nibble at most 7, and nibble 0 always 0."""
+    flags = (h | (h >> np.uint64(1)) | (h >> np.uint64(2))) & NIBBLE_ONES
+    # The product adds every flag into the top nibble; with nibble 0 clear there are at most 15,
+    # so no partial sum carries.
+    return np.int64((flags * NIBBLE_ONES) >> np.uint64(60))
+
+
+@nb.njit(cache=True, inline="always")
+def soloist_points(soloist, present, most, fewest):
+    """Points of soloist method ``soloist`` (0..3 = A..D) for an orchestra whose count histogram
+    with nibble 0 cleared is ``present`` (nibble ``v``: kinds with ``v`` tokens), whose largest
+    count is ``most`` and whose fewest tokens of a present kind are ``fewest`` (0 if none)."""
+    if soloist == 0:  # A: the fewest tokens of a present kind
+        return 4 * fewest
+    if soloist == 1:  # B: most minus fewest present
+        return 3 * (most - fewest)
+    if soloist == 2:  # C: the most present kinds sharing one count
+        return 3 * largest_nibble(present)
+    return 3 * nonzero_nibbles(present)  # D: distinct counts of present kinds
+
+
+@nb.njit(cache=True, inline="always")
+def sets_or_zero(sets):
+    """A set count, 0 when no kind limited it (a card showing no kind)."""
+    return 0 if sets == NO_LIMIT else sets
 
 
 @nb.njit(cache=True, inline="always")
@@ -78,42 +116,23 @@ def contest_part_points(c, pop, soloist, pianist_quota, harpist_quota):
     fewest = NO_LIMIT  # fewest tokens of a kind present
     pianist_sets = NO_LIMIT
     harpist_sets = NO_LIMIT
-    histogram = 0  # nibble v: kinds with v tokens
+    histogram = np.uint64(0)  # nibble v: kinds with v tokens
     for k in range(N_KINDS):
         x = c[k] & COUNT_MASK
         most = max(most, x)
         fewest = min(fewest, x if x > 0 else NO_LIMIT)
         pianist_sets = min(pianist_sets, pianist_quota[k, x])
         harpist_sets = min(harpist_sets, harpist_quota[k, x])
-        histogram += 1 << (4 * x)
+        histogram += np.uint64(1) << np.uint64(4 * x)
     if fewest == NO_LIMIT:
         fewest = 0
-    if pianist_sets == NO_LIMIT:
-        pianist_sets = 0
-    if harpist_sets == NO_LIMIT:
-        harpist_sets = 0
-    if soloist == 0:  # A: the fewest tokens of a present kind
-        solo = 4 * fewest
-    elif soloist == 1:  # B: most minus fewest present
-        solo = 3 * (most - fewest)
-    elif soloist == 2:  # C: the most present kinds sharing one count
-        same = 0
-        for k in range(N_KINDS):
-            x = c[k] & COUNT_MASK
-            kinds = (histogram >> (4 * x)) & 0xF
-            same = max(same, kinds if x > 0 else 0)
-        solo = 3 * same
-    else:  # D: distinct counts of present kinds
-        counts = 0
-        for k in range(N_KINDS):
-            counts |= 1 << (c[k] & COUNT_MASK)
-        solo = 3 * count_bits(counts >> 1)
+    solo = soloist_points(soloist, histogram & ABSENT_NIBBLE, most, fewest)
     return (
         c[pop],
         2 * most,
         solo,
-        POINTS_PER_SET * pianist_sets,
-        POINTS_PER_SET * harpist_sets,
+        POINTS_PER_SET * sets_or_zero(pianist_sets),
+        POINTS_PER_SET * sets_or_zero(harpist_sets),
     )
 
 
@@ -164,33 +183,6 @@ def card_outlook(c, need, cards, n_cards, gain):
     return done
 
 
-NIBBLE_ONES = np.uint64(0x1111111111111111)
-NIBBLE_HIGHS = np.uint64(0x8888888888888888)
-ABSENT_NIBBLE = ~np.uint64(0xF)
-"""Clears nibble 0 of a count histogram (the kinds with no token)."""
-
-
-@nb.njit(cache=True, inline="always")
-def largest_nibble(h):
-    """The largest nibble of ``h``, each at most :data:`N_KINDS` (kinds per count).
-
-    Nibble by nibble, ``x + 8 - t`` reaches the nibble's top bit exactly when ``x >= t``, and
-    never carries into the next nibble (``N_KINDS + 7 < 16``)."""
-    largest = 0
-    for t in range(1, N_KINDS + 1):
-        largest += ((h + np.uint64(8 - t) * NIBBLE_ONES) & NIBBLE_HIGHS) != 0
-    return largest
-
-
-@nb.njit(cache=True, inline="always")
-def nonzero_nibbles(h):
-    """How many nibbles of ``h`` are not 0; each nibble at most 7, and nibble 0 always 0."""
-    flags = (h | (h >> np.uint64(1)) | (h >> np.uint64(2))) & NIBBLE_ONES
-    # The product adds every flag into the top nibble; with nibble 0 clear there are at most 15,
-    # so no partial sum carries.
-    return np.int64((flags * NIBBLE_ONES) >> np.uint64(60))
-
-
 @nb.njit(cache=True, inline="always")
 def quota_mins_without(quota, counts, without):
     """``without[k]``: the fewest sets ``quota`` allows over every kind but ``k``, for ``counts``.
@@ -208,12 +200,6 @@ def quota_mins_without(quota, counts, without):
 
 
 @nb.njit(cache=True, inline="always")
-def sets_or_zero(sets):
-    """A set count, 0 when no kind limited it (a card showing no kind)."""
-    return 0 if sets == NO_LIMIT else sets
-
-
-@nb.njit(cache=True, inline="always")
 def contest_points_plus_one(c, kind, histogram, most, pop, soloist, pq, hq, p_without, h_without):
     """:func:`contest_points` of counts ``c`` with one more token of ``kind``, in O(1) from the
     counts' ``histogram`` (nibble ``v``: kinds with ``v`` tokens), largest count ``most`` and
@@ -224,14 +210,7 @@ def contest_points_plus_one(c, kind, histogram, most, pop, soloist, pq, hq, p_wi
     present = (histogram + (np.uint64(15) << np.uint64(4 * x))) & ABSENT_NIBBLE
     most_after = max(most, x_after)
     fewest = np.int64(trailing_zeros(present)) >> 2  # never empty: ``kind`` is present now
-    if soloist == 0:  # A: the fewest tokens of a present kind
-        solo = 4 * fewest
-    elif soloist == 1:  # B: most minus fewest present
-        solo = 3 * (most_after - fewest)
-    elif soloist == 2:  # C: the most present kinds sharing one count
-        solo = 3 * largest_nibble(present)
-    else:  # D: distinct counts of present kinds
-        solo = 3 * nonzero_nibbles(present)
+    solo = soloist_points(soloist, present, most_after, fewest)
     pianist = sets_or_zero(min(p_without[kind], pq[kind, x_after]))
     harpist = sets_or_zero(min(h_without[kind], hq[kind, x_after]))
     return c[pop] + (kind == pop) + 2 * most_after + solo + POINTS_PER_SET * (pianist + harpist)
