@@ -277,3 +277,22 @@ def test_reference_refuses_a_deck_too_small_to_deal():
     with pytest.raises(CardFileError, match="cannot deal 10 to each of 5 players"):
         ref.play_game(make_setup(5, "I", "greedy", seed=1, cards=cards), 0)
     ref.play_game(make_setup(3, "I", "greedy", seed=1, cards=cards), 0)  # 30 cards deal 3 hands
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4, 5])
+def test_seat_order_is_keys_descending_then_turn_order(players):
+    """The sorting network of ``order_seats_by_key`` against a plain sort (F5, F6), on keys with
+    passers (key 0) and repeated keys, from every start seat."""
+    from fairysim.sim.fantastique.engine import order_seats_by_key
+
+    rng = np.random.default_rng(players)
+    order = np.full(5, -1, np.int64)
+    for _ in range(300):
+        keys = np.zeros(5, np.int64)
+        keys[:players] = rng.integers(0, 4, players) << 32 | rng.integers(0, 3, players)
+        for start in range(players):
+            turn = [(s - start) % players for s in range(players)]
+            expected = sorted(range(players), key=lambda s: (-keys[s], turn[s]))
+            n_played = order_seats_by_key(order, keys, players, start)
+            assert list(order[:players]) == expected
+            assert n_played == int(np.count_nonzero(keys[:players]))

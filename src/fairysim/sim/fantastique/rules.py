@@ -142,16 +142,13 @@ def finale_medal_points(finale_counts, n_players, finale_medals, points_out):
         gold = max(gold, finale_counts[s])
     silver = 0
     for s in range(n_players):
-        if finale_counts[s] < gold:
-            silver = max(silver, finale_counts[s])
-    for s in range(n_players):
         c = finale_counts[s]
-        if c > 0 and c == gold:
-            points_out[s] = finale_medals[0]
-        elif c > 0 and c == silver:
-            points_out[s] = finale_medals[1]
-        else:
-            points_out[s] = 0
+        silver = max(silver, c if c < gold else 0)
+    for s in range(n_players):
+        # Selects rather than ifs: which seat holds the most is a coin flip to the predictor.
+        c = finale_counts[s]
+        points = finale_medals[1] if (c > 0) & (c == silver) else 0
+        points_out[s] = finale_medals[0] if (c > 0) & (c == gold) else points
 
 
 @nb.njit(cache=True, inline="always")
@@ -180,19 +177,24 @@ def rank_players(totals, medals, n_medals, n_players, rank_out, share_out):
     """
     winners = 0
     for s in range(n_players):
+        # Totals first, counted without a branch (which total is higher is a coin flip to the
+        # branch predictor); only a seat tied on its total reads the medals (F10).
         better = 0
+        tied = False
         for o in range(n_players):
-            if (
-                o != s
-                and beats_on_tiebreak(
-                    totals[o], medals[o], n_medals[o], totals[s], medals[s], n_medals[s]
-                )
-                > 0
-            ):
-                better += 1
+            better += totals[o] > totals[s]
+            tied |= (o != s) & (totals[o] == totals[s])
+        if tied:
+            for o in range(n_players):
+                if o != s and totals[o] == totals[s]:
+                    better += (
+                        beats_on_tiebreak(
+                            totals[o], medals[o], n_medals[o], totals[s], medals[s], n_medals[s]
+                        )
+                        > 0
+                    )
         rank_out[s] = better + 1
-        if better == 0:
-            winners += 1
+        winners += better == 0
     for s in range(n_players):
         share_out[s] = 1.0 / winners if rank_out[s] == 1 else 0.0
 
