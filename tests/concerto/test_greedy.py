@@ -81,3 +81,33 @@ def test_contest_points_plus_one_equal_contest_parts_of_the_orchestra_with_the_t
                 c, kind, histogram, most, pop, soloist, pq, hq, p_without, h_without
             )
             assert fast == parts[:P_SCORE_CARDS].sum(), (c, kind, pop, soloist)
+
+
+def test_best_keep_equals_best_multiset_over_the_listed_multisets():
+    """Solo greedy's keep read off the hand is the multiset best_multiset picks from the
+    engine's list of choices, ties included (the first in lexicographic order)."""
+    from fairysim.sim.concerto.engine import multiset_choices
+    from fairysim.sim.concerto.greedy import best_keep, best_multiset
+    from fairysim.sim.concerto.rules import CHOICE_WIDTH, MAX_CHOICES, SOLO_DRAW, SOLO_KEEP
+
+    cards = load_cards()
+    pq, hq = set_quotas(cards.pianist_sets), set_quotas(cards.harpist_sets)
+    rng = np.random.default_rng(8)
+    choices = np.zeros((MAX_CHOICES, CHOICE_WIDTH), np.int64)
+    kept = np.zeros(N_KINDS, np.int64)
+    past_first = 0
+    for c in orchestras(rng, 2000):
+        draw, keep = rng.choice(list(zip(SOLO_DRAW, SOLO_KEEP, strict=True)))
+        hand = np.bincount(rng.integers(0, N_KINDS, draw), minlength=N_KINDS).astype(np.int64)
+        held = rng.choice(len(cards.score_need), size=rng.integers(0, 8), replace=False)
+        held = held.astype(np.int64)
+        pop, soloist = int(rng.integers(0, N_KINDS)), int(rng.integers(0, 4))
+        pianist, harpist = int(rng.integers(0, 3)), int(rng.integers(0, 3))
+        n = multiset_choices(hand, keep, choices)
+        need, p, h = cards.score_need, pq[pianist], hq[harpist]
+        best = best_multiset(c, held, len(held), need, pop, soloist, p, h, choices, n)
+        kept[:] = -1
+        best_keep(c, hand, keep, held, len(held), need, pop, soloist, p, h, kept)
+        assert list(kept) == list(choices[best]), (c, hand, keep, held)
+        past_first += best > 0
+    assert past_first > 100  # the comparison reached choices past the first

@@ -42,6 +42,7 @@ import numpy as np
 from fairysim.sim.batch import ERROR_ROW
 from fairysim.sim.borrow import borrowed, borrowed_fields, keep_alive
 from fairysim.sim.concerto.greedy import (
+    best_keep,
     card_complete,
     contest_part_points,
     fewest_missing_card,
@@ -257,7 +258,7 @@ def gain_card(t, seat, card, face_up):
         t.public[card] = seat
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def setup_game(t, seed, game, n_players, fixed_setup):
     """Reset the table and make the setup draws 1-5 of the module docstring."""
     n_seats = seats_of(n_players)
@@ -592,6 +593,55 @@ def multiset_choices(hand, keep, choices):
 
 
 @nb.njit(cache=True, inline="always")
+def greedy_keep_on_table(t, keep, need):
+    """Solo (C8): greedy's ``keep`` tokens from the hand into ``t.keep``
+    (:func:`.greedy.best_keep`)."""
+    c = stack_int64(N_KINDS)
+    for k in range(N_KINDS):
+        c[k] = t.orchestra[0, k]
+    cards = stack_int64(N_SCORE_CARDS)
+    n_cards = face_up_cards_of(t.held, t.n_held, 0, t.kept[0], cards)
+    best_keep(
+        c,
+        t.hands[0],
+        keep,
+        cards,
+        n_cards,
+        need,
+        t.counters[POPULARITY],
+        t.counters[SOLOIST],
+        t.pianist_quotas[t.counters[PIANIST]],
+        t.harpist_quotas[t.counters[HARPIST]],
+        t.keep,
+    )
+
+
+@nb.njit(cache=True, inline="always")
+def ask_keep(t, keep, round_, seats, cards, error):
+    """Solo (C8): the seat's policy picks ``keep`` tokens among the listed multisets, into
+    ``t.keep``. False on an illegal answer."""
+    n = multiset_choices(t.hands[0], keep, t.choices)
+    c = decide(
+        t,
+        0,
+        1,
+        SOLO_KEEP_TOKENS,
+        n,
+        round_,
+        0,
+        keep,
+        seats,
+        cards,
+        error,
+    )
+    if c < 0:
+        return False
+    for k in range(N_KINDS):
+        t.keep[k] = t.choices[c, k]
+    return True
+
+
+@nb.njit(cache=True, inline="always")
 def pass_left(hands, n_players):
     """Every hand goes to the seat on the left (seat + 1)."""
     for k in range(N_KINDS):
@@ -741,24 +791,12 @@ def play_solo(t, seats, cards, error):
             error,
         ):
             return False
-        n = multiset_choices(t.hands[0], keep, t.choices)
-        c = decide(
-            t,
-            0,
-            1,
-            SOLO_KEEP_TOKENS,
-            n,
-            round_,
-            0,
-            keep,
-            seats,
-            cards,
-            error,
-        )
-        if c < 0:
+        if seats.policy_ids[0] == GREEDY:
+            # Greedy's keep read straight off the hand, without listing the multisets (the
+            # same answer, tested against best_multiset over the listed choices).
+            greedy_keep_on_table(t, keep, cards.need)
+        elif not ask_keep(t, keep, round_, seats, cards, error):
             return False
-        for k in range(N_KINDS):
-            t.keep[k] = t.choices[c, k]
         for k in range(N_KINDS):
             t.orchestra[0, k] += t.keep[k]
             t.orchestra[PAHHA, k] += t.hands[0, k] - t.keep[k]
@@ -786,7 +824,7 @@ def play_solo(t, seats, cards, error):
     return True
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def final_scoring(t, n_players, need):
     """Parts of every seat's score (C5, C6, C8) into ``t.parts``."""
     n_seats = seats_of(n_players)
@@ -849,7 +887,7 @@ def play_game(
     return True
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def write_outcome(t, n_players, n_seats, need, out, row):
     """Copy the finished game on ``t`` into row ``row`` of ``out``: scores, parts, ranks, margins
     and win shares (C8: in solo a tie is Pahha's), cards, orchestras, setup and bookkeeping."""
@@ -864,12 +902,14 @@ def write_outcome(t, n_players, n_seats, need, out, row):
         held_mask = 0
         done_mask = 0
         done = 0
+        scores_cards = not (n_players == 1 and s == PAHHA)  # C8: Pahha's cards are not scored
         for i in range(t.n_held[s]):
             card = t.held[s, i]
             held_mask |= 1 << card
-            if not (n_players == 1 and s == PAHHA) and card_complete(t.orchestra[s], need, card):
-                done_mask |= 1 << card
-                done += 1
+            # no branch on whether a card is complete: a coin flip to the branch predictor
+            complete = scores_cards & card_complete(t.orchestra[s], need, card)
+            done_mask |= np.int64(complete) << card
+            done += complete
         out.cards_held[row, s] = t.n_held[s]
         out.cards_completed[row, s] = done
         out.held_mask[row, s] = held_mask

@@ -28,6 +28,7 @@ from fairysim.sim.concerto.policies import stack_int64
 from fairysim.sim.concerto.rules import (
     COMPOSER,
     N_KINDS,
+    N_SCORE_CARDS,
     PICK_PAIR,
     POINTS_PER_SCORE_CARD,
     POINTS_PER_SET,
@@ -109,31 +110,50 @@ def sets_or_zero(sets):
 
 
 @nb.njit(cache=True, inline="always")
-def contest_part_points(c, pop, soloist, pianist_quota, harpist_quota):
-    """Popularity, conductor, soloist, pianist and harpist points of counts ``c`` (each below
-    :data:`QUOTA_SIZE`), as :func:`.rules.contest_parts` writes them."""
-    most = 0
-    fewest = NO_LIMIT  # fewest tokens of a kind present
-    pianist_sets = NO_LIMIT
-    harpist_sets = NO_LIMIT
-    histogram = np.uint64(0)  # nibble v: kinds with v tokens
-    for k in range(N_KINDS):
-        x = c[k] & COUNT_MASK
-        most = max(most, x)
-        fewest = min(fewest, x if x > 0 else NO_LIMIT)
-        pianist_sets = min(pianist_sets, pianist_quota[k, x])
-        harpist_sets = min(harpist_sets, harpist_quota[k, x])
-        histogram += np.uint64(1) << np.uint64(4 * x)
+def fold_kind(summary, k, x, pianist_quota, harpist_quota):
+    """The contest summary ``(most, fewest, pianist_sets, harpist_sets, histogram)`` of an
+    orchestra with kind ``k``'s count ``x`` (below :data:`QUOTA_SIZE`) folded in.
+
+    Start from :data:`EMPTY_SUMMARY`; ``fewest`` counts only present kinds (:data:`NO_LIMIT`
+    while none is), the histogram's nibble ``v`` counts the kinds with ``v`` tokens."""
+    most, fewest, pianist_sets, harpist_sets, histogram = summary
+    return (
+        max(most, x),
+        min(fewest, x if x > 0 else NO_LIMIT),
+        min(pianist_sets, pianist_quota[k, x]),
+        min(harpist_sets, harpist_quota[k, x]),
+        histogram + (np.uint64(1) << np.uint64(4 * x)),
+    )
+
+
+EMPTY_SUMMARY = (0, NO_LIMIT, NO_LIMIT, NO_LIMIT, np.uint64(0))
+"""The contest summary of no kind at all (see :func:`fold_kind`)."""
+
+
+@nb.njit(cache=True, inline="always")
+def summary_part_points(summary, soloist):
+    """Conductor, soloist, pianist and harpist points of a complete contest summary."""
+    most, fewest, pianist_sets, harpist_sets, histogram = summary
     if fewest == NO_LIMIT:
         fewest = 0
     solo = soloist_points(soloist, histogram & ABSENT_NIBBLE, most, fewest)
     return (
-        c[pop],
         2 * most,
         solo,
         POINTS_PER_SET * sets_or_zero(pianist_sets),
         POINTS_PER_SET * sets_or_zero(harpist_sets),
     )
+
+
+@nb.njit(cache=True, inline="always")
+def contest_part_points(c, pop, soloist, pianist_quota, harpist_quota):
+    """Popularity, conductor, soloist, pianist and harpist points of counts ``c`` (each below
+    :data:`QUOTA_SIZE`), as :func:`.rules.contest_parts` writes them."""
+    summary = EMPTY_SUMMARY
+    for k in range(N_KINDS):
+        summary = fold_kind(summary, k, c[k] & COUNT_MASK, pianist_quota, harpist_quota)
+    conductor, solo, pianist, harpist = summary_part_points(summary, soloist)
+    return c[pop], conductor, solo, pianist, harpist
 
 
 @nb.njit(cache=True, inline="always")
@@ -353,6 +373,96 @@ def best_multiset(c, cards, n_cards, need, pop, soloist, pq, hq, choices, n_choi
             best_score = s
             best = i
     return best
+
+
+DEFICIT_CAP = 8
+"""A card's missing tokens of a kind, capped: a solo keep adds at most 3 of a kind, so a card
+lacking 8 is as out of reach as one lacking more, and ``8 + x - d`` never leaves its nibble."""
+KIND_NIBBLE_HIGHS = 0x88888
+"""Top bit of each of the :data:`N_KINDS` nibbles of a packed count by kind."""
+assert N_KINDS == 5
+
+
+@nb.njit(cache=True, inline="always")
+def card_deficits(c, need, cards, n_cards, hand, keep, deficits):
+    """Sort the cards ``cards[:n_cards]`` for a solo keep of ``keep`` tokens from ``hand``.
+
+    Returns ``(complete, n_open)``: how many counts ``c`` complete already, and how many a keep
+    might still complete, whose missing tokens go into ``deficits[:n_open]``, packed a nibble a
+    kind (nibble ``k``: missing tokens of kind ``k``, capped at :data:`DEFICIT_CAP`). A card
+    lacking more of a kind than the hand holds or than is kept is left out: no keep completes it.
+    """
+    in_reach = 0  # nibble k: the most tokens of kind k a keep can add
+    for k in range(N_KINDS):
+        in_reach |= min(hand[k], keep) << (4 * k)
+    complete = 0
+    n_open = 0
+    for i in range(n_cards):
+        packed = 0
+        for k in range(N_KINDS):
+            missing = min(max(0, need[cards[i], k] - c[k]), DEFICIT_CAP)
+            packed |= missing << (4 * k)
+        # no branch on which cards are open: written always, kept by the count
+        deficits[n_open] = packed
+        is_complete = packed == 0
+        complete += is_complete
+        n_open += ~is_complete & covers(in_reach, packed)
+    return complete, n_open
+
+
+@nb.njit(cache=True, inline="always")
+def covers(added, deficit):
+    """True when the tokens ``added`` cover ``deficit`` (both packed a nibble a kind, each below
+    8): nibble by nibble, ``8 + x - d`` keeps its top bit exactly when ``x >= d``."""
+    return ((added | KIND_NIBBLE_HIGHS) - deficit) & KIND_NIBBLE_HIGHS == KIND_NIBBLE_HIGHS
+
+
+@nb.njit(cache=True, inline="always")
+def cards_completed_by(added, deficits, n_cards):
+    """How many of the cards with :func:`card_deficits` ``deficits[:n_cards]`` the tokens
+    ``added`` (packed a nibble a kind) complete."""
+    done = 0
+    for i in range(n_cards):
+        done += covers(added, deficits[i])
+    return done
+
+
+@nb.njit(cache=True, inline="always")
+def best_keep(c, hand, keep, cards, n_cards, need, pop, soloist, pq, hq, kept_out):
+    """SOLO_KEEP_TOKENS read straight off the hand: writes into ``kept_out`` (counts by kind) the
+    multiset :func:`best_multiset` picks from :func:`.engine.multiset_choices` ``(hand, keep)``.
+
+    The multisets are walked in the same lexicographic order and scored as they are made, so the
+    engine lists no choices; the score cards are checked a nibble a kind (:func:`card_deficits`).
+    """
+    deficits = stack_int64(N_SCORE_CARDS)
+    complete, n_open = card_deficits(c, need, cards, n_cards, hand, keep, deficits)
+    best_score = -NO_LIMIT
+    best_added = 0  # packed a nibble a kind; written out once at the end, not per improvement
+    # Each level of the walk folds one more kind into the contest summary of the one above, so
+    # a multiset costs the last kind's fold, not all five.
+    for x0 in range(min(hand[0], keep) + 1):
+        s0 = fold_kind(EMPTY_SUMMARY, 0, (c[0] + x0) & COUNT_MASK, pq, hq)
+        for x1 in range(min(hand[1], keep - x0) + 1):
+            s1 = fold_kind(s0, 1, (c[1] + x1) & COUNT_MASK, pq, hq)
+            for x2 in range(min(hand[2], keep - x0 - x1) + 1):
+                s2 = fold_kind(s1, 2, (c[2] + x2) & COUNT_MASK, pq, hq)
+                for x3 in range(min(hand[3], keep - x0 - x1 - x2) + 1):
+                    s3 = fold_kind(s2, 3, (c[3] + x3) & COUNT_MASK, pq, hq)
+                    x4 = keep - x0 - x1 - x2 - x3
+                    if x4 <= hand[4]:
+                        s4 = fold_kind(s3, 4, (c[4] + x4) & COUNT_MASK, pq, hq)
+                        added = x0 | (x1 << 4) | (x2 << 8) | (x3 << 12) | (x4 << 16)
+                        conductor, solo, pianist, harpist = summary_part_points(s4, soloist)
+                        score = c[pop] + ((added >> (4 * pop)) & COUNT_MASK)
+                        score += conductor + solo + pianist + harpist
+                        done = complete + cards_completed_by(added, deficits, n_open)
+                        score += POINTS_PER_SCORE_CARD * done
+                        better = score > best_score  # strict: the first best multiset stays
+                        best_score = score if better else best_score
+                        best_added = added if better else best_added
+    for k in range(N_KINDS):
+        kept_out[k] = (best_added >> (4 * k)) & COUNT_MASK
 
 
 @nb.njit(cache=True, inline="always")

@@ -208,10 +208,9 @@ def award_honors(parts, n_seats):
         best = 0
         for s in range(n_seats):
             best = max(best, parts[s, part])
-        if best > 0:
-            for s in range(n_seats):
-                if parts[s, part] == best:
-                    parts[s, P_HONORS] += HONOR_POINTS
+        # no branch on who leads: a coin flip to the branch predictor; best 0 leads nothing
+        for s in range(n_seats):
+            parts[s, P_HONORS] += HONOR_POINTS * ((parts[s, part] == best) & (best > 0))
 
 
 # --- What a policy sees -------------------------------------------------------------------------
