@@ -418,6 +418,18 @@ def face_up_cards_of(held, n_held, seat, kept, cards):
 
 
 @nb.njit(cache=True, inline="always")
+def contest_cards_of(t):
+    """The game's contest cards as greedy scores them: the popularity kind, the soloist method
+    and the pianist's and harpist's :func:`.greedy.set_quotas` tables."""
+    return (
+        t.counters[POPULARITY],
+        t.counters[SOLOIST],
+        t.pianist_quotas[t.counters[PIANIST]],
+        t.harpist_quotas[t.counters[HARPIST]],
+    )
+
+
+@nb.njit(cache=True, inline="always")
 def greedy_on_table(t, seat, decision, n, need):
     """What :func:`.policies.greedy_policy` answers to ``seat``, computed from the table: greedy
     seats need no view (filling it was most of a greedy game's work)."""
@@ -437,6 +449,7 @@ def greedy_on_table(t, seat, decision, n, need):
         for k in range(N_KINDS):
             o[k] = t.orchestra[other, k]
         n_o_cards = face_up_cards_of(t.held, t.n_held, other, -1, o_cards)
+    pop, soloist, pianist_quota, harpist_quota = contest_cards_of(t)
     return greedy_answer(
         decision,
         c,
@@ -446,10 +459,10 @@ def greedy_on_table(t, seat, decision, n, need):
         o_cards,
         n_o_cards,
         need,
-        t.counters[POPULARITY],
-        t.counters[SOLOIST],
-        t.pianist_quotas[t.counters[PIANIST]],
-        t.harpist_quotas[t.counters[HARPIST]],
+        pop,
+        soloist,
+        pianist_quota,
+        harpist_quota,
         t.choices,
         n,
     )
@@ -601,19 +614,8 @@ def greedy_keep_on_table(t, keep, need):
         c[k] = t.orchestra[0, k]
     cards = stack_int64(N_SCORE_CARDS)
     n_cards = face_up_cards_of(t.held, t.n_held, 0, t.kept[0], cards)
-    best_keep(
-        c,
-        t.hands[0],
-        keep,
-        cards,
-        n_cards,
-        need,
-        t.counters[POPULARITY],
-        t.counters[SOLOIST],
-        t.pianist_quotas[t.counters[PIANIST]],
-        t.harpist_quotas[t.counters[HARPIST]],
-        t.keep,
-    )
+    pop, soloist, pq, hq = contest_cards_of(t)
+    best_keep(c, t.hands[0], keep, cards, n_cards, need, pop, soloist, pq, hq, t.keep)
 
 
 @nb.njit(cache=True, inline="always")
@@ -621,19 +623,7 @@ def ask_keep(t, keep, round_, seats, cards, error):
     """Solo (C8): the seat's policy picks ``keep`` tokens among the listed multisets, into
     ``t.keep``. False on an illegal answer."""
     n = multiset_choices(t.hands[0], keep, t.choices)
-    c = decide(
-        t,
-        0,
-        1,
-        SOLO_KEEP_TOKENS,
-        n,
-        round_,
-        0,
-        keep,
-        seats,
-        cards,
-        error,
-    )
+    c = decide(t, 0, 1, SOLO_KEEP_TOKENS, n, round_, 0, keep, seats, cards, error)
     if c < 0:
         return False
     for k in range(N_KINDS):
