@@ -385,7 +385,8 @@ assert N_KINDS == 5
 
 @nb.njit(cache=True, inline="always")
 def card_deficits(c, need, cards, n_cards, hand, keep, deficits):
-    """Sort the cards ``cards[:n_cards]`` for a solo keep of ``keep`` tokens from ``hand``.
+    """Split the cards ``cards[:n_cards]`` by what a solo keep of ``keep`` tokens from ``hand``
+    can do to them.
 
     Returns ``(complete, n_open)``: how many counts ``c`` complete already, and how many a keep
     might still complete, whose missing tokens go into ``deficits[:n_open]``, packed a nibble a
@@ -404,9 +405,8 @@ def card_deficits(c, need, cards, n_cards, hand, keep, deficits):
             packed |= missing << (4 * k)
         # no branch on which cards are open: written always, kept by the count
         deficits[n_open] = packed
-        is_complete = packed == 0
-        complete += is_complete
-        n_open += ~is_complete & covers(in_reach, packed)
+        complete += packed == 0
+        n_open += (packed != 0) & covers(in_reach, packed)
     return complete, n_open
 
 
