@@ -305,3 +305,43 @@ def test_entry_point_version_and_one_line_error(tmp_path):
         "Error: --fan: unknown Grande Finale fan 'VII'; choose one of I, II, III, IV, V, VI"
     ]
     assert not out.exists()
+
+
+PARSE_ERRORS = [
+    (["simulate", "fantastique", "--out", "{out}", "--games", "1e6"], "'--games'"),
+    (["simulate", "fantastique", "--out", "{out}", "--gmaes", "5"], "--gmaes"),
+    (["simulate", "fantastique", "--out", "{out}", "--games"], "'--games'"),
+    (["simulate", "concerto", "--out", "{out}", "--players", "four"], "'--players'"),
+    (["simulate", "fantastic", "--out", "{out}"], "'fantastic'"),
+    (["report", "fantastic"], "'fantastic'"),
+]
+
+
+@pytest.mark.parametrize(
+    ("args", "names"), PARSE_ERRORS, ids=[" ".join(args[1:]) for args, _ in PARSE_ERRORS]
+)
+def test_errors_found_while_parsing_are_one_line_exit_2(tmp_path, args, names):
+    # Typer draws click's own parse errors in a box of several lines; fairysim's group prints
+    # them as one line like every other bad input.
+    out = tmp_path / "run.parquet"
+    result = runner.invoke(app, [a.replace("{out}", str(out)) for a in args])
+    assert result.exit_code == 2, result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1, result.output
+    assert lines[0].startswith("Error: "), lines[0]
+    assert names in lines[0]
+    assert "Traceback" not in result.output
+    assert not out.exists()
+
+
+def test_entry_point_parse_error_is_one_line():
+    bad = subprocess.run(
+        [entry_point(), "simulate", "fantastique", "--games", "1e6"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert bad.returncode == 2
+    assert bad.stdout == ""
+    [line] = bad.stderr.strip().splitlines()
+    assert line.startswith("Error: Invalid value for '--games'"), line

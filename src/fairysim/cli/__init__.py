@@ -14,6 +14,7 @@ import typer
 
 from fairysim import __version__
 from fairysim.cli import bench, policies, report, simulate, sweep
+from fairysim.cli.common import OneLineErrorGroup
 
 app = typer.Typer(
     name="fairysim",
@@ -23,6 +24,7 @@ app = typer.Typer(
     # An unexpected exception is a bug: show numba's and Python's plain traceback, not rich's
     # multi-page rendering of every local variable.
     pretty_exceptions_enable=False,
+    cls=OneLineErrorGroup,
 )
 
 

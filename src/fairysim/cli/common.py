@@ -8,10 +8,17 @@ from __future__ import annotations
 
 import functools
 import math
+import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import typer
+from typer.core import TyperGroup
+
+try:  # typer 0.2x parses with a copy of click of its own
+    from typer._click import exceptions as click_errors
+except ImportError:  # older typer releases parse with click itself
+    from click import exceptions as click_errors
 from rich.console import Console
 from rich.progress import (
     BarColumn,
@@ -52,6 +59,43 @@ def fail(error: FairysimError) -> typer.Exit:
     message = " ".join(str(error).split())
     typer.echo(f"Error: {message}", err=True)
     return typer.Exit(USAGE_ERROR)
+
+
+def usage_error_line(error: click_errors.ClickException) -> str:
+    """One line for an error click found while parsing (a value of the wrong type, an unknown
+    option or command, a missing value), with where to look for help."""
+    message = " ".join(error.format_message().split())
+    ctx = getattr(error, "ctx", None)
+    hint = f" (see '{ctx.command_path} --help')" if ctx is not None else ""
+    return f"Error: {message}{hint}"
+
+
+class OneLineErrorGroup(TyperGroup):
+    """The ``fairysim`` group: click's own usage errors as one line on stderr with exit code 2.
+
+    Typer draws them as a box of several lines; errors found by the commands themselves
+    (:class:`FairysimError`, :func:`handle_errors`) are one line already, and a parse error
+    should read the same.
+    """
+
+    def main(self, *args: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:
+        """Run the command line; in standalone mode (the console script) exit with its code."""
+        if not standalone_mode:
+            return super().main(*args, standalone_mode=False, **kwargs)
+        try:
+            # Without standalone mode click raises its errors here instead of printing them,
+            # and returns the exit code of a typer.Exit (0 when a command simply returns).
+            code = super().main(*args, standalone_mode=False, **kwargs)
+        except getattr(click_errors, "NoArgsIsHelpError", ()) as error:
+            error.show()  # the help text itself (click 8.2 and later raise it for no_args_is_help)
+            sys.exit(error.exit_code)
+        except click_errors.ClickException as error:
+            typer.echo(usage_error_line(error), err=True)
+            sys.exit(error.exit_code)
+        except typer.Abort:
+            typer.echo("Aborted!", err=True)
+            sys.exit(1)
+        sys.exit(code if isinstance(code, int) else 0)
 
 
 def handle_errors(command: F) -> F:
