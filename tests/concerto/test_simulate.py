@@ -28,7 +28,9 @@ def test_simulate_schema():
         ["popularity", "conductor", "soloist", "pianist", "harpist", "score_cards", "honors"]
     ]
     assert (parts.sum(axis=1) == df.score).all()
-    assert "PROVISIONAL" not in df.attrs["fairysim"]["config"]["cards"] or True
+    config = df.attrs["fairysim"]["config"]
+    assert config["cards"].endswith("cards.toml")  # the shipped card file, named in the results
+    assert config["cards_provisional"] is True  # and marked as the provisional set (C9)
 
 
 @pytest.mark.parametrize(

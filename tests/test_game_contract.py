@@ -1,0 +1,104 @@
+"""The contract every game keeps, whatever its rules: one test module that every game form passes.
+
+A game package offers ``make_setup``, ``play_chunks`` and ``simulate`` with the same shape
+(docs/architecture.md); this module checks what users rely on across all of them: the numbers
+depend only on (seed, game index), never on threads, chunks or where a game range starts, and
+``simulate`` returns a tidy frame (one row per game and seat, win shares that split each game)
+carrying the run's metadata. A new game adds its forms to ``FORMS``.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+import pytest
+
+import fairysim
+from fairysim.sim import concerto, fantastique
+from fairysim.sim.batch import SCHEMA_VERSION
+
+pytestmark = pytest.mark.filterwarnings("ignore:First-class function type feature is experimental")
+
+FORMS = {
+    # Mixed lineups, so that every policy's stream and every dispatch path is exercised.
+    "fantastique 2p": (fantastique, {"players": 2, "fan": "III", "policies": "random,hoarder"}),
+    "fantastique 5p": (
+        fantastique,
+        {"players": 5, "fan": "VI", "policies": "balancer,random,hoarder,greedy,random"},
+    ),
+    "concerto solo": (concerto, {"players": 1, "policies": "random"}),
+    "concerto 2p": (concerto, {"players": 2, "policies": "maestro,denier"}),
+    "concerto 4p": (concerto, {"players": 4, "policies": "random,greedy,chaser,denier"}),
+}
+GAME_NAMES = {fantastique: "fantastique", concerto: "concerto"}
+
+
+def setup_of(form: str, seed: int = 5):
+    game, options = FORMS[form]
+    return game, game.make_setup(**options, seed=seed)
+
+
+def play(form: str, games: int, seed: int = 5, **options) -> dict[str, np.ndarray]:
+    """Every array of a run, the chunks joined in game order."""
+    game, setup = setup_of(form, seed)
+    chunks = [arrays for _, arrays in game.play_chunks(setup, games, **options)]
+    return {name: np.concatenate([c[name] for c in chunks]) for name in chunks[0]}
+
+
+def assert_same_games(a: dict[str, np.ndarray], b: dict[str, np.ndarray]) -> None:
+    assert set(a) == set(b)
+    for name in a:
+        np.testing.assert_array_equal(a[name], b[name], err_msg=name)
+
+
+@pytest.mark.skipif(nb.config.NUMBA_NUM_THREADS < 2, reason="needs 2 numba threads")
+@pytest.mark.parametrize("form", FORMS)
+def test_the_thread_count_changes_no_number(form):
+    assert_same_games(play(form, 2000, threads=1), play(form, 2000, threads=2))
+
+
+@pytest.mark.parametrize("form", FORMS)
+def test_the_chunk_size_changes_no_number(form):
+    assert_same_games(play(form, 1500, chunk_games=1500), play(form, 1500, chunk_games=137))
+
+
+@pytest.mark.parametrize("form", FORMS)
+def test_a_game_range_plays_the_games_of_the_whole_run(form):
+    # What lets a sweep hand one run's game ranges to different workers.
+    whole = play(form, 900)
+    game, setup = setup_of(form)
+    ((first, part),) = game.play_chunks(setup, 300, chunk_games=300, first_game=400)
+    assert first == 400
+    assert_same_games({name: values[400:700] for name, values in whole.items()}, part)
+
+
+@pytest.mark.parametrize("form", FORMS)
+def test_the_seed_decides_the_games(form):
+    assert_same_games(play(form, 500, seed=9), play(form, 500, seed=9))
+    other = play(form, 500, seed=10)
+    assert not np.array_equal(play(form, 500, seed=9)["score"], other["score"])
+
+
+@pytest.mark.parametrize("form", FORMS)
+def test_simulate_returns_a_tidy_frame_with_its_metadata(form):
+    game, options = FORMS[form]
+    df = game.simulate(**options, games=400, seed=3)
+    seats = df.seat.nunique()
+    assert len(df) == 400 * seats
+    assert df.groupby("game").size().eq(seats).all()  # one row per game and seat
+    assert sorted(df.game.unique()) == list(range(400))
+    for column in ("game", "seat", "policy", "score", "rank", "win_share"):
+        assert column in df.columns, column
+    # Each game's win is split among the seats ranked first, equally (ties share it).
+    assert np.allclose(df.groupby("game").win_share.sum(), 1.0)
+    winners = df[df["rank"] == 1]
+    per_game = winners.groupby("game").seat.transform("size")
+    assert np.allclose(winners.win_share, 1.0 / per_game)
+    assert (df.loc[df["rank"] > 1, "win_share"] == 0).all()
+    meta = df.attrs["fairysim"]
+    assert meta["game"] == GAME_NAMES[game]
+    assert meta["package_version"] == fairysim.__version__
+    assert meta["schema_version"] == SCHEMA_VERSION
+    assert meta["config"]["seed"] == 3
+    assert meta["config"]["games"] == 400
+    assert meta["config"]["engine_version"] >= 1
