@@ -1,9 +1,15 @@
-"""The game-agnostic batch helpers: error records of a kernel call."""
+"""The game-agnostic batch helpers: error records of a kernel call, joining chunks."""
 
+import numpy as np
 import pytest
 
 from fairysim.errors import IllegalChoiceError
-from fairysim.sim.batch import ERROR_RECORD, new_error_records, raise_first_illegal_choice
+from fairysim.sim.batch import (
+    ERROR_RECORD,
+    join_chunks,
+    new_error_records,
+    raise_first_illegal_choice,
+)
 
 DECISIONS = ("play_fan", "take_stack")
 
@@ -27,3 +33,15 @@ def test_the_earliest_failed_game_of_any_block_is_reported():
 
 def test_at_least_one_record_even_for_zero_threads():
     assert new_error_records(0).shape == (1, ERROR_RECORD)
+
+
+def test_join_chunks_keeps_game_order_and_every_column():
+    chunks = [
+        (0, {"score": np.array([[1, 2], [3, 4]]), "first_seat": np.array([0, 1])}),
+        (2, {"score": np.array([[5, 6]]), "first_seat": np.array([1])}),
+    ]
+    joined = join_chunks(chunks)
+    assert joined["score"].tolist() == [[1, 2], [3, 4], [5, 6]]
+    assert joined["first_seat"].tolist() == [0, 1, 1]
+    with pytest.raises(ValueError, match="no chunks"):
+        join_chunks([])

@@ -15,34 +15,34 @@ import pytest
 
 import fairysim
 from fairysim.sim import concerto, fantastique
-from fairysim.sim.batch import SCHEMA_VERSION
-
-pytestmark = pytest.mark.filterwarnings("ignore:First-class function type feature is experimental")
+from fairysim.sim.batch import SCHEMA_VERSION, join_chunks
 
 FORMS = {
-    # Mixed lineups, so that every policy's stream and every dispatch path is exercised.
-    "fantastique 2p": (fantastique, {"players": 2, "fan": "III", "policies": "random,hoarder"}),
+    # form: (game, make_setup options, play_chunks options). Mixed lineups, so that every
+    # policy's stream and both ways of dispatching a seat are exercised; Fantastique's forms
+    # also record the per-round trace.
+    "fantastique 2p": (
+        fantastique,
+        {"players": 2, "fan": "III", "policies": "random,hoarder"},
+        {"trace": True},
+    ),
     "fantastique 5p": (
         fantastique,
         {"players": 5, "fan": "VI", "policies": "balancer,random,hoarder,greedy,random"},
+        {"trace": True},
     ),
-    "concerto solo": (concerto, {"players": 1, "policies": "random"}),
-    "concerto 2p": (concerto, {"players": 2, "policies": "maestro,denier"}),
-    "concerto 4p": (concerto, {"players": 4, "policies": "random,greedy,chaser,denier"}),
+    "concerto solo": (concerto, {"players": 1, "policies": "random"}, {}),
+    "concerto 2p": (concerto, {"players": 2, "policies": "maestro,denier"}, {}),
+    "concerto 4p": (concerto, {"players": 4, "policies": "random,greedy,chaser,denier"}, {}),
 }
 GAME_NAMES = {fantastique: "fantastique", concerto: "concerto"}
 
 
-def setup_of(form: str, seed: int = 5):
-    game, options = FORMS[form]
-    return game, game.make_setup(**options, seed=seed)
-
-
-def play(form: str, games: int, seed: int = 5, **options) -> dict[str, np.ndarray]:
-    """Every array of a run, the chunks joined in game order."""
-    game, setup = setup_of(form, seed)
-    chunks = [arrays for _, arrays in game.play_chunks(setup, games, **options)]
-    return {name: np.concatenate([c[name] for c in chunks]) for name in chunks[0]}
+def play(form: str, games: int, seed: int = 5, **options):
+    """The run's arrays, chunks joined in game order; ``options`` go to ``play_chunks``."""
+    game, setup_options, play_options = FORMS[form]
+    setup = game.make_setup(**setup_options, seed=seed)
+    return join_chunks(game.play_chunks(setup, games, **play_options, **options))
 
 
 def assert_same_games(a: dict[str, np.ndarray], b: dict[str, np.ndarray]) -> None:
@@ -66,22 +66,20 @@ def test_the_chunk_size_changes_no_number(form):
 def test_a_game_range_plays_the_games_of_the_whole_run(form):
     # What lets a sweep hand one run's game ranges to different workers.
     whole = play(form, 900)
-    game, setup = setup_of(form)
-    ((first, part),) = game.play_chunks(setup, 300, chunk_games=300, first_game=400)
-    assert first == 400
+    part = play(form, 300, first_game=400)
     assert_same_games({name: values[400:700] for name, values in whole.items()}, part)
 
 
 @pytest.mark.parametrize("form", FORMS)
 def test_the_seed_decides_the_games(form):
-    assert_same_games(play(form, 500, seed=9), play(form, 500, seed=9))
-    other = play(form, 500, seed=10)
-    assert not np.array_equal(play(form, 500, seed=9)["score"], other["score"])
+    first = play(form, 500, seed=9)
+    assert_same_games(first, play(form, 500, seed=9))
+    assert not np.array_equal(first["score"], play(form, 500, seed=10)["score"])
 
 
 @pytest.mark.parametrize("form", FORMS)
 def test_simulate_returns_a_tidy_frame_with_its_metadata(form):
-    game, options = FORMS[form]
+    game, options, _ = FORMS[form]
     df = game.simulate(**options, games=400, seed=3)
     seats = df.seat.nunique()
     assert len(df) == 400 * seats

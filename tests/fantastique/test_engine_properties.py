@@ -1,17 +1,18 @@
 """Properties every Fantastique game must have, whichever engine plays it.
 
-Determinism (thread count, chunk size, repeated runs), common random numbers, card
-conservation, the consistency of the outcome columns, and illegal policy answers.
+Common random numbers, card conservation, the consistency of the outcome columns, and illegal
+policy answers (what every game keeps, thread count and chunk size included, is in
+``tests/test_game_contract.py``).
 """
 
 from __future__ import annotations
 
-import numba as nb
 import numpy as np
 import pytest
 from numba.core.errors import TypingError
 
 from fairysim.errors import CardFileError, FairysimError, IllegalChoiceError
+from fairysim.sim.batch import join_chunks
 from fairysim.sim.fantastique import make_setup, play_chunks
 from fairysim.sim.fantastique import reference as ref
 from fairysim.sim.fantastique.cards import FantastiqueCards
@@ -29,47 +30,14 @@ from fairysim.sim.rng import randint
 
 from . import CARDS
 
-pytestmark = pytest.mark.filterwarnings("ignore:First-class function type feature is experimental")
-
 MIXED = ["balancer", "random", "hoarder", "greedy", "random"]
 
 
 def run(setup, games: int, **options) -> dict[str, np.ndarray]:
-    chunks = [arrays for _, arrays in play_chunks(setup, games, **options)]
-    return {name: np.concatenate([c[name] for c in chunks]) for name in chunks[0]}
+    return join_chunks(play_chunks(setup, games, **options))
 
 
-def assert_same_arrays(a: dict[str, np.ndarray], b: dict[str, np.ndarray]) -> None:
-    assert set(a) == set(b)
-    for name in a:
-        np.testing.assert_array_equal(a[name], b[name], err_msg=name)
-
-
-# --- Determinism ---------------------------------------------------------------------------------
-
-
-@pytest.mark.skipif(nb.config.NUMBA_NUM_THREADS < 2, reason="needs 2 numba threads")
-def test_same_results_with_one_and_two_threads():
-    setup = make_setup(5, "VI", MIXED, seed=11)
-    one = run(setup, 3000, trace=True, threads=1)
-    two = run(setup, 3000, trace=True, threads=2)
-    assert_same_arrays(one, two)
-
-
-def test_same_results_whatever_the_chunk_size():
-    setup = make_setup(4, "II", MIXED[:4], seed=12)
-    whole = run(setup, 600, trace=True, chunk_games=600)
-    assert_same_arrays(whole, run(setup, 600, trace=True, chunk_games=7))
-    assert_same_arrays(whole, run(setup, 600, trace=True, chunk_games=256))
-
-
-def test_same_seed_same_results_other_seed_other_results():
-    setup = make_setup(3, "IV", "random", seed=13)
-    first = run(setup, 500)
-    assert_same_arrays(first, run(setup, 500))
-    other = run(make_setup(3, "IV", "random", seed=14), 500)
-    assert not np.array_equal(first["score"], other["score"])
-    assert not np.array_equal(first["first_seat"], other["first_seat"])
+# --- Common random numbers (thread count, chunks and seeds: tests/test_game_contract.py) -------
 
 
 def test_deal_does_not_depend_on_the_policies():

@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from fairysim.sim.batch import join_chunks
 from fairysim.sim.fantastique import engine, make_setup, play_chunks
 from fairysim.sim.fantastique import reference as ref
 from fairysim.sim.fantastique.cards import FantastiqueCards
@@ -49,8 +50,7 @@ def lineups(players: int) -> list[list[str]]:
 
 
 def jitted_arrays(setup, games: int, trace: bool = True) -> dict[str, np.ndarray]:
-    chunks = [arrays for _, arrays in play_chunks(setup, games, trace=trace)]
-    return {name: np.concatenate([c[name] for c in chunks]) for name in chunks[0]}
+    return join_chunks(play_chunks(setup, games, trace=trace))
 
 
 def assert_same_games(setup, games: int, first_game: int = 0) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -129,6 +129,24 @@ def run_chunks(
             if progress is not None:
                 progress(done, games)
             yield first, chunk
+
+
+def join_chunks(chunks: Iterable[tuple[int, Chunk]]) -> Chunk:
+    """Join the ``(first_game, arrays)`` chunks of a game's ``play_chunks`` into one array per
+    column, in game order: a run as plain arrays, without building the tidy frame.
+
+    Memory grows with the number of games (use ``simulate_summary`` for runs of any size).
+
+    Examples
+    --------
+    >>> chunks = [(0, {"score": np.array([[3, 1]])}), (1, {"score": np.array([[0, 2]])})]
+    >>> join_chunks(chunks)["score"].tolist()
+    [[3, 1], [0, 2]]
+    """
+    parts = [arrays for _, arrays in chunks]
+    if not parts:
+        raise ValueError("no chunks to join: a run plays at least one game")
+    return {name: np.concatenate([part[name] for part in parts]) for name in parts[0]}
 
 
 @dataclass
@@ -319,6 +337,7 @@ __all__ = [
     "check_games",
     "check_out_path",
     "chunk_ranges",
+    "join_chunks",
     "new_error_records",
     "raise_first_illegal_choice",
     "read_results",
