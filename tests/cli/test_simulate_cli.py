@@ -345,3 +345,21 @@ def test_entry_point_parse_error_is_one_line():
     assert bad.stdout == ""
     [line] = bad.stderr.strip().splitlines()
     assert line.startswith("Error: Invalid value for '--games'"), line
+
+
+def test_python_dash_m_runs_the_same_command_line():
+    version = subprocess.run(
+        [sys.executable, "-m", "fairysim", "--version"], capture_output=True, text=True, check=False
+    )
+    assert version.returncode == 0
+    assert version.stdout.strip() == f"fairysim {fairysim.__version__}"
+    bad = subprocess.run(
+        [sys.executable, "-m", "fairysim", "simulate", "fantastique", "--players", "6"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert bad.returncode == 2
+    assert bad.stderr.strip().splitlines() == [
+        "Error: --players: Fantastique is for 2 to 5 players, got 6"
+    ]
