@@ -43,10 +43,11 @@ from fairysim.sim.batch import ERROR_ROW
 from fairysim.sim.borrow import borrowed, borrowed_fields, keep_alive
 from fairysim.sim.concerto.greedy import (
     best_keep,
+    best_pair,
+    best_token,
     card_complete,
     contest_part_points,
     fewest_missing_card,
-    greedy_answer,
     set_quotas,
 )
 from fairysim.sim.concerto.policies import GREEDY, ask_policy, stack_int64
@@ -370,14 +371,15 @@ def decide(
     """``seat``'s answer to ``decision`` over ``t.choices[:n]``; -1 (and the error record) if its
     policy answers outside the legal choices.
 
-    A single choice is taken without asking. Greedy seats are answered from the table
-    (:func:`greedy_on_table`); other policies are asked with the seat's view, filled only for
-    policies that read it.
+    A single choice is taken without asking; otherwise the policy is asked with the seat's view,
+    filled only for policies that read it. Greedy seats with a choice to make are answered from
+    the table at each call site instead, by greedy's rule for that one decision
+    (:func:`greedy_card_on_table`, :func:`greedy_token_on_table`, :func:`greedy_pair_on_table`,
+    :func:`greedy_keep_on_table`): with every rule inlined into every decision the engine took
+    three times as long to compile.
     """
     if n == 1:
         return 0
-    if seats.policy_ids[seat] == GREEDY:
-        return greedy_on_table(t, seat, decision, n, cards.need)
     if seats.reads_view[seat]:
         fill_view(t, seat, n_players, round_, step, keep, cards.tokens, cards.psets, cards.hsets)
         if decision == KEEP_DRAWN_CARD:  # the cards the composer drew
@@ -430,41 +432,49 @@ def contest_cards_of(t):
 
 
 @nb.njit(cache=True, inline="always")
-def greedy_on_table(t, seat, decision, n, need):
-    """What :func:`.policies.greedy_policy` answers to ``seat``, computed from the table: greedy
-    seats need no view (filling it was most of a greedy game's work)."""
+def seat_outlook(t, seat, kept, c, cards):
+    """Copy ``seat``'s orchestra into ``c`` and its face-up score cards into ``cards`` (``kept``:
+    its chosen setup card, or -1); return how many cards. What greedy scores a choice by."""
+    for k in range(N_KINDS):
+        c[k] = t.orchestra[seat, k]
+    return face_up_cards_of(t.held, t.n_held, seat, kept, cards)
+
+
+# Greedy seats need no view: each rule below reads the table (filling the view was most of a
+# greedy game's work) and answers what :func:`.policies.greedy_policy` would.
+
+
+@nb.njit(cache=True, inline="always")
+def greedy_card_on_table(t, seat, n, need):
+    """KEEP_DEALT_CARD and KEEP_DRAWN_CARD: the offered card lacking the fewest tokens."""
     c = stack_int64(N_KINDS)
     for k in range(N_KINDS):
         c[k] = t.orchestra[seat, k]
-    if decision == KEEP_DEALT_CARD or decision == KEEP_DRAWN_CARD:  # noqa: SIM109 (numba)
-        return fewest_missing_card(c, need, t.choices, n)
+    return fewest_missing_card(c, need, t.choices, n)
+
+
+@nb.njit(cache=True, inline="always")
+def greedy_token_on_table(t, seat, n, need):
+    """PICK_TOKEN: the kind whose token raises the score most (:func:`.greedy.best_token`)."""
+    c = stack_int64(N_KINDS)
     cards = stack_int64(N_SCORE_CARDS)
-    n_cards = face_up_cards_of(t.held, t.n_held, seat, t.kept[seat], cards)
-    # the opponent in two-player games (read only for PICK_PAIR): its kept card is still secret
+    n_cards = seat_outlook(t, seat, t.kept[seat], c, cards)
+    pop, soloist, pq, hq = contest_cards_of(t)
+    return best_token(c, cards, n_cards, need, pop, soloist, pq, hq, t.choices, n)
+
+
+@nb.njit(cache=True, inline="always")
+def greedy_pair_on_table(t, seat, n, need):
+    """PICK_PAIR (two players): the kept and removed token (:func:`.greedy.best_pair`)."""
+    c = stack_int64(N_KINDS)
+    cards = stack_int64(N_SCORE_CARDS)
+    n_cards = seat_outlook(t, seat, t.kept[seat], c, cards)
     o = stack_int64(N_KINDS)
     o_cards = stack_int64(N_SCORE_CARDS)
-    n_o_cards = 0
-    if decision == PICK_PAIR:
-        other = 1 - seat
-        for k in range(N_KINDS):
-            o[k] = t.orchestra[other, k]
-        n_o_cards = face_up_cards_of(t.held, t.n_held, other, -1, o_cards)
-    pop, soloist, pianist_quota, harpist_quota = contest_cards_of(t)
-    return greedy_answer(
-        decision,
-        c,
-        cards,
-        n_cards,
-        o,
-        o_cards,
-        n_o_cards,
-        need,
-        pop,
-        soloist,
-        pianist_quota,
-        harpist_quota,
-        t.choices,
-        n,
+    n_o_cards = seat_outlook(t, 1 - seat, -1, o, o_cards)  # the opponent's kept card is secret
+    pop, soloist, pq, hq = contest_cards_of(t)
+    return best_pair(
+        c, cards, n_cards, o, o_cards, n_o_cards, need, pop, soloist, pq, hq, t.choices, n
     )
 
 
@@ -487,19 +497,10 @@ def choose_dealt_card(
     if not same_need(cards.need, a, b):
         t.choices[1, 0] = b
         n = 2
-    c = decide(
-        t,
-        seat,
-        n_players,
-        KEEP_DEALT_CARD,
-        n,
-        0,
-        0,
-        keep,
-        seats,
-        cards,
-        error,
-    )
+    if n > 1 and seats.policy_ids[seat] == GREEDY:
+        c = greedy_card_on_table(t, seat, n, cards.need)
+    else:
+        c = decide(t, seat, n_players, KEEP_DEALT_CARD, n, 0, 0, keep, seats, cards, error)
     if c < 0:
         return False
     t.kept[seat] = t.choices[c, 0]
@@ -539,19 +540,10 @@ def resolve_composer(
     if b >= 0 and not same_need(cards.need, a, b):
         t.choices[1, 0] = b
         n = 2
-    c = decide(
-        t,
-        seat,
-        n_players,
-        KEEP_DRAWN_CARD,
-        n,
-        round_,
-        step,
-        1,
-        seats,
-        cards,
-        error,
-    )
+    if n > 1 and seats.policy_ids[seat] == GREEDY:
+        c = greedy_card_on_table(t, seat, n, cards.need)
+    else:
+        c = decide(t, seat, n_players, KEEP_DRAWN_CARD, n, round_, step, 1, seats, cards, error)
     if c < 0:
         return False
     keep = t.choices[c, 0]
@@ -610,10 +602,8 @@ def greedy_keep_on_table(t, keep, need):
     """Solo (C8): greedy's ``keep`` tokens from the hand into ``t.keep``
     (:func:`.greedy.best_keep`)."""
     c = stack_int64(N_KINDS)
-    for k in range(N_KINDS):
-        c[k] = t.orchestra[0, k]
     cards = stack_int64(N_SCORE_CARDS)
-    n_cards = face_up_cards_of(t.held, t.n_held, 0, t.kept[0], cards)
+    n_cards = seat_outlook(t, 0, t.kept[0], c, cards)
     pop, soloist, pq, hq = contest_cards_of(t)
     best_keep(c, t.hands[0], keep, cards, n_cards, need, pop, soloist, pq, hq, t.keep)
 
@@ -665,19 +655,10 @@ def play_draft(t, n_players, seats, cards, error):
                 ):
                     return False
                 n = token_choices(t.hands[s], t.choices)
-                c = decide(
-                    t,
-                    s,
-                    n_players,
-                    PICK_TOKEN,
-                    n,
-                    round_,
-                    step,
-                    1,
-                    seats,
-                    cards,
-                    error,
-                )
+                if n > 1 and seats.policy_ids[s] == GREEDY:
+                    c = greedy_token_on_table(t, s, n, cards.need)
+                else:
+                    c = decide(t, s, n_players, PICK_TOKEN, n, round_, step, 1, seats, cards, error)
                 if c < 0:
                     return False
                 t.pick[s] = t.choices[c, 0]
@@ -723,19 +704,10 @@ def play_two_player(t, seats, cards, error):
                 ):
                     return False
                 n = pair_choices(t.hands[s], t.choices)
-                c = decide(
-                    t,
-                    s,
-                    2,
-                    PICK_PAIR,
-                    n,
-                    round_,
-                    step,
-                    1,
-                    seats,
-                    cards,
-                    error,
-                )
+                if n > 1 and seats.policy_ids[s] == GREEDY:
+                    c = greedy_pair_on_table(t, s, n, cards.need)
+                else:
+                    c = decide(t, s, 2, PICK_PAIR, n, round_, step, 1, seats, cards, error)
                 if c < 0:
                     return False
                 t.pick[s] = t.choices[c, 0]

@@ -29,10 +29,8 @@ from fairysim.sim.concerto.rules import (
     COMPOSER,
     N_KINDS,
     N_SCORE_CARDS,
-    PICK_PAIR,
     POINTS_PER_SCORE_CARD,
     POINTS_PER_SET,
-    SOLO_KEEP_TOKENS,
 )
 
 QUOTA_SIZE = 16
@@ -463,23 +461,3 @@ def best_keep(c, hand, keep, cards, n_cards, need, pop, soloist, pq, hq, kept_ou
                         best_added = added if better else best_added
     for k in range(N_KINDS):
         kept_out[k] = (best_added >> (4 * k)) & COUNT_MASK
-
-
-@nb.njit(cache=True, inline="always")
-def greedy_answer(
-    decision, c, cards, n_cards, o, o_cards, n_o_cards, need, pop, soloist, pq, hq, choices, n
-):
-    """Greedy's answer to a token decision over ``choices[:n]``.
-
-    ``c``: the deciding seat's orchestra (read only), ``cards[:n_cards]`` its face-up
-    score cards; ``o``, ``o_cards[:n_o_cards]``: the opponent's (read for PICK_PAIR only);
-    ``pop``, ``soloist``: the contest cards; ``pq``, ``hq``: the pianist's and harpist's
-    :func:`set_quotas` tables.
-    """
-    if decision == SOLO_KEEP_TOKENS:
-        return best_multiset(c, cards, n_cards, need, pop, soloist, pq, hq, choices, n)
-    if decision == PICK_PAIR:
-        return best_pair(
-            c, cards, n_cards, o, o_cards, n_o_cards, need, pop, soloist, pq, hq, choices, n
-        )
-    return best_token(c, cards, n_cards, need, pop, soloist, pq, hq, choices, n)
