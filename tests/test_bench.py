@@ -104,6 +104,7 @@ def test_fantastique_cases_cover_the_issue_and_run():
     labels = {case.label for case in cases}
     assert {
         "4 players, greedy",
+        "4 players, greedy, one game at a time",
         "4 players, random",
         "4 players, hoarder",
         "2 players, greedy",

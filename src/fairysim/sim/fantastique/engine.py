@@ -162,6 +162,34 @@ def fill_pile_sorted(t, counts):
 
 
 @nb.njit(cache=True, inline="always")
+def shuffle_deck(deal_rng, pile, deck):
+    """Lay ``deck`` (sorted by value) into ``pile`` and shuffle it; return the number of cards.
+
+    The deck sorted by value is copied, not rebuilt value by value: a loop whose length changes
+    with each value costs a mispredicted branch per value.
+    """
+    n = len(deck)
+    for i in range(n):
+        pile[i] = deck[i]
+    shuffle_prefix(deal_rng, pile, n)
+    return n
+
+
+@nb.njit(cache=True, inline="always")
+def deal_hand_packed(pile, n):
+    """Deal a hand off the top of ``pile[:n]``: its counts by value in the bytes of one integer.
+
+    Value ``v`` is counted in byte ``v - 1`` (see :data:`DEAL_COUNT_BITS`). Counted in a register,
+    not in memory: an increment of the count just incremented waits on its store, and a ten-card
+    hand repeats values.
+    """
+    packed = 0
+    for i in range(HAND_SIZE):
+        packed += 1 << (DEAL_COUNT_BITS * (pile[n - 1 - i] - 1))
+    return packed
+
+
+@nb.njit(cache=True, inline="always")
 def setup_game(t, seed, game, n_players, deck):
     """Reset the table, shuffle, deal and draw the first start seat (F1)."""
     for s in range(MAX_PLAYERS):
@@ -172,19 +200,10 @@ def setup_game(t, seed, game, n_players, deck):
     fill(t.n_medals, MAX_PLAYERS, 0)
     fill(t.medal_points, MAX_PLAYERS, 0)
     seed_game_streams(t.deal_rng, t.policy_rng, seed, game, n_players)
-    # The deck sorted by value is copied, not rebuilt value by value: a loop whose length
-    # changes with each value costs a mispredicted branch per value.
-    n = len(deck)
-    for i in range(n):
-        t.pile[i] = deck[i]
-    shuffle_prefix(t.deal_rng, t.pile, n)
+    n = shuffle_deck(t.deal_rng, t.pile, deck)
     for s in range(n_players):
-        # Counted in the bytes of one register, not in memory: an increment of the count just
-        # incremented waits on its store, and a ten-card hand repeats values.
-        packed = 0
-        for _ in range(HAND_SIZE):
-            n -= 1
-            packed += 1 << (DEAL_COUNT_BITS * (t.pile[n] - 1))
+        packed = deal_hand_packed(t.pile, n)
+        n -= HAND_SIZE
         for value in range(1, N_VALUES + 1):
             t.hands[s, value] = (packed >> (DEAL_COUNT_BITS * (value - 1))) & DEAL_COUNT_MASK
         t.hand_size[s] = HAND_SIZE
@@ -594,6 +613,17 @@ def play_game(
         if record_trace:
             for s in range(n_players):
                 trace[row, s, round_] = t.medal_points[s]
+    score_game(t, n_players, fan, finale_medals, out, row)
+    return True
+
+
+@nb.njit(cache=True, inline="always")
+def score_game(t, n_players, fan, finale_medals, out, row):
+    """The Grande Finale and the final ranking (F8-F10) of the game on ``t``, into row ``row``.
+
+    Reads the hands, medals won (``medals``, ``n_medals``, ``medal_points``), discard pile and
+    draw pile length of ``t``; writes every outcome column of the row but ``first_seat``.
+    """
     finale_counts = t.order  # reuse scratch: counts per seat
     for s in range(n_players):
         finale_counts[s] = finale_count_of_counts(fan, t.hands[s])
@@ -618,7 +648,6 @@ def play_game(
     for value in range(1, N_VALUES + 1):
         pile_and_discard += t.discard[value]
     out.cards_outside_hands[row] = pile_and_discard
-    return True
 
 
 # ``_nrt=False`` compiles a block of games (and every helper inlined into it) without numba's

@@ -1,0 +1,105 @@
+"""Greedy tables in lanes (:mod:`fairysim.sim.fantastique.lanes`) play the one-game engine's games.
+
+The lane engine is only ever used for tables where every seat plays greedy; each such game must
+equal, column by column, the game the one-game engine plays (which the reference-equivalence
+tests tie to the rulebook engine). The cases cover every player count and Grande Finale fan, games
+that do not fill the last batch of lanes, runs that start mid-way, reshuffles and decks that run
+dry (F3), and decks whose counts are at the limit of the lanes' packed bytes and past it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from fairysim.sim.batch import join_chunks
+from fairysim.sim.fantastique import lanes, make_setup, play_chunks
+from fairysim.sim.fantastique.cards import FantastiqueCards
+from fairysim.sim.fantastique.rules import FANS
+
+from . import CARDS
+
+
+def assert_lanes_equal_one_game(setup, games: int, **options) -> None:
+    in_lanes = join_chunks(play_chunks(setup, games, trace=True, lanes=True, **options))
+    one_game = join_chunks(play_chunks(setup, games, trace=True, lanes=False, **options))
+    assert set(in_lanes) == set(one_game)
+    for name, expected in one_game.items():
+        got = in_lanes[name]
+        assert got.shape == expected.shape, name
+        same = (got == expected).reshape(len(got), -1).all(axis=1)
+        if not same.all():
+            game = int(np.flatnonzero(~same)[0])
+            pytest.fail(
+                f"{name} differs first in game {game} ({setup.players} players, fan "
+                f"{setup.fan}, seed {setup.seed}): lanes {got[game]} vs one game {expected[game]}"
+            )
+
+
+def deck(counts: list[int], name: str) -> FantastiqueCards:
+    return FantastiqueCards(
+        np.array([0, *counts], dtype=np.int64), CARDS.medal_values, CARDS.finale_medals, name
+    )
+
+
+@pytest.mark.parametrize("fan", FANS)
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_lanes_play_the_one_game_engines_games(players, fan):
+    # 700 games: two full batches of lanes and a part-filled third.
+    setup = make_setup(players, fan, "greedy", seed=90 + 10 * players + FANS.index(fan))
+    assert 2 * lanes.LANES < 700 < 3 * lanes.LANES
+    assert_lanes_equal_one_game(setup, 700)
+
+
+def test_lanes_with_small_chunks_two_threads_and_a_late_first_game():
+    setup = make_setup(4, "III", "greedy", seed=3)
+    assert_lanes_equal_one_game(setup, 600, chunk_games=97, threads=2, first_game=12_345)
+    assert_lanes_equal_one_game(setup, 5, threads=2)
+
+
+@pytest.mark.parametrize(
+    "counts",
+    [
+        [12, 12, 12, 12, 2, 0, 0, 0],  # 5 players: nothing left to reveal in round 1 (F3)
+        [60, 0, 0, 0, 0, 0, 0, 0],  # one value: seats run out of free fans (F4)
+        [30, 30, 0, 0, 0, 0, 0, 0],
+        [10, 10, 10, 10, 10, 10, 0, 0],  # reshuffles every few rounds
+        [255, 255, 1, 0, 0, 0, 0, 255],  # the most a packed byte holds
+    ],
+)
+@pytest.mark.parametrize("players", [2, 5])
+def test_lanes_on_decks_that_run_dry_or_fill_a_byte(counts, players):
+    cards = deck(counts, "variant")
+    assert lanes.fits_lanes(cards.deck_counts)
+    for fan in ("I", "IV", "VI"):
+        setup = make_setup(players, fan, "greedy", seed=17 + players, cards=cards)
+        assert_lanes_equal_one_game(setup, 300)
+
+
+def test_a_deck_past_a_byte_a_value_plays_one_game_at_a_time():
+    cards = deck([256, 15, 14, 13, 12, 11, 10, 9], "big")
+    assert not lanes.fits_lanes(cards.deck_counts)
+    assert lanes.fits_lanes(CARDS.deck_counts)
+    # Falls back to the one-game engine: same games either way.
+    assert_lanes_equal_one_game(make_setup(3, "II", "greedy", seed=5, cards=cards), 50)
+
+
+def test_reveal_card_follows_f2_stack_limit():
+    """A fourth card of a value starts a new stack; a fifth joins it (F2)."""
+    open_stack = stack_value = stack_size = n_stacks = 0
+    for card in (3, 3, 3, 3, 5, 3):
+        open_stack, stack_value, stack_size, n_stacks = lanes.reveal_card(
+            open_stack, stack_value, stack_size, n_stacks, card
+        )
+    nibbles = [(stack_size >> (lanes.NIBBLE * s)) & lanes.NIBBLE_MASK for s in range(3)]
+    values = [(stack_value >> (lanes.NIBBLE * s)) & lanes.NIBBLE_MASK for s in range(3)]
+    assert n_stacks == 3
+    assert values == [3, 3, 5]
+    assert nibbles == [3, 2, 1]
+
+
+def test_medal_words_hold_every_medal_of_a_row():
+    values = np.array([1000, 1, 999, 512, 0, 7, 1000], dtype=np.int64)
+    low = lanes.medal_word(values, 0)
+    high = lanes.medal_word(values, lanes.MEDALS_PER_WORD)
+    assert [lanes.medal_of(low, high, i) for i in range(len(values))] == list(values)
