@@ -18,7 +18,6 @@ import statistics
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from importlib.util import find_spec
 from typing import Any
 
 from fairysim.errors import FairysimError
@@ -118,15 +117,10 @@ def fantastique_bench_cases() -> list[BenchCase]:
     -------
     list of BenchCase
         Fan I, seed 1. The fast engine is timed through ``play_chunks`` alone (no DataFrame),
-        the reference through ``reference.simulate_arrays`` when that module exists.
+        the reference through ``reference.simulate_arrays``.
     """
     from fairysim.sim import fantastique
-
-    # The reference engine is written separately; until it exists the cases run without it.
-    # A reference module that exists but fails to import is a bug and raises.
-    reference_module = None
-    if find_spec("fairysim.sim.fantastique.reference") is not None:
-        from fairysim.sim.fantastique import reference as reference_module
+    from fairysim.sim.fantastique import reference
 
     cases = []
     for players, policy, lanes in (
@@ -145,17 +139,14 @@ def fantastique_bench_cases() -> list[BenchCase]:
             for _ in fantastique.play_chunks(setup, games, lanes=lanes):
                 pass
 
-        reference = None
-        if reference_module is not None:
-
-            def reference(games: int, setup: fantastique.FantastiqueSetup = setup) -> None:
-                reference_module.simulate_arrays(setup, games)
+        def slow(games: int, setup: fantastique.FantastiqueSetup = setup) -> None:
+            reference.simulate_arrays(setup, games)
 
         # Greedy tables play in lanes; the one-game engine's figure is kept beside it.
         label = f"{players} players, {policy}"
         if policy == "greedy" and not lanes:
             label += ", one game at a time"
-        cases.append(BenchCase("fantastique", label, fast, reference))
+        cases.append(BenchCase("fantastique", label, fast, slow))
     return cases
 
 

@@ -351,21 +351,12 @@ def descending(a, b):
 
 
 @nb.njit(cache=True, inline="always")
-def order_seats_by_key(order, keys, n_players, start):
-    """Write the seats into ``order`` by ``keys`` descending, ties in turn order from ``start``.
+def sort_five_descending(w0, w1, w2, w3, w4):
+    """The five words, largest first, through a fixed sorting network.
 
-    Returns how many seats have a key above 0. The five seat words go through a fixed sorting
-    network (nine comparators, each a max and a min, checked on every 0-1 input by the tests):
-    no branch on the data, which an insertion sort mispredicts, and no memory round trip.
+    Nine comparators, each a max and a min (checked on every 0-1 input by the tests): no branch
+    on the data, which an insertion sort mispredicts, and no memory round trip.
     """
-    n_played = 0
-    for s in range(n_players):
-        n_played += keys[s] > 0
-    w0 = seat_sort_word(keys, 0, n_players, start)
-    w1 = seat_sort_word(keys, 1, n_players, start)
-    w2 = seat_sort_word(keys, 2, n_players, start)
-    w3 = seat_sort_word(keys, 3, n_players, start)
-    w4 = seat_sort_word(keys, 4, n_players, start)
     w0, w1 = descending(w0, w1)
     w3, w4 = descending(w3, w4)
     w2, w4 = descending(w2, w4)
@@ -375,6 +366,26 @@ def order_seats_by_key(order, keys, n_players, start):
     w0, w2 = descending(w0, w2)
     w1, w3 = descending(w1, w3)
     w1, w2 = descending(w1, w2)
+    return w0, w1, w2, w3, w4
+
+
+@nb.njit(cache=True, inline="always")
+def order_seats_by_key(order, keys, n_players, start):
+    """Write the seats into ``order`` by ``keys`` descending, ties in turn order from ``start``.
+
+    Returns how many seats have a key above 0. The five seat words go through
+    :func:`sort_five_descending`.
+    """
+    n_played = 0
+    for s in range(n_players):
+        n_played += keys[s] > 0
+    w0, w1, w2, w3, w4 = sort_five_descending(
+        seat_sort_word(keys, 0, n_players, start),
+        seat_sort_word(keys, 1, n_players, start),
+        seat_sort_word(keys, 2, n_players, start),
+        seat_sort_word(keys, 3, n_players, start),
+        seat_sort_word(keys, 4, n_players, start),
+    )
     seat_mask = (1 << SORT_SEAT_BITS) - 1
     order[0] = w0 & seat_mask
     order[1] = w1 & seat_mask

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import numba as nb
 import numpy as np
+from numba.cpython.unsafe.numbers import leading_zeros
 
 from fairysim.sim.borrow import borrowed, borrowed_fields, keep_alive
 from fairysim.sim.fantastique.cards import MAX_MEDAL_POINTS
@@ -35,10 +36,10 @@ from fairysim.sim.fantastique.engine import (
     PILE_LEN,
     SORT_SEAT_BITS,
     deal_hand_packed,
-    descending,
     new_table,
     score_game,
     shuffle_deck,
+    sort_five_descending,
 )
 from fairysim.sim.fantastique.policies import GREEDY_KEY_RADIX
 from fairysim.sim.fantastique.rules import (
@@ -314,12 +315,10 @@ def play_greedy_fans(S, n_players):
             best = 0
             for v in range(N_VALUES):
                 count = (hand >> (DEAL_COUNT_BITS * v)) & DEAL_COUNT_MASK
-                taken = S[at(TAKEN + v, lane)]
-                # Step down past the sizes taken this round; at most one a seat before this one,
-                # and bit 0 is never set, so a fixed number of steps is exact.
-                for _ in range(MAX_PLAYERS - 1):
-                    count -= (taken >> count) & 1
-                best = max(best, (count << KEY_BITS) | (v + 1))
+                # The biggest size up to ``count`` not taken this round: the top bit of the free
+                # sizes (bit 0, "no fan", is never taken), one vector leading-zero count.
+                free = ~S[at(TAKEN + v, lane)] & ((2 << count) - 1)
+                best = max(best, ((63 - leading_zeros(free)) << KEY_BITS) | (v + 1))
             S[at(TURN_KEY, lane)] = best
         for lane in range(LANES):
             key = S[at(TURN_KEY, lane)]
@@ -352,20 +351,13 @@ def order_seats(S, n_players, first_field, second_field):
             word = (key << 2 * SORT_SEAT_BITS) | ((MAX_PLAYERS - 1 - turn) << SORT_SEAT_BITS) | s
             S[at(SORT_WORDS + s, lane)] = word if s < n_players else -1
     for lane in range(LANES):
-        w0 = S[at(SORT_WORDS, lane)]
-        w1 = S[at(SORT_WORDS + 1, lane)]
-        w2 = S[at(SORT_WORDS + 2, lane)]
-        w3 = S[at(SORT_WORDS + 3, lane)]
-        w4 = S[at(SORT_WORDS + 4, lane)]
-        w0, w1 = descending(w0, w1)
-        w3, w4 = descending(w3, w4)
-        w2, w4 = descending(w2, w4)
-        w2, w3 = descending(w2, w3)
-        w1, w4 = descending(w1, w4)
-        w0, w3 = descending(w0, w3)
-        w0, w2 = descending(w0, w2)
-        w1, w3 = descending(w1, w3)
-        w1, w2 = descending(w1, w2)
+        w0, w1, w2, w3, w4 = sort_five_descending(
+            S[at(SORT_WORDS, lane)],
+            S[at(SORT_WORDS + 1, lane)],
+            S[at(SORT_WORDS + 2, lane)],
+            S[at(SORT_WORDS + 3, lane)],
+            S[at(SORT_WORDS + 4, lane)],
+        )
         S[at(SORT_WORDS, lane)] = w0
         S[at(SORT_WORDS + 1, lane)] = w1
         S[at(SORT_WORDS + 2, lane)] = w2
