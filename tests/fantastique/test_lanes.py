@@ -103,3 +103,17 @@ def test_medal_words_hold_every_medal_of_a_row():
     low = lanes.medal_word(values, 0)
     high = lanes.medal_word(values, lanes.MEDALS_PER_WORD)
     assert [lanes.medal_of(low, high, i) for i in range(len(values))] == list(values)
+
+
+def test_stack_order_puts_value_before_count_for_any_fan():
+    """F6 in lanes: a seat with a higher value goes first even against a fan of 17 cards."""
+    state = np.zeros(lanes.N_FIELDS * lanes.LANES, dtype=np.int64)
+    rows = state.reshape(lanes.N_FIELDS, lanes.LANES)
+    rows[lanes.PLAYED + 0] = (17 << lanes.KEY_BITS) | 1  # seat 0: seventeen 1s
+    rows[lanes.PLAYED + 1] = (1 << lanes.KEY_BITS) | 2  # seat 1: one 2
+    rows[lanes.START] = 0
+    lanes.order_seats(state, 3, True)
+    seat_mask = (1 << 3) - 1
+    assert [int(rows[lanes.SORT_WORDS + i, 0]) & seat_mask for i in range(3)] == [1, 0, 2]
+    lanes.order_seats(state, 3, False)  # medals: count first
+    assert [int(rows[lanes.SORT_WORDS + i, 0]) & seat_mask for i in range(3)] == [0, 1, 2]

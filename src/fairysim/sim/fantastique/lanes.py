@@ -83,10 +83,21 @@ KEY_BITS = 4
 """Greedy's fan and stack keys are ``size << KEY_BITS | value`` (``GREEDY_KEY_RADIX``)."""
 assert 1 << KEY_BITS == GREEDY_KEY_RADIX
 
+FAN_COUNT_BITS = 5
+"""A fan's count fits 5 bits (a hand holds at most 31 cards), so seats ordered by value, then
+count use the key ``value << FAN_COUNT_BITS | count``."""
+assert HAND_SIZE + ROUNDS * STACK_LIMIT < 1 << FAN_COUNT_BITS
+
 LANE_COUNT_LIMIT = DEAL_COUNT_MASK
 """Most cards of one value a deck may have for the lanes: hands and the discard pile count a
 value in one byte."""
 assert HAND_SIZE + ROUNDS * STACK_LIMIT <= DEAL_COUNT_MASK  # any hand fits its bytes
+
+TAKEN_BITS = 32
+TAKEN_ROWS = N_VALUES * TAKEN_BITS // 64
+"""The fans taken this round, a bit per size in 32 bits a value, two values a row: bit ``k`` of
+value ``v``'s field is set once the fan (v, k) is played (F4)."""
+assert HAND_SIZE + ROUNDS * STACK_LIMIT < TAKEN_BITS and N_VALUES % 2 == 0
 
 MEDAL_BITS = 10
 MEDALS_PER_WORD = 6
@@ -99,17 +110,17 @@ HAND = 0  # MAX_PLAYERS rows: each seat's hand, packed a byte a value
 DISCARD = HAND + MAX_PLAYERS  # packed a byte a value
 DRAW_PILE = DISCARD + 1  # cards left in the draw pile
 START = DRAW_PILE + 1  # this round's start seat
-TAKEN = START + 1  # N_VALUES rows: bit k of row v - 1 set once the fan (v, k) is played (F4)
-PLAYED_VALUE = TAKEN + N_VALUES  # MAX_PLAYERS rows: this round's fans; count 0 = none
-PLAYED_COUNT = PLAYED_VALUE + MAX_PLAYERS
-TURN_SEAT = PLAYED_COUNT + MAX_PLAYERS  # the seat whose turn it is
+TAKEN = START + 1  # TAKEN_ROWS rows: fans played this round, see TAKEN_BITS
+PLAYED = (
+    TAKEN + TAKEN_ROWS
+)  # MAX_PLAYERS rows: each seat's fan this round as greedy's key, 0 = none
+TURN_SEAT = PLAYED + MAX_PLAYERS  # the seat whose turn it is
 TURN_KEY = TURN_SEAT + 1  # its hand, then its fan's key
 OPEN_STACK = TURN_KEY + 1  # display, packed a nibble a slot (see NIBBLE)
 STACK_VALUE = OPEN_STACK + 1
 STACK_SIZE = STACK_VALUE + 1
 N_STACKS = STACK_SIZE + 1
-REVEALED = N_STACKS + 1  # cards this reveal took from the draw pile
-MEDAL_POINTS = REVEALED + 1  # MAX_PLAYERS rows
+MEDAL_POINTS = N_STACKS + 1  # MAX_PLAYERS rows
 MEDAL_NEXT = MEDAL_POINTS + MAX_PLAYERS  # a row per medal row: next unawarded medal
 SORT_WORDS = MEDAL_NEXT + len(MEDAL_ROWS)  # MAX_PLAYERS rows: seat order (engine's sort words)
 GOLD_SEAT = SORT_WORDS + MAX_PLAYERS
@@ -248,25 +259,28 @@ def reveal_displays(S, piles, rngs):
         S[at(STACK_VALUE, lane)] = 0
         S[at(STACK_SIZE, lane)] = 0
         S[at(N_STACKS, lane)] = 0
-        S[at(REVEALED, lane)] = 0
     for k in range(REVEAL_MAX):
         for lane in range(LANES):
             n_stacks = S[at(N_STACKS, lane)]
-            active = lane_mask((n_stacks < DISPLAY_STACKS) & (k < S[at(DRAW_PILE, lane)]))
+            card = S[at(CARDS + k, lane)]  # 0 past the bottom of the draw pile
+            active = lane_mask((n_stacks < DISPLAY_STACKS) & (card > 0))
             open_stack, stack_value, stack_size, n_stacks = reveal_card(
                 S[at(OPEN_STACK, lane)],
                 S[at(STACK_VALUE, lane)],
                 S[at(STACK_SIZE, lane)],
                 n_stacks,
-                S[at(CARDS + k, lane)],
+                card,
             )
             S[at(OPEN_STACK, lane)] = pick(active, open_stack, S[at(OPEN_STACK, lane)])
             S[at(STACK_VALUE, lane)] = pick(active, stack_value, S[at(STACK_VALUE, lane)])
             S[at(STACK_SIZE, lane)] = pick(active, stack_size, S[at(STACK_SIZE, lane)])
             S[at(N_STACKS, lane)] = pick(active, n_stacks, S[at(N_STACKS, lane)])
-            S[at(REVEALED, lane)] += 1 & active
     for lane in range(LANES):
-        left = S[at(DRAW_PILE, lane)] - S[at(REVEALED, lane)]
+        # Every card revealed lies in a stack: the draw pile is down by the stacks' sizes.
+        stack_size = S[at(STACK_SIZE, lane)]
+        left = S[at(DRAW_PILE, lane)]
+        for s in range(DISPLAY_STACKS):
+            left -= (stack_size >> (NIBBLE * s)) & NIBBLE_MASK
         n_stacks = S[at(N_STACKS, lane)]
         if n_stacks < DISPLAY_STACKS:
             # The draw pile ran out before the fifth stack: go on one card at a time (F3).
@@ -294,13 +308,12 @@ def reveal_displays(S, piles, rngs):
 def play_greedy_fans(S, n_players):
     """Phase 2 of every game (F4): each seat in turn plays greedy's fan (most cards, then
     highest value, among the fans still free), as :func:`.policies.greedy_fan_key` reads it."""
-    for v in range(N_VALUES):
+    for r in range(TAKEN_ROWS):
         for lane in range(LANES):
-            S[at(TAKEN + v, lane)] = 0
+            S[at(TAKEN + r, lane)] = 0
     for s in range(MAX_PLAYERS):
         for lane in range(LANES):
-            S[at(PLAYED_VALUE + s, lane)] = 0
-            S[at(PLAYED_COUNT + s, lane)] = 0
+            S[at(PLAYED + s, lane)] = 0
     for turn in range(n_players):
         for lane in range(LANES):
             seat = S[at(START, lane)] + turn
@@ -317,7 +330,8 @@ def play_greedy_fans(S, n_players):
                 count = (hand >> (DEAL_COUNT_BITS * v)) & DEAL_COUNT_MASK
                 # The biggest size up to ``count`` not taken this round: the top bit of the free
                 # sizes (bit 0, "no fan", is never taken), one vector leading-zero count.
-                free = ~S[at(TAKEN + v, lane)] & ((2 << count) - 1)
+                taken = S[at(TAKEN + v // 2, lane)] >> (TAKEN_BITS * (v % 2))
+                free = ~taken & ((2 << count) - 1)
                 best = max(best, ((63 - leading_zeros(free)) << KEY_BITS) | (v + 1))
             S[at(TURN_KEY, lane)] = best
         for lane in range(LANES):
@@ -326,28 +340,31 @@ def play_greedy_fans(S, n_players):
             count = key >> KEY_BITS
             value = (key & NIBBLE_MASK) & lane_mask(count > 0)  # no free fan: the seat passes
             fan = count << byte_shift(value)
-            bit = (1 << count) & -2  # a pass (count 0) takes no fan
-            for v in range(N_VALUES):
-                S[at(TAKEN + v, lane)] |= bit & lane_mask(value == v + 1)
+            # A pass (count 0) takes no fan; value 0 then falls in row 0's first field, bit 0.
+            bit = ((1 << count) & -2) << (TAKEN_BITS * ((value - 1) & 1))
+            for r in range(TAKEN_ROWS):
+                S[at(TAKEN + r, lane)] |= bit & lane_mask((value - 1) >> 1 == r)
+            played = (count << KEY_BITS) | value
             for s in range(MAX_PLAYERS):
                 mine = lane_mask(s == seat)
                 S[at(HAND + s, lane)] -= fan & mine
-                S[at(PLAYED_VALUE + s, lane)] = pick(mine, value, S[at(PLAYED_VALUE + s, lane)])
-                S[at(PLAYED_COUNT + s, lane)] = pick(mine, count, S[at(PLAYED_COUNT + s, lane)])
+                S[at(PLAYED + s, lane)] = pick(mine, played, S[at(PLAYED + s, lane)])
             # Fans go to the discard pile at the end of the round; nothing reads it before.
             S[at(DISCARD, lane)] += fan
 
 
 @nb.njit(cache=True, inline="always")
-def order_seats(S, n_players, first_field, second_field):
+def order_seats(S, n_players, value_first):
     """Sort every game's seats into ``SORT_WORDS`` as :func:`.engine.order_seats_by_key` does:
-    by ``first_field``, then ``second_field`` (played value or count), descending; passers in
+    by their fan's count, then value (``value_first``: value, then count), descending; passers in
     turn order from the start seat. A word holds the key, the turn's rank and the seat."""
     for s in range(MAX_PLAYERS):
         for lane in range(LANES):
             turn = s - S[at(START, lane)]
             turn += n_players & lane_mask(turn < 0)
-            key = (S[at(first_field + s, lane)] << KEY_BITS) | S[at(second_field + s, lane)]
+            key = S[at(PLAYED + s, lane)]  # count << KEY_BITS | value
+            if value_first:
+                key = ((key & NIBBLE_MASK) << FAN_COUNT_BITS) | (key >> KEY_BITS)
             word = (key << 2 * SORT_SEAT_BITS) | ((MAX_PLAYERS - 1 - turn) << SORT_SEAT_BITS) | s
             S[at(SORT_WORDS + s, lane)] = word if s < n_players else -1
     for lane in range(LANES):
@@ -368,7 +385,7 @@ def order_seats(S, n_players, first_field, second_field):
 @nb.njit(cache=True, inline="always")
 def award_round_medals(S, round_, n_players, medal_words):
     """Phase 3 of every game (F5): medals by count, then value; the Gold winner starts next."""
-    order_seats(S, n_players, PLAYED_COUNT, PLAYED_VALUE)
+    order_seats(S, n_players, False)
     rows = len(MEDAL_ROWS) if n_players >= BRONZE_MIN_PLAYERS else len(MEDAL_ROWS) - 1
     seat_mask = (1 << SORT_SEAT_BITS) - 1
     for place in range(rows):
@@ -395,7 +412,7 @@ def take_greedy_stacks(S, n_players):
     """Phase 4 of every game (F6): seats by value, then count, then passers in turn order, each
     taking greedy's stack (biggest, then highest value, first in display order); then the fans
     and the stacks left go to the discard pile and the Gold winner starts the next round (F7)."""
-    order_seats(S, n_players, PLAYED_VALUE, PLAYED_COUNT)
+    order_seats(S, n_players, True)
     seat_mask = (1 << SORT_SEAT_BITS) - 1
     for i in range(n_players):
         for lane in range(LANES):
