@@ -117,3 +117,20 @@ def test_stack_order_puts_value_before_count_for_any_fan():
     assert [int(rows[lanes.SORT_WORDS + i, 0]) & seat_mask for i in range(3)] == [1, 0, 2]
     lanes.order_seats(state, 3, False)  # medals: count first
     assert [int(rows[lanes.SORT_WORDS + i, 0]) & seat_mask for i in range(3)] == [0, 1, 2]
+
+
+def test_lanes_on_random_decks_and_medal_ladders():
+    """Forty random card files (up to 255 cards of a value, medals up to 1,000 points)."""
+    rng = np.random.default_rng(5)
+    for i in range(40):
+        counts = rng.integers(0, 40, 8)
+        if rng.random() < 0.3:
+            counts[rng.integers(0, 8)] = rng.integers(100, 256)
+        players = int(rng.integers(2, 6))
+        counts[0] += max(0, 10 * players - int(counts.sum()))
+        medals = np.sort(rng.integers(0, 1001, (3, 7)), axis=1)
+        cards = FantastiqueCards(
+            np.array([0, *counts], dtype=np.int64), medals, CARDS.finale_medals, f"random {i}"
+        )
+        setup = make_setup(players, FANS[i % len(FANS)], "greedy", seed=i, cards=cards)
+        assert_lanes_equal_one_game(setup, 500, first_game=int(rng.integers(0, 10**9)))
