@@ -149,9 +149,9 @@ def play_chunks(
     reads_view = seat_reads_view(setup.policies, MAX_PLAYERS)
     policy_ids = seat_policy_ids(setup.policies, MAX_PLAYERS)
     fan = fan_index(setup.fan)
-    # A table of greedy seats plays in lanes, many games side by side (same games, faster).
-    in_lanes = lanes and all(policy_ids[: setup.players] == GREEDY)
-    in_lanes = in_lanes and fits_lanes(setup.cards.deck_counts)
+    in_lanes = (
+        lanes and all(policy_ids[: setup.players] == GREEDY) and fits_lanes(setup.cards.deck_counts)
+    )
 
     def play_chunk(first: int, n: int) -> dict[str, np.ndarray]:
         out = new_outcome(n, setup.players)
