@@ -9,6 +9,8 @@ dry (F3), and decks whose counts are at the limit of the lanes' packed bytes and
 
 from __future__ import annotations
 
+from importlib import import_module
+
 import numpy as np
 import pytest
 
@@ -18,6 +20,9 @@ from fairysim.sim.fantastique.cards import FantastiqueCards
 from fairysim.sim.fantastique.rules import FANS
 
 from . import CARDS
+
+# The module (the package's ``simulate`` is the function of that name).
+simulate_module = import_module("fairysim.sim.fantastique.simulate")
 
 
 def assert_lanes_equal_one_game(setup, games: int, **options) -> None:
@@ -76,12 +81,29 @@ def test_lanes_on_decks_that_run_dry_or_fill_a_byte(counts, players):
         assert_lanes_equal_one_game(setup, 300)
 
 
-def test_a_deck_past_a_byte_a_value_plays_one_game_at_a_time():
-    cards = deck([256, 15, 14, 13, 12, 11, 10, 9], "big")
-    assert not lanes.fits_lanes(cards.deck_counts)
-    assert lanes.fits_lanes(CARDS.deck_counts)
-    # Falls back to the one-game engine: same games either way.
-    assert_lanes_equal_one_game(make_setup(3, "II", "greedy", seed=5, cards=cards), 50)
+def test_only_greedy_tables_that_fit_a_byte_play_in_lanes(monkeypatch):
+    calls = []
+    real = simulate_module.play_greedy_games
+
+    def counting(*args):
+        calls.append(args[2])  # players
+        return real(*args)
+
+    monkeypatch.setattr(simulate_module, "play_greedy_games", counting)
+    big = deck([256, 15, 14, 13, 12, 11, 10, 9], "big")
+    assert not lanes.fits_lanes(big.deck_counts) and lanes.fits_lanes(CARDS.deck_counts)
+    for setup, in_lanes in (
+        (make_setup(3, "II", "greedy", seed=5), True),
+        (make_setup(3, "II", "greedy", seed=5, cards=big), False),  # a count past a byte
+        (make_setup(3, "II", ["greedy", "greedy", "hoarder"], seed=5), False),
+    ):
+        calls.clear()
+        games = join_chunks(play_chunks(setup, 50))
+        assert bool(calls) == in_lanes
+        assert games["score"].shape == (50, 3)
+    calls.clear()
+    join_chunks(play_chunks(make_setup(3, "II", "greedy", seed=5), 50, lanes=False))
+    assert not calls
 
 
 def test_reveal_card_follows_f2_stack_limit():

@@ -190,6 +190,19 @@ def deal_hand_packed(pile, n):
 
 
 @nb.njit(cache=True, inline="always")
+def unpack_counts(packed, counts):
+    """Write the counts packed a byte a value (as :func:`deal_hand_packed` gives them) into
+    ``counts[1 .. N_VALUES]`` (``counts[0]`` set to 0); return their sum."""
+    counts[0] = 0
+    total = 0
+    for value in range(1, N_VALUES + 1):
+        count = (packed >> (DEAL_COUNT_BITS * (value - 1))) & DEAL_COUNT_MASK
+        counts[value] = count
+        total += count
+    return total
+
+
+@nb.njit(cache=True, inline="always")
 def setup_game(t, seed, game, n_players, deck):
     """Reset the table, shuffle, deal and draw the first start seat (F1)."""
     for s in range(MAX_PLAYERS):
@@ -202,11 +215,8 @@ def setup_game(t, seed, game, n_players, deck):
     seed_game_streams(t.deal_rng, t.policy_rng, seed, game, n_players)
     n = shuffle_deck(t.deal_rng, t.pile, deck)
     for s in range(n_players):
-        packed = deal_hand_packed(t.pile, n)
+        t.hand_size[s] = unpack_counts(deal_hand_packed(t.pile, n), t.hands[s])
         n -= HAND_SIZE
-        for value in range(1, N_VALUES + 1):
-            t.hands[s, value] = (packed >> (DEAL_COUNT_BITS * (value - 1))) & DEAL_COUNT_MASK
-        t.hand_size[s] = HAND_SIZE
     t.counters[PILE_LEN] = n
     t.counters[START_SEAT] = randint(t.deal_rng, n_players)
 

@@ -40,6 +40,7 @@ from fairysim.sim.fantastique.engine import (
     score_game,
     shuffle_deck,
     sort_five_descending,
+    unpack_counts,
 )
 from fairysim.sim.fantastique.policies import GREEDY_KEY_RADIX
 from fairysim.sim.fantastique.rules import (
@@ -54,13 +55,10 @@ from fairysim.sim.fantastique.rules import (
 )
 from fairysim.sim.rng import (
     DEAL_STREAM,
-    RNG_COUNTER,
-    RNG_KEY,
     RNG_STATE_SIZE,
-    game_key,
-    key_of_stream,
     lay_out_counts,
     randint,
+    seed_stream,
     shuffle_prefix,
 )
 
@@ -206,8 +204,7 @@ def start_games(S, piles, rngs, seed, first_game, n_players, deck, out, row0, nl
     for lane in range(LANES):
         row = row0 + lane
         rng = rngs[lane]
-        rng[RNG_KEY] = key_of_stream(game_key(seed, first_game + row), DEAL_STREAM)
-        rng[RNG_COUNTER] = np.uint64(0)
+        seed_stream(rng, seed, first_game + row, DEAL_STREAM)
         pile = piles[lane]
         n = shuffle_deck(rng, pile, deck)
         for s in range(MAX_PLAYERS):
@@ -450,14 +447,7 @@ def finish_games(S, t, n_players, fan, medal_values, finale_medals, out, row0, n
     ``out`` (:func:`.engine.score_game`)."""
     for lane in range(nl):
         for s in range(n_players):
-            hand = S[at(HAND + s, lane)]
-            size = 0
-            t.hands[s, 0] = 0
-            for value in range(1, N_VALUES + 1):
-                count = (hand >> byte_shift(value)) & DEAL_COUNT_MASK
-                t.hands[s, value] = count
-                size += count
-            t.hand_size[s] = size
+            t.hand_size[s] = unpack_counts(S[at(HAND + s, lane)], t.hands[s])
             t.medal_points[s] = S[at(MEDAL_POINTS + s, lane)]
             t.n_medals[s] = 0
         # Medals in the order won, as the one-game engine records them: round by round, and a
@@ -471,10 +461,7 @@ def finish_games(S, t, n_players, fan, medal_values, finale_medals, out, row0, n
                     t.medals[seat, t.n_medals[seat]] = medal_values[r, t.medal_next[r]]
                     t.n_medals[seat] += 1
                     t.medal_next[r] += 1
-        discard = S[at(DISCARD, lane)]
-        t.discard[0] = 0
-        for value in range(1, N_VALUES + 1):
-            t.discard[value] = (discard >> byte_shift(value)) & DEAL_COUNT_MASK
+        unpack_counts(S[at(DISCARD, lane)], t.discard)
         t.counters[PILE_LEN] = S[at(DRAW_PILE, lane)]
         score_game(t, n_players, fan, finale_medals, out, row0 + lane)
 
