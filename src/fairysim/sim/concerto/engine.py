@@ -48,6 +48,7 @@ from fairysim.sim.concerto.greedy import (
     card_complete,
     contest_part_points,
     fewest_missing_card,
+    set_quota_words,
     set_quotas,
 )
 from fairysim.sim.concerto.policies import GREEDY, ask_policy, stack_int64
@@ -150,6 +151,8 @@ Table = namedtuple(
         "policy_rng",  # uint64[MAX_SEATS, 2]
         "pianist_quotas",  # int64[N_PIANISTS, N_KINDS, QUOTA_SIZE]: greedy.set_quotas (static)
         "harpist_quotas",  # int64[N_HARPISTS, N_KINDS, QUOTA_SIZE]
+        "pianist_words",  # int64[N_PIANISTS, N_KINDS]: greedy.set_quota_words (static)
+        "harpist_words",  # int64[N_HARPISTS, N_KINDS]
         "counters",  # int64[N_COUNTERS], slots below
     ],
 )
@@ -192,6 +195,8 @@ def new_table(tokens, need, psets, hsets):
         np.zeros((MAX_SEATS, RNG_STATE_SIZE), np.uint64),
         set_quotas(psets),
         set_quotas(hsets),
+        set_quota_words(psets),
+        set_quota_words(hsets),
         np.zeros(N_COUNTERS, np.int64),
     )
     for i in range(N_SCORE_CARDS):
@@ -604,8 +609,10 @@ def greedy_keep_on_table(t, keep, need):
     c = stack_int64(N_KINDS)
     cards = stack_int64(N_SCORE_CARDS)
     n_cards = seat_outlook(t, 0, t.kept[0], c, cards)
-    pop, soloist, pq, hq = contest_cards_of(t)
-    best_keep(c, t.hands[0], keep, cards, n_cards, need, pop, soloist, pq, hq, t.keep)
+    pw = t.pianist_words[t.counters[PIANIST]]
+    hw = t.harpist_words[t.counters[HARPIST]]
+    pop, soloist = t.counters[POPULARITY], t.counters[SOLOIST]
+    best_keep(c, t.hands[0], keep, cards, n_cards, need, pop, soloist, pw, hw, t.keep)
 
 
 @nb.njit(cache=True, inline="always")

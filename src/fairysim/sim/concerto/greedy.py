@@ -31,6 +31,7 @@ from fairysim.sim.concerto.rules import (
     N_SCORE_CARDS,
     POINTS_PER_SCORE_CARD,
     POINTS_PER_SET,
+    SOLO_KEEP,
 )
 
 QUOTA_SIZE = 16
@@ -415,49 +416,181 @@ def covers(added, deficit):
     return ((added | KIND_NIBBLE_HIGHS) - deficit) & KIND_NIBBLE_HIGHS == KIND_NIBBLE_HIGHS
 
 
-@nb.njit(cache=True, inline="always")
-def cards_completed_by(added, deficits, n_cards):
-    """How many of the cards with :func:`card_deficits` ``deficits[:n_cards]`` the tokens
-    ``added`` (packed a nibble a kind) complete."""
-    done = 0
-    for i in range(n_cards):
-        done += covers(added, deficits[i])
-    return done
+# Solo keep: every multiset of the keep size scored side by side ------------------------------
+
+NO_SETS = 15
+"""A nibble of :func:`set_quota_words` meaning "this kind limits nothing". A real quota is at most
+the count it comes from, and an orchestra's counts stay below 15 (Pahha's 14 at most)."""
+QUOTA_NIBBLES = 0x0111111111111111
+"""Ones in nibbles 0 .. 14 of an int64 (nibble 15 would be count 15, which never occurs)."""
+QUOTA_HIGHS = 0x0888888888888888
+
+
+@nb.njit(cache=True)
+def set_quota_words(sets):
+    """``int64[cards, N_KINDS]``: :func:`set_quotas` packed a nibble a count. Nibble ``x`` of word
+    ``[card, k]`` is the sets kind ``k`` allows with ``x`` tokens, :data:`NO_SETS` where the card
+    does not show ``k``; counts 0 .. 14 (nibble 15 stays 0). A quota is read with a shift, so a
+    loop over many multisets reads it without a per-game table load (which LLVM cannot vectorize).
+    """
+    words = np.zeros((sets.shape[0], N_KINDS), np.int64)
+    for card in range(sets.shape[0]):
+        for k in range(N_KINDS):
+            for x in range(QUOTA_SIZE - 1):
+                q = NO_SETS if sets[card, k] == 0 else min(x // sets[card, k], NO_SETS)
+                words[card, k] |= q << (4 * x)
+    return words
+
+
+MAX_KEEP = max(SOLO_KEEP)
+KEEP_VECTOR = 4
+"""Slots a vector instruction scores (AVX2: 4 int64); slot lists are padded to a multiple."""
+SLOT_BITS = 6
+SLOT_MASK = (1 << SLOT_BITS) - 1
+
+
+def multisets_of(total: int, kinds: int = N_KINDS) -> list[tuple[int, ...]]:
+    """Every multiset of ``total`` tokens over ``kinds`` kinds (counts by kind), in the
+    lexicographic order of :func:`.engine.multiset_choices`.
+
+    >>> multisets_of(2, 3)
+    [(0, 0, 2), (0, 1, 1), (0, 2, 0), (1, 0, 1), (1, 1, 0), (2, 0, 0)]
+    """
+    if kinds == 1:
+        return [(total,)]
+    return [(x, *rest) for x in range(total + 1) for rest in multisets_of(total - x, kinds - 1)]
+
+
+def keep_slot_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The multisets a solo keep of each size chooses among, a slot each.
+
+    Returns ``(kinds, packed, n_slots)``: slot ``m`` of keep size ``keep`` keeps
+    ``kinds[keep, k, m]`` tokens of kind ``k`` (``packed[keep, m]``: the same, a nibble a kind);
+    keep size ``keep`` has ``n_slots[keep]`` slots. They are every multiset of ``keep`` tokens in
+    :func:`.engine.multiset_choices` order, padded to a multiple of :data:`KEEP_VECTOR` with
+    copies of the first, which lose every tie to it, so padding never changes an answer.
+    """
+    lists = [multisets_of(keep) for keep in range(MAX_KEEP + 1)]
+    n_slots = np.array([-(-len(rows) // KEEP_VECTOR) * KEEP_VECTOR for rows in lists], np.int64)
+    kinds = np.zeros((MAX_KEEP + 1, N_KINDS, n_slots.max()), np.int64)
+    packed = np.zeros((MAX_KEEP + 1, n_slots.max()), np.int64)
+    for keep, rows in enumerate(lists):
+        for m in range(n_slots.max()):
+            row = rows[m] if m < len(rows) else rows[0]
+            for k in range(N_KINDS):
+                kinds[keep, k, m] = row[k]
+                packed[keep, m] |= row[k] << (4 * k)
+    return kinds, packed, n_slots
+
+
+KEEP_KINDS, KEEP_PACKED, KEEP_SLOTS = keep_slot_tables()
+MAX_SLOTS = int(KEEP_SLOTS.max())
+assert MAX_SLOTS <= 1 << SLOT_BITS
 
 
 @nb.njit(cache=True, inline="always")
-def best_keep(c, hand, keep, cards, n_cards, need, pop, soloist, pq, hq, kept_out):
+def quota_of(word, count):
+    """Nibble ``count`` of a :func:`set_quota_words` word."""
+    return (word >> (4 * count)) & 15
+
+
+@nb.njit(cache=True, inline="always")
+def present_or_none(count):
+    """A count as the fewest tokens of a present kind ranks it: :data:`NO_SETS` if absent."""
+    return count + NO_SETS * (count == 0)
+
+
+@nb.njit(cache=True, inline="always")
+def best_slot(c, hand, keep, deficits, n_open, complete, pop, pw, hw, method):
+    """The slot of :func:`keep_slot_tables` for ``keep`` whose multiset ``hand`` holds and whose
+    score is highest, the first on ties.
+
+    ``method`` is the soloist, a literal at each call site, so that each copy of the loop works
+    out one method. The loop over slots is branch-free arithmetic on int64 (LLVM vectorizes it):
+    a slot the hand cannot give is ranked -1 instead of skipped, and the key ``score << SLOT_BITS
+    | (SLOT_MASK - m)`` makes the largest key the first best slot.
+    """
+    n_slots = KEEP_SLOTS[keep]
+    done = stack_int64(MAX_SLOTS)  # score cards each slot completes
+    for m in range(n_slots):
+        done[m] = complete
+    for i in range(n_open):
+        d = deficits[i]
+        for m in range(n_slots):
+            done[m] += covers(KEEP_PACKED[keep, m], d)
+    c0, c1, c2, c3, c4 = c[0], c[1], c[2], c[3], c[4]
+    h0, h1, h2, h3, h4 = hand[0], hand[1], hand[2], hand[3], hand[4]
+    p0, p1, p2, p3, p4 = pw[0], pw[1], pw[2], pw[3], pw[4]
+    q0, q1, q2, q3, q4 = hw[0], hw[1], hw[2], hw[3], hw[4]
+    pop_shift = 4 * pop
+    best = -1
+    for m in range(n_slots):
+        a0, a1, a2 = KEEP_KINDS[keep, 0, m], KEEP_KINDS[keep, 1, m], KEEP_KINDS[keep, 2, m]
+        a3, a4 = KEEP_KINDS[keep, 3, m], KEEP_KINDS[keep, 4, m]
+        held = (a0 <= h0) & (a1 <= h1) & (a2 <= h2) & (a3 <= h3) & (a4 <= h4)
+        n0, n1, n2, n3, n4 = c0 + a0, c1 + a1, c2 + a2, c3 + a3, c4 + a4
+        most = max(max(max(n0, n1), max(n2, n3)), n4)
+        if method <= 1:  # A and B: the fewest tokens of a present kind
+            fewest = min(
+                min(min(present_or_none(n0), present_or_none(n1)), present_or_none(n2)),
+                min(present_or_none(n3), present_or_none(n4)),
+            )
+            solo = 4 * fewest if method == 0 else 3 * (most - fewest)
+        else:  # C and D: the count histogram of present kinds, a nibble a count
+            present = (
+                (1 << (4 * n0))
+                + (1 << (4 * n1))
+                + (1 << (4 * n2))
+                + (1 << (4 * n3))
+                + (1 << (4 * n4))
+            ) & ~15
+            if method == 2:  # the largest nibble, as largest_nibble (unrolled: no inner loop)
+                solo = 3 * (
+                    (((present + 7 * QUOTA_NIBBLES) & QUOTA_HIGHS) != 0)
+                    + (((present + 6 * QUOTA_NIBBLES) & QUOTA_HIGHS) != 0)
+                    + (((present + 5 * QUOTA_NIBBLES) & QUOTA_HIGHS) != 0)
+                    + (((present + 4 * QUOTA_NIBBLES) & QUOTA_HIGHS) != 0)
+                    + (((present + 3 * QUOTA_NIBBLES) & QUOTA_HIGHS) != 0)
+                )
+            else:  # nonzero nibbles, as nonzero_nibbles, summed into nibble 14
+                flags = (present | (present >> 1) | (present >> 2)) & QUOTA_NIBBLES
+                solo = 3 * (((flags * QUOTA_NIBBLES) >> 56) & 15)
+        p = min(
+            min(min(quota_of(p0, n0), quota_of(p1, n1)), quota_of(p2, n2)),
+            min(quota_of(p3, n3), quota_of(p4, n4)),
+        )
+        h = min(
+            min(min(quota_of(q0, n0), quota_of(q1, n1)), quota_of(q2, n2)),
+            min(quota_of(q3, n3), quota_of(q4, n4)),
+        )
+        sets = p + h - NO_SETS * ((p == NO_SETS) + (h == NO_SETS))
+        score = c[pop] + ((KEEP_PACKED[keep, m] >> pop_shift) & COUNT_MASK) + 2 * most + solo
+        score += POINTS_PER_SET * sets + POINTS_PER_SCORE_CARD * done[m]
+        held_mask = -np.int64(held)  # a mask, not a select: LLVM kept selects as branches
+        key = (((score << SLOT_BITS) | (SLOT_MASK - m)) & held_mask) | ~held_mask
+        best = max(best, key)
+    return SLOT_MASK - (best & SLOT_MASK)
+
+
+@nb.njit(cache=True, inline="always")
+def best_keep(c, hand, keep, cards, n_cards, need, pop, soloist, pw, hw, kept_out):
     """SOLO_KEEP_TOKENS read straight off the hand: writes into ``kept_out`` (counts by kind) the
     multiset :func:`best_multiset` picks from :func:`.engine.multiset_choices` ``(hand, keep)``.
 
-    The multisets are walked in the same lexicographic order and scored as they are made, so the
-    engine lists no choices; the score cards are checked a nibble a kind (:func:`card_deficits`).
+    ``pw`` and ``hw`` are the pianist's and harpist's :func:`set_quota_words`. Every multiset of
+    ``keep`` tokens is scored side by side (:func:`best_slot`), four to a vector instruction;
+    the score cards are checked a nibble a kind (:func:`card_deficits`).
     """
     deficits = stack_int64(N_SCORE_CARDS)
     complete, n_open = card_deficits(c, need, cards, n_cards, hand, keep, deficits)
-    best_score = -NO_LIMIT
-    best_added = 0  # packed a nibble a kind; written out once at the end, not per improvement
-    # Each level of the walk folds one more kind into the contest summary of the one above, so
-    # a multiset costs the last kind's fold, not all five.
-    for x0 in range(min(hand[0], keep) + 1):
-        s0 = fold_kind(EMPTY_SUMMARY, 0, (c[0] + x0) & COUNT_MASK, pq, hq)
-        for x1 in range(min(hand[1], keep - x0) + 1):
-            s1 = fold_kind(s0, 1, (c[1] + x1) & COUNT_MASK, pq, hq)
-            for x2 in range(min(hand[2], keep - x0 - x1) + 1):
-                s2 = fold_kind(s1, 2, (c[2] + x2) & COUNT_MASK, pq, hq)
-                for x3 in range(min(hand[3], keep - x0 - x1 - x2) + 1):
-                    s3 = fold_kind(s2, 3, (c[3] + x3) & COUNT_MASK, pq, hq)
-                    x4 = keep - x0 - x1 - x2 - x3
-                    if x4 <= hand[4]:
-                        s4 = fold_kind(s3, 4, (c[4] + x4) & COUNT_MASK, pq, hq)
-                        added = x0 | (x1 << 4) | (x2 << 8) | (x3 << 12) | (x4 << 16)
-                        conductor, solo, pianist, harpist = summary_part_points(s4, soloist)
-                        score = c[pop] + ((added >> (4 * pop)) & COUNT_MASK)
-                        score += conductor + solo + pianist + harpist
-                        done = complete + cards_completed_by(added, deficits, n_open)
-                        score += POINTS_PER_SCORE_CARD * done
-                        better = score > best_score  # strict: the first best multiset stays
-                        best_score = score if better else best_score
-                        best_added = added if better else best_added
+    # one loop per soloist method, chosen once per decision
+    if soloist == 0:
+        m = best_slot(c, hand, keep, deficits, n_open, complete, pop, pw, hw, 0)
+    elif soloist == 1:
+        m = best_slot(c, hand, keep, deficits, n_open, complete, pop, pw, hw, 1)
+    elif soloist == 2:
+        m = best_slot(c, hand, keep, deficits, n_open, complete, pop, pw, hw, 2)
+    else:
+        m = best_slot(c, hand, keep, deficits, n_open, complete, pop, pw, hw, 3)
     for k in range(N_KINDS):
-        kept_out[k] = (best_added >> (4 * k)) & COUNT_MASK
+        kept_out[k] = KEEP_KINDS[keep, k, m]
