@@ -11,7 +11,9 @@ per-card lookup tables (:func:`set_quotas`) instead of divisions, the soloist me
 count equal token counts with bit tricks instead of nested loops, and for a single token
 everything the choices share is worked out once per decision (:func:`card_outlook` for the score
 cards; the count histogram, the largest count and :func:`quota_mins_without` for the contest
-cards), after which each choice is scored in O(1) (:func:`contest_points_plus_one`).
+cards), after which each choice is scored in O(1) (:func:`contest_points_plus_one`). A solo
+keep scores every multiset of its size side by side instead (:func:`best_keep`), a loop LLVM
+turns into vector instructions, with the set quotas packed into words (:func:`set_quota_words`).
 
 ``trailing_zeros`` (LLVM's ``cttz``) comes from ``numba.cpython.unsafe.numbers``, an internal
 module of numba (pinned below 0.70 in ``pyproject.toml``); the tests compare its use with the
