@@ -87,9 +87,14 @@ def test_best_keep_equals_best_multiset_over_the_listed_multisets():
     """Solo greedy's keep read off the hand is the multiset best_multiset picks from the
     engine's list of choices, ties included (the first in lexicographic order), for every soloist
     and for set cards that repeat a kind or leave kinds out."""
-    from fairysim.sim.concerto.engine import multiset_choices
     from fairysim.sim.concerto.greedy import best_keep, best_multiset, set_quota_words
-    from fairysim.sim.concerto.rules import CHOICE_WIDTH, MAX_CHOICES, SOLO_DRAW, SOLO_KEEP
+    from fairysim.sim.concerto.rules import (
+        CHOICE_WIDTH,
+        MAX_CHOICES,
+        SOLO_DRAW,
+        SOLO_KEEP,
+        multiset_choices,
+    )
 
     cards = load_cards()
     sets = np.concatenate(
@@ -138,7 +143,6 @@ def test_set_quota_words_pack_set_quotas():
 
 
 def test_keep_slots_list_every_multiset_in_the_engines_order_then_padding():
-    from fairysim.sim.concerto.engine import multiset_choices
     from fairysim.sim.concerto.greedy import (
         KEEP_KINDS,
         KEEP_PACKED,
@@ -146,7 +150,7 @@ def test_keep_slots_list_every_multiset_in_the_engines_order_then_padding():
         KEEP_VECTOR,
         MAX_KEEP,
     )
-    from fairysim.sim.concerto.rules import CHOICE_WIDTH, MAX_CHOICES
+    from fairysim.sim.concerto.rules import CHOICE_WIDTH, MAX_CHOICES, multiset_choices
 
     choices = np.zeros((MAX_CHOICES, CHOICE_WIDTH), np.int64)
     for keep in range(1, MAX_KEEP + 1):

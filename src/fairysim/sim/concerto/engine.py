@@ -103,6 +103,7 @@ from fairysim.sim.concerto.rules import (
     V_UNSEEN,
     VIEW_SIZE,
     award_honors,
+    multiset_choices,
 )
 from fairysim.sim.rng import (
     RNG_STATE_SIZE,
@@ -580,25 +581,6 @@ def pair_choices(hand, choices):
                 choices[n, 0] = a
                 choices[n, 1] = b
                 n += 1
-    return n
-
-
-@nb.njit(cache=True, inline="always")
-def multiset_choices(hand, keep, choices):
-    """C8: every multiset of ``keep`` tokens from ``hand`` (counts by kind), lexicographic."""
-    n = 0
-    for a in range(min(hand[0], keep) + 1):
-        for b in range(min(hand[1], keep - a) + 1):
-            for c in range(min(hand[2], keep - a - b) + 1):
-                for d in range(min(hand[3], keep - a - b - c) + 1):
-                    e = keep - a - b - c - d
-                    if e <= hand[4]:
-                        choices[n, 0] = a
-                        choices[n, 1] = b
-                        choices[n, 2] = c
-                        choices[n, 3] = d
-                        choices[n, 4] = e
-                        n += 1
     return n
 
 

@@ -28,12 +28,15 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 
 from fairysim.sim.concerto.policies import stack_int64
 from fairysim.sim.concerto.rules import (
+    CHOICE_WIDTH,
     COMPOSER,
+    MAX_CHOICES,
     N_KINDS,
     N_SCORE_CARDS,
     POINTS_PER_SCORE_CARD,
     POINTS_PER_SET,
     SOLO_KEEP,
+    multiset_choices,
 )
 
 QUOTA_SIZE = 16
@@ -451,28 +454,21 @@ SLOT_BITS = 6
 SLOT_MASK = (1 << SLOT_BITS) - 1
 
 
-def multisets_of(total: int, kinds: int = N_KINDS) -> list[tuple[int, ...]]:
-    """Every multiset of ``total`` tokens over ``kinds`` kinds (counts by kind), in the
-    lexicographic order of :func:`.engine.multiset_choices`.
-
-    >>> multisets_of(2, 3)
-    [(0, 0, 2), (0, 1, 1), (0, 2, 0), (1, 0, 1), (1, 1, 0), (2, 0, 0)]
-    """
-    if kinds == 1:
-        return [(total,)]
-    return [(x, *rest) for x in range(total + 1) for rest in multisets_of(total - x, kinds - 1)]
-
-
 def keep_slot_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The multisets a solo keep of each size chooses among, a slot each.
 
     Returns ``(kinds, packed, n_slots)``: slot ``m`` of keep size ``keep`` keeps
     ``kinds[keep, k, m]`` tokens of kind ``k`` (``packed[keep, m]``: the same, a nibble a kind);
     keep size ``keep`` has ``n_slots[keep]`` slots. They are every multiset of ``keep`` tokens in
-    :func:`.engine.multiset_choices` order, padded to a multiple of :data:`KEEP_VECTOR` with
+    :func:`.rules.multiset_choices` order, padded to a multiple of :data:`KEEP_VECTOR` with
     copies of the first, which lose every tie to it, so padding never changes an answer.
     """
-    lists = [multisets_of(keep) for keep in range(MAX_KEEP + 1)]
+    choices = np.zeros((MAX_CHOICES, CHOICE_WIDTH), np.int64)
+    lists = []
+    for keep in range(MAX_KEEP + 1):
+        # the engine's own list, from a hand that allows every multiset (plain Python: no compile)
+        n = multiset_choices.py_func(np.full(N_KINDS, keep, np.int64), keep, choices)
+        lists.append(choices[:n].tolist())
     n_slots = np.array([-(-len(rows) // KEEP_VECTOR) * KEEP_VECTOR for rows in lists], np.int64)
     kinds = np.zeros((MAX_KEEP + 1, N_KINDS, n_slots.max()), np.int64)
     packed = np.zeros((MAX_KEEP + 1, n_slots.max()), np.int64)
@@ -577,7 +573,7 @@ def best_slot(c, hand, keep, deficits, n_open, complete, pop, pw, hw, method):
 @nb.njit(cache=True, inline="always")
 def best_keep(c, hand, keep, cards, n_cards, need, pop, soloist, pw, hw, kept_out):
     """SOLO_KEEP_TOKENS read straight off the hand: writes into ``kept_out`` (counts by kind) the
-    multiset :func:`best_multiset` picks from :func:`.engine.multiset_choices` ``(hand, keep)``.
+    multiset :func:`best_multiset` picks from :func:`.rules.multiset_choices` ``(hand, keep)``.
 
     ``pw`` and ``hw`` are the pianist's and harpist's :func:`set_quota_words`. Every multiset of
     ``keep`` tokens is scored side by side (:func:`best_slot`), four to a vector instruction;

@@ -236,6 +236,26 @@ MAX_CHOICES = 40
 """Upper bound on the legal choices of any decision (solo: 3 of 6 tokens gives at most 35)."""
 CHOICE_WIDTH = N_KINDS
 
+
+@nb.njit(cache=True, inline="always")
+def multiset_choices(hand, keep, choices):
+    """C8: every multiset of ``keep`` tokens from ``hand`` (counts by kind), lexicographic."""
+    n = 0
+    for a in range(min(hand[0], keep) + 1):
+        for b in range(min(hand[1], keep - a) + 1):
+            for c in range(min(hand[2], keep - a - b) + 1):
+                for d in range(min(hand[3], keep - a - b - c) + 1):
+                    e = keep - a - b - c - d
+                    if e <= hand[4]:
+                        choices[n, 0] = a
+                        choices[n, 1] = b
+                        choices[n, 2] = c
+                        choices[n, 3] = d
+                        choices[n, 4] = e
+                        n += 1
+    return n
+
+
 CARD_UNSEEN = -1
 """card_state: in the draw pile or face down (dealt to another player, Pahha's cards)."""
 CARD_DISCARDED = -2
