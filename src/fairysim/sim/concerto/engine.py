@@ -724,7 +724,7 @@ def play_two_player(t, seats, cards, error):
     return True
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, inline="always")
 def play_solo(t, seats, cards, error):
     """Solo against Pahha (C8): seven rounds by the round table."""
     for round_ in range(SOLO_ROUNDS):
@@ -803,38 +803,31 @@ def final_scoring(t, n_players, need):
     award_honors(t.parts, n_seats)  # C6 (in solo between you and Pahha, C8)
 
 
-@nb.njit(cache=True, _nrt=False)
-def play_game(
-    t,
-    seed,
-    game,
-    n_players,
-    seats,
-    cards,
-    fixed_setup,
-    out,
-    row,
-    error,
-):
-    """Play game ``game`` on table ``t`` and write its outcome into row ``row`` of ``out``.
-    False when a policy answered illegally (``error`` says where)."""
+@nb.njit(cache=True, inline="always")
+def play_game(t, seed, game, n_players, seats, cards, fixed_setup, out, row, error):
+    """Play game ``game`` of 2-4 players on table ``t`` and write its outcome into row ``row``
+    of ``out``. False when a policy answered illegally (``error`` says where)."""
     n_seats = setup_game(t, seed, game, n_players, fixed_setup)
-    if n_players == 1:
-        ok = play_solo(t, seats, cards, error)
-    elif n_players == 2:
+    if n_players == 2:
         ok = play_two_player(t, seats, cards, error)
     else:
-        ok = play_draft(
-            t,
-            n_players,
-            seats,
-            cards,
-            error,
-        )
+        ok = play_draft(t, n_players, seats, cards, error)
     if not ok:
         return False
     final_scoring(t, n_players, cards.need)
     write_outcome(t, n_players, n_seats, cards.need, out, row)
+    return True
+
+
+@nb.njit(cache=True, inline="always")
+def play_solo_game(t, seed, game, seats, cards, fixed_setup, out, row, error):
+    """:func:`play_game` for a solo game (C8), with the rounds inlined: passing the table to a
+    call of :func:`play_solo` cost ~9 % of a solo game."""
+    setup_game(t, seed, game, 1, fixed_setup)
+    if not play_solo(t, seats, cards, error):
+        return False
+    final_scoring(t, 1, cards.need)
+    write_outcome(t, 1, seats_of(1), cards.need, out, row)
     return True
 
 
@@ -907,8 +900,44 @@ def write_outcome(t, n_players, n_seats, need, out, row):
     out.discarded[row] = t.counters[DISCARD_LEN]
 
 
+@nb.njit(cache=True, _nrt=False)
+def play_block(t, seed, first_game, lo, hi, n_players, seats, cards, fixed_setup, out, error):
+    """Play games ``first_game + lo .. first_game + hi - 1`` of 2-4 players into rows
+    ``lo .. hi - 1``.
+
+    One call per block, not per game: a call passes the table and outcome arrays by value (some
+    50 arrays), which cost a solo game ~12 % of its time when ``play_game`` was called per game.
+    """
+    for row in range(lo, hi):
+        # A game whose policy answers illegally stops the block; the record says where and why.
+        if not play_game(
+            t, seed, first_game + row, n_players, seats, cards, fixed_setup, out, row, error[1:]
+        ):
+            error[ERROR_ROW] = row
+            return
+
+
+@nb.njit(cache=True, _nrt=False)
+def play_solo_block(t, seed, first_game, lo, hi, n_players, seats, cards, fixed_setup, out, error):
+    """:func:`play_block` for solo games (C8; ``n_players`` is 1)."""
+    for row in range(lo, hi):
+        if not play_solo_game(
+            t, seed, first_game + row, seats, cards, fixed_setup, out, row, error[1:]
+        ):
+            error[ERROR_ROW] = row
+            return
+
+
+def block_player(n_players: int):
+    """The block loop :func:`play_games` runs for ``n_players``: solo games have a loop of their
+    own, so that a run compiles only the rules of its own form (each form's rounds are inlined
+    into its loop, and compiling all of them into every lineup's kernel took minutes)."""
+    return play_solo_block if n_players == 1 else play_block
+
+
 @nb.njit(cache=True, parallel=True)
 def play_games(
+    play_rows,
     seed,
     first_game,
     n_players,
@@ -925,7 +954,8 @@ def play_games(
     errors,
     n_threads,
 ):
-    """Play games ``first_game .. first_game + len(out.score) - 1`` across numba threads.
+    """Play games ``first_game .. first_game + len(out.score) - 1`` across numba threads, each
+    block of games with ``play_rows`` (:func:`block_player` of ``n_players``).
 
     Each worker thread takes a contiguous block of games and one table; results depend only on
     (seed, game), never on the block a game falls in.
@@ -938,33 +968,25 @@ def play_games(
     # outlive the views: the table is released only after the loop (``keep_alive``).
     for block in nb.prange(n_blocks):
         owner = new_table(tokens, need, psets, hsets)
-        t = borrowed_fields(owner)
-        block_out = borrowed_fields(out)
-        block_errors = borrowed(errors)
         seats = SeatPolicies(
             borrowed(policy_ids), policies, borrowed(reads_view), borrowed(weights)
         )
         cards = CardRules(borrowed(need), borrowed(tokens), borrowed(psets), borrowed(hsets))
-        block_fixed_setup = borrowed(fixed_setup)
         lo = block * n_games // n_blocks
         hi = (block + 1) * n_games // n_blocks
-        error = block_errors[block]
-        for row in range(lo, hi):
-            # A game whose policy answers illegally stops the block; the record says where and why.
-            if not play_game(
-                t,
-                seed,
-                first_game + row,
-                n_players,
-                seats,
-                cards,
-                block_fixed_setup,
-                block_out,
-                row,
-                error[1:],
-            ):
-                error[ERROR_ROW] = row
-                break
+        play_rows(
+            borrowed_fields(owner),
+            seed,
+            first_game,
+            lo,
+            hi,
+            n_players,
+            seats,
+            cards,
+            borrowed(fixed_setup),
+            borrowed_fields(out),
+            borrowed(errors)[block],
+        )
         keep_alive(owner)
 
 
