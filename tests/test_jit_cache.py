@@ -2,6 +2,8 @@
 
 import os
 import shutil
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -37,8 +39,35 @@ def test_digest_is_stable_and_changes_with_any_module(package_copy):
 def test_kernels_cache_under_the_folder_of_this_source():
     folder = Path(numba.config.CACHE_DIR)
     assert folder.name == jit_cache.source_digest()
-    for kernel in (fantastique_engine.play_games, concerto_engine.play_games):
+    for kernel in (
+        fantastique_engine.play_games,
+        concerto_engine.play_games,
+        concerto_engine.play_solo_games,
+    ):
         assert Path(kernel._cache._cache_path).is_relative_to(folder)
+
+
+PLAY_EACH_KERNEL = """
+from fairysim.sim import concerto, fantastique
+from fairysim.sim.concerto import engine as concerto_engine
+from fairysim.sim.fantastique import engine as fantastique_engine
+for players in (1, 4):
+    list(concerto.play_chunks(concerto.make_setup(players, "greedy", seed=1), 10))
+list(fantastique.play_chunks(fantastique.make_setup(4, "I", "random", seed=1), 10))
+kernels = (concerto_engine.play_solo_games, concerto_engine.play_games)
+kernels += (fantastique_engine.play_games,)
+print(sum(sum(kernel.stats.cache_misses.values()) for kernel in kernels))
+"""
+
+
+def test_a_new_process_loads_the_kernels_from_the_cache():
+    # Compiled (or loaded) here first; a second process must then find every kernel on disk.
+    # A kernel taking a function-typed argument once missed the cache in every new process.
+    exec(PLAY_EACH_KERNEL, {"print": lambda *args: None})
+    result = subprocess.run(
+        [sys.executable, "-c", PLAY_EACH_KERNEL], capture_output=True, text=True, check=True
+    )
+    assert result.stdout.split() == ["0"]
 
 
 def test_cache_root_follows_the_environment(monkeypatch, tmp_path):

@@ -3,8 +3,18 @@
 import numpy as np
 import pytest
 
+from fairysim.errors import IllegalChoiceError
 from fairysim.sim.concerto import make_setup, play_chunks, reference, simulate
-from fairysim.sim.concerto.rules import PAHHA
+from fairysim.sim.concerto.rules import (
+    COMPOSER,
+    PAHHA,
+    PICK_TOKEN,
+    SOLO_KEEP_TOKENS,
+    V_HAND,
+    V_ROUND,
+)
+from fairysim.sim.policy import Policy, policy
+from fairysim.sim.rng import randint
 
 FORMS = {
     1: ("random", "greedy", "chaser", "maestro", "denier", "lookahead"),
@@ -145,3 +155,44 @@ def test_fixed_setup_keeps_the_deal():
     )
     assert (b.soloist_card == "B").all() and (b.pianist_card == "P2").all()
     assert (a.popularity_kind.to_numpy() == b.popularity_kind.to_numpy()).all()
+
+
+@policy
+def late_illegal_policy(decision, view, choices, n_choices, weights, rng):
+    """Random, except an answer past the last choice when adding tokens from round 1 on with two
+    composers or more in hand: the error falls in some later game, at a seat only the game
+    decides."""
+    adds_tokens = decision in (PICK_TOKEN, SOLO_KEEP_TOKENS)
+    if adds_tokens and view[V_ROUND] >= 1 and view[V_HAND + COMPOSER] >= 2:
+        return n_choices + 2
+    return randint(rng, n_choices)
+
+
+def first_reference_error(setup, games):
+    for game in range(games):
+        try:
+            reference.play_game(setup, game)
+        except IllegalChoiceError as error:
+            return error
+    raise AssertionError("the reference met no illegal answer")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [1, 4])
+def test_illegal_answer_stops_both_engines_at_the_same_game(players):
+    # one chunk on two threads: the second block may meet an error first, the lowest game wins
+    bad = Policy("bad", late_illegal_policy)
+    lineup = [bad] if players == 1 else ["greedy", bad, "random", bad]
+    setup = make_setup(players, lineup, seed=20)
+    expected = first_reference_error(setup, 400)
+    assert expected.game > 0 and expected.decision in ("pick_token", "solo_keep_tokens")
+    with pytest.raises(IllegalChoiceError) as raised:
+        list(play_chunks(setup, 400, chunk_games=400, threads=2))
+    got = raised.value
+    assert (got.game, got.seat, got.decision, got.choice) == (
+        expected.game,
+        expected.seat,
+        expected.decision,
+        expected.choice,
+    )
+    assert str(got) == str(expected)

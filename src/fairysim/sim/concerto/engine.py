@@ -918,8 +918,8 @@ def play_block(t, seed, first_game, lo, hi, n_players, seats, cards, fixed_setup
 
 
 @nb.njit(cache=True, _nrt=False)
-def play_solo_block(t, seed, first_game, lo, hi, n_players, seats, cards, fixed_setup, out, error):
-    """:func:`play_block` for solo games (C8; ``n_players`` is 1)."""
+def play_solo_block(t, seed, first_game, lo, hi, seats, cards, fixed_setup, out, error):
+    """:func:`play_block` for solo games (C8)."""
     for row in range(lo, hi):
         if not play_solo_game(
             t, seed, first_game + row, seats, cards, fixed_setup, out, row, error[1:]
@@ -928,16 +928,22 @@ def play_solo_block(t, seed, first_game, lo, hi, n_players, seats, cards, fixed_
             return
 
 
-def block_player(n_players: int):
-    """The block loop :func:`play_games` runs for ``n_players``: solo games have a loop of their
-    own, so that a run compiles only the rules of its own form (each form's rounds are inlined
-    into its loop, and compiling all of them into every lineup's kernel took minutes)."""
-    return play_solo_block if n_players == 1 else play_block
+@nb.njit(cache=True, inline="always")
+def block_rows(block, n_blocks, n_games):
+    """Rows ``lo, hi`` of worker block ``block`` of ``n_blocks``: contiguous, near-equal runs."""
+    return block * n_games // n_blocks, (block + 1) * n_games // n_blocks
 
 
+# Two kernels, one per block loop: a lineup compiles only the rules of the form it plays (each
+# form's rounds are inlined into its loop; compiling all of them into every lineup's kernel took
+# minutes). The loop is not an argument of one kernel: a function-typed argument never hit numba's
+# on-disk cache, so every process compiled the kernel again.
+# The game loop works on borrowed views of every array (see fairysim.sim.borrow): an owned array
+# costs an atomic increment and decrement wherever a helper takes it or a row of it, which was
+# over half of the run time. ``owner`` (the block's table) and the caller's arrays outlive the
+# views: the table is released only after the loop (``keep_alive``).
 @nb.njit(cache=True, parallel=True)
 def play_games(
-    play_rows,
     seed,
     first_game,
     n_players,
@@ -954,40 +960,65 @@ def play_games(
     errors,
     n_threads,
 ):
-    """Play games ``first_game .. first_game + len(out.score) - 1`` across numba threads, each
-    block of games with ``play_rows`` (:func:`block_player` of ``n_players``).
+    """Play games ``first_game .. first_game + len(out.score) - 1`` of 2-4 players across numba
+    threads (solo games: :func:`play_solo_games`, same arguments).
 
     Each worker thread takes a contiguous block of games and one table; results depend only on
     (seed, game), never on the block a game falls in.
     """
     n_games = out.score.shape[0]
     n_blocks = max(1, min(n_threads, n_games))
-    # The game loop works on borrowed views of every array (see fairysim.sim.borrow): an owned
-    # array costs an atomic increment and decrement wherever a helper takes it or a row of it,
-    # which was over half of the run time. ``owner`` (the block's table) and the caller's arrays
-    # outlive the views: the table is released only after the loop (``keep_alive``).
     for block in nb.prange(n_blocks):
         owner = new_table(tokens, need, psets, hsets)
+        lo, hi = block_rows(block, n_blocks, n_games)
         seats = SeatPolicies(
             borrowed(policy_ids), policies, borrowed(reads_view), borrowed(weights)
         )
         cards = CardRules(borrowed(need), borrowed(tokens), borrowed(psets), borrowed(hsets))
-        lo = block * n_games // n_blocks
-        hi = (block + 1) * n_games // n_blocks
-        play_rows(
-            borrowed_fields(owner),
-            seed,
-            first_game,
-            lo,
-            hi,
-            n_players,
-            seats,
-            cards,
-            borrowed(fixed_setup),
-            borrowed_fields(out),
-            borrowed(errors)[block],
-        )
+        t, block_out = borrowed_fields(owner), borrowed_fields(out)
+        fixed, error = borrowed(fixed_setup), borrowed(errors)[block]
+        play_block(t, seed, first_game, lo, hi, n_players, seats, cards, fixed, block_out, error)
         keep_alive(owner)
+
+
+@nb.njit(cache=True, parallel=True)
+def play_solo_games(
+    seed,
+    first_game,
+    n_players,
+    policy_ids,
+    policies,
+    reads_view,
+    weights,
+    need,
+    tokens,
+    psets,
+    hsets,
+    fixed_setup,
+    out,
+    errors,
+    n_threads,
+):
+    """:func:`play_games` for solo games (``n_players`` is 1)."""
+    n_games = out.score.shape[0]
+    n_blocks = max(1, min(n_threads, n_games))
+    for block in nb.prange(n_blocks):
+        owner = new_table(tokens, need, psets, hsets)
+        lo, hi = block_rows(block, n_blocks, n_games)
+        seats = SeatPolicies(
+            borrowed(policy_ids), policies, borrowed(reads_view), borrowed(weights)
+        )
+        cards = CardRules(borrowed(need), borrowed(tokens), borrowed(psets), borrowed(hsets))
+        t, block_out = borrowed_fields(owner), borrowed_fields(out)
+        fixed, error = borrowed(fixed_setup), borrowed(errors)[block]
+        play_solo_block(t, seed, first_game, lo, hi, seats, cards, fixed, block_out, error)
+        keep_alive(owner)
+
+
+def games_kernel(n_players: int):
+    """The kernel that plays games of ``n_players``: :func:`play_solo_games` or
+    :func:`play_games`."""
+    return play_solo_games if n_players == 1 else play_games
 
 
 OUTCOME_COLUMNS = {

@@ -25,7 +25,7 @@ from fairysim.sim.batch import (
     tidy_frame,
 )
 from fairysim.sim.concerto.cards import ConcertoCards, load_cards
-from fairysim.sim.concerto.engine import ENGINE_VERSION, block_player, new_outcome, play_games
+from fairysim.sim.concerto.engine import ENGINE_VERSION, games_kernel, new_outcome
 from fairysim.sim.concerto.policies import POLICIES
 from fairysim.sim.concerto.rules import (
     DECISIONS,
@@ -205,14 +205,13 @@ def play_chunks(
     reads_view = seat_reads_view(setup.policies, MAX_SEATS)
     fixed = setup.fixed_setup()
     cards = setup.cards
-    play_rows = block_player(setup.players)
+    play_games = games_kernel(setup.players)
 
     def play_chunk(first: int, n: int) -> dict[str, np.ndarray]:
         out = new_outcome(n, setup.seats)
         threads = nb.get_num_threads()
         errors = new_error_records(threads)
         play_games(
-            play_rows,
             setup.seed,
             first,
             setup.players,
