@@ -39,11 +39,7 @@ def test_digest_is_stable_and_changes_with_any_module(package_copy):
 def test_kernels_cache_under_the_folder_of_this_source():
     folder = Path(numba.config.CACHE_DIR)
     assert folder.name == jit_cache.source_digest()
-    for kernel in (
-        fantastique_engine.play_games,
-        concerto_engine.play_games,
-        concerto_engine.play_solo_games,
-    ):
+    for kernel in (fantastique_engine.play_games, concerto_engine.play_games):
         assert Path(kernel._cache._cache_path).is_relative_to(folder)
 
 
@@ -54,8 +50,7 @@ from fairysim.sim.fantastique import engine as fantastique_engine
 for players in (1, 4):
     list(concerto.play_chunks(concerto.make_setup(players, "greedy", seed=1), 10))
 list(fantastique.play_chunks(fantastique.make_setup(4, "I", "random", seed=1), 10))
-kernels = (concerto_engine.play_solo_games, concerto_engine.play_games)
-kernels += (fantastique_engine.play_games,)
+kernels = (concerto_engine.play_games, fantastique_engine.play_games)
 print(sum(sum(kernel.stats.cache_misses.values()) for kernel in kernels))
 """
 

@@ -821,8 +821,7 @@ def play_game(t, seed, game, n_players, seats, cards, fixed_setup, out, row, err
 
 @nb.njit(cache=True, inline="always")
 def play_solo_game(t, seed, game, seats, cards, fixed_setup, out, row, error):
-    """:func:`play_game` for a solo game (C8), with the rounds inlined: passing the table to a
-    call of :func:`play_solo` cost ~9 % of a solo game."""
+    """:func:`play_game` for a solo game (C8)."""
     setup_game(t, seed, game, 1, fixed_setup)
     if not play_solo(t, seats, cards, error):
         return False
@@ -902,12 +901,15 @@ def write_outcome(t, n_players, n_seats, need, out, row):
 
 @nb.njit(cache=True, _nrt=False)
 def play_block(t, seed, first_game, lo, hi, n_players, seats, cards, fixed_setup, out, error):
-    """Play games ``first_game + lo .. first_game + hi - 1`` of 2-4 players into rows
-    ``lo .. hi - 1``.
+    """Play games ``first_game + lo .. first_game + hi - 1`` into rows ``lo .. hi - 1`` (solo
+    games in :func:`play_solo_block`).
 
     One call per block, not per game: a call passes the table and outcome arrays by value (some
     50 arrays), which cost a solo game ~12 % of its time when ``play_game`` was called per game.
     """
+    if n_players == 1:
+        play_solo_block(t, seed, first_game, lo, hi, seats, cards, fixed_setup, out, error)
+        return
     for row in range(lo, hi):
         # A game whose policy answers illegally stops the block; the record says where and why.
         if not play_game(
@@ -919,7 +921,8 @@ def play_block(t, seed, first_game, lo, hi, n_players, seats, cards, fixed_setup
 
 @nb.njit(cache=True, _nrt=False)
 def play_solo_block(t, seed, first_game, lo, hi, seats, cards, fixed_setup, out, error):
-    """:func:`play_block` for solo games (C8)."""
+    """:func:`play_block` for solo games (C8), with the rounds inlined into the loop: a call of
+    :func:`play_solo` per game, passing the table, cost ~9 % of a solo game."""
     for row in range(lo, hi):
         if not play_solo_game(
             t, seed, first_game + row, seats, cards, fixed_setup, out, row, error[1:]
@@ -934,14 +937,6 @@ def block_rows(block, n_blocks, n_games):
     return block * n_games // n_blocks, (block + 1) * n_games // n_blocks
 
 
-# Two kernels, one per block loop: a lineup compiles only the rules of the form it plays (each
-# form's rounds are inlined into its loop; compiling all of them into every lineup's kernel took
-# minutes). The loop is not an argument of one kernel: a function-typed argument never hit numba's
-# on-disk cache, so every process compiled the kernel again.
-# The game loop works on borrowed views of every array (see fairysim.sim.borrow): an owned array
-# costs an atomic increment and decrement wherever a helper takes it or a row of it, which was
-# over half of the run time. ``owner`` (the block's table) and the caller's arrays outlive the
-# views: the table is released only after the loop (``keep_alive``).
 @nb.njit(cache=True, parallel=True)
 def play_games(
     seed,
@@ -960,14 +955,17 @@ def play_games(
     errors,
     n_threads,
 ):
-    """Play games ``first_game .. first_game + len(out.score) - 1`` of 2-4 players across numba
-    threads (solo games: :func:`play_solo_games`, same arguments).
+    """Play games ``first_game .. first_game + len(out.score) - 1`` across numba threads.
 
     Each worker thread takes a contiguous block of games and one table; results depend only on
     (seed, game), never on the block a game falls in.
     """
     n_games = out.score.shape[0]
     n_blocks = max(1, min(n_threads, n_games))
+    # The game loop works on borrowed views of every array (see fairysim.sim.borrow): an owned
+    # array costs an atomic increment and decrement wherever a helper takes it or a row of it,
+    # which was over half of the run time. ``owner`` (the block's table) and the caller's arrays
+    # outlive the views: the table is released only after the loop (``keep_alive``).
     for block in nb.prange(n_blocks):
         owner = new_table(tokens, need, psets, hsets)
         lo, hi = block_rows(block, n_blocks, n_games)
@@ -979,46 +977,6 @@ def play_games(
         fixed, error = borrowed(fixed_setup), borrowed(errors)[block]
         play_block(t, seed, first_game, lo, hi, n_players, seats, cards, fixed, block_out, error)
         keep_alive(owner)
-
-
-@nb.njit(cache=True, parallel=True)
-def play_solo_games(
-    seed,
-    first_game,
-    n_players,
-    policy_ids,
-    policies,
-    reads_view,
-    weights,
-    need,
-    tokens,
-    psets,
-    hsets,
-    fixed_setup,
-    out,
-    errors,
-    n_threads,
-):
-    """:func:`play_games` for solo games (``n_players`` is 1)."""
-    n_games = out.score.shape[0]
-    n_blocks = max(1, min(n_threads, n_games))
-    for block in nb.prange(n_blocks):
-        owner = new_table(tokens, need, psets, hsets)
-        lo, hi = block_rows(block, n_blocks, n_games)
-        seats = SeatPolicies(
-            borrowed(policy_ids), policies, borrowed(reads_view), borrowed(weights)
-        )
-        cards = CardRules(borrowed(need), borrowed(tokens), borrowed(psets), borrowed(hsets))
-        t, block_out = borrowed_fields(owner), borrowed_fields(out)
-        fixed, error = borrowed(fixed_setup), borrowed(errors)[block]
-        play_solo_block(t, seed, first_game, lo, hi, seats, cards, fixed, block_out, error)
-        keep_alive(owner)
-
-
-def games_kernel(n_players: int):
-    """The kernel that plays games of ``n_players``: :func:`play_solo_games` or
-    :func:`play_games`."""
-    return play_solo_games if n_players == 1 else play_games
 
 
 OUTCOME_COLUMNS = {

@@ -25,7 +25,7 @@ from fairysim.sim.batch import (
     tidy_frame,
 )
 from fairysim.sim.concerto.cards import ConcertoCards, load_cards
-from fairysim.sim.concerto.engine import ENGINE_VERSION, games_kernel, new_outcome
+from fairysim.sim.concerto.engine import ENGINE_VERSION, new_outcome, play_games
 from fairysim.sim.concerto.policies import POLICIES
 from fairysim.sim.concerto.rules import (
     DECISIONS,
@@ -205,7 +205,6 @@ def play_chunks(
     reads_view = seat_reads_view(setup.policies, MAX_SEATS)
     fixed = setup.fixed_setup()
     cards = setup.cards
-    play_games = games_kernel(setup.players)
 
     def play_chunk(first: int, n: int) -> dict[str, np.ndarray]:
         out = new_outcome(n, setup.seats)
