@@ -52,6 +52,7 @@ for players in (1, 4):
 list(fantastique.play_chunks(fantastique.make_setup(4, "I", "random", seed=1), 10))
 kernels = (concerto_engine.play_games, fantastique_engine.play_games)
 print(sum(sum(kernel.stats.cache_misses.values()) for kernel in kernels))
+print(min(sum(kernel.stats.cache_hits.values()) for kernel in kernels))
 """
 
 
@@ -62,7 +63,8 @@ def test_a_new_process_loads_the_kernels_from_the_cache():
     result = subprocess.run(
         [sys.executable, "-c", PLAY_EACH_KERNEL], capture_output=True, text=True, check=True
     )
-    assert result.stdout.split() == ["0"]
+    misses, fewest_hits = (int(n) for n in result.stdout.split())
+    assert misses == 0 and fewest_hits >= 1  # every kernel came from the cache
 
 
 def test_cache_root_follows_the_environment(monkeypatch, tmp_path):
