@@ -901,40 +901,22 @@ def write_outcome(t, n_players, n_seats, need, out, row):
 
 @nb.njit(cache=True, _nrt=False)
 def play_block(t, seed, first_game, lo, hi, n_players, seats, cards, fixed_setup, out, error):
-    """Play games ``first_game + lo .. first_game + hi - 1`` into rows ``lo .. hi - 1`` (solo
-    games in :func:`play_solo_block`).
+    """Play games ``first_game + lo .. first_game + hi - 1`` into rows ``lo .. hi - 1``.
 
     One call per block, not per game: a call passes the table and outcome arrays by value (some
-    50 arrays), which cost a solo game ~12 % of its time when ``play_game`` was called per game.
+    50 arrays), which cost a solo game ~12 % of its time when ``play_game`` was called per game,
+    and ~9 % more when it called ``play_solo`` (now inlined through :func:`play_solo_game`).
     """
-    if n_players == 1:
-        play_solo_block(t, seed, first_game, lo, hi, seats, cards, fixed_setup, out, error)
-        return
     for row in range(lo, hi):
+        game = first_game + row
+        if n_players == 1:
+            ok = play_solo_game(t, seed, game, seats, cards, fixed_setup, out, row, error[1:])
+        else:
+            ok = play_game(t, seed, game, n_players, seats, cards, fixed_setup, out, row, error[1:])
         # A game whose policy answers illegally stops the block; the record says where and why.
-        if not play_game(
-            t, seed, first_game + row, n_players, seats, cards, fixed_setup, out, row, error[1:]
-        ):
+        if not ok:
             error[ERROR_ROW] = row
             return
-
-
-@nb.njit(cache=True, _nrt=False)
-def play_solo_block(t, seed, first_game, lo, hi, seats, cards, fixed_setup, out, error):
-    """:func:`play_block` for solo games (C8), with the rounds inlined into the loop: a call of
-    :func:`play_solo` per game, passing the table, cost ~9 % of a solo game."""
-    for row in range(lo, hi):
-        if not play_solo_game(
-            t, seed, first_game + row, seats, cards, fixed_setup, out, row, error[1:]
-        ):
-            error[ERROR_ROW] = row
-            return
-
-
-@nb.njit(cache=True, inline="always")
-def block_rows(block, n_blocks, n_games):
-    """Rows ``lo, hi`` of worker block ``block`` of ``n_blocks``: contiguous, near-equal runs."""
-    return block * n_games // n_blocks, (block + 1) * n_games // n_blocks
 
 
 @nb.njit(cache=True, parallel=True)
@@ -968,7 +950,8 @@ def play_games(
     # outlive the views: the table is released only after the loop (``keep_alive``).
     for block in nb.prange(n_blocks):
         owner = new_table(tokens, need, psets, hsets)
-        lo, hi = block_rows(block, n_blocks, n_games)
+        lo = block * n_games // n_blocks
+        hi = (block + 1) * n_games // n_blocks
         seats = SeatPolicies(
             borrowed(policy_ids), policies, borrowed(reads_view), borrowed(weights)
         )
