@@ -25,6 +25,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from fairysim.errors import FairysimError, IllegalChoiceError
+from fairysim.sim.blocks import GAMES_PER_BLOCK, block_count
 
 DEFAULT_CHUNK_GAMES = 1 << 16
 """Games per chunk: big enough to keep both threads busy, small enough to report progress often."""
@@ -79,13 +80,15 @@ def numba_threads(threads: int | None) -> Iterator[None]:
         nb.set_num_threads(before)
 
 
-def new_error_records(threads: int) -> np.ndarray:
-    """One empty error record per worker block of a kernel call (see :data:`ERROR_RECORD`).
+def new_error_records(games: int) -> np.ndarray:
+    """One empty error record (see :data:`ERROR_RECORD`) per block of a kernel call playing
+    ``games`` games (:data:`.blocks.GAMES_PER_BLOCK` games a block).
 
     A block stops at its first failing game, and blocks are contiguous runs of games, so the
-    records hold the chunk's first failure without a per-game array to fill and scan.
+    records hold the chunk's first failure without a per-game array to fill and scan
+    (:mod:`.blocks` says why this holds when threads take blocks as they come free).
     """
-    return np.full((max(threads, 1), ERROR_RECORD), -1, np.int64)
+    return np.full((block_count(max(games, 1), GAMES_PER_BLOCK), ERROR_RECORD), -1, np.int64)
 
 
 def raise_first_illegal_choice(

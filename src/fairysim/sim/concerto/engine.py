@@ -40,6 +40,13 @@ import numba as nb
 import numpy as np
 
 from fairysim.sim.batch import ERROR_ROW
+from fairysim.sim.blocks import (
+    GAMES_PER_BLOCK,
+    block_count,
+    block_rows,
+    claim_block,
+    worker_count,
+)
 from fairysim.sim.borrow import borrowed, borrowed_fields, keep_alive
 from fairysim.sim.concerto.greedy import (
     best_keep,
@@ -939,26 +946,34 @@ def play_games(
 ):
     """Play games ``first_game .. first_game + len(out.score) - 1`` across numba threads.
 
-    Each worker thread takes a contiguous block of games and one table; results depend only on
-    (seed, game), never on the block a game falls in.
+    ``n_threads`` workers, one table each, take blocks of :data:`.blocks.GAMES_PER_BLOCK`
+    games as they come free (:mod:`fairysim.sim.blocks`); ``errors`` holds one record per block
+    (:func:`fairysim.sim.batch.new_error_records`). Results depend only on (seed, game), never on
+    the thread that plays a game.
     """
     n_games = out.score.shape[0]
-    n_blocks = max(1, min(n_threads, n_games))
+    n_blocks = block_count(n_games, GAMES_PER_BLOCK)
+    queue = np.zeros(1, np.int64)
     # The game loop works on borrowed views of every array (see fairysim.sim.borrow): an owned
     # array costs an atomic increment and decrement wherever a helper takes it or a row of it,
-    # which was over half of the run time. ``owner`` (the block's table) and the caller's arrays
+    # which was over half of the run time. ``owner`` (the worker's table) and the caller's arrays
     # outlive the views: the table is released only after the loop (``keep_alive``).
-    for block in nb.prange(n_blocks):
+    for _ in nb.prange(worker_count(n_threads, n_blocks)):
         owner = new_table(tokens, need, psets, hsets)
-        lo = block * n_games // n_blocks
-        hi = (block + 1) * n_games // n_blocks
         seats = SeatPolicies(
             borrowed(policy_ids), policies, borrowed(reads_view), borrowed(weights)
         )
         cards = CardRules(borrowed(need), borrowed(tokens), borrowed(psets), borrowed(hsets))
         t, block_out = borrowed_fields(owner), borrowed_fields(out)
-        fixed, error = borrowed(fixed_setup), borrowed(errors)[block]
-        play_block(t, seed, first_game, lo, hi, n_players, seats, cards, fixed, block_out, error)
+        fixed, block_errors = borrowed(fixed_setup), borrowed(errors)
+        block = claim_block(queue)
+        while block < n_blocks:
+            lo, hi = block_rows(block, GAMES_PER_BLOCK, n_games)
+            error = block_errors[block]
+            play_block(
+                t, seed, first_game, lo, hi, n_players, seats, cards, fixed, block_out, error
+            )
+            block = claim_block(queue)
         keep_alive(owner)
 
 

@@ -209,7 +209,7 @@ def play_chunks(
     def play_chunk(first: int, n: int) -> dict[str, np.ndarray]:
         out = new_outcome(n, setup.seats)
         threads = nb.get_num_threads()
-        errors = new_error_records(threads)
+        errors = new_error_records(n)
         play_games(
             setup.seed,
             first,

@@ -18,6 +18,7 @@ import numba as nb
 import numpy as np
 
 from fairysim.sim.batch import ERROR_ROW
+from fairysim.sim.blocks import GAMES_PER_BLOCK, block_count, block_rows, claim_block, worker_count
 from fairysim.sim.borrow import borrowed, borrowed_fields, keep_alive
 from fairysim.sim.fantastique.policies import (
     GREEDY,
@@ -749,17 +750,20 @@ def play_games(
 ):
     """Play games ``first_game .. first_game + len(out.score) - 1`` across numba threads.
 
-    Each of ``n_threads`` blocks takes a contiguous run of games and one table; results depend
-    only on (seed, game), never on the block a game falls in. (The thread count is passed in:
-    calling ``numba.get_num_threads`` here would make the kernel uncacheable.)
+    ``n_threads`` workers, one table each, take blocks of :data:`.blocks.GAMES_PER_BLOCK`
+    games as they come free (:mod:`fairysim.sim.blocks`); ``errors`` holds one record per block
+    (:func:`fairysim.sim.batch.new_error_records`). Results depend only on (seed, game), never on
+    the thread that plays a game. (The thread count is passed in: calling
+    ``numba.get_num_threads`` here would make the kernel uncacheable.)
     """
     n_games = out.score.shape[0]
-    n_blocks = min(n_threads, n_games)
+    n_blocks = block_count(n_games, GAMES_PER_BLOCK)
+    queue = np.zeros(1, np.int64)
     deck = lay_out_counts(deck_counts)  # slot 0 counts no card
     total_cards = len(deck)
     # Arrays owned by the caller (Python) or by ``owner`` below are borrowed for the game loop,
     # so the loop does no atomic reference counting (see fairysim.sim.borrow).
-    for block in nb.prange(n_blocks):
+    for _ in nb.prange(worker_count(n_threads, n_blocks)):
         owner = new_table(total_cards)
         t = borrowed_fields(owner)
         block_out = borrowed_fields(out)
@@ -773,28 +777,30 @@ def play_games(
         block_deck = borrowed(deck)
         block_medal_values = borrowed(medal_values)
         block_finale_medals = borrowed(finale_medals)
-        lo = block * n_games // n_blocks
-        hi = (block + 1) * n_games // n_blocks
-        play_block(
-            t,
-            seed,
-            first_game,
-            lo,
-            hi,
-            n_players,
-            fan,
-            block_policy_ids,
-            policies,
-            block_weights,
-            block_reads_view,
-            block_deck,
-            block_medal_values,
-            block_finale_medals,
-            block_out,
-            block_trace,
-            record_trace,
-            block_errors[block],
-        )
+        block = claim_block(queue)
+        while block < n_blocks:
+            lo, hi = block_rows(block, GAMES_PER_BLOCK, n_games)
+            play_block(
+                t,
+                seed,
+                first_game,
+                lo,
+                hi,
+                n_players,
+                fan,
+                block_policy_ids,
+                policies,
+                block_weights,
+                block_reads_view,
+                block_deck,
+                block_medal_values,
+                block_finale_medals,
+                block_out,
+                block_trace,
+                record_trace,
+                block_errors[block],
+            )
+            block = claim_block(queue)
         keep_alive(owner)
     keep_alive(deck)
 

@@ -28,6 +28,7 @@ import numba as nb
 import numpy as np
 from numba.cpython.unsafe.numbers import leading_zeros
 
+from fairysim.sim.blocks import block_count, block_rows, claim_block, worker_count
 from fairysim.sim.borrow import borrowed, borrowed_fields, keep_alive
 from fairysim.sim.fantastique.cards import MAX_MEDAL_POINTS
 from fairysim.sim.fantastique.engine import (
@@ -66,6 +67,10 @@ LANES = 252
 """Games a worker plays side by side. A field's row is 2,016 bytes long, so two rows fall a
 multiple of 4 KiB apart only 128 rows apart: rows 4 KiB apart make the processor take a store to
 one for a store to the other ("4K aliasing"), which made 512 lanes three times slower."""
+
+GAMES_PER_LANE_BLOCK = 2 * LANES
+"""Games in one block a worker takes (:mod:`fairysim.sim.blocks`): whole sets of lanes, so only
+a chunk's last block plays lanes left empty."""
 
 NIBBLE = 4
 NIBBLE_MASK = (1 << NIBBLE) - 1
@@ -524,39 +529,43 @@ def play_greedy_games(
     pass :func:`fits_lanes`.
     """
     n_games = out.score.shape[0]
-    n_blocks = min(n_threads, n_games)
+    n_blocks = block_count(n_games, GAMES_PER_LANE_BLOCK)
+    queue = np.zeros(1, np.int64)
     deck = lay_out_counts(deck_counts)
     total_cards = len(deck)
     medal_words = np.zeros((len(MEDAL_ROWS), 2), np.int64)
     for r in range(len(MEDAL_ROWS)):
         medal_words[r, 0] = medal_word(medal_values[r], 0)
         medal_words[r, 1] = medal_word(medal_values[r], MEDALS_PER_WORD)
-    for block in nb.prange(n_blocks):
+    # Workers take blocks as they come free, as in .engine.play_games (fairysim.sim.blocks).
+    for _ in nb.prange(worker_count(n_threads, n_blocks)):
         owner = new_table(total_cards)
         lane_state = np.zeros(N_FIELDS * LANES, np.int64)
         piles = np.zeros((LANES, total_cards), np.int64)
         rngs = np.zeros((LANES, RNG_STATE_SIZE), np.uint64)
-        lo = block * n_games // n_blocks
-        hi = (block + 1) * n_games // n_blocks
-        play_lane_block(
-            borrowed(lane_state),
-            borrowed(piles),
-            borrowed(rngs),
-            borrowed_fields(owner),
-            seed,
-            first_game,
-            lo,
-            hi,
-            n_players,
-            fan,
-            borrowed(deck),
-            borrowed(medal_values),
-            borrowed(medal_words),
-            borrowed(finale_medals),
-            borrowed_fields(out),
-            borrowed(trace),
-            record_trace,
-        )
+        block = claim_block(queue)
+        while block < n_blocks:
+            lo, hi = block_rows(block, GAMES_PER_LANE_BLOCK, n_games)
+            play_lane_block(
+                borrowed(lane_state),
+                borrowed(piles),
+                borrowed(rngs),
+                borrowed_fields(owner),
+                seed,
+                first_game,
+                lo,
+                hi,
+                n_players,
+                fan,
+                borrowed(deck),
+                borrowed(medal_values),
+                borrowed(medal_words),
+                borrowed(finale_medals),
+                borrowed_fields(out),
+                borrowed(trace),
+                record_trace,
+            )
+            block = claim_block(queue)
         keep_alive(owner)
         keep_alive(lane_state)
         keep_alive(piles)

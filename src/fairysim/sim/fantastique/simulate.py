@@ -172,7 +172,7 @@ def play_chunks(
                 threads,
             )
         else:
-            errors = new_error_records(threads)
+            errors = new_error_records(n)
             play_games(
                 setup.seed,
                 first,
