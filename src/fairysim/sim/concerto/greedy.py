@@ -45,6 +45,14 @@ every count scored here is below 16; indices are masked with :data:`COUNT_MASK` 
 can read outside a table, and the nibble histogram of :func:`contest_part_points` relies on the
 same bound."""
 COUNT_MASK = QUOTA_SIZE - 1
+KIND_MASK = 7
+"""Covers every kind (0..4). A kind or card id read from an array is masked before it indexes
+one: the mask changes no valid value, but tells LLVM the index is not negative, so numba's
+negative-index wraparound (three instructions an index) folds away; 0.95-0.97x the time of a
+4-player game (docs/architecture.md, "Tenth pass")."""
+CARD_MASK = 31
+"""Covers every score card id (0..25, C9); see :data:`KIND_MASK`."""
+assert N_KINDS <= KIND_MASK + 1 and N_SCORE_CARDS <= CARD_MASK + 1
 NO_LIMIT = 1 << 20
 """Quota of a kind a set card does not show (it limits nothing)."""
 
@@ -174,8 +182,9 @@ def card_complete(c, need, card):
     """True when counts ``c`` meet score card ``card``'s need (without an early exit: which
     kind falls short is unpredictable, a branch on it costs more than the compares)."""
     ok = True
+    known_card = card & CARD_MASK
     for k in range(N_KINDS):
-        ok &= c[k] >= need[card, k]
+        ok &= c[k] >= need[known_card, k]
     return ok
 
 
@@ -196,10 +205,11 @@ def card_outlook(c, need, cards, n_cards, gain):
         gain[k] = 0
     done = 0
     for i in range(n_cards):
+        card = cards[i] & CARD_MASK
         missing = 0
         short_kind = 0
         for k in range(N_KINDS):
-            d = max(0, need[cards[i], k] - c[k])
+            d = max(0, need[card, k] - c[k])
             missing += d
             short_kind = k if d > 0 else short_kind
         done += missing == 0
@@ -256,7 +266,7 @@ def fewest_missing_card(c, need, choices, n_choices):
     best_fewer_missing = -NO_LIMIT  # negated, so that the best is the lexically greatest
     best_fewer_composers = -NO_LIMIT
     for i in range(n_choices):
-        card = choices[i, 0]
+        card = choices[i, 0] & CARD_MASK
         missing = 0
         for k in range(N_KINDS):
             missing += max(0, need[card, k] - c[k])
@@ -312,7 +322,7 @@ def best_token(c, cards, n_cards, need, pop, soloist, pq, hq, choices, n_choices
     best = 0
     best_score = -NO_LIMIT
     for i in range(n_choices):
-        kind = choices[i, 0]
+        kind = choices[i, 0] & KIND_MASK
         s = contest_points_plus_one(
             c, kind, histogram, most, pop, soloist, pq, hq, p_without, h_without
         )
