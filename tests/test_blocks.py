@@ -30,7 +30,23 @@ def test_two_threads_racing_for_blocks_claim_each_exactly_once():
     assert claims[n_blocks:].sum() == n_blocks
 
 
-def test_one_worker_claims_the_blocks_in_order():
+@nb.njit
+def claims_in_sequence(n_claims):
+    """What ``n_claims`` claims from one fresh queue return, in the order made."""
+    queue = np.zeros(1, np.int64)
+    claimed = np.empty(n_claims, np.int64)
+    for i in range(n_claims):
+        claimed[i] = claim_block(queue)
+    return claimed
+
+
+def test_each_claim_returns_the_count_before_it_so_blocks_go_out_in_order():
+    # Blocks claimed in increasing order is what makes the smallest failing row the chunk's
+    # first failure (fairysim.sim.blocks).
+    assert claims_in_sequence(6).tolist() == [0, 1, 2, 3, 4, 5]
+
+
+def test_one_worker_plays_every_block():
     claims = np.zeros(5 + 1, np.int64)
     claim_every_block(1, 5, claims)
     assert claims.tolist() == [1, 1, 1, 1, 1, 5]
