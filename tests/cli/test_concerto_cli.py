@@ -414,6 +414,7 @@ def test_bench_runs_the_concerto_cases_with_a_ratio(tmp_path):
     cases = {r["case"]: r for r in json.loads(out.read_text())["results"]}
     assert set(cases) == {
         "4 players, greedy",
+        "4 players, greedy, one game at a time",
         "3 players, greedy",
         "2 players, greedy",
         "solo, greedy",

@@ -4,8 +4,15 @@ from __future__ import annotations
 
 from fairysim.bench import BenchCase
 
-CASES = ((4, "4 players, greedy"), (3, "3 players, greedy"), (2, "2 players, greedy"))
-SOLO_CASE = (1, "solo, greedy")
+CASES = (
+    (4, "4 players, greedy", True),
+    (4, "4 players, greedy, one game at a time", False),
+    (3, "3 players, greedy", True),
+    (2, "2 players, greedy", True),
+)
+"""(players, label, lanes): 3-4 player greedy tables play in lanes (:mod:`.lanes`); the one-game
+engine's figure is kept beside it."""
+SOLO_CASE = (1, "solo, greedy", True)
 
 
 def bench_cases() -> list[BenchCase]:
@@ -21,11 +28,11 @@ def bench_cases() -> list[BenchCase]:
     from fairysim.sim.concerto.simulate import make_setup, play_chunks
 
     cases = []
-    for players, label in (*CASES, SOLO_CASE):
+    for players, label, lanes in (*CASES, SOLO_CASE):
         setup = make_setup(players, "greedy", seed=1)
 
-        def fast(games: int, setup=setup) -> None:
-            for _ in play_chunks(setup, games):
+        def fast(games: int, setup=setup, lanes=lanes) -> None:
+            for _ in play_chunks(setup, games, lanes=lanes):
                 pass
 
         def slow(games: int, setup=setup) -> None:

@@ -368,6 +368,27 @@ def same_need(need, a, b):
 
 
 @nb.njit(cache=True, inline="always")
+def offer_cards(choices, need, a, b):
+    """List score card ``a`` and, unless it is -1 (none drawn) or asks for the same tokens as ``a``
+    (one choice, RULINGS), ``b`` as the choices of a card decision; returns how many."""
+    choices[0, 0] = a
+    n = 1
+    if b >= 0 and not same_need(need, a, b):
+        choices[1, 0] = b
+        n = 2
+    return n
+
+
+@nb.njit(cache=True, inline="always")
+def keep_drawn_card(t, seat, a, b, keep):
+    """C4: ``seat`` keeps ``keep`` of the drawn cards ``a`` and ``b`` (-1: none) face up; the other
+    goes to the discard pile."""
+    gain_card(t, seat, keep, True)
+    if b >= 0:
+        discard_card(t, b if keep == a else a)
+
+
+@nb.njit(cache=True, inline="always")
 def decide(
     t,
     seat,
@@ -503,13 +524,7 @@ def choose_dealt_card(
 ):
     """First pick: ``seat`` keeps one of its 2 setup score cards (into ``t.kept``). False on an
     illegal answer."""
-    a = t.dealt[seat, 0]
-    b = t.dealt[seat, 1]
-    t.choices[0, 0] = a
-    n = 1
-    if not same_need(cards.need, a, b):
-        t.choices[1, 0] = b
-        n = 2
+    n = offer_cards(t.choices, cards.need, t.dealt[seat, 0], t.dealt[seat, 1])
     if n > 1 and seats.policy_ids[seat] == GREEDY:
         c = greedy_card_on_table(t, seat, n, cards.need)
     else:
@@ -548,21 +563,14 @@ def resolve_composer(
     if a < 0:
         return True
     b = draw_card(t)
-    t.choices[0, 0] = a
-    n = 1
-    if b >= 0 and not same_need(cards.need, a, b):
-        t.choices[1, 0] = b
-        n = 2
+    n = offer_cards(t.choices, cards.need, a, b)
     if n > 1 and seats.policy_ids[seat] == GREEDY:
         c = greedy_card_on_table(t, seat, n, cards.need)
     else:
         c = decide(t, seat, n_players, KEEP_DRAWN_CARD, n, round_, step, 1, seats, cards, error)
     if c < 0:
         return False
-    keep = t.choices[c, 0]
-    gain_card(t, seat, keep, True)
-    if b >= 0:
-        discard_card(t, b if keep == a else a)
+    keep_drawn_card(t, seat, a, b, t.choices[c, 0])
     return True
 
 

@@ -509,6 +509,65 @@ def present_or_none(count):
 
 
 @nb.njit(cache=True, inline="always")
+def fewest_present(n0, n1, n2, n3, n4):
+    """The fewest tokens of a present kind among the five counts (:data:`NO_SETS` if none)."""
+    return min(
+        min(min(present_or_none(n0), present_or_none(n1)), present_or_none(n2)),
+        min(present_or_none(n3), present_or_none(n4)),
+    )
+
+
+@nb.njit(cache=True, inline="always")
+def present_histogram(n0, n1, n2, n3, n4):
+    """The count histogram of the five counts (each below 15) with nibble 0 cleared: nibble
+    ``v`` is how many kinds have ``v`` tokens, for present kinds only."""
+    return (
+        (1 << (4 * n0)) + (1 << (4 * n1)) + (1 << (4 * n2)) + (1 << (4 * n3)) + (1 << (4 * n4))
+    ) & ~15
+
+
+@nb.njit(cache=True, inline="always")
+def largest_present_group(present):
+    """Soloist C's count: the largest nibble of :func:`present_histogram`, as
+    :func:`largest_nibble` (unrolled: an inner loop would keep a loop around it scalar)."""
+    return (
+        (((present + 7 * QUOTA_NIBBLES) & QUOTA_HIGHS) != 0)
+        + (((present + 6 * QUOTA_NIBBLES) & QUOTA_HIGHS) != 0)
+        + (((present + 5 * QUOTA_NIBBLES) & QUOTA_HIGHS) != 0)
+        + (((present + 4 * QUOTA_NIBBLES) & QUOTA_HIGHS) != 0)
+        + (((present + 3 * QUOTA_NIBBLES) & QUOTA_HIGHS) != 0)
+    )
+
+
+@nb.njit(cache=True, inline="always")
+def distinct_present_counts(present):
+    """Soloist D's count: the nonzero nibbles of :func:`present_histogram`, as
+    :func:`nonzero_nibbles` (the product sums the flags into nibble 14)."""
+    flags = (present | (present >> 1) | (present >> 2)) & QUOTA_NIBBLES
+    return ((flags * QUOTA_NIBBLES) >> 56) & 15
+
+
+@nb.njit(cache=True, inline="always")
+def packed_set_count(w0, w1, w2, w3, w4, n0, n1, n2, n3, n4):
+    """The complete sets of a set card whose :func:`set_quota_words` are ``w0 .. w4`` for the
+    counts ``n0 .. n4``: the smallest quota, :data:`NO_SETS` when the card shows no kind."""
+    return min(
+        min(min(quota_of(w0, n0), quota_of(w1, n1)), quota_of(w2, n2)),
+        min(quota_of(w3, n3), quota_of(w4, n4)),
+    )
+
+
+@nb.njit(cache=True, inline="always")
+def both_set_counts(pianist_sets, harpist_sets):
+    """The pianist's and harpist's sets summed, a :data:`NO_SETS` (no kind shown) counting 0."""
+    return (
+        pianist_sets
+        + harpist_sets
+        - NO_SETS * ((pianist_sets == NO_SETS) + (harpist_sets == NO_SETS))
+    )
+
+
+@nb.njit(cache=True, inline="always")
 def best_slot(c, hand, keep, deficits, n_open, complete, pop, pw, hw, method):
     """The slot of :func:`keep_slot_tables` for ``keep`` whose multiset ``hand`` holds and whose
     score is highest, the first on ties.
@@ -539,39 +598,18 @@ def best_slot(c, hand, keep, deficits, n_open, complete, pop, pw, hw, method):
         n0, n1, n2, n3, n4 = c0 + a0, c1 + a1, c2 + a2, c3 + a3, c4 + a4
         most = max(max(max(n0, n1), max(n2, n3)), n4)
         if method <= 1:  # A and B: the fewest tokens of a present kind
-            fewest = min(
-                min(min(present_or_none(n0), present_or_none(n1)), present_or_none(n2)),
-                min(present_or_none(n3), present_or_none(n4)),
-            )
+            fewest = fewest_present(n0, n1, n2, n3, n4)
             solo = 4 * fewest if method == 0 else 3 * (most - fewest)
         else:  # C and D: the count histogram of present kinds, a nibble a count
-            present = (
-                (1 << (4 * n0))
-                + (1 << (4 * n1))
-                + (1 << (4 * n2))
-                + (1 << (4 * n3))
-                + (1 << (4 * n4))
-            ) & ~15
-            if method == 2:  # the largest nibble, as largest_nibble (unrolled: no inner loop)
-                solo = 3 * (
-                    (((present + 7 * QUOTA_NIBBLES) & QUOTA_HIGHS) != 0)
-                    + (((present + 6 * QUOTA_NIBBLES) & QUOTA_HIGHS) != 0)
-                    + (((present + 5 * QUOTA_NIBBLES) & QUOTA_HIGHS) != 0)
-                    + (((present + 4 * QUOTA_NIBBLES) & QUOTA_HIGHS) != 0)
-                    + (((present + 3 * QUOTA_NIBBLES) & QUOTA_HIGHS) != 0)
-                )
-            else:  # nonzero nibbles, as nonzero_nibbles, summed into nibble 14
-                flags = (present | (present >> 1) | (present >> 2)) & QUOTA_NIBBLES
-                solo = 3 * (((flags * QUOTA_NIBBLES) >> 56) & 15)
-        p = min(
-            min(min(quota_of(p0, n0), quota_of(p1, n1)), quota_of(p2, n2)),
-            min(quota_of(p3, n3), quota_of(p4, n4)),
+            present = present_histogram(n0, n1, n2, n3, n4)
+            if method == 2:
+                solo = 3 * largest_present_group(present)
+            else:
+                solo = 3 * distinct_present_counts(present)
+        sets = both_set_counts(
+            packed_set_count(p0, p1, p2, p3, p4, n0, n1, n2, n3, n4),
+            packed_set_count(q0, q1, q2, q3, q4, n0, n1, n2, n3, n4),
         )
-        h = min(
-            min(min(quota_of(q0, n0), quota_of(q1, n1)), quota_of(q2, n2)),
-            min(quota_of(q3, n3), quota_of(q4, n4)),
-        )
-        sets = p + h - NO_SETS * ((p == NO_SETS) + (h == NO_SETS))
         score = c[pop] + ((KEEP_PACKED[keep, m] >> pop_shift) & COUNT_MASK) + 2 * most + solo
         score += POINTS_PER_SET * sets + POINTS_PER_SCORE_CARD * done[m]
         held_mask = -np.int64(held)  # a mask, not a select: LLVM kept selects as branches

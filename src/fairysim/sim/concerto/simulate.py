@@ -26,7 +26,9 @@ from fairysim.sim.batch import (
 )
 from fairysim.sim.concerto.cards import ConcertoCards, load_cards
 from fairysim.sim.concerto.engine import ENGINE_VERSION, new_outcome, play_games
-from fairysim.sim.concerto.policies import POLICIES
+from fairysim.sim.concerto.lanes import MIN_PLAYERS as LANES_MIN_PLAYERS
+from fairysim.sim.concerto.lanes import play_greedy_games
+from fairysim.sim.concerto.policies import GREEDY, POLICIES
 from fairysim.sim.concerto.rules import (
     DECISIONS,
     KINDS,
@@ -190,9 +192,14 @@ def play_chunks(
     threads: int | None = None,
     progress: Progress | None = None,
     first_game: int = 0,
+    lanes: bool = True,
 ) -> Iterator[tuple[int, dict[str, np.ndarray]]]:
     """Yield ``(first_game, arrays)`` chunk by chunk, for games ``first_game`` onwards (a sweep
     hands game ranges of one run to different workers).
+
+    A 3-4 player table where every seat plays greedy is played in lanes (:mod:`.lanes`), the
+    same games faster; ``lanes=False`` plays it one game at a time (:mod:`.engine`), for
+    comparison.
 
     Per-row arrays (shape ``(n, seats)``) are the :data:`SEAT_COLUMNS`; per-game arrays (shape
     ``(n,)``) are the setup codes ``soloist_card``, ``pianist_card``, ``harpist_card``,
@@ -205,10 +212,27 @@ def play_chunks(
     reads_view = seat_reads_view(setup.policies, MAX_SEATS)
     fixed = setup.fixed_setup()
     cards = setup.cards
+    in_lanes = (
+        lanes and setup.players >= LANES_MIN_PLAYERS and all(policy_ids[: setup.players] == GREEDY)
+    )
 
     def play_chunk(first: int, n: int) -> dict[str, np.ndarray]:
         out = new_outcome(n, setup.seats)
         threads = nb.get_num_threads()
+        if in_lanes:
+            play_greedy_games(
+                setup.seed,
+                first,
+                setup.players,
+                cards.score_need,
+                cards.tokens,
+                cards.pianist_sets,
+                cards.harpist_sets,
+                fixed,
+                out,
+                threads,
+            )
+            return outcome_arrays(out)
         errors = new_error_records(n)
         play_games(
             setup.seed,

@@ -54,6 +54,7 @@ from fairysim.sim.fantastique.rules import (
     ROUNDS,
     STACK_LIMIT,
 )
+from fairysim.sim.lane_ops import lane_mask, pick
 from fairysim.sim.rng import (
     DEAL_STREAM,
     RNG_STATE_SIZE,
@@ -141,18 +142,6 @@ def fits_lanes(deck_counts: np.ndarray) -> bool:
 def at(field, lane):
     """Index of ``field`` (a row number above) of game ``lane`` in the flat lane state."""
     return field * LANES + lane
-
-
-@nb.njit(cache=True, inline="always")
-def lane_mask(condition):
-    """All ones where ``condition`` holds, else 0: selects by mask stay vector instructions."""
-    return -np.int64(condition)
-
-
-@nb.njit(cache=True, inline="always")
-def pick(mask, a, b):
-    """``a`` where ``mask`` is all ones, ``b`` where it is 0."""
-    return (a & mask) | (b & ~mask)
 
 
 @nb.njit(cache=True, inline="always")

@@ -1,0 +1,159 @@
+"""Lanes (:mod:`fairysim.sim.concerto.lanes`) play the one-game engine's games, draw for draw.
+
+The lane engine is only used for 3-4 player tables where every seat plays greedy; each such game
+must equal, column by column, the game the one-game engine plays (which the reference-equivalence
+tests tie to the plain-Python engine). The cases cover both player counts and every soloist
+method, games that do not fill the last batch of lanes, runs that start mid-way, two threads,
+composers that empty the score-card pile (C4: reshuffles, and draws from two empty piles), and
+random card files.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from importlib import import_module
+
+import numpy as np
+import pytest
+
+from fairysim.sim.batch import join_chunks
+from fairysim.sim.concerto import lanes, load_cards, make_setup, play_chunks
+from fairysim.sim.concerto.rules import COMPOSER, MIN_TOKENS, N_KINDS, N_SCORE_CARDS, SOLOISTS
+
+# The module (the package's ``simulate`` is the function of that name).
+simulate_module = import_module("fairysim.sim.concerto.simulate")
+
+CARDS = load_cards()
+
+
+def assert_lanes_equal_one_game(setup, games: int, **options) -> dict[str, np.ndarray]:
+    in_lanes = join_chunks(play_chunks(setup, games, lanes=True, **options))
+    one_game = join_chunks(play_chunks(setup, games, lanes=False, **options))
+    assert set(in_lanes) == set(one_game)
+    for name, expected in one_game.items():
+        got = in_lanes[name]
+        assert got.shape == expected.shape, name
+        same = (got == expected).reshape(len(got), -1).all(axis=1)
+        if not same.all():
+            game = int(np.flatnonzero(~same)[0])
+            pytest.fail(
+                f"{name} differs first in game {game} ({setup.players} players, seed "
+                f"{setup.seed}): lanes {got[game]} vs one game {expected[game]}"
+            )
+    return one_game
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_lanes_play_the_one_game_engines_games(players):
+    # 700 games: two full blocks and a third whose last batch of lanes is part-filled.
+    assert lanes.GAMES_PER_LANE_BLOCK % lanes.LANES == 0
+    assert 2 * lanes.GAMES_PER_LANE_BLOCK < 700 < 3 * lanes.GAMES_PER_LANE_BLOCK
+    assert 700 % lanes.LANES != 0
+    setup = make_setup(players, "greedy", seed=40 + players)
+    assert_lanes_equal_one_game(setup, 700)
+
+
+@pytest.mark.parametrize("soloist", SOLOISTS)
+def test_lanes_for_every_soloist_method_and_fixed_setup_cards(soloist):
+    # A fixed soloist makes every game of the batch score the same method; the other cards are
+    # fixed too, so that every pianist and harpist card gets a run.
+    i = SOLOISTS.index(soloist)
+    setup = make_setup(
+        4,
+        "greedy",
+        seed=7,
+        soloist=soloist,
+        pianist=CARDS.pianist_ids[i % len(CARDS.pianist_ids)],
+        harpist=CARDS.harpist_ids[(i + 1) % len(CARDS.harpist_ids)],
+    )
+    assert_lanes_equal_one_game(setup, 300)
+
+
+def test_lanes_with_small_chunks_two_threads_and_a_late_first_game():
+    setup = make_setup(4, "greedy", seed=3)
+    assert_lanes_equal_one_game(setup, 600, chunk_games=97, threads=2, first_game=12_345)
+    assert_lanes_equal_one_game(setup, 5, threads=2)
+
+
+def many_composers(composers: int) -> object:
+    """The shipped cards with ``composers`` composer tokens in the bag and every score card
+    asking for two more composers, so that greedy seats pick composers often."""
+    tokens = CARDS.tokens.copy()
+    tokens[COMPOSER] = composers
+    need = CARDS.score_need.copy()
+    need[:, COMPOSER] += 2
+    return dataclasses.replace(
+        CARDS, tokens=tokens, score_need=need, source=f"{composers} composers"
+    )
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_lanes_when_composers_empty_the_score_card_pile(players):
+    one_game = assert_lanes_equal_one_game(
+        make_setup(players, "greedy", seed=9, cards=many_composers(40)), 400
+    )
+    composers = one_game["n_composer"].sum(axis=1)
+    drawn = 2 * players + 2 * composers  # setup cards, and two a composer (C4)
+    assert (drawn > N_SCORE_CARDS).any()  # the discard pile was shuffled into a new pile
+    held = one_game["cards_held"].sum(axis=1)
+    # Both piles empty: a composer drew nothing, so some composer kept no card.
+    assert (held < players + composers).any()
+
+
+def test_lanes_on_random_card_files():
+    """Thirty random card files: token counts, score-card needs and set cards."""
+    rng = np.random.default_rng(12)
+    for i in range(30):
+        tokens = rng.integers(4, 41, N_KINDS)
+        while tokens.sum() < MIN_TOKENS:
+            tokens[rng.integers(0, N_KINDS)] += 5
+        tokens = np.minimum(tokens, 40)
+        need = rng.integers(0, 4, (N_SCORE_CARDS, N_KINDS)) * (rng.random((N_SCORE_CARDS, 1)) < 0.9)
+        need = np.minimum(need, tokens)
+        psets = rng.integers(0, 3, (3, N_KINDS))
+        hsets = rng.integers(0, 3, (3, N_KINDS))
+        psets[:, 0] += psets.sum(axis=1) == 0  # every set card shows a kind
+        hsets[:, 1] += hsets.sum(axis=1) == 0
+        cards = dataclasses.replace(
+            CARDS,
+            tokens=tokens.astype(np.int64),
+            score_need=need.astype(np.int64),
+            pianist_sets=psets.astype(np.int64),
+            harpist_sets=hsets.astype(np.int64),
+            source=f"random {i}",
+        )
+        setup = make_setup(3 + i % 2, "greedy", seed=i, cards=cards)
+        assert_lanes_equal_one_game(setup, 150, first_game=int(rng.integers(0, 10**9)))
+
+
+def test_only_greedy_draft_tables_play_in_lanes(monkeypatch):
+    calls = []
+    real = simulate_module.play_greedy_games
+
+    def counting(*args):
+        calls.append(args[2])  # players
+        return real(*args)
+
+    monkeypatch.setattr(simulate_module, "play_greedy_games", counting)
+    for setup, in_lanes in (
+        (make_setup(3, "greedy", seed=5), True),
+        (make_setup(4, "greedy", seed=5), True),
+        (make_setup(4, ["greedy", "greedy", "greedy", "chaser"], seed=5), False),
+        (make_setup(2, "greedy", seed=5), False),  # two-player rules (C7)
+        (make_setup(1, "greedy", seed=5), False),  # solo (C8)
+    ):
+        calls.clear()
+        games = join_chunks(play_chunks(setup, 50))
+        assert calls == ([setup.players] if in_lanes else [])
+        assert games["score"].shape == (50, setup.seats)
+    calls.clear()
+    join_chunks(play_chunks(make_setup(4, "greedy", seed=5), 50, lanes=False))
+    assert not calls
+
+
+def test_a_greedy_pick_takes_the_lowest_kind_on_a_tie():
+    # The key orders by score, then by the lower kind (greedy's first best choice).
+    keys = [(10 << lanes.KIND_BITS) | (lanes.KIND_MASK - k) for k in range(N_KINDS)]
+    assert lanes.KIND_MASK - (max(keys) & lanes.KIND_MASK) == 0
+    keys[3] = (11 << lanes.KIND_BITS) | (lanes.KIND_MASK - 3)
+    assert lanes.KIND_MASK - (max(keys) & lanes.KIND_MASK) == 3
