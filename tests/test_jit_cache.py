@@ -46,11 +46,16 @@ def test_kernels_cache_under_the_folder_of_this_source():
 PLAY_EACH_KERNEL = """
 from fairysim.sim import concerto, fantastique
 from fairysim.sim.concerto import engine as concerto_engine
+from fairysim.sim.concerto import lanes as concerto_lanes
 from fairysim.sim.fantastique import engine as fantastique_engine
 for players in (1, 4):
-    list(concerto.play_chunks(concerto.make_setup(players, "greedy", seed=1), 10))
+    for lanes in (True, False):
+        setup = concerto.make_setup(players, "greedy", seed=1)
+        list(concerto.play_chunks(setup, 10, lanes=lanes))
 list(fantastique.play_chunks(fantastique.make_setup(4, "I", "random", seed=1), 10))
-kernels = (concerto_engine.play_games, fantastique_engine.play_games)
+kernels = (
+    concerto_engine.play_games, concerto_lanes.play_greedy_games, fantastique_engine.play_games
+)
 print(sum(sum(kernel.stats.cache_misses.values()) for kernel in kernels))
 print(min(sum(kernel.stats.cache_hits.values()) for kernel in kernels))
 """

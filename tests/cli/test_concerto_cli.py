@@ -418,6 +418,7 @@ def test_bench_runs_the_concerto_cases_with_a_ratio(tmp_path):
         "3 players, greedy",
         "2 players, greedy",
         "solo, greedy",
+        "solo, greedy, one game at a time",
     }
     for r in cases.values():
         assert r["game"] == "concerto"

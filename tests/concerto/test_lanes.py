@@ -1,11 +1,11 @@
 """Lanes (:mod:`fairysim.sim.concerto.lanes`) play the one-game engine's games, draw for draw.
 
-The lane engine is only used for 3-4 player tables where every seat plays greedy; each such game
-must equal, column by column, the game the one-game engine plays (which the reference-equivalence
-tests tie to the plain-Python engine). The cases cover both player counts and every soloist
-method, games that do not fill the last batch of lanes, runs that start mid-way, two threads,
-composers that empty the score-card pile (C4: reshuffles, and draws from two empty piles), and
-random card files.
+The lane engine is only used for solo and 3-4 player tables where every seat plays greedy; each
+such game must equal, column by column, the game the one-game engine plays (which the
+reference-equivalence tests tie to the plain-Python engine). The cases cover the three player
+counts and every soloist method, games that do not fill the last batch of lanes, runs that start
+mid-way, two threads, composers that empty the score-card pile (C4: reshuffles, and draws from
+two empty piles), and random card files.
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ def assert_lanes_equal_one_game(setup, games: int, **options) -> dict[str, np.nd
     return one_game
 
 
-@pytest.mark.parametrize("players", [3, 4])
+@pytest.mark.parametrize("players", lanes.PLAYER_COUNTS)
 def test_lanes_play_the_one_game_engines_games(players):
     # 700 games: two full blocks and a third whose last batch of lanes is part-filled.
     assert lanes.GAMES_PER_LANE_BLOCK % lanes.LANES == 0
@@ -53,13 +53,14 @@ def test_lanes_play_the_one_game_engines_games(players):
     assert_lanes_equal_one_game(setup, 700)
 
 
+@pytest.mark.parametrize("players", [1, 4])
 @pytest.mark.parametrize("soloist", SOLOISTS)
-def test_lanes_for_every_soloist_method_and_fixed_setup_cards(soloist):
+def test_lanes_for_every_soloist_method_and_fixed_setup_cards(soloist, players):
     # A fixed soloist makes every game of the batch score the same method; the other cards are
     # fixed too, so that every pianist and harpist card gets a run.
     i = SOLOISTS.index(soloist)
     setup = make_setup(
-        4,
+        players,
         "greedy",
         seed=7,
         soloist=soloist,
@@ -69,8 +70,9 @@ def test_lanes_for_every_soloist_method_and_fixed_setup_cards(soloist):
     assert_lanes_equal_one_game(setup, 300)
 
 
-def test_lanes_with_small_chunks_two_threads_and_a_late_first_game():
-    setup = make_setup(4, "greedy", seed=3)
+@pytest.mark.parametrize("players", [1, 4])
+def test_lanes_with_small_chunks_two_threads_and_a_late_first_game(players):
+    setup = make_setup(players, "greedy", seed=3)
     assert_lanes_equal_one_game(setup, 600, chunk_games=97, threads=2, first_game=12_345)
     assert_lanes_equal_one_game(setup, 5, threads=2)
 
@@ -100,6 +102,17 @@ def test_lanes_when_composers_empty_the_score_card_pile(players):
     assert (held < players + composers).any()
 
 
+def test_solo_lanes_when_composers_empty_the_score_card_pile():
+    one_game = assert_lanes_equal_one_game(
+        make_setup(1, "greedy", seed=9, cards=many_composers(40)), 400
+    )
+    yours, pahhas = one_game["n_composer"][:, 0], one_game["n_composer"][:, 1]
+    # C8: 2 setup cards and 2 a composer for you, 1 face down and 1 a composer for Pahha
+    drawn = 3 + 2 * yours + pahhas
+    assert (drawn > N_SCORE_CARDS).any()  # the discard pile was shuffled into a new pile
+    # (Both piles empty would take all 26 cards held at once: 24 composers of 26 tokens.)
+
+
 def test_lanes_on_random_card_files():
     """Thirty random card files: token counts, score-card needs and set cards."""
     rng = np.random.default_rng(12)
@@ -122,7 +135,7 @@ def test_lanes_on_random_card_files():
             harpist_sets=hsets.astype(np.int64),
             source=f"random {i}",
         )
-        setup = make_setup(3 + i % 2, "greedy", seed=i, cards=cards)
+        setup = make_setup(lanes.PLAYER_COUNTS[i % 3], "greedy", seed=i, cards=cards)
         assert_lanes_equal_one_game(setup, 150, first_game=int(rng.integers(0, 10**9)))
 
 
@@ -140,7 +153,8 @@ def test_only_greedy_draft_tables_play_in_lanes(monkeypatch):
         (make_setup(4, "greedy", seed=5), True),
         (make_setup(4, ["greedy", "greedy", "greedy", "chaser"], seed=5), False),
         (make_setup(2, "greedy", seed=5), False),  # two-player rules (C7)
-        (make_setup(1, "greedy", seed=5), False),  # solo (C8)
+        (make_setup(1, "greedy", seed=5), True),  # solo (C8)
+        (make_setup(1, "lookahead", seed=5), False),
     ):
         calls.clear()
         games = join_chunks(play_chunks(setup, 50))
@@ -149,6 +163,16 @@ def test_only_greedy_draft_tables_play_in_lanes(monkeypatch):
     calls.clear()
     join_chunks(play_chunks(make_setup(4, "greedy", seed=5), 50, lanes=False))
     assert not calls
+
+
+def test_solo_lanes_score_every_multiset_of_a_keep():
+    # The lanes drop the one-game keep's padding, never a multiset.
+    for keep in range(1, lanes.MAX_KEEP + 1):
+        n = lanes.MULTISETS[keep]
+        kinds = {tuple(lanes.KEEP_KINDS[keep, :, m]) for m in range(n)}
+        assert len(kinds) == n and all(sum(k) == keep for k in kinds)
+        padding = {tuple(lanes.KEEP_KINDS[keep, :, m]) for m in range(n, lanes.KEEP_SLOTS[keep])}
+        assert padding <= {tuple(lanes.KEEP_KINDS[keep, :, 0])}
 
 
 def test_a_greedy_pick_takes_the_lowest_kind_on_a_tie():

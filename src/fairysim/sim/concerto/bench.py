@@ -10,9 +10,9 @@ CASES = (
     (3, "3 players, greedy", True),
     (2, "2 players, greedy", True),
 )
-"""(players, label, lanes): 3-4 player greedy tables play in lanes (:mod:`.lanes`); the one-game
-engine's figure is kept beside it."""
-SOLO_CASE = (1, "solo, greedy", True)
+"""(players, label, lanes): greedy tables of solo and 3-4 players play in lanes (:mod:`.lanes`);
+the one-game engine's figure is kept beside it."""
+SOLO_CASES = ((1, "solo, greedy", True), (1, "solo, greedy, one game at a time", False))
 
 
 def bench_cases() -> list[BenchCase]:
@@ -28,7 +28,7 @@ def bench_cases() -> list[BenchCase]:
     from fairysim.sim.concerto.simulate import make_setup, play_chunks
 
     cases = []
-    for players, label, lanes in (*CASES, SOLO_CASE):
+    for players, label, lanes in (*CASES, *SOLO_CASES):
         setup = make_setup(players, "greedy", seed=1)
 
         def fast(games: int, setup=setup, lanes=lanes) -> None:

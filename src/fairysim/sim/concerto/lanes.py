@@ -1,12 +1,13 @@
-"""Greedy draft tables played in lanes: a batch of 3-4 player games side by side.
+"""Greedy tables played in lanes: a batch of solo or 3-4 player games side by side.
 
 When every seat of a 3-4 player table plays ``greedy`` (the benchmark's table, and the baseline of
-the balance report), every token pick is the same arithmetic for every game. This engine plays
-``LANES`` games at once and works out each seat's pick for all of them in one loop over the games
-whose body has no branch on the data, which LLVM turns into vector instructions. The one-game
-engine (:mod:`.engine`) spends most of a 4-player game in the same picks one at a time, a
-long chain of small dependent steps with a mispredicted branch wherever the tokens surprise the
-predictor (docs/architecture.md, "Eleventh pass").
+the balance report), or the solo player does, every decision is the same arithmetic for every
+game. This engine plays ``LANES`` games at once and works out a seat's token pick (or the solo
+player's keep) for all of them in loops over the games whose bodies have no branch on the data,
+which LLVM turns into vector instructions. The one-game engine (:mod:`.engine`) spends most of a
+game in the same decisions one at a time, a long chain of small dependent steps with a
+mispredicted branch wherever the tokens surprise the predictor (docs/architecture.md, "Eleventh
+pass").
 
 Each game is the same game as the one-game engine plays, draw for draw: tests compare the two
 engines game by game, and the one-game engine is compared with :mod:`.reference`. The picks of a
@@ -21,6 +22,7 @@ seat keeps on the first pick, the composers' score cards (C4) and the final scor
 
 from __future__ import annotations
 
+import math
 from collections import namedtuple
 
 import numba as nb
@@ -37,17 +39,27 @@ from fairysim.sim.concerto.engine import (
     draw_card,
     draw_token,
     final_scoring,
+    gain_card,
     keep_drawn_card,
     new_table,
     offer_cards,
     reveal_dealt_card,
+    seats_of,
     setup_game,
     write_outcome,
 )
 from fairysim.sim.concerto.greedy import (
+    DEFICIT_CAP,
+    KEEP_KINDS,
+    KEEP_PACKED,
+    KEEP_SLOTS,
     KIND_MASK,
+    MAX_KEEP,
     NO_LIMIT,
+    SLOT_BITS,
+    SLOT_MASK,
     both_set_counts,
+    covers,
     distinct_present_counts,
     fewest_missing_card,
     fewest_present,
@@ -64,8 +76,12 @@ from fairysim.sim.concerto.rules import (
     MAX_SEATS,
     N_KINDS,
     N_SCORE_CARDS,
+    PAHHA,
     POINTS_PER_SCORE_CARD,
     POINTS_PER_SET,
+    SOLO_DRAW,
+    SOLO_KEEP,
+    SOLO_ROUNDS,
 )
 from fairysim.sim.lane_ops import lane_mask, pick
 from fairysim.sim.rng import RNG_STATE_SIZE
@@ -79,8 +95,9 @@ GAMES_PER_LANE_BLOCK = 4 * LANES
 """Games in one block a worker takes (:mod:`fairysim.sim.blocks`): whole sets of lanes, about
 the one-game engine's block size."""
 
-MIN_PLAYERS = 3
-"""The lanes play the draft (3-4 players); 2 players and solo have other rounds (C7, C8)."""
+PLAYER_COUNTS = (1, 3, 4)
+"""The forms the lanes play: solo (C8) and the draft (3-4 players); the two-player rules, whose
+picks keep one token and remove another (C7), are played one game at a time."""
 
 MAX_HELD = 1 + DRAFT_ROUNDS * HAND_SIZE
 """Most score cards a seat can hold: its setup card, and one a composer it picks (C4)."""
@@ -101,15 +118,25 @@ PIANIST_WORDS = SOLOIST_METHOD + 1  # N_KINDS rows: greedy.set_quota_words of th
 HARPIST_WORDS = PIANIST_WORDS + N_KINDS  # N_KINDS rows
 COMPLETE = HARPIST_WORDS + N_KINDS  # the deciding seat's score cards complete now
 GAIN = COMPLETE + 1  # N_KINDS rows: ... and those one more token of kind k completes
-POPULARITY_COUNT = GAIN + N_KINDS  # the deciding seat's tokens of the popularity kind
-BEST = POPULARITY_COUNT + 1  # the best pick's key so far (see KIND_BITS)
-N_FIELDS = BEST + 1
+BEST = GAIN + N_KINDS  # the best choice's key so far (see KIND_BITS, greedy.SLOT_BITS)
+DEFICITS = BEST + 1  # MAX_HELD rows, solo: each held card's missing tokens, a nibble a kind
+DONE = DEFICITS + MAX_HELD  # solo: score cards the multiset being scored completes
+KEPT = DONE + 1  # solo: the tokens greedy keeps this round, a nibble a kind
+N_FIELDS = KEPT + 1
+assert SOLO_ROUNDS * N_KINDS <= DRAFT_ROUNDS * MAX_SEATS * N_KINDS  # solo hands fit HANDS
 SEAT_MASK = MAX_SEATS - 1
 """Covers every seat; a seat number is masked where it makes a row, as in :func:`at`."""
 assert MAX_SEATS & SEAT_MASK == 0
 ROW_MASK = 511
 """Covers every row (see :func:`at`)."""
 assert N_FIELDS <= ROW_MASK + 1
+
+MULTISETS = np.array(
+    [math.comb(keep + N_KINDS - 1, N_KINDS - 1) for keep in range(MAX_KEEP + 1)], np.int64
+)
+"""Multisets of each keep size: the first slots of :data:`.greedy.KEEP_KINDS`, without the
+padding the one-game keep adds for its vector loop (copies of the first, which never win)."""
+assert (MULTISETS <= KEEP_SLOTS).all()
 
 NO_CARD_NEED = NO_LIMIT
 """The need of kind 0 written into a seat's empty card slots: such a slot lacks far more than
@@ -192,6 +219,12 @@ def hand_row(round_, hand):
 
 
 @nb.njit(cache=True, inline="always")
+def solo_hand_row(round_):
+    """First row of the solo player's hand of round ``round_`` (C8)."""
+    return HANDS + round_ * N_KINDS
+
+
+@nb.njit(cache=True, inline="always")
 def need_row(seat, slot):
     """First row of the needs of the score card in ``seat``'s card slot ``slot``."""
     return NEEDS + (seat * MAX_HELD + slot) * N_KINDS
@@ -224,12 +257,12 @@ def clear_card_slots(S, n_players, slots):
 
 @nb.njit(cache=True, inline="always")
 def start_games(S, store, t, seed, first_game, n_players, fixed_setup, need, row0, nl, slots):
-    """Set up a batch of games (:func:`.engine.setup_game`), draw both rounds' hands, and let
+    """Set up a batch of games (:func:`.engine.setup_game`), draw every round's hands, and let
     every seat keep one of its setup score cards (greedy's first decision, C3).
 
     Lanes past ``nl`` (a part-filled last batch) replay the batch's first game, unrecorded.
-    Drawing round 2's hands before round 1 is played takes the same tokens: nothing else is drawn
-    from the bag in a draft."""
+    Drawing later rounds' hands before the first is played takes the same tokens: nothing else
+    is drawn from the bag in a draft or a solo game."""
     clear_card_slots(S, n_players, slots)
     no_tokens = stack_int64(N_KINDS)
     for k in range(N_KINDS):
@@ -238,13 +271,19 @@ def start_games(S, store, t, seed, first_game, n_players, fixed_setup, need, row
         game = first_game + row0 + (lane if lane < nl else 0)
         lt = lane_table(store, t, lane)
         setup_game(lt, seed, game, n_players, fixed_setup)
-        for row in range(HANDS - ORCHESTRA):
+        for row in range(NEEDS - ORCHESTRA):  # orchestras and hands
             S[at(ORCHESTRA + row, lane)] = 0
-        for round_ in range(DRAFT_ROUNDS):
-            for s in range(n_players):
-                for _ in range(HAND_SIZE):
+        if n_players == 1:
+            for round_ in range(SOLO_ROUNDS):
+                for _ in range(SOLO_DRAW[round_]):
                     kind = draw_token(lt.bag, lt.counters)
-                    S[at(hand_row(round_, s) + kind, lane)] += 1
+                    S[at(solo_hand_row(round_) + kind, lane)] += 1
+        else:
+            for round_ in range(DRAFT_ROUNDS):
+                for s in range(n_players):
+                    for _ in range(HAND_SIZE):
+                        kind = draw_token(lt.bag, lt.counters)
+                        S[at(hand_row(round_, s) + kind, lane)] += 1
         S[at(POPULARITY_KIND, lane)] = lt.counters[POPULARITY]
         S[at(SOLOIST_METHOD, lane)] = lt.counters[SOLOIST]
         for k in range(N_KINDS):
@@ -285,6 +324,66 @@ def score_card_outlook(S, seat, n_slots):
 
 
 @nb.njit(cache=True, inline="always")
+def lane_contest_points(S, lane, n0, n1, n2, n3, n4):
+    """Popularity, conductor, soloist, pianist and harpist points, summed, of an orchestra with
+    counts ``n0 .. n4`` (each below 15, at least one above 0) in game ``lane``: the solo keep's
+    scoring (:func:`.greedy.best_slot`), with the game's soloist method chosen by mask."""
+    method = S[at(SOLOIST_METHOD, lane)]
+    pop = S[at(POPULARITY_KIND, lane)]
+    popularity = (
+        (n0 & lane_mask(pop == 0))
+        + (n1 & lane_mask(pop == 1))
+        + (n2 & lane_mask(pop == 2))
+        + (n3 & lane_mask(pop == 3))
+        + (n4 & lane_mask(pop == 4))
+    )
+    most = max(max(max(n0, n1), max(n2, n3)), n4)
+    fewest = fewest_present(n0, n1, n2, n3, n4)
+    present = present_histogram(n0, n1, n2, n3, n4)
+    solo = pick(
+        lane_mask(method == 0),
+        4 * fewest,
+        pick(
+            lane_mask(method == 1),
+            3 * (most - fewest),
+            3
+            * pick(
+                lane_mask(method == 2),
+                largest_present_group(present),
+                distinct_present_counts(present),
+            ),
+        ),
+    )
+    sets = both_set_counts(
+        packed_set_count(
+            S[at(PIANIST_WORDS, lane)],
+            S[at(PIANIST_WORDS + 1, lane)],
+            S[at(PIANIST_WORDS + 2, lane)],
+            S[at(PIANIST_WORDS + 3, lane)],
+            S[at(PIANIST_WORDS + 4, lane)],
+            n0,
+            n1,
+            n2,
+            n3,
+            n4,
+        ),
+        packed_set_count(
+            S[at(HARPIST_WORDS, lane)],
+            S[at(HARPIST_WORDS + 1, lane)],
+            S[at(HARPIST_WORDS + 2, lane)],
+            S[at(HARPIST_WORDS + 3, lane)],
+            S[at(HARPIST_WORDS + 4, lane)],
+            n0,
+            n1,
+            n2,
+            n3,
+            n4,
+        ),
+    )
+    return popularity + 2 * most + solo + POINTS_PER_SET * sets
+
+
+@nb.njit(cache=True, inline="always")
 def pick_greedy_tokens(S, seat, hand, n_slots):
     """Greedy's token for ``seat`` from hand rows ``hand`` in every game, into its
     :data:`PICK` row: the kind in hand whose token raises its score most, the lowest kind on
@@ -297,65 +396,18 @@ def pick_greedy_tokens(S, seat, hand, n_slots):
     score_card_outlook(S, seat, n_slots)
     base = ORCHESTRA + (seat & SEAT_MASK) * N_KINDS
     for lane in range(LANES):
-        pop = S[at(POPULARITY_KIND, lane)]
-        pop_count = 0
-        for k in range(N_KINDS):
-            pop_count += S[at(base + k, lane)] & lane_mask(pop == k)
-        S[at(POPULARITY_COUNT, lane)] = pop_count
         S[at(BEST, lane)] = -1
     for k in range(N_KINDS):
         for lane in range(LANES):
-            n0 = S[at(base, lane)] + (k == 0)
-            n1 = S[at(base + 1, lane)] + (k == 1)
-            n2 = S[at(base + 2, lane)] + (k == 2)
-            n3 = S[at(base + 3, lane)] + (k == 3)
-            n4 = S[at(base + 4, lane)] + (k == 4)
-            method = S[at(SOLOIST_METHOD, lane)]
-            most = max(max(max(n0, n1), max(n2, n3)), n4)
-            fewest = fewest_present(n0, n1, n2, n3, n4)
-            present = present_histogram(n0, n1, n2, n3, n4)
-            solo = pick(
-                lane_mask(method == 0),
-                4 * fewest,
-                pick(
-                    lane_mask(method == 1),
-                    3 * (most - fewest),
-                    3
-                    * pick(
-                        lane_mask(method == 2),
-                        largest_present_group(present),
-                        distinct_present_counts(present),
-                    ),
-                ),
+            score = lane_contest_points(
+                S,
+                lane,
+                S[at(base, lane)] + (k == 0),
+                S[at(base + 1, lane)] + (k == 1),
+                S[at(base + 2, lane)] + (k == 2),
+                S[at(base + 3, lane)] + (k == 3),
+                S[at(base + 4, lane)] + (k == 4),
             )
-            sets = both_set_counts(
-                packed_set_count(
-                    S[at(PIANIST_WORDS, lane)],
-                    S[at(PIANIST_WORDS + 1, lane)],
-                    S[at(PIANIST_WORDS + 2, lane)],
-                    S[at(PIANIST_WORDS + 3, lane)],
-                    S[at(PIANIST_WORDS + 4, lane)],
-                    n0,
-                    n1,
-                    n2,
-                    n3,
-                    n4,
-                ),
-                packed_set_count(
-                    S[at(HARPIST_WORDS, lane)],
-                    S[at(HARPIST_WORDS + 1, lane)],
-                    S[at(HARPIST_WORDS + 2, lane)],
-                    S[at(HARPIST_WORDS + 3, lane)],
-                    S[at(HARPIST_WORDS + 4, lane)],
-                    n0,
-                    n1,
-                    n2,
-                    n3,
-                    n4,
-                ),
-            )
-            score = S[at(POPULARITY_COUNT, lane)] + (S[at(POPULARITY_KIND, lane)] == k)
-            score += 2 * most + solo + POINTS_PER_SET * sets
             score += POINTS_PER_SCORE_CARD * (S[at(COMPLETE, lane)] + S[at(GAIN + k, lane)])
             in_hand = lane_mask(S[at(hand + k, lane)] > 0)
             key = (score << KIND_BITS) | (KIND_MASK - k)
@@ -378,41 +430,151 @@ def reveal_picks(S, n_players, round_, step):
 
 
 @nb.njit(cache=True, inline="always")
+def resolve_greedy_composer(S, lt, lane, seat, need, c, slots):
+    """C4 for one composer of ``seat`` in game ``lane`` (table ``lt``): draw 2 score cards and
+    keep greedy's (the one lacking the fewest tokens of its orchestra, :func:`.greedy.
+    fewest_missing_card`); its need goes into the seat's next card slot."""
+    a = draw_card(lt)
+    if a < 0:
+        return
+    b = draw_card(lt)
+    n = offer_cards(lt.choices, need, a, b)
+    choice = 0
+    if n > 1:
+        orchestra_of(S, lane, seat, c)
+        choice = fewest_missing_card(c, need, lt.choices, n)
+    keep = lt.choices[choice, 0]
+    keep_drawn_card(lt, seat, a, b, keep)
+    slot = lt.n_held[seat] - 1
+    write_card_need(S, lane, seat, slot, need, keep)
+    slots[seat] = max(slots[seat], slot + 1)
+
+
+@nb.njit(cache=True, inline="always")
 def resolve_composers(S, store, t, n_players, need, slots):
     """C4 in every game, one game at a time: each seat that picked a composer, in seat order from
-    seat 0, draws 2 score cards and keeps greedy's (the one lacking the fewest tokens)."""
+    seat 0, resolves it (:func:`resolve_greedy_composer`)."""
     c = stack_int64(N_KINDS)
     for lane in range(LANES):
         lt = lane_table(store, t, lane)
         for s in range(n_players):
-            if S[at(PICK + s, lane)] != COMPOSER:
-                continue
-            a = draw_card(lt)
-            if a < 0:
-                continue
-            b = draw_card(lt)
-            n = offer_cards(lt.choices, need, a, b)
-            choice = 0
-            if n > 1:
-                orchestra_of(S, lane, s, c)
-                choice = fewest_missing_card(c, need, lt.choices, n)
-            keep = lt.choices[choice, 0]
-            keep_drawn_card(lt, s, a, b, keep)
-            slot = lt.n_held[s] - 1
-            write_card_need(S, lane, s, slot, need, keep)
-            slots[s] = max(slots[s], slot + 1)
+            if S[at(PICK + s, lane)] == COMPOSER:
+                resolve_greedy_composer(S, lt, lane, s, need, c, slots)
+
+
+@nb.njit(cache=True, inline="always")
+def keep_greedy_tokens(S, round_, n_slots):
+    """Solo (C8): greedy's keep of ``SOLO_KEEP[round_]`` tokens from the round's hand in every
+    game, into :data:`KEPT`: of every multiset of that size the hand holds, the one that raises
+    the score most, the first in :func:`.rules.multiset_choices` order on ties
+    (:func:`.greedy.best_keep`, whose tables of multisets and packed card deficits this reuses).
+
+    Per multiset, one loop over the games counts the cards it completes and one scores it; the
+    best key so far is kept in :data:`BEST`."""
+    keep = SOLO_KEEP[round_]
+    hand = solo_hand_row(round_)
+    for j in range(n_slots):
+        row = need_row(0, j)
+        for lane in range(LANES):
+            packed = 0
+            for k in range(N_KINDS):
+                missing = min(
+                    max(0, S[at(row + k, lane)] - S[at(ORCHESTRA + k, lane)]), DEFICIT_CAP
+                )
+                packed |= missing << (4 * k)
+            S[at(DEFICITS + j, lane)] = packed
+    for lane in range(LANES):
+        S[at(BEST, lane)] = -1
+    for m in range(MULTISETS[keep]):
+        kept = KEEP_PACKED[keep, m]
+        a0, a1, a2 = KEEP_KINDS[keep, 0, m], KEEP_KINDS[keep, 1, m], KEEP_KINDS[keep, 2, m]
+        a3, a4 = KEEP_KINDS[keep, 3, m], KEEP_KINDS[keep, 4, m]
+        # Slot 0 always holds a card (the setup card kept in round 1); an empty slot lacks more
+        # than any keep adds.
+        for lane in range(LANES):
+            S[at(DONE, lane)] = covers(kept, S[at(DEFICITS, lane)])
+        for j in range(1, n_slots):
+            for lane in range(LANES):
+                S[at(DONE, lane)] += covers(kept, S[at(DEFICITS + j, lane)])
+        for lane in range(LANES):
+            held = (
+                (a0 <= S[at(hand, lane)])
+                & (a1 <= S[at(hand + 1, lane)])
+                & (a2 <= S[at(hand + 2, lane)])
+                & (a3 <= S[at(hand + 3, lane)])
+                & (a4 <= S[at(hand + 4, lane)])
+            )
+            score = lane_contest_points(
+                S,
+                lane,
+                S[at(ORCHESTRA, lane)] + a0,
+                S[at(ORCHESTRA + 1, lane)] + a1,
+                S[at(ORCHESTRA + 2, lane)] + a2,
+                S[at(ORCHESTRA + 3, lane)] + a3,
+                S[at(ORCHESTRA + 4, lane)] + a4,
+            )
+            score += POINTS_PER_SCORE_CARD * S[at(DONE, lane)]
+            in_hand = lane_mask(held)
+            key = (score << SLOT_BITS) | (SLOT_MASK - m)
+            S[at(BEST, lane)] = max(S[at(BEST, lane)], (key & in_hand) | ~in_hand)
+    for lane in range(LANES):
+        S[at(KEPT, lane)] = 0
+    for m in range(MULTISETS[keep]):
+        kept = KEEP_PACKED[keep, m]
+        for lane in range(LANES):
+            chosen = SLOT_MASK - (S[at(BEST, lane)] & SLOT_MASK)
+            S[at(KEPT, lane)] |= kept & lane_mask(chosen == m)
+
+
+@nb.njit(cache=True, inline="always")
+def take_solo_tokens(S, round_):
+    """Solo (C8): the kept tokens join your orchestra, the rest of the hand Pahha's."""
+    hand = solo_hand_row(round_)
+    for lane in range(LANES):
+        kept = S[at(KEPT, lane)]
+        for k in range(N_KINDS):
+            x = (kept >> (4 * k)) & 15
+            S[at(ORCHESTRA + k, lane)] += x
+            S[at(ORCHESTRA + PAHHA * N_KINDS + k, lane)] += S[at(hand + k, lane)] - x
+
+
+@nb.njit(cache=True, inline="always")
+def resolve_solo_composers(S, store, t, round_, need, slots):
+    """Solo (C8), one game at a time: your kept composers one at a time (C4), then one face-down
+    score card for each composer Pahha got."""
+    c = stack_int64(N_KINDS)
+    shift = 4 * COMPOSER
+    for lane in range(LANES):
+        lt = lane_table(store, t, lane)
+        yours = (S[at(KEPT, lane)] >> shift) & 15
+        for _ in range(yours):
+            resolve_greedy_composer(S, lt, lane, 0, need, c, slots)
+        for _ in range(S[at(solo_hand_row(round_) + COMPOSER, lane)] - yours):
+            card = draw_card(lt)
+            if card >= 0:
+                gain_card(lt, PAHHA, card, False)
+
+
+@nb.njit(cache=True, inline="always")
+def reveal_dealt_cards(store, t, n_players):
+    """Every seat reveals the setup card it kept; the other is discarded (first pick)."""
+    for lane in range(LANES):
+        lt = lane_table(store, t, lane)
+        for s in range(n_players):
+            reveal_dealt_card(lt, s)
 
 
 @nb.njit(cache=True, inline="always")
 def finish_games(S, store, t, n_players, need, out, row0, nl):
     """Score each of the first ``nl`` games on its table (:func:`.engine.final_scoring`) and
     write it into ``out`` (:func:`.engine.write_outcome`)."""
+    n_seats = seats_of(n_players)
     for lane in range(nl):
         lt = lane_table(store, t, lane)
-        for s in range(n_players):
+        for s in range(n_seats):
             orchestra_of(S, lane, s, lt.orchestra[s])
         final_scoring(lt, n_players, need)
-        write_outcome(lt, n_players, n_players, need, out, row0 + lane)
+        write_outcome(lt, n_players, n_seats, need, out, row0 + lane)
 
 
 @nb.njit(cache=True, _nrt=False)
@@ -424,17 +586,25 @@ def play_lane_block(
     for row0 in range(lo, hi, LANES):
         nl = min(LANES, hi - row0)
         start_games(S, store, t, seed, first_game, n_players, fixed_setup, need, row0, nl, slots)
-        for round_ in range(DRAFT_ROUNDS):
-            for step in range(HAND_SIZE):
-                for s in range(n_players):  # simultaneous: nothing is revealed until all decided
-                    pick_greedy_tokens(S, s, hand_row(round_, (s - step) % n_players), slots[s])
-                reveal_picks(S, n_players, round_, step)
-                if round_ == 0 and step == 0:
-                    for lane in range(LANES):
-                        lt = lane_table(store, t, lane)
-                        for s in range(n_players):
-                            reveal_dealt_card(lt, s)
-                resolve_composers(S, store, t, n_players, need, slots)
+        if n_players == 1:
+            for round_ in range(SOLO_ROUNDS):
+                keep_greedy_tokens(S, round_, slots[0])
+                take_solo_tokens(S, round_)
+                if round_ == 0:
+                    reveal_dealt_cards(store, t, 1)
+                resolve_solo_composers(S, store, t, round_, need, slots)
+        else:
+            for round_ in range(DRAFT_ROUNDS):
+                for step in range(HAND_SIZE):
+                    for s in range(
+                        n_players
+                    ):  # simultaneous: nothing is revealed until all decided
+                        hand = hand_row(round_, (s - step) % n_players)
+                        pick_greedy_tokens(S, s, hand, slots[s])
+                    reveal_picks(S, n_players, round_, step)
+                    if round_ == 0 and step == 0:
+                        reveal_dealt_cards(store, t, n_players)
+                    resolve_composers(S, store, t, n_players, need, slots)
         finish_games(S, store, t, n_players, need, out, row0, nl)
 
 
@@ -442,7 +612,8 @@ def play_lane_block(
 def play_greedy_games(
     seed, first_game, n_players, need, tokens, psets, hsets, fixed_setup, out, n_threads
 ):
-    """:func:`.engine.play_games` for a 3-4 player table where every seat plays greedy, in lanes.
+    """:func:`.engine.play_games` for a table of :data:`PLAYER_COUNTS` players where every seat
+    plays greedy, in lanes.
 
     The same arguments but the policies (greedy's answers are built in) and the error records
     (greedy never answers illegally), and the same results, game by game.
@@ -455,9 +626,8 @@ def play_greedy_games(
         owner = new_table(tokens, need, psets, hsets)
         store = new_lane_store(len(owner.bag), len(owner.counters))
         lane_state = np.zeros(N_FIELDS * LANES, np.int64)
-        slots = np.full(
-            MAX_SEATS, MAX_HELD, np.int64
-        )  # every slot is cleared before the first batch
+        # every card slot is cleared before the first batch
+        slots = np.full(MAX_SEATS, MAX_HELD, np.int64)
         block = claim_block(queue)
         while block < n_blocks:
             lo, hi = block_rows(block, GAMES_PER_LANE_BLOCK, n_games)

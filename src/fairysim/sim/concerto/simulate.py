@@ -26,7 +26,7 @@ from fairysim.sim.batch import (
 )
 from fairysim.sim.concerto.cards import ConcertoCards, load_cards
 from fairysim.sim.concerto.engine import ENGINE_VERSION, new_outcome, play_games
-from fairysim.sim.concerto.lanes import MIN_PLAYERS as LANES_MIN_PLAYERS
+from fairysim.sim.concerto.lanes import PLAYER_COUNTS as LANE_PLAYER_COUNTS
 from fairysim.sim.concerto.lanes import play_greedy_games
 from fairysim.sim.concerto.policies import GREEDY, POLICIES
 from fairysim.sim.concerto.rules import (
@@ -197,9 +197,9 @@ def play_chunks(
     """Yield ``(first_game, arrays)`` chunk by chunk, for games ``first_game`` onwards (a sweep
     hands game ranges of one run to different workers).
 
-    A 3-4 player table where every seat plays greedy is played in lanes (:mod:`.lanes`), the
-    same games faster; ``lanes=False`` plays it one game at a time (:mod:`.engine`), for
-    comparison.
+    A solo or 3-4 player table where every seat plays greedy is played in lanes
+    (:mod:`.lanes`), the same games faster; ``lanes=False`` plays it one game at a time
+    (:mod:`.engine`), for comparison.
 
     Per-row arrays (shape ``(n, seats)``) are the :data:`SEAT_COLUMNS`; per-game arrays (shape
     ``(n,)``) are the setup codes ``soloist_card``, ``pianist_card``, ``harpist_card``,
@@ -213,7 +213,7 @@ def play_chunks(
     fixed = setup.fixed_setup()
     cards = setup.cards
     in_lanes = (
-        lanes and setup.players >= LANES_MIN_PLAYERS and all(policy_ids[: setup.players] == GREEDY)
+        lanes and setup.players in LANE_PLAYER_COUNTS and all(policy_ids[: setup.players] == GREEDY)
     )
 
     def play_chunk(first: int, n: int) -> dict[str, np.ndarray]:
