@@ -15,6 +15,7 @@ from importlib import import_module
 
 import numpy as np
 import pytest
+from lane_checks import assert_same_games, record_lane_calls
 
 from fairysim.sim.batch import join_chunks
 from fairysim.sim.concerto import lanes, load_cards, make_setup, play_chunks
@@ -29,17 +30,7 @@ CARDS = load_cards()
 def assert_lanes_equal_one_game(setup, games: int, **options) -> dict[str, np.ndarray]:
     in_lanes = join_chunks(play_chunks(setup, games, lanes=True, **options))
     one_game = join_chunks(play_chunks(setup, games, lanes=False, **options))
-    assert set(in_lanes) == set(one_game)
-    for name, expected in one_game.items():
-        got = in_lanes[name]
-        assert got.shape == expected.shape, name
-        same = (got == expected).reshape(len(got), -1).all(axis=1)
-        if not same.all():
-            game = int(np.flatnonzero(~same)[0])
-            pytest.fail(
-                f"{name} differs first in game {game} ({setup.players} players, seed "
-                f"{setup.seed}): lanes {got[game]} vs one game {expected[game]}"
-            )
+    assert_same_games(in_lanes, one_game, f"{setup.players} players, seed {setup.seed}")
     return one_game
 
 
@@ -139,15 +130,8 @@ def test_lanes_on_random_card_files():
         assert_lanes_equal_one_game(setup, 150, first_game=int(rng.integers(0, 10**9)))
 
 
-def test_only_greedy_draft_tables_play_in_lanes(monkeypatch):
-    calls = []
-    real = simulate_module.play_greedy_games
-
-    def counting(*args):
-        calls.append(args[2])  # players
-        return real(*args)
-
-    monkeypatch.setattr(simulate_module, "play_greedy_games", counting)
+def test_only_greedy_solo_and_draft_tables_play_in_lanes(monkeypatch):
+    calls = record_lane_calls(monkeypatch, simulate_module)
     for setup, in_lanes in (
         (make_setup(3, "greedy", seed=5), True),
         (make_setup(4, "greedy", seed=5), True),

@@ -13,6 +13,7 @@ from importlib import import_module
 
 import numpy as np
 import pytest
+from lane_checks import assert_same_games, record_lane_calls
 
 from fairysim.sim.batch import join_chunks
 from fairysim.sim.fantastique import lanes, make_setup, play_chunks
@@ -28,17 +29,9 @@ simulate_module = import_module("fairysim.sim.fantastique.simulate")
 def assert_lanes_equal_one_game(setup, games: int, **options) -> None:
     in_lanes = join_chunks(play_chunks(setup, games, trace=True, lanes=True, **options))
     one_game = join_chunks(play_chunks(setup, games, trace=True, lanes=False, **options))
-    assert set(in_lanes) == set(one_game)
-    for name, expected in one_game.items():
-        got = in_lanes[name]
-        assert got.shape == expected.shape, name
-        same = (got == expected).reshape(len(got), -1).all(axis=1)
-        if not same.all():
-            game = int(np.flatnonzero(~same)[0])
-            pytest.fail(
-                f"{name} differs first in game {game} ({setup.players} players, fan "
-                f"{setup.fan}, seed {setup.seed}): lanes {got[game]} vs one game {expected[game]}"
-            )
+    assert_same_games(
+        in_lanes, one_game, f"{setup.players} players, fan {setup.fan}, seed {setup.seed}"
+    )
 
 
 def deck(counts: list[int], name: str) -> FantastiqueCards:
@@ -82,14 +75,7 @@ def test_lanes_on_decks_that_run_dry_or_fill_a_byte(counts, players):
 
 
 def test_only_greedy_tables_that_fit_a_byte_play_in_lanes(monkeypatch):
-    calls = []
-    real = simulate_module.play_greedy_games
-
-    def counting(*args):
-        calls.append(args[2])  # players
-        return real(*args)
-
-    monkeypatch.setattr(simulate_module, "play_greedy_games", counting)
+    calls = record_lane_calls(monkeypatch, simulate_module)
     big = deck([256, 15, 14, 13, 12, 11, 10, 9], "big")
     assert not lanes.fits_lanes(big.deck_counts) and lanes.fits_lanes(CARDS.deck_counts)
     for setup, in_lanes in (

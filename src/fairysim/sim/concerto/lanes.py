@@ -17,7 +17,8 @@ per field (:data:`ORCHESTRA`, :data:`HANDS`, the needs of the held score cards .
 
 What is rare or per game stays one game at a time, on the one-game engine's own functions over
 each game's :class:`.engine.Table` (:func:`lane_table`): the setup, the setup score card each
-seat keeps on the first pick, the composers' score cards (C4) and the final scoring.
+seat keeps on the first pick, the composers' score cards (C4), Pahha's face-down cards (C8) and
+the final scoring.
 """
 
 from __future__ import annotations
@@ -100,7 +101,9 @@ PLAYER_COUNTS = (1, 3, 4)
 picks keep one token and remove another (C7), are played one game at a time."""
 
 MAX_HELD = 1 + DRAFT_ROUNDS * HAND_SIZE
-"""Most score cards a seat can hold: its setup card, and one a composer it picks (C4)."""
+"""Most score cards a seat can hold: its setup card, and one a composer it picks (C4) or, in
+solo, keeps (C8: 12 tokens kept in all)."""
+assert sum(SOLO_KEEP) < MAX_HELD
 
 KIND_BITS = 3
 """A pick's key is ``score << KIND_BITS | (KIND_MASK - kind)``: the largest key is the best
@@ -324,6 +327,24 @@ def score_card_outlook(S, seat, n_slots):
 
 
 @nb.njit(cache=True, inline="always")
+def lane_set_count(S, lane, words, n0, n1, n2, n3, n4):
+    """The complete sets of game ``lane``'s set card whose packed quotas are the rows from
+    ``words`` (:data:`PIANIST_WORDS` or :data:`HARPIST_WORDS`), for counts ``n0 .. n4``."""
+    return packed_set_count(
+        S[at(words, lane)],
+        S[at(words + 1, lane)],
+        S[at(words + 2, lane)],
+        S[at(words + 3, lane)],
+        S[at(words + 4, lane)],
+        n0,
+        n1,
+        n2,
+        n3,
+        n4,
+    )
+
+
+@nb.njit(cache=True, inline="always")
 def lane_contest_points(S, lane, n0, n1, n2, n3, n4):
     """Popularity, conductor, soloist, pianist and harpist points, summed, of an orchestra with
     counts ``n0 .. n4`` (each below 15, at least one above 0) in game ``lane``: the solo keep's
@@ -355,30 +376,8 @@ def lane_contest_points(S, lane, n0, n1, n2, n3, n4):
         ),
     )
     sets = both_set_counts(
-        packed_set_count(
-            S[at(PIANIST_WORDS, lane)],
-            S[at(PIANIST_WORDS + 1, lane)],
-            S[at(PIANIST_WORDS + 2, lane)],
-            S[at(PIANIST_WORDS + 3, lane)],
-            S[at(PIANIST_WORDS + 4, lane)],
-            n0,
-            n1,
-            n2,
-            n3,
-            n4,
-        ),
-        packed_set_count(
-            S[at(HARPIST_WORDS, lane)],
-            S[at(HARPIST_WORDS + 1, lane)],
-            S[at(HARPIST_WORDS + 2, lane)],
-            S[at(HARPIST_WORDS + 3, lane)],
-            S[at(HARPIST_WORDS + 4, lane)],
-            n0,
-            n1,
-            n2,
-            n3,
-            n4,
-        ),
+        lane_set_count(S, lane, PIANIST_WORDS, n0, n1, n2, n3, n4),
+        lane_set_count(S, lane, HARPIST_WORDS, n0, n1, n2, n3, n4),
     )
     return popularity + 2 * most + solo + POINTS_PER_SET * sets
 

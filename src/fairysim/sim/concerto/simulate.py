@@ -212,6 +212,7 @@ def play_chunks(
     reads_view = seat_reads_view(setup.policies, MAX_SEATS)
     fixed = setup.fixed_setup()
     cards = setup.cards
+    card_arrays = (cards.score_need, cards.tokens, cards.pianist_sets, cards.harpist_sets)
     in_lanes = (
         lanes and setup.players in LANE_PLAYER_COUNTS and all(policy_ids[: setup.players] == GREEDY)
     )
@@ -220,18 +221,7 @@ def play_chunks(
         out = new_outcome(n, setup.seats)
         threads = nb.get_num_threads()
         if in_lanes:
-            play_greedy_games(
-                setup.seed,
-                first,
-                setup.players,
-                cards.score_need,
-                cards.tokens,
-                cards.pianist_sets,
-                cards.harpist_sets,
-                fixed,
-                out,
-                threads,
-            )
+            play_greedy_games(setup.seed, first, setup.players, *card_arrays, fixed, out, threads)
             return outcome_arrays(out)
         errors = new_error_records(n)
         play_games(
@@ -242,10 +232,7 @@ def play_chunks(
             functions,
             reads_view,
             weights,
-            cards.score_need,
-            cards.tokens,
-            cards.pianist_sets,
-            cards.harpist_sets,
+            *card_arrays,
             fixed,
             out,
             errors,
