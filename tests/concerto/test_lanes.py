@@ -159,9 +159,40 @@ def test_solo_lanes_score_every_multiset_of_a_keep():
         assert padding <= {tuple(lanes.KEEP_KINDS[keep, :, 0])}
 
 
-def test_a_greedy_pick_takes_the_lowest_kind_on_a_tie():
-    # The key orders by score, then by the lower kind (greedy's first best choice).
-    keys = [(10 << lanes.KIND_BITS) | (lanes.KIND_MASK - k) for k in range(N_KINDS)]
-    assert lanes.KIND_MASK - (max(keys) & lanes.KIND_MASK) == 0
-    keys[3] = (11 << lanes.KIND_BITS) | (lanes.KIND_MASK - 3)
-    assert lanes.KIND_MASK - (max(keys) & lanes.KIND_MASK) == 3
+def one_hand_state(hand_row: int, kinds: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """A lane state (and its rows) where every game has an empty orchestra, no score card, soloist
+    A, popularity kind 0, set cards that show no kind, and one token of each of ``kinds`` in the
+    hand at ``hand_row``."""
+    state = np.zeros(lanes.N_FIELDS * lanes.LANES, dtype=np.int64)
+    rows = state.reshape(lanes.N_FIELDS, lanes.LANES)
+    for seat in range(4):
+        for slot in range(lanes.MAX_HELD):
+            rows[lanes.need_row(seat, slot)] = lanes.NO_CARD_NEED  # kind 0: no card
+    no_sets = int(sum(15 << (4 * x) for x in range(15)))  # greedy.NO_SETS at every count
+    rows[lanes.PIANIST_WORDS : lanes.PIANIST_WORDS + N_KINDS] = no_sets
+    rows[lanes.HARPIST_WORDS : lanes.HARPIST_WORDS + N_KINDS] = no_sets
+    for kind in kinds:
+        rows[hand_row + kind] = 1
+    return state, rows
+
+
+def test_a_draft_pick_takes_the_lowest_kind_on_a_tie_and_a_card_breaks_it():
+    hand = lanes.hand_row(0, 0)
+    state, rows = one_hand_state(hand, (1, 3))  # kinds 1 and 3 score alike
+    lanes.pick_greedy_tokens(state, 0, hand, 1)
+    assert (rows[lanes.PICK] == 1).all()  # greedy's first best choice, kinds ascending
+    rows[lanes.need_row(0, 0) : lanes.need_row(0, 0) + N_KINDS] = [[0], [0], [0], [1], [0]]
+    lanes.pick_greedy_tokens(state, 0, hand, 1)  # a held card one kind-3 token short
+    assert (rows[lanes.PICK] == 3).all()
+    assert (rows[lanes.GAIN + 3] == 1).all() and (rows[lanes.COMPLETE] == 0).all()
+
+
+def test_a_solo_keep_takes_the_first_multiset_in_choice_order_on_a_tie():
+    hand = lanes.solo_hand_row(0)
+    state, rows = one_hand_state(hand, (1, 3))
+    lanes.keep_greedy_tokens(state, 0, 1)  # round 1 keeps one token (C8)
+    # multiset_choices lists (0, 0, 0, 1, 0) before (0, 1, 0, 0, 0): kind 3 comes first
+    assert (rows[lanes.KEPT] == 1 << (lanes.KEEP_NIBBLE * 3)).all()
+    rows[lanes.need_row(0, 0) : lanes.need_row(0, 0) + N_KINDS] = [[0], [1], [0], [0], [0]]
+    lanes.keep_greedy_tokens(state, 0, 1)  # a held card one kind-1 token short
+    assert (rows[lanes.KEPT] == 1 << (lanes.KEEP_NIBBLE * 1)).all()

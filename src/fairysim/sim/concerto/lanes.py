@@ -41,6 +41,7 @@ from fairysim.sim.concerto.engine import (
     draw_token,
     final_scoring,
     gain_card,
+    greedy_card_on_table,
     keep_drawn_card,
     new_table,
     offer_cards,
@@ -50,6 +51,7 @@ from fairysim.sim.concerto.engine import (
     write_outcome,
 )
 from fairysim.sim.concerto.greedy import (
+    COUNT_MASK,
     DEFICIT_CAP,
     KEEP_KINDS,
     KEEP_PACKED,
@@ -124,7 +126,7 @@ GAIN = COMPLETE + 1  # N_KINDS rows: ... and those one more token of kind k comp
 BEST = GAIN + N_KINDS  # the best choice's key so far (see KIND_BITS, greedy.SLOT_BITS)
 DEFICITS = BEST + 1  # MAX_HELD rows, solo: each held card's missing tokens, a nibble a kind
 DONE = DEFICITS + MAX_HELD  # solo: score cards the multiset being scored completes
-KEPT = DONE + 1  # solo: the tokens greedy keeps this round, a nibble a kind
+KEPT = DONE + 1  # solo: the tokens greedy keeps this round, a nibble a kind (KEEP_NIBBLE)
 N_FIELDS = KEPT + 1
 assert SOLO_ROUNDS * N_KINDS <= DRAFT_ROUNDS * MAX_SEATS * N_KINDS  # solo hands fit HANDS
 SEAT_MASK = MAX_SEATS - 1
@@ -133,6 +135,10 @@ assert MAX_SEATS & SEAT_MASK == 0
 ROW_MASK = 511
 """Covers every row (see :func:`at`)."""
 assert N_FIELDS <= ROW_MASK + 1
+
+KEEP_NIBBLE = 4
+"""Bits a kind of a packed keep (:data:`.greedy.KEEP_PACKED`); a count is read with
+:data:`.greedy.COUNT_MASK`."""
 
 MULTISETS = np.array(
     [math.comb(keep + N_KINDS - 1, N_KINDS - 1) for keep in range(MAX_KEEP + 1)], np.int64
@@ -267,9 +273,6 @@ def start_games(S, store, t, seed, first_game, n_players, fixed_setup, need, row
     Drawing later rounds' hands before the first is played takes the same tokens: nothing else
     is drawn from the bag in a draft or a solo game."""
     clear_card_slots(S, n_players, slots)
-    no_tokens = stack_int64(N_KINDS)
-    for k in range(N_KINDS):
-        no_tokens[k] = 0
     for lane in range(LANES):
         game = first_game + row0 + (lane if lane < nl else 0)
         lt = lane_table(store, t, lane)
@@ -294,7 +297,8 @@ def start_games(S, store, t, seed, first_game, n_players, fixed_setup, need, row
             S[at(HARPIST_WORDS + k, lane)] = t.harpist_words[lt.counters[HARPIST], k]
         for s in range(n_players):
             n = offer_cards(lt.choices, need, lt.dealt[s, 0], lt.dealt[s, 1])
-            c = 0 if n == 1 else fewest_missing_card(no_tokens, need, lt.choices, n)
+            # The table's orchestras are still the empty ones setup_game left, as at a first pick.
+            c = 0 if n == 1 else greedy_card_on_table(lt, s, n, need)
             lt.kept[s] = lt.choices[c, 0]
             # The kept card is face up to its seat from this pick on, and is its first held card.
             write_card_need(S, lane, s, 0, need, lt.kept[s])
@@ -480,7 +484,7 @@ def keep_greedy_tokens(S, round_, n_slots):
                 missing = min(
                     max(0, S[at(row + k, lane)] - S[at(ORCHESTRA + k, lane)]), DEFICIT_CAP
                 )
-                packed |= missing << (4 * k)
+                packed |= missing << (KEEP_NIBBLE * k)
             S[at(DEFICITS + j, lane)] = packed
     for lane in range(LANES):
         S[at(BEST, lane)] = -1
@@ -532,7 +536,7 @@ def take_solo_tokens(S, round_):
     for lane in range(LANES):
         kept = S[at(KEPT, lane)]
         for k in range(N_KINDS):
-            x = (kept >> (4 * k)) & 15
+            x = (kept >> (KEEP_NIBBLE * k)) & COUNT_MASK
             S[at(ORCHESTRA + k, lane)] += x
             S[at(ORCHESTRA + PAHHA * N_KINDS + k, lane)] += S[at(hand + k, lane)] - x
 
@@ -542,10 +546,9 @@ def resolve_solo_composers(S, store, t, round_, need, slots):
     """Solo (C8), one game at a time: your kept composers one at a time (C4), then one face-down
     score card for each composer Pahha got."""
     c = stack_int64(N_KINDS)
-    shift = 4 * COMPOSER
     for lane in range(LANES):
         lt = lane_table(store, t, lane)
-        yours = (S[at(KEPT, lane)] >> shift) & 15
+        yours = (S[at(KEPT, lane)] >> (KEEP_NIBBLE * COMPOSER)) & COUNT_MASK
         for _ in range(yours):
             resolve_greedy_composer(S, lt, lane, 0, need, c, slots)
         for _ in range(S[at(solo_hand_row(round_) + COMPOSER, lane)] - yours):
@@ -595,9 +598,8 @@ def play_lane_block(
         else:
             for round_ in range(DRAFT_ROUNDS):
                 for step in range(HAND_SIZE):
-                    for s in range(
-                        n_players
-                    ):  # simultaneous: nothing is revealed until all decided
+                    # simultaneous: nothing is revealed until every seat has decided
+                    for s in range(n_players):
                         hand = hand_row(round_, (s - step) % n_players)
                         pick_greedy_tokens(S, s, hand, slots[s])
                     reveal_picks(S, n_players, round_, step)
