@@ -492,23 +492,29 @@ def popcount(mask):
 # --- Scoring (rulings L11, L12, L13), half points -------------------------------------------------
 
 
+# Collected cards are one flat int64 array, seat-major: seat ``s``'s count of type ``t`` is
+# ``collected[s * N_CARD_TYPES + t]``, as in the view (V_COLLECTED), so policies score straight
+# from the view. An item table is flat too: item ``i``'s field ``f`` is
+# ``item_table[i * ITEM_FIELDS + f]`` (V_ITEM_TABLE).
+
+
 @nb.njit(cache=True)
 def majority_halves(collected, n_seats, animal, points, seat):
     """Half points ``seat`` scores for the majority of ``animal`` worth ``points`` (L11).
 
     The unique most (at least 1 card) scores the points; two tied for the most score half each;
-    three or more tied score nothing. ``collected`` is ``int64[seats, N_CARD_TYPES]``.
+    three or more tied score nothing.
     """
     best = 0
     n_best = 0
     for s in range(n_seats):
-        c = collected[s, animal]
+        c = collected[s * N_CARD_TYPES + animal]
         if c > best:
             best = c
             n_best = 1
         elif c == best:
             n_best += 1
-    if best == 0 or collected[seat, animal] != best:
+    if best == 0 or collected[seat * N_CARD_TYPES + animal] != best:
         return 0
     if n_best == 1:
         return HALF * points
@@ -518,26 +524,29 @@ def majority_halves(collected, n_seats, animal, points, seat):
 
 
 @nb.njit(cache=True, inline="always")
-def turtle_bonus_halves(turtles):
+def turtle_bonus_halves(collected, seat):
     """Exactly 3 turtles: 3 points, whatever the turtle majority (L11)."""
-    return HALF * TURTLE_BONUS if turtles == TURTLE_BONUS_COUNT else 0
+    return (
+        HALF * TURTLE_BONUS if collected[seat * N_CARD_TYPES + TURTLE] == TURTLE_BONUS_COUNT else 0
+    )
 
 
 @nb.njit(cache=True)
-def flower_halves(row):
-    """Points for each colour of which 2 or more flowers are held (``row``: counts by type)."""
+def flower_halves(collected, seat):
+    """Points for each colour of which 2 or more flowers are held."""
     total = 0
     for t in range(FIRST_FLOWER, FIRST_FLOWER + N_FLOWERS):
-        total += FLOWER_POINTS_ARRAY[min(row[t], MAX_FLOWERS_OF_A_COLOUR)]
+        count = collected[seat * N_CARD_TYPES + t]
+        total += FLOWER_POINTS_ARRAY[min(count, MAX_FLOWERS_OF_A_COLOUR)]
     return HALF * total
 
 
 @nb.njit(cache=True)
-def variety_halves(row):
+def variety_halves(collected, seat):
     """Variety bonus by the number of flower colours held (-5 for none, L11)."""
     colours = 0
     for t in range(FIRST_FLOWER, FIRST_FLOWER + N_FLOWERS):
-        if row[t] > 0:
+        if collected[seat * N_CARD_TYPES + t] > 0:
             colours += 1
     return HALF * VARIETY_POINTS_ARRAY[colours]
 
@@ -549,13 +558,13 @@ def goblin_halves(collected, n_seats, seat):
     best = 0
     n_best = 0
     for s in range(n_seats):
-        g = collected[s, GOBLIN]
+        g = collected[s * N_CARD_TYPES + GOBLIN]
         if g > best:
             best = g
             n_best = 1
         elif g == best:
             n_best += 1
-    if best == 0 or collected[seat, GOBLIN] != best:
+    if best == 0 or collected[seat * N_CARD_TYPES + GOBLIN] != best:
         return 0
     per_goblin = GOBLIN_UNIQUE_MOST if n_best == 1 else GOBLIN_TIED_MOST
     return -HALF * per_goblin * best
@@ -578,34 +587,55 @@ def applause_halves(hand_values, n_seats, seat):
 
 
 @nb.njit(cache=True)
-def item_points(item, row):
-    """Whole points end-game item ``item`` (an item-table row) gives a seat holding ``row``
-    (collected counts by type); 0 for permanent and usable items (L13, L18)."""
-    primitive = item[IT_PRIMITIVE]
+def item_points(item_table, item, collected, seat):
+    """Whole points end-game item ``item`` gives ``seat`` at the end; 0 for permanent and usable
+    items (L13, L18)."""
+    at = item * ITEM_FIELDS
+    primitive = item_table[at + IT_PRIMITIVE]
+    amount = item_table[at + IT_AMOUNT]
+    row = seat * N_CARD_TYPES
     if primitive == FLAT_POINTS:
-        return item[IT_AMOUNT]
+        return amount
     if primitive == PENDANT_PAIR:
-        return item[IT_AMOUNT] if row[LOST_HALF] > 0 else 0
+        return amount if collected[row + LOST_HALF] > 0 else 0
     if primitive != POINTS_PER_CARD_TYPE:
         return 0
+    cards = item_table[at + IT_CARDS]
+    at_least = item_table[at + IT_AT_LEAST]
     count = 0
-    for t in range(N_CARD_TYPES):
-        if (item[IT_CARDS] >> t) & 1:
-            if item[IT_AT_LEAST] == 0:
-                count += row[t]
-            elif row[t] >= item[IT_AT_LEAST]:
+    for t in range(FIRST_FOREST_TYPE, N_CARD_TYPES):
+        if (cards >> t) & 1:
+            if at_least == 0:
+                count += collected[row + t]
+            elif collected[row + t] >= at_least:
                 count += 1
-    return item[IT_AMOUNT] * count
+    return amount * count
 
 
 @nb.njit(cache=True)
-def items_halves(row, held, item_table):
-    """Half points of the items in bitmask ``held`` for collected counts ``row``."""
+def items_halves(item_table, held, collected, seat):
+    """Half points of the items in bitmask ``held`` for ``seat``."""
     total = 0
-    for i in range(item_table.shape[0]):
-        if (held >> i) & 1:
-            total += item_points(item_table[i], row)
+    item = 0
+    while held:
+        if held & 1:
+            total += item_points(item_table, item, collected, seat)
+        held >>= 1
+        item += 1
     return HALF * total
+
+
+@nb.njit(cache=True)
+def collection_halves(collected, n_seats, seat, majority, held, item_table):
+    """``seat``'s score without the King's applause, in half points: what it has collected
+    against the others' collections, and its items. The "current score" policies maximise."""
+    total = 0
+    for a in range(N_ANIMALS):
+        total += majority_halves(collected, n_seats, FIRST_ANIMAL + a, majority[a], seat)
+    total += turtle_bonus_halves(collected, seat)
+    total += flower_halves(collected, seat) + variety_halves(collected, seat)
+    total += goblin_halves(collected, n_seats, seat)
+    return total + items_halves(item_table, held, collected, seat)
 
 
 @nb.njit(cache=True)
@@ -614,8 +644,8 @@ def score_parts(collected, hand_values, items_held, n_seats, majority, item_tabl
 
     Parameters
     ----------
-    collected : int64[seats, N_CARD_TYPES]
-        Each seat's collected cards by type.
+    collected : int64[seats * N_CARD_TYPES]
+        Each seat's collected cards by type, seat-major.
     hand_values : int64[seats]
         Each seat's fairies in hand at face value (specials 1).
     items_held : int64[seats]
@@ -623,19 +653,19 @@ def score_parts(collected, hand_values, items_held, n_seats, majority, item_tabl
     n_seats : int
     majority : int64[N_ANIMALS]
         Majority points of each animal (card file).
-    item_table : int64[n_items, ITEM_FIELDS]
+    item_table : int64[n_items * ITEM_FIELDS]
+        The court's items, flat.
     parts : int64[seats, N_PARTS]
         Written with each seat's parts (:data:`PART_NAMES`); the score is their sum.
     """
     for s in range(n_seats):
-        row = collected[s]
         for a in range(N_ANIMALS):
             parts[s, a] = majority_halves(collected, n_seats, FIRST_ANIMAL + a, majority[a], s)
-        parts[s, P_TURTLE_BONUS] = turtle_bonus_halves(row[TURTLE])
-        parts[s, P_FLOWERS] = flower_halves(row)
-        parts[s, P_VARIETY] = variety_halves(row)
+        parts[s, P_TURTLE_BONUS] = turtle_bonus_halves(collected, s)
+        parts[s, P_FLOWERS] = flower_halves(collected, s)
+        parts[s, P_VARIETY] = variety_halves(collected, s)
         parts[s, P_GOBLINS] = goblin_halves(collected, n_seats, s)
-        parts[s, P_ITEMS] = items_halves(row, items_held[s], item_table)
+        parts[s, P_ITEMS] = items_halves(item_table, items_held[s], collected, s)
         parts[s, P_APPLAUSE] = applause_halves(hand_values, n_seats, s)
 
 
