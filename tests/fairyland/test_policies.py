@@ -1,0 +1,330 @@
+"""Fairy Land's built-in policies: legal answers to every decision in whole games, the judgement
+they share (races, goblins and ogres, the auction's structure, the cheapest payment), each
+policy's idea in what it collects over a few hundred reference games, and their weights'
+ranges."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from fairysim.cli.common import apply_weights
+from fairysim.errors import FairysimError
+from fairysim.sim.fairyland.policies import POLICIES
+from fairysim.sim.fairyland.reference import make_setup, play_games, seat_view, setup_game
+from fairysim.sim.fairyland.rules import (
+    BID,
+    C_BID,
+    CHOICE_WIDTH,
+    CLEARINGS,
+    DECISIONS,
+    FAIRY_1,
+    FAIRY_2,
+    FAIRY_7,
+    GOBLIN,
+    HALF,
+    HOUSE_FAIRIES,
+    MAX_CHOICES,
+    N_ANIMALS,
+    N_CARD_TYPES,
+    OGRE,
+    P_FLOWERS,
+    P_VARIETY,
+    PASS,
+    PAYMENT,
+    SQUIRREL,
+    WARRIOR,
+    YELLOW,
+)
+from fairysim.sim.fairyland.valuation import neutral_style, one_card_value
+from fairysim.sim.policy import MAX_WEIGHTS, Policy, builtin
+
+JUDGES = ("value-bidder", "majority-hunter", "flower-gardener", "courtier")
+"""The policies built on the shared valuation (random and greedy have their own tests)."""
+
+
+# --- Legal answers in whole games -----------------------------------------------------------
+
+
+def recording(policy: Policy, log: list[tuple[int, int, int]]) -> Policy:
+    """``policy`` with every (decision, answer, number of choices) it gives written to ``log``."""
+
+    def record(decision, view, choices, n_choices, weights, rng):
+        answer = int(policy.function(decision, view, choices, n_choices, weights, rng))
+        log.append((int(decision), answer, int(n_choices)))
+        return answer
+
+    return Policy(policy.name, record, policy.weights, policy.weight_names)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("name", JUDGES)
+def test_policy_plays_whole_games_answering_every_decision_legally(name, players):
+    log: list[tuple[int, int, int]] = []
+    seat = recording(POLICIES[name], log)
+    games = play_games(make_setup(players, [seat] * players, seed=17), 3)
+    assert all(g["forest_left"] == 0 for g in games)  # every game played to its end (L10)
+    assert log
+    assert all(0 <= answer < n for _, answer, n in log)
+    asked = {DECISIONS[d] for d, _, _ in log}
+    assert {"dawn", "day", "bid", "payment"} <= asked
+
+
+def decision_samples(games: int = 40) -> list[tuple[int, np.ndarray, np.ndarray, int]]:
+    """(decision, view, choices, n_choices) of every decision random seats are asked in
+    ``games`` 4-player reference games (random seats use every action and item, L13)."""
+    samples = []
+    random_policy = POLICIES["random"]
+
+    def record(decision, view, choices, n_choices, weights, rng):
+        samples.append((int(decision), view.copy(), choices.copy(), int(n_choices)))
+        return random_policy.function(decision, view, choices, n_choices, weights, rng)
+
+    seat = Policy("random", record)
+    play_games(make_setup(4, [seat] * 4, seed=5), games)
+    return samples
+
+
+@pytest.fixture(scope="module")
+def samples():
+    return decision_samples()
+
+
+def test_samples_hold_every_decision_kind(samples):
+    assert {d for d, _, _, _ in samples} == set(range(len(DECISIONS)))
+
+
+@pytest.mark.parametrize("name", JUDGES)
+def test_policy_answers_every_decision_kind_legally(samples, name):
+    policy = POLICIES[name]
+    weights = np.zeros(MAX_WEIGHTS)
+    weights[: len(policy.weights)] = policy.weights
+    rng = np.zeros(4, dtype=np.uint64)
+    for decision, view, choices, n in samples:
+        answer = policy.function(decision, view, choices, n, weights, rng)
+        assert 0 <= answer < n, (DECISIONS[decision], answer, n)
+
+
+# --- The shared judgement, on tables laid out by hand ---------------------------------------
+
+
+def bare_table(players: int = 4):
+    """A fresh reference table with empty clearings, nothing collected and full hands."""
+    state = setup_game(make_setup(players, "random", seed=0), 0)
+    state.clearings = [Counter() for _ in range(CLEARINGS)]
+    return state
+
+
+def view_for(state, seat: int) -> np.ndarray:
+    view = seat_view(state, state.players[seat])
+    view.setflags(write=False)
+    return view
+
+
+def card_value(state, seat: int, card: int) -> float:
+    counts = np.zeros(N_CARD_TYPES, dtype=np.int64)
+    return one_card_value(view_for(state, seat), seat, card, counts, neutral_style(2.0))
+
+
+def squirrel_value(mine: int, rival: int) -> float:
+    state = bare_table()
+    state.players[0].collected[SQUIRREL] = mine
+    state.players[1].collected[SQUIRREL] = rival
+    return card_value(state, 0, SQUIRREL)
+
+
+def test_an_open_race_counts_more_than_a_safe_lead_or_a_lost_race():
+    open_race = squirrel_value(2, 2)
+    assert open_race > squirrel_value(6, 1) > 0  # a safe lead
+    assert open_race > squirrel_value(0, 6) > 0  # a lost race
+    assert squirrel_value(2, 2) > squirrel_value(2, 2 + 3)
+
+
+def test_a_flower_counts_its_exact_points():
+    state = bare_table()  # no flower yet: the first one turns -5 variety into +1 (L11)
+    assert card_value(state, 0, YELLOW) == HALF * (1 - -5)
+    state.players[0].collected[YELLOW] = 1  # a second yellow: 2 points, no new colour
+    assert card_value(state, 0, YELLOW) == HALF * 2
+
+
+def test_goblins_and_ogres_count_against():
+    state = bare_table()
+    state.players[0].collected[GOBLIN] = 2  # the most goblins: each new one costs
+    state.players[0].collected[SQUIRREL] = 2
+    assert card_value(state, 0, GOBLIN) < 0
+    assert card_value(state, 0, OGRE) < 0
+    far_behind = bare_table()
+    far_behind.players[1].collected[GOBLIN] = 6
+    assert card_value(state, 0, GOBLIN) < card_value(far_behind, 0, GOBLIN) <= 0
+    assert card_value(far_behind, 0, OGRE) == 0  # nothing an ogre could take (L6)
+
+
+def ask(name: str, state, seat: int, decision: int, rows: list[tuple[int, ...]]) -> int:
+    """What policy ``name`` answers ``seat`` at ``decision`` with ``rows`` on table ``state``."""
+    policy = POLICIES[name]
+    choices = np.zeros((MAX_CHOICES, CHOICE_WIDTH), dtype=np.int64)
+    for i, row in enumerate(rows):
+        choices[i, : len(row)] = row
+    weights = np.zeros(MAX_WEIGHTS)
+    weights[: len(policy.weights)] = policy.weights
+    view = view_for(state, seat)
+    rng = np.zeros(4, dtype=np.uint64)
+    return int(policy.function(decision, view, choices, len(rows), weights, rng))
+
+
+def auction(state, clearing: Counter, high: int, bidder: int, seat: int) -> list[tuple[int]]:
+    """Open an auction on clearing 0 at high bid ``high``; the BID rows ``seat`` is offered."""
+    state.clearings[0] = clearing
+    state.auction = (0, high, bidder)
+    power = sum(state.cards.face_value[t] for t in state.players[seat].hand)
+    return [(PASS,), *((b,) for b in range(high + 1, power + 1))]
+
+
+@pytest.mark.parametrize("name", JUDGES)
+def test_the_last_bidder_bids_one_above_when_it_is_worth_it(name):
+    state = bare_table()  # seat 0 is active: it bids last (L5)
+    rows = auction(state, Counter({SQUIRREL: 2, YELLOW: 1}), 3, 1, seat=0)
+    assert rows[ask(name, state, 0, BID, rows)][C_BID] == 4
+    rows = auction(state, Counter({GOBLIN: 2}), 3, 1, seat=0)
+    assert ask(name, state, 0, BID, rows) == 0  # goblins are not worth a fairy
+
+
+def test_an_earlier_seat_bids_just_above_what_the_later_seats_can_pay():
+    state = bare_table()  # seat 0 active: seats 1, 2, 3 bid before it
+    for seat in (2, 3):
+        state.players[seat].hand = set()  # they cannot bid
+    state.players[0].hand = {FAIRY_1, FAIRY_2}  # the active seat can pay 3 at most
+    rows = auction(state, Counter({SQUIRREL: 2, YELLOW: 2}), 0, -1, seat=1)
+    assert rows[ask("value-bidder", state, 1, BID, rows)][C_BID] == 4
+
+
+def test_an_earlier_seat_passes_what_a_later_seat_wants_more_and_can_pay():
+    state = bare_table()
+    state.players[0].collected[SQUIRREL] = 3  # the active seat races for squirrels
+    state.players[2].collected[SQUIRREL] = 3
+    rows = auction(state, Counter({SQUIRREL: 1}), 0, -1, seat=1)
+    assert ask("value-bidder", state, 1, BID, rows) == 0
+
+
+def test_the_payment_uses_the_warrior_to_chase_goblins_away():
+    state = bare_table()
+    state.players[0].hand = {*HOUSE_FAIRIES, WARRIOR}
+    state.clearings[0] = Counter({GOBLIN: 2, SQUIRREL: 1})
+    state.auction = (0, 2, 0)
+    warrior_and_1 = (1 << WARRIOR) | (1 << FAIRY_1)
+    rows = [(1 << FAIRY_2, 2), (warrior_and_1, 2), (1 << FAIRY_7, 7)]
+    for name in JUDGES:
+        assert rows[ask(name, state, 0, PAYMENT, rows)][0] == warrior_and_1
+
+
+# --- Each policy's idea, over a few hundred reference games ---------------------------------
+
+
+def rotated(lineup: list[str], games: int, seed: int) -> list[list[dict]]:
+    """Play ``lineup`` in every seat rotation, ``games`` games each; per lineup entry, one dict
+    per game it played: its seat's win share, parts and counts."""
+    out: list[list[dict]] = [[] for _ in lineup]
+    n = len(lineup)
+    for shift in range(n):
+        seats = [lineup[(s - shift) % n] for s in range(n)]
+        for g in play_games(make_setup(n, seats, seed=seed + shift), games):
+            for s in range(n):
+                items = bin(g["items_held"][s]).count("1") + bin(g["items_used"][s]).count("1")
+                out[(s + shift) % n].append(
+                    {
+                        "win": g["win_share"][s],
+                        "parts": np.array(g["parts"][s]),
+                        "visits": g["queen_visits"][s] + g["druid_visits"][s],
+                        "items": items,
+                    }
+                )
+    return out
+
+
+def mean(rows: list[dict], key) -> float:
+    return float(np.mean([key(r) for r in rows]))
+
+
+def majorities(row: dict) -> int:
+    """Animals whose majority points the seat scored (alone or shared)."""
+    return int((row["parts"][:N_ANIMALS] > 0).sum())
+
+
+def flower_points(row: dict) -> float:
+    return (row["parts"][P_FLOWERS] + row["parts"][P_VARIETY]) / HALF
+
+
+@pytest.mark.slow
+def test_value_bidder_beats_greedys_win_share_at_a_rotated_four_seat_table():
+    rows = rotated(["value-bidder", "greedy", "greedy", "greedy"], games=100, seed=41)
+    bidder = mean(rows[0], lambda r: r["win"])
+    greedy = mean(rows[1] + rows[2] + rows[3], lambda r: r["win"])
+    # measured: VALUE_BIDDER_WIN of 400 games; a fair share is 0.25 (SE about 0.025)
+    assert bidder > 0.32
+    assert bidder > 1.5 * greedy
+
+
+@pytest.mark.slow
+def test_majority_hunter_wins_more_animal_majorities():
+    rows = rotated(["majority-hunter", "random", "random", "random"], games=75, seed=43)
+    assert mean(rows[0], majorities) > 2 * mean(rows[1] + rows[2] + rows[3], majorities)
+    rows = rotated(["majority-hunter", "greedy", "greedy", "greedy"], games=75, seed=47)
+    assert mean(rows[0], majorities) > mean(rows[1] + rows[2] + rows[3], majorities) + 0.3
+
+
+@pytest.mark.slow
+def test_flower_gardener_scores_more_flower_and_variety_points_than_greedy():
+    rows = rotated(["flower-gardener", "greedy", "greedy", "greedy"], games=75, seed=53)
+    gardener = mean(rows[0], flower_points)
+    greedy = mean(rows[1] + rows[2] + rows[3], flower_points)
+    assert gardener > greedy + 3.0
+
+
+@pytest.mark.slow
+def test_courtier_visits_the_queen_and_druids_more_and_gains_more_items_than_greedy():
+    rows = rotated(["courtier", "greedy", "greedy", "greedy"], games=75, seed=59)
+    others = rows[1] + rows[2] + rows[3]
+    assert mean(rows[0], lambda r: r["visits"]) > 2 * mean(others, lambda r: r["visits"])
+    assert mean(rows[0], lambda r: r["items"]) > 2 * mean(others, lambda r: r["items"])
+
+
+# --- Weights ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", JUDGES)
+def test_every_weight_has_a_range_holding_its_default(name):
+    policy = POLICIES[name]
+    assert len(policy.weight_ranges) == len(policy.weights) <= MAX_WEIGHTS
+    for value, (low, high) in zip(policy.weights, policy.weight_ranges, strict=True):
+        assert low <= value <= high
+
+
+@pytest.mark.parametrize("name", JUDGES)
+def test_weights_out_of_range_are_refused(name):
+    policy = POLICIES[name]
+    for at, (key, (low, high)) in enumerate(
+        zip(policy.weight_names, policy.weight_ranges, strict=True)
+    ):
+        assert policy.with_weights(**{key: low}).weights[at] == low
+        assert policy.with_weights(**{key: high}).weights[at] == high
+        for bad in (low - 0.5, high + 0.5, float("nan")):
+            with pytest.raises(FairysimError, match=key) as err:
+                policy.with_weights(**{key: bad})
+            assert err.value.where == "--weights"
+
+
+def test_the_weights_option_refuses_a_weight_out_of_range_in_one_line():
+    with pytest.raises(FairysimError) as err:
+        apply_weights([POLICIES["value-bidder"]], "value-bidder:share=1.5")
+    assert err.value.where == "--weights"
+    assert "value-bidder:share must lie in [0, 1], got 1.5" in err.value.message
+
+
+def test_a_builtin_refuses_a_default_outside_its_range_or_half_bounded_weights():
+    function = POLICIES["random"].function
+    with pytest.raises(ValueError, match="outside"):
+        builtin("x", function, "x", builtin_id=0, w=(2.0, 0.0, 1.0))
+    with pytest.raises(ValueError, match="bounds some weights"):
+        builtin("x", function, "x", builtin_id=0, w=(0.5, 0.0, 1.0), v=1.0)
