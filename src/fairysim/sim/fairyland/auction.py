@@ -10,13 +10,18 @@ from __future__ import annotations
 
 import numba as nb
 
+from fairysim.sim.concerto.policies import stack_int64
 from fairysim.sim.fairyland.rules import (
     C_LOOK,
     C_MASK,
+    EXPLORER,
+    FAUNA,
+    FLORA,
     HALF,
     HERALD,
     HERALD_VALUE,
     N_FAIRY_TYPES,
+    N_HOUSE_FAIRIES,
     V_ACTIVE,
     V_BID_BONUS,
     V_FACE_VALUE,
@@ -31,65 +36,61 @@ from fairysim.sim.fairyland.rules import (
     popcount,
 )
 from fairysim.sim.fairyland.valuation import (
-    S_SPREAD,
     face_cost,
-    neutral_style,
     taken_value,
 )
+
+CONTEXT_FAIRIES = (1 << EXPLORER) | (1 << FAUNA) | (1 << FLORA)
+"""Fairies whose value depends on the clearing explored (L5)."""
+CONTEXT_COSTS = (1 << WIND) | (1 << WARRIOR) | (1 << HERALD)
+"""Fairies whose cost in a payment is not their face value alone (:func:`cheapest_row`)."""
 
 
 @nb.njit(cache=True)
 def bid_power(view, seat, counts, values):
     """The most ``seat`` can bid for the clearing ``counts``: its hand's values there plus its
-    bid bonus (L5, L14). ``values`` is int64[N_FAIRY_TYPES] scratch."""
-    explore_values(view[V_FACE_VALUE : V_FACE_VALUE + N_FAIRY_TYPES], counts, values)
-    return mask_value(view[V_HAND + seat], values) + view[V_BID_BONUS + seat]
+    bid bonus (L5, L14). ``values`` is int64[N_FAIRY_TYPES] scratch, filled only when the hand
+    holds a fairy whose value depends on the clearing."""
+    hand = view[V_HAND + seat]
+    if hand & CONTEXT_FAIRIES:
+        explore_values(view[V_FACE_VALUE : V_FACE_VALUE + N_FAIRY_TYPES], counts, values)
+        return mask_value(hand, values) + view[V_BID_BONUS + seat]
+    return face_cost(view, hand) + view[V_BID_BONUS + seat]
 
 
 @nb.njit(cache=True)
-def rival_wish(view, rival, counts, values, style, per_point, share):
-    """The most ``rival`` is expected to bid for the clearing ``counts``: its purse (public,
-    PL2) or what the clearing is worth to it (``style``) at ``per_point`` fairy points a point,
-    all of it for the auction's last bidder (the active seat), ``share`` of it for an earlier
-    one."""
-    power = bid_power(view, rival, counts, values)
-    if power == 0:
-        return 0
-    wish = taken_value(view, rival, counts, style) / HALF * per_point
-    if rival != view[V_ACTIVE]:
-        wish *= share
-    return min(power, max(0, int(wish)))
-
-
-@nb.njit(cache=True)
-def rivals_top_bid(view, seat, counts, values, spread, per_point, share):
-    """The highest bid the seats bidding after ``seat`` in this auction (up to the active seat,
-    who bids last, L5) are expected to make for the clearing ``counts`` (:func:`rival_wish`,
-    rivals judged in :func:`neutral_style`)."""
+def later_purse(view, seat, counts, values):
+    """The most any seat bidding after ``seat`` in this auction (up to the active seat, who bids
+    last, L5) can pay for the clearing ``counts``: everything but the decks is public (PL2),
+    so every purse is known."""
     n = view[V_PLAYERS]
     active = view[V_ACTIVE]
-    style = neutral_style(spread)
     top = 0
     rival = seat
     while rival != active:
         rival = (rival + 1) % n
-        top = max(top, rival_wish(view, rival, counts, values, style, per_point, share))
+        top = max(top, bid_power(view, rival, counts, values))
     return top
 
 
 @nb.njit(cache=True)
-def auction_bid(view, choices, n_choices, seat, high, value, per_point, share, rivals):
-    """The ``BID`` row to answer: the last bidder bids one above ``high`` when that costs at
-    most ``value`` (half points, at ``per_point`` fairy points a point); an earlier seat bids
-    just above what the seats after it are expected to bid (``rivals``) when that is within
-    ``share`` of its value, else passes."""
+def auction_bid(choices, n_choices, high, value, per_point, share, later):
+    """The ``BID`` row to answer (L5).
+
+    The last bidder (``later`` < 0) bids one above ``high`` when that costs at most ``value``
+    (half points, at ``per_point`` fairy points a point). An earlier seat spends at most
+    ``share`` of that: it bids one above what the seats after it can pay (``later``), sure to
+    win, when that is within it; else one above ``high`` when that is (the seats after it may
+    not want the clearing); else it passes.
+    """
     most = choices[n_choices - 1, 0]
     budget = value / HALF * per_point
-    if rivals < 0:  # the last bidder
-        bid = high + 1
-    else:
-        bid = max(high, rivals) + 1
+    bid = high + 1
+    if later >= 0:
         budget *= share
+        sure = max(high, later) + 1
+        if sure <= most and sure <= budget:
+            bid = sure
     if bid > most or bid > budget:
         return 0
     return bid - high  # rows: PASS, then high + 1, high + 2, ... (rules.BID)
@@ -100,33 +101,30 @@ IDLE = -1.0 * HALF
 
 
 @nb.njit(cache=True)
-def explore_net(view, seat, counts, values, style, per_point, share):
+def explore_net(view, seat, counts, values, style, per_point):
     """What exploring the clearing ``counts`` is worth to ``seat``, the active seat, who bids
-    last (L5).
-
-    The seats before it bid in turn (judged by :func:`rival_wish`): one that wishes to pay more
-    than the clearing is worth to ``seat`` takes it, and exploring it only hands it over
-    (:data:`IDLE` less that rival's gain); the others raise the high bid by one each while it is
-    below their wish, and ``seat`` pays one more. A clearing worth nothing to ``seat`` is
-    :data:`IDLE` (nobody may bid on an empty one, L16).
-    """
+    last (L5): its value less one fairy point, the least it pays (the seats before it bid only
+    what they wish, which a seat judging by purses cannot tell). :data:`IDLE` when the clearing
+    is worth nothing to it or it cannot bid (nobody may bid on an empty clearing, L16)."""
     value = taken_value(view, seat, counts, style)
-    if value <= 0.0:
+    if value <= 0.0 or bid_power(view, seat, counts, values) == 0:
         return IDLE
-    budget = value / HALF * per_point
-    rivals = neutral_style(style[S_SPREAD])
-    n = view[V_PLAYERS]
-    high = 0
-    for step in range(1, n):
-        rival = (seat + step) % n
-        wish = rival_wish(view, rival, counts, values, rivals, per_point, share)
-        if wish > budget:
-            return IDLE - taken_value(view, rival, counts, rivals)
-        if wish > high:
-            high += 1
-    if high + 1 > bid_power(view, seat, counts, values):
-        return IDLE
-    return value - HALF * (high + 1) / per_point
+    return value - HALF / per_point
+
+
+HOUSE_SUBSETS = 1 << N_HOUSE_FAIRIES
+SPECIAL_SUBSETS = 1 << (N_FAIRY_TYPES - N_HOUSE_FAIRIES)
+"""Sizes of the face-value tables of :func:`cheapest_row` (house fairies, special fairies)."""
+
+
+@nb.njit(cache=True, inline="always")
+def fill_subset_faces(view, first, n, table):
+    """``table[m]``: the face value of the fairies ``first + b`` for the bits ``b`` of ``m``."""
+    table[0] = 0
+    for b in range(n):
+        face = view[V_FACE_VALUE + first + b]
+        for m in range(1 << b):
+            table[m | (1 << b)] = table[m] + face
 
 
 @nb.njit(cache=True)
@@ -138,8 +136,13 @@ def cheapest_row(view, choices, n_choices, need_look, hand, warrior_relief, hera
     The cost is the fairies' face value, less the Fairy of the Wind when it comes back (``hand``
     is the seat's hand; it comes back when 3 cards or fewer are left, L15, L18; ``hand`` 0
     ignores this), less ``warrior_relief`` when the Warrior is among them, plus
-    ``herald_extra`` when the Herald is.
+    ``herald_extra`` when the Herald is. A payment may list a hundred rows, so face values come
+    from two small tables of subset sums.
     """
+    house = stack_int64(HOUSE_SUBSETS)
+    special = stack_int64(SPECIAL_SUBSETS)
+    fill_subset_faces(view, 0, N_HOUSE_FAIRIES, house)
+    fill_subset_faces(view, N_HOUSE_FAIRIES, N_FAIRY_TYPES - N_HOUSE_FAIRIES, special)
     wind_face = view[V_FACE_VALUE + WIND]
     best = 0
     best_cost = 1.0e18
@@ -148,15 +151,18 @@ def cheapest_row(view, choices, n_choices, need_look, hand, warrior_relief, hera
         if need_look >= 0 and choices[i, C_LOOK] < need_look:
             continue
         mask = choices[i, C_MASK]
-        cost = float(face_cost(view, mask))
-        if hand and (mask >> WIND) & 1 and popcount(hand & ~mask) <= WIND_HAND_LIMIT:
-            cost -= wind_face
-        if (mask >> WARRIOR) & 1:
-            cost -= warrior_relief
-        if (mask >> HERALD) & 1:
-            cost += herald_extra
+        cost = float(house[mask & (HOUSE_SUBSETS - 1)] + special[mask >> N_HOUSE_FAIRIES])
+        if mask & CONTEXT_COSTS:
+            if hand and (mask >> WIND) & 1 and popcount(hand & ~mask) <= WIND_HAND_LIMIT:
+                cost -= wind_face
+            if (mask >> WARRIOR) & 1:
+                cost -= warrior_relief
+            if (mask >> HERALD) & 1:
+                cost += herald_extra
+        if cost > best_cost:
+            continue
         cards = popcount(mask)
-        if cost < best_cost or (cost == best_cost and cards < best_cards):
+        if cost < best_cost or cards < best_cards:
             best, best_cost, best_cards = i, cost, cards
     return best
 

@@ -13,9 +13,9 @@ from fairysim.sim.fairyland.auction import (
     auction_bid,
     cheapest_row,
     explore_net,
+    later_purse,
     most_face,
     most_look,
-    rivals_top_bid,
     visit_cost,
 )
 from fairysim.sim.fairyland.rules import (
@@ -92,8 +92,6 @@ VISIT = 2.0
 LOOK = 3
 """What a visit is worth (points) and how many cards it looks at, for a policy with no weight
 for them."""
-DAWN_WORTH = 3 * CLEARINGS
-"""Dawn scratch: each clearing as it is, with the first card drawn, with the second."""
 BROOM_DENIAL = 0.5
 """Share of what a rival loses that sweeping a clearing is worth to the sweeper."""
 
@@ -101,26 +99,26 @@ BROOM_DENIAL = 0.5
 @nb.njit(cache=True)
 def dawn_by_style(view, choices, n_choices, seat, style, counts):
     """The Dawn placement (L3) leaving the clearing worth most to the seat, who explores next
-    and bids last."""
+    and bids last. A card drawn adds what it is worth alone to the clearing it joins (five
+    valuations, not one per clearing and card)."""
     first = view[V_DAWN_CARDS]
     second = view[V_DAWN_CARDS + 1]
-    worth = stack_int64(DAWN_WORTH)
+    worth = stack_int64(CLEARINGS)
     for c in range(CLEARINGS):
         copy_clearing(view, c, counts)
-        worth[3 * c] = int(FIXED * taken_value(view, seat, counts, style))
-        counts[first] += 1
-        worth[3 * c + 1] = int(FIXED * taken_value(view, seat, counts, style))
-        counts[first] -= 1
-        if second != NO_CARD:
-            counts[second] += 1
-            worth[3 * c + 2] = int(FIXED * taken_value(view, seat, counts, style))
+        worth[c] = int(FIXED * taken_value(view, seat, counts, style))
+    first_worth = int(FIXED * one_card_value(view, seat, first, counts, style))
+    second_worth = 0
+    if second != NO_CARD:
+        second_worth = int(FIXED * one_card_value(view, seat, second, counts, style))
     best = 0
     best_worth = -(1 << 62)
     for i in range(n_choices):
         top = -(1 << 62)
         for c in range(CLEARINGS):
-            variant = 1 if c == choices[i, C_FIRST] else (2 if c == choices[i, C_SECOND] else 0)
-            top = max(top, worth[3 * c + variant])
+            gain = first_worth if c == choices[i, C_FIRST] else 0
+            gain += second_worth if c == choices[i, C_SECOND] else 0
+            top = max(top, worth[c] + gain)
         if top > best_worth:
             best_worth = top
             best = i
@@ -177,11 +175,9 @@ def item_use_value(view, seat, item, counts, style, key, recall_rate):
 
 
 @nb.njit(cache=True)
-def day_by_style(
-    view, choices, n_choices, seat, style, per_point, share, visits, crest, key, recall_rate
-):
+def day_by_style(view, choices, n_choices, seat, style, per_point, visits, crest, key, recall_rate):
     """The Day's action (L4) worth most: a clearing its value less the expected price
-    (:func:`.valuation.explore_net`); the Queen ``visits[0]``, the Druids ``visits[1]`` (half
+    (:func:`.auction.explore_net`); the Queen ``visits[0]``, the Druids ``visits[1]`` (half
     points, their fairies' cost included); the Crest ``crest``; an item what using it is worth
     (:func:`item_use_value`)."""
     counts = stack_int64(N_CARD_TYPES)
@@ -193,7 +189,7 @@ def day_by_style(
         arg = choices[i, C_ARG]
         if action == ACT_EXPLORE:
             copy_clearing(view, arg, counts)
-            value = explore_net(view, seat, counts, values, style, per_point, share)
+            value = explore_net(view, seat, counts, values, style, per_point)
         elif action == ACT_QUEEN:
             value = visits[0]
         elif action == ACT_DRUIDS:
@@ -210,8 +206,8 @@ def day_by_style(
 
 @nb.njit(cache=True)
 def bid_by_style(view, choices, n_choices, seat, style, per_point, share):
-    """The ``BID`` (L5): the seat's value of the clearing against what the seats after it are
-    expected to bid (:func:`.valuation.auction_bid`)."""
+    """The ``BID`` (L5): the seat's value of the clearing against what the seats after it can
+    pay (:func:`.auction.auction_bid`)."""
     c = view[V_AUCTION_CLEARING]
     if c == NO_CLEARING:
         return 0
@@ -219,13 +215,13 @@ def bid_by_style(view, choices, n_choices, seat, style, per_point, share):
     values = stack_int64(N_FAIRY_TYPES)
     copy_clearing(view, c, counts)
     value = taken_value(view, seat, counts, style)
-    if value <= 0.0:
-        return 0
-    rivals = -1
-    if seat != view[V_ACTIVE]:
-        rivals = rivals_top_bid(view, seat, counts, values, style[S_SPREAD], per_point, share)
     high = view[V_HIGH_BID]
-    return auction_bid(view, choices, n_choices, seat, high, value, per_point, share, rivals)
+    later = -1
+    if seat != view[V_ACTIVE]:
+        if value / HALF * per_point * share < high + 1:
+            return 0  # not even the least bid is within its share: the purses do not matter
+        later = later_purse(view, seat, counts, values)
+    return auction_bid(choices, n_choices, high, value, per_point, share, later)
 
 
 @nb.njit(cache=True)
@@ -329,7 +325,7 @@ def plain_play(
     rate = HALF / per_point if hand_face(view, seat) <= crest_below else 0.0
     crest = rate * played_face(view, seat) if rate > 0.0 else NEVER
     return day_by_style(
-        view, choices, n_choices, seat, style, per_point, share, (net, net), crest, prospect, rate
+        view, choices, n_choices, seat, style, per_point, (net, net), crest, prospect, rate
     )
 
 

@@ -36,6 +36,7 @@ from fairysim.sim.fairyland.rules import (
     CLEARINGS,
     FIRST_ANIMAL,
     FIRST_FLOWER,
+    FIRST_FOREST_TYPE,
     FLAT_POINTS,
     FLOWER_POINTS_ARRAY,
     GOBLIN,
@@ -185,7 +186,7 @@ def held_items_gain(view, seat, counts):
             if primitive == POINTS_PER_CARD_TYPE:
                 cards = view[at + IT_CARDS]
                 at_least = view[at + IT_AT_LEAST]
-                for t in range(N_CARD_TYPES):
+                for t in range(FIRST_FOREST_TYPE, N_CARD_TYPES):
                     if counts[t] != 0 and (cards >> t) & 1:
                         if at_least == 0:
                             gain += amount * counts[t]
@@ -272,7 +273,8 @@ def cards_value(view, seat, counts, style):
         expected = (g + k) * standing(g + k, o, spread) - g * standing(g, o, spread)
         value -= style[S_GOBLIN] * HALF * GOBLIN_UNIQUE_MOST * expected
     for t in range(WARRIOR, WIND + 1):
-        value += HALF * style[S_SPECIAL] * counts[t]
+        if counts[t] != 0:
+            value += HALF * style[S_SPECIAL] * counts[t]
     if counts[OGRE] > 0 and view[V_OGRE_WARD + seat] == 0:
         share = victims_at_hand(view, seat, counts) / OGRE_VICTIMS
         value += HALF * style[S_OGRE] * counts[OGRE] * share
