@@ -1,7 +1,10 @@
-"""Fairy Land's built-in policies: legal answers to every decision in whole games, the judgement
-they share (races, goblins and ogres, the auction's structure, the cheapest payment), each
-policy's idea in what it collects over a few hundred reference games, and their weights'
-ranges."""
+"""Fairy Land's built-in policies.
+
+On constructed decisions: greedy takes the clearing worth most to it now and pays as little as
+it can; random answers within the choices; the four judging policies share one judgement (races,
+goblins and ogres, the auction's structure, the cheapest payment). In whole games: every judging
+policy answers every decision legally at 2, 3 and 4 players, and each one's idea shows in what it
+collects over a few hundred reference games. Their weights' ranges are enforced."""
 
 from __future__ import annotations
 
@@ -12,16 +15,23 @@ import pytest
 
 from fairysim.cli.common import apply_weights
 from fairysim.errors import FairysimError
+from fairysim.sim.fairyland import reference as ref
 from fairysim.sim.fairyland.policies import POLICIES
-from fairysim.sim.fairyland.reference import make_setup, play_games, seat_view, setup_game
+from fairysim.sim.fairyland.reference import make_setup, play_games
 from fairysim.sim.fairyland.rules import (
+    ACT_CREST,
+    ACT_EXPLORE,
+    ACT_QUEEN,
     BID,
     C_BID,
     CHOICE_WIDTH,
-    CLEARINGS,
+    DAY,
     DECISIONS,
+    EXPLORER,
     FAIRY_1,
     FAIRY_2,
+    FAIRY_3,
+    FAIRY_5,
     FAIRY_7,
     GOBLIN,
     HALF,
@@ -29,18 +39,103 @@ from fairysim.sim.fairyland.rules import (
     MAX_CHOICES,
     N_ANIMALS,
     N_CARD_TYPES,
+    NO_ARG,
     OGRE,
+    OGRE_VICTIMS,
     P_FLOWERS,
     P_VARIETY,
     PASS,
     PAYMENT,
-    SQUIRREL,
-    UNICORN,
     WARRIOR,
-    YELLOW,
 )
 from fairysim.sim.fairyland.valuation import neutral_style, one_card_value
 from fairysim.sim.policy import MAX_WEIGHTS, Policy, builtin
+from fairysim.sim.rng import new_stream
+
+from . import counter, make_state, types
+
+GREEDY = POLICIES["greedy"]
+SQUIRREL, FOX, YELLOW, UNICORN = types("squirrel", "fox", "yellow", "unicorn")
+
+
+def ask(policy, state, seat, decision, rows):
+    table = np.zeros((MAX_CHOICES, CHOICE_WIDTH), dtype=np.int64)
+    for i, row in enumerate(rows):
+        table[i, : len(row)] = row
+    weights = np.zeros(MAX_WEIGHTS)
+    weights[: len(policy.weights)] = policy.weights
+    view = ref.seat_view(state, state.players[seat])
+    return int(policy.function(decision, view, table, len(rows), weights, new_stream(1, 0, 1)))
+
+
+def mask(*fairies):
+    return sum(1 << f for f in fairies)
+
+
+def test_greedy_explores_the_clearing_worth_most():
+    state = make_state(
+        3,
+        clearings=[counter(goblin=2), counter(squirrel=2, yellow=1), counter(unicorn=1)],
+        collected=[counter(squirrel=1), counter(squirrel=2), counter()],
+    )
+    rows = [(ACT_EXPLORE, c) for c in range(3)] + [(ACT_QUEEN, NO_ARG)]
+    assert ask(GREEDY, state, 0, DAY, rows) == 1  # the squirrel majority and a flower
+
+
+def test_greedy_uses_the_crest_when_its_hand_is_low():
+    state = make_state(2, hands=[{FAIRY_1, FAIRY_2}, set()], clearings=[counter(fox=2)])
+    state.players[0].played = {FAIRY_3, FAIRY_5, FAIRY_7}
+    rows = [(ACT_EXPLORE, c) for c in range(3)] + [(ACT_CREST, NO_ARG)]
+    assert ask(GREEDY, state, 0, DAY, rows) == 3
+
+
+def test_greedy_bids_the_lowest_bid_when_the_clearing_is_worth_it_else_passes():
+    state = make_state(2, clearings=[counter(squirrel=3)])
+    state.auction = (0, 2, 1)
+    rows = [(PASS,), *((b,) for b in range(3, 29))]
+    assert ask(GREEDY, state, 0, BID, rows) == 1  # bids 3 for 10 points
+    state.clearings[0] = counter(goblin=3)
+    assert ask(GREEDY, state, 0, BID, rows) == 0
+
+
+def test_greedy_pays_the_least_face_value_then_the_fewest_cards():
+    clearing = counter(fox=2, goblin=2)  # the Explorer is worth 4 here
+    state = make_state(2, hands=[{FAIRY_1, FAIRY_2, FAIRY_3, FAIRY_5, EXPLORER}, set()])
+    state.clearings[0] = clearing
+    hand = state.players[0].hand
+    rows = []
+    for m in ref.subsets(hand):
+        value = sum(ref.explore_value(state, t, clearing) for t in ref.cards_of(m))
+        if value >= 5:
+            rows.append((m, value))
+    answer = rows[ask(GREEDY, state, 0, PAYMENT, rows)][0]
+    assert answer == mask(EXPLORER, FAIRY_1)  # face value 2 for a bid of 5
+
+
+def test_greedy_gives_the_ogre_what_costs_it_least():
+    state = make_state(
+        2, collected=[counter(squirrel=3, fox=1, yellow=2), counter(squirrel=2, fox=1)]
+    )
+    rows = [(SQUIRREL, SQUIRREL), (SQUIRREL, FOX), (SQUIRREL, YELLOW), (FOX, YELLOW)]
+    rows += [(YELLOW, YELLOW)]
+    chosen = rows[ask(GREEDY, state, 0, OGRE_VICTIMS, rows)]
+    costs = {}
+    for pair in rows:
+        for t in pair:
+            state.players[0].collected[t] -= 1
+        costs[pair] = -sum(ref.final_scoring(state)[0].values())
+        for t in pair:
+            state.players[0].collected[t] += 1
+    assert costs[chosen] == min(costs.values())
+
+
+def test_random_answers_within_the_choices():
+    state = make_state(2)
+    rows = [(b,) for b in range(7)]
+    assert 0 <= ask(POLICIES["random"], state, 0, BID, rows) < 7
+
+
+# --- The judging policies ------------------------------------------------------------
 
 JUDGES = ("value-bidder", "majority-hunter", "flower-gardener", "courtier")
 """The policies built on the shared valuation (random and greedy have their own tests)."""
@@ -111,15 +206,8 @@ def test_policy_answers_every_decision_kind_legally(samples, name):
 # --- The shared judgement, on tables laid out by hand ---------------------------------------
 
 
-def bare_table(players: int = 4):
-    """A fresh reference table with empty clearings, nothing collected and full hands."""
-    state = setup_game(make_setup(players, "random", seed=0), 0)
-    state.clearings = [Counter() for _ in range(CLEARINGS)]
-    return state
-
-
 def view_for(state, seat: int) -> np.ndarray:
-    view = seat_view(state, state.players[seat])
+    view = ref.seat_view(state, state.players[seat])
     view.setflags(write=False)
     return view
 
@@ -130,7 +218,7 @@ def card_value(state, seat: int, card: int) -> float:
 
 
 def squirrel_value(mine: int, rival: int) -> float:
-    state = bare_table()
+    state = make_state(4)
     state.players[0].collected[SQUIRREL] = mine
     state.players[1].collected[SQUIRREL] = rival
     return card_value(state, 0, SQUIRREL)
@@ -144,35 +232,22 @@ def test_an_open_race_counts_more_than_a_safe_lead_or_a_lost_race():
 
 
 def test_a_flower_counts_its_exact_points():
-    state = bare_table()  # no flower yet: the first one turns -5 variety into +1 (L11)
+    state = make_state(4)  # no flower yet: the first one turns -5 variety into +1 (L11)
     assert card_value(state, 0, YELLOW) == HALF * (1 - -5)
     state.players[0].collected[YELLOW] = 1  # a second yellow: 2 points, no new colour
     assert card_value(state, 0, YELLOW) == HALF * 2
 
 
 def test_goblins_and_ogres_count_against():
-    state = bare_table()
+    state = make_state(4)
     state.players[0].collected[GOBLIN] = 2  # the most goblins: each new one costs
     state.players[0].collected[SQUIRREL] = 2
     assert card_value(state, 0, GOBLIN) < 0
     assert card_value(state, 0, OGRE) < 0
-    far_behind = bare_table()
+    far_behind = make_state(4)
     far_behind.players[1].collected[GOBLIN] = 6
     assert card_value(state, 0, GOBLIN) < card_value(far_behind, 0, GOBLIN) <= 0
     assert card_value(far_behind, 0, OGRE) == 0  # nothing an ogre could take (L6)
-
-
-def ask(name: str, state, seat: int, decision: int, rows: list[tuple[int, ...]]) -> int:
-    """What policy ``name`` answers ``seat`` at ``decision`` with ``rows`` on table ``state``."""
-    policy = POLICIES[name]
-    choices = np.zeros((MAX_CHOICES, CHOICE_WIDTH), dtype=np.int64)
-    for i, row in enumerate(rows):
-        choices[i, : len(row)] = row
-    weights = np.zeros(MAX_WEIGHTS)
-    weights[: len(policy.weights)] = policy.weights
-    view = view_for(state, seat)
-    rng = np.zeros(4, dtype=np.uint64)
-    return int(policy.function(decision, view, choices, len(rows), weights, rng))
 
 
 def auction(state, clearing: Counter, high: int, bidder: int, seat: int) -> list[tuple[int]]:
@@ -185,39 +260,39 @@ def auction(state, clearing: Counter, high: int, bidder: int, seat: int) -> list
 
 @pytest.mark.parametrize("name", JUDGES)
 def test_the_last_bidder_bids_one_above_when_it_is_worth_it(name):
-    state = bare_table()  # seat 0 is active: it bids last (L5)
+    state = make_state(4)  # seat 0 is active: it bids last (L5)
     rows = auction(state, Counter({SQUIRREL: 2, YELLOW: 1}), 3, 1, seat=0)
-    assert rows[ask(name, state, 0, BID, rows)][C_BID] == 4
+    assert rows[ask(POLICIES[name], state, 0, BID, rows)][C_BID] == 4
     rows = auction(state, Counter({GOBLIN: 2}), 3, 1, seat=0)
-    assert ask(name, state, 0, BID, rows) == 0  # goblins are not worth a fairy
+    assert ask(POLICIES[name], state, 0, BID, rows) == 0  # goblins are not worth a fairy
 
 
 def test_an_earlier_seat_bids_just_above_what_the_later_seats_can_pay():
-    state = bare_table()  # seat 0 active: seats 1, 2, 3 bid before it
+    state = make_state(4)  # seat 0 active: seats 1, 2, 3 bid before it
     for seat in (2, 3):
         state.players[seat].hand = set()  # they cannot bid
     state.players[0].hand = {FAIRY_1, FAIRY_2}  # the active seat can pay 3 at most
     rows = auction(state, Counter({SQUIRREL: 2, YELLOW: 2}), 0, -1, seat=1)
-    assert rows[ask("value-bidder", state, 1, BID, rows)][C_BID] == 4
+    assert rows[ask(POLICIES["value-bidder"], state, 1, BID, rows)][C_BID] == 4
 
 
 def test_an_earlier_seat_unsure_to_win_bids_the_least_within_its_share_or_passes():
-    state = bare_table()  # seat 0, active and bidding last, can pay 28
+    state = make_state(4)  # seat 0, active and bidding last, can pay 28
     rows = auction(state, Counter({SQUIRREL: 2, YELLOW: 2}), 2, 3, seat=1)
-    assert rows[ask("value-bidder", state, 1, BID, rows)][C_BID] == 3
+    assert rows[ask(POLICIES["value-bidder"], state, 1, BID, rows)][C_BID] == 3
     rows = auction(state, Counter({UNICORN: 1}), 9, 3, seat=1)  # worth far less than 10 fairies
-    assert ask("value-bidder", state, 1, BID, rows) == 0
+    assert ask(POLICIES["value-bidder"], state, 1, BID, rows) == 0
 
 
 def test_the_payment_uses_the_warrior_to_chase_goblins_away():
-    state = bare_table()
+    state = make_state(4)
     state.players[0].hand = {*HOUSE_FAIRIES, WARRIOR}
     state.clearings[0] = Counter({GOBLIN: 2, SQUIRREL: 1})
     state.auction = (0, 2, 0)
     warrior_and_1 = (1 << WARRIOR) | (1 << FAIRY_1)
     rows = [(1 << FAIRY_2, 2), (warrior_and_1, 2), (1 << FAIRY_7, 7)]
     for name in JUDGES:
-        assert rows[ask(name, state, 0, PAYMENT, rows)][0] == warrior_and_1
+        assert rows[ask(POLICIES[name], state, 0, PAYMENT, rows)][0] == warrior_and_1
 
 
 # --- Each policy's idea, over a few hundred reference games ---------------------------------
