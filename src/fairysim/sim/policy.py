@@ -16,9 +16,7 @@ without recompiling, and user policies from any module run at full speed.
 
 from __future__ import annotations
 
-import dataclasses
 import importlib
-import math
 import sys
 import warnings
 from collections.abc import Callable, Mapping, Sequence
@@ -84,9 +82,6 @@ class Policy:
     reads_view : bool
         False for policies that decide from the choices alone (greedy, random): the engine then
         skips filling the view for that seat, which is a sizeable share of a game's work.
-    weight_ranges : tuple of (float, float)
-        The closed range ``(low, high)`` each weight must lie in, one per weight; empty when the
-        weights are not bounded. :meth:`with_weights` refuses a value outside it.
     """
 
     name: str
@@ -97,11 +92,9 @@ class Policy:
     defaults: tuple[float, ...] = field(default=(), repr=False)
     reads_view: bool = True
     builtin_id: int = -1
-    weight_ranges: tuple[tuple[float, float], ...] = ()
 
     def with_weights(self, **updates: float) -> Policy:
-        """A copy with some weights changed by name; a value outside the weight's range (or not
-        finite) is refused."""
+        """A copy with some weights changed by name."""
         weights = list(self.weights)
         for key, value in updates.items():
             if key not in self.weight_names:
@@ -110,19 +103,17 @@ class Policy:
                     f"policy {self.name} has no weight {key!r}"
                     + (f" (it has {', '.join(self.weight_names)})" if self.weight_names else ""),
                 )
-            at = self.weight_names.index(key)
-            value = float(value)
-            if not math.isfinite(value):
-                raise FairysimError("--weights", f"{self.name}:{key} must be finite, got {value}")
-            if self.weight_ranges:
-                low, high = self.weight_ranges[at]
-                if not low <= value <= high:
-                    raise FairysimError(
-                        "--weights",
-                        f"{self.name}:{key} must lie in [{low:g}, {high:g}], got {value:g}",
-                    )
-            weights[at] = value
-        return dataclasses.replace(self, weights=tuple(weights))
+            weights[self.weight_names.index(key)] = float(value)
+        return Policy(
+            self.name,
+            self.function,
+            tuple(weights),
+            self.weight_names,
+            self.description,
+            self.defaults,
+            self.reads_view,
+            self.builtin_id,
+        )
 
 
 def builtin(
@@ -131,25 +122,14 @@ def builtin(
     description: str,
     builtin_id: int,
     reads_view: bool = True,
-    **weights: float | tuple[float, float, float],
+    **weights: float,
 ) -> Policy:
-    """Declare a built-in policy with its game's dispatch id and named default weights.
-
-    Each weight is its default, or ``(default, low, high)`` to bound it; either every weight is
-    bounded or none is.
-    """
+    """Declare a built-in policy with its game's dispatch id and named default weights."""
     if len(weights) > MAX_WEIGHTS:
         raise ValueError(f"policy {name} declares more than {MAX_WEIGHTS} weights")
-    bounded = [isinstance(v, tuple) for v in weights.values()]
-    if any(bounded) and not all(bounded):
-        raise ValueError(f"policy {name} bounds some weights but not all")
-    values = tuple(float(v[0] if isinstance(v, tuple) else v) for v in weights.values())
-    ranges = tuple((float(v[1]), float(v[2])) for v in weights.values() if isinstance(v, tuple))
-    for key, value, (low, high) in zip(weights, values, ranges, strict=False):
-        if not low <= value <= high:
-            raise ValueError(f"policy {name}: default {key}={value:g} outside [{low:g}, {high:g}]")
+    values = tuple(float(v) for v in weights.values())
     return Policy(
-        name, function, values, tuple(weights), description, values, reads_view, builtin_id, ranges
+        name, function, values, tuple(weights), description, values, reads_view, builtin_id
     )
 
 

@@ -6,7 +6,7 @@ tuning never recompiles; the judging policies' weights are bounded (``POLICIES``
 of range by :meth:`fairysim.sim.policy.Policy.with_weights`). "Score" below is a seat's current
 score without the King's applause (:func:`.rules.collection_halves`), in half points. The module
 is longer than most (about 670 lines) because it holds every built-in and their registry; what
-the four judging policies share lives in :mod:`.valuation`, :mod:`.auction` and :mod:`.play`.
+the four judging policies share lives in :mod:`.valuation`, :mod:`.auction` and :mod:`.style_play`.
 
 ===============  ===================================================================
 random           uniform over the legal choices (RULINGS "Random policy"; the reference)
@@ -30,7 +30,7 @@ from fairysim.sim.fairyland.auction import (
     most_face,
     most_look,
 )
-from fairysim.sim.fairyland.play import (
+from fairysim.sim.fairyland.style_play import (
     LOOK,
     VISIT,
     day_by_style,
