@@ -175,6 +175,19 @@ def positive_int(value: int | None, option: str) -> int | None:
     return value
 
 
+def check_threads(threads: int | None, option: str = "--threads") -> int | None:
+    """Return ``threads`` (None passes) if numba can run that many threads, else raise naming
+    ``option``: checked before any folder or file is made."""
+    import numba
+
+    positive_int(threads, option)
+    if threads is not None and threads > numba.config.NUMBA_NUM_THREADS:
+        raise FairysimError(
+            option, f"must be between 1 and {numba.config.NUMBA_NUM_THREADS}, got {threads}"
+        )
+    return threads
+
+
 def apply_weights(policies: Sequence[Policy], spec: str | None) -> tuple[Policy, ...]:
     """Seat policies with the weights of ``--weights`` changed.
 

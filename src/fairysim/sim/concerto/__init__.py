@@ -4,18 +4,24 @@
 >>> df = concerto.simulate(players=1, policies="greedy", games=1000, seed=1)
 """
 
+from fairysim.sim import run
 from fairysim.sim.concerto.cards import ConcertoCards, load_cards
 from fairysim.sim.concerto.policies import POLICIES
-from fairysim.sim.concerto.rules import KINDS, PART_NAMES, SOLOISTS
 from fairysim.sim.concerto.simulate import (
-    SEAT_COLUMNS,
     ConcertoSetup,
+    chunk_frame,
     make_setup,
     play_chunks,
     score_orchestra,
-    simulate,
-    simulate_summary,
 )
+from fairysim.sim.concerto.spec import KINDS, NAME, PART_NAMES, SEAT_COLUMNS, SOLOISTS, SPEC
+
+simulate = run.bind(NAME, run.simulate)
+"""``simulate(*, players=4, policies="greedy", games=10_000, seed=0, cards=None, soloist=None,
+pianist=None, harpist=None, chunk_games, threads, progress)``: one row per (game, seat), Pahha's
+row (policy ``pahha``) included in solo; see :func:`fairysim.sim.run.simulate`."""
+
+simulate_summary = run.simulate_summary
 
 __all__ = [
     "KINDS",
@@ -23,8 +29,10 @@ __all__ = [
     "POLICIES",
     "SEAT_COLUMNS",
     "SOLOISTS",
+    "SPEC",
     "ConcertoCards",
     "ConcertoSetup",
+    "chunk_frame",
     "load_cards",
     "make_setup",
     "play_chunks",

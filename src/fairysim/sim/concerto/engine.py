@@ -120,10 +120,6 @@ from fairysim.sim.rng import (
     shuffle_prefix,
 )
 
-ENGINE_VERSION = 2
-"""Bumped whenever the engine's behaviour (and so any result) changes."""
-
-
 SeatPolicies = namedtuple("SeatPolicies", ["policy_ids", "policies", "reads_view", "weights"])
 """Who decides for each seat, passed through the game loop as one value: each seat's built-in
 policy id (-1 for a user policy), policy function, whether it reads the view, and weights (the

@@ -11,18 +11,20 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-KINDS = ("trumpeter", "drummer", "violinist", "horn", "composer")
-"""Token kinds, in the order of every per-kind array."""
+# The game's shape is declared in its spec (imported by the command line without numba);
+# these names are re-exported for the engine modules.
+from fairysim.sim.concerto.spec import KINDS as KINDS
+from fairysim.sim.concerto.spec import MAX_PLAYERS as MAX_PLAYERS
+from fairysim.sim.concerto.spec import MIN_PLAYERS as MIN_PLAYERS
+from fairysim.sim.concerto.spec import PART_NAMES as PART_NAMES
+from fairysim.sim.concerto.spec import SOLOISTS as SOLOISTS
+
 N_KINDS = len(KINDS)
 TRUMPETER, DRUMMER, VIOLINIST, HORN, COMPOSER = range(N_KINDS)
 KIND_ALIASES = {"horn player": HORN, "horn_player": HORN, "horn-player": HORN}
 
-SOLOISTS = ("A", "B", "C", "D")
-"""Soloist cards by method letter (the Korean translation names them)."""
 SOLOIST_NAMES = {"A": "Trustworthy", "B": "Popular", "C": "Multitalented", "D": "Eccentric"}
 
-MIN_PLAYERS = 1
-MAX_PLAYERS = 4
 MAX_SEATS = 4
 """Rows of every per-seat array (solo uses seat 0 for you and seat 1 for Pahha)."""
 PAHHA = 1
@@ -59,7 +61,6 @@ CONTESTS = ("conductor", "soloist", "pianist", "harpist")
 N_CONTESTS = len(CONTESTS)
 
 # Parts of a score, in the rulebook's order of final scoring.
-PART_NAMES = ("popularity", "conductor", "soloist", "pianist", "harpist", "score_cards", "honors")
 P_POPULARITY, P_CONDUCTOR, P_SOLOIST, P_PIANIST, P_HARPIST, P_SCORE_CARDS, P_HONORS = range(
     len(PART_NAMES)
 )

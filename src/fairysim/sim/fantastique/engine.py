@@ -67,9 +67,6 @@ from fairysim.sim.rng import (
     shuffle_prefix,
 )
 
-ENGINE_VERSION = 2
-"""Bumped whenever the engine's behaviour (and so any result) changes."""
-
 Table = namedtuple(
     "Table",
     [
