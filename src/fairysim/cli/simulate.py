@@ -1,8 +1,7 @@
 """``fairysim simulate GAME``: play a run, print a per-seat summary, optionally save every row.
 
 One command per registered game, made from its spec (:mod:`fairysim.cli.by_game`): the options
-every game shares are declared once here; the game adds its setup axes (``--fan``,
-``--soloist``) and flags (``--trace``).
+every game shares are declared once here; the game adds its setup axes and flags.
 """
 
 from __future__ import annotations
@@ -23,6 +22,7 @@ from fairysim.cli.common import (
     handle_errors,
     positive_int,
     stdout_console,
+    stop_message,
 )
 from fairysim.errors import CardFileError, FairysimError
 
@@ -121,6 +121,8 @@ def run_simulate(spec: GameSpec, **options: Any) -> None:
 
     start = time.perf_counter()
     with ProgressBar("simulating", total=games) as progress:
+        kept = "nothing written" if out is None else f"nothing written, {out} untouched"
+        stop_message(lambda: f"stopped after {progress.done:,} games; {kept}")
         summary = simulate_summary(
             setup,
             games,
@@ -197,8 +199,9 @@ def policy_label(policy: Policy) -> str:
 
     Examples
     --------
-    >>> from fairysim.sim.fantastique import POLICIES
-    >>> policy_label(POLICIES["hoarder"].with_weights(finale=2))
+    >>> from fairysim.sim.policy import builtin
+    >>> hoarder = builtin("hoarder", print, "keeps cards", 0, finale=1.0)
+    >>> policy_label(hoarder.with_weights(finale=2))
     'hoarder (finale=2)'
     """
     changed = [

@@ -58,7 +58,7 @@ from fairysim.sim.concerto.greedy import (
     set_quota_words,
     set_quotas,
 )
-from fairysim.sim.concerto.policies import GREEDY, ask_policy, stack_int64
+from fairysim.sim.concerto.policies import GREEDY, ask_policy
 from fairysim.sim.concerto.rules import (
     CARD_DISCARDED,
     CARD_OFFERED,
@@ -119,6 +119,7 @@ from fairysim.sim.rng import (
     seed_game_streams,
     shuffle_prefix,
 )
+from fairysim.sim.scratch import stack_int64
 
 SeatPolicies = namedtuple("SeatPolicies", ["policy_ids", "policies", "reads_view", "weights"])
 """Who decides for each seat, passed through the game loop as one value: each seat's built-in

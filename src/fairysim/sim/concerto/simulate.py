@@ -35,15 +35,8 @@ from fairysim.sim.concerto.rules import (
     SOLOISTS,
     soloist_index,
 )
-from fairysim.sim.concerto.spec import ENGINE_VERSION, NAME
-from fairysim.sim.policy import (
-    Policy,
-    resolve_policies,
-    seat_functions,
-    seat_policy_ids,
-    seat_reads_view,
-    seat_weights,
-)
+from fairysim.sim.concerto.spec import ENGINE_VERSION, NAME, PAHHA_NOTE
+from fairysim.sim.policy import Policy, resolve_policies, seat_policies
 from fairysim.sim.rng import check_seed
 
 PAHHA_POLICY = "pahha"
@@ -220,15 +213,12 @@ def play_chunks(
     ``popularity_kind`` and the bookkeeping ``bag_left``, ``tokens_removed``, ``pile_left``,
     ``discarded``.
     """
-    functions = seat_functions(setup.policies, MAX_SEATS)
-    weights = seat_weights(setup.policies, MAX_SEATS)
-    policy_ids = seat_policy_ids(setup.policies, MAX_SEATS)
-    reads_view = seat_reads_view(setup.policies, MAX_SEATS)
+    seats = seat_policies(setup.policies, MAX_SEATS)
     fixed = setup.fixed_setup()
     cards = setup.cards
     card_arrays = (cards.score_need, cards.tokens, cards.pianist_sets, cards.harpist_sets)
     in_lanes = (
-        lanes and setup.players in LANE_PLAYER_COUNTS and all(policy_ids[: setup.players] == GREEDY)
+        lanes and setup.players in LANE_PLAYER_COUNTS and all(seats.ids[: setup.players] == GREEDY)
     )
 
     def play_chunk(first: int, n: int) -> dict[str, np.ndarray]:
@@ -242,10 +232,7 @@ def play_chunks(
             setup.seed,
             first,
             setup.players,
-            policy_ids,
-            functions,
-            reads_view,
-            weights,
+            *seats,
             *card_arrays,
             fixed,
             out,

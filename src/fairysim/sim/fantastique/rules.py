@@ -17,6 +17,7 @@ import numpy as np
 from fairysim.sim.fantastique.spec import FANS as FANS
 from fairysim.sim.fantastique.spec import MAX_PLAYERS as MAX_PLAYERS
 from fairysim.sim.fantastique.spec import MIN_PLAYERS as MIN_PLAYERS
+from fairysim.sim.view import view_offsets
 
 ROUNDS = 7
 HAND_SIZE = 10
@@ -234,16 +235,7 @@ VIEW_FIELDS = (
 )
 
 
-def _view_offsets(fields: tuple[tuple[str, int], ...]) -> tuple[dict[str, int], int]:
-    offsets: dict[str, int] = {}
-    at = 0
-    for name, size in fields:
-        offsets[name] = at
-        at += size
-    return offsets, at
-
-
-_VIEW_OFFSET, VIEW_SIZE = _view_offsets(VIEW_FIELDS)
+_VIEW_OFFSET, VIEW_SIZE = view_offsets(VIEW_FIELDS)
 V_ROUND = _VIEW_OFFSET["round"]
 V_FAN = _VIEW_OFFSET["fan"]
 V_PLAYERS = _VIEW_OFFSET["players"]

@@ -21,7 +21,7 @@ from fairysim.sim.batch import (
     tidy_frame,
 )
 from fairysim.sim.fantastique.cards import FantastiqueCards, load_cards
-from fairysim.sim.fantastique.engine import new_outcome, play_games
+from fairysim.sim.fantastique.engine import OUTCOME_COLUMNS, new_outcome, play_games
 from fairysim.sim.fantastique.lanes import fits_lanes, play_greedy_games
 from fairysim.sim.fantastique.policies import GREEDY, POLICIES
 from fairysim.sim.fantastique.rules import DECISIONS, HAND_SIZE, ROUNDS, fan_index
@@ -32,14 +32,7 @@ from fairysim.sim.fantastique.spec import (
     NAME,
     SEAT_COLUMNS,
 )
-from fairysim.sim.policy import (
-    Policy,
-    resolve_policies,
-    seat_functions,
-    seat_policy_ids,
-    seat_reads_view,
-    seat_weights,
-)
+from fairysim.sim.policy import Policy, resolve_policies, seat_policies
 from fairysim.sim.rng import check_seed
 
 
@@ -151,13 +144,10 @@ def play_chunks(
 
     A table where every seat plays greedy is played in lanes (:mod:`.lanes`), the same games
     faster; ``lanes=False`` plays it one game at a time (:mod:`.engine`), for comparison."""
-    functions = seat_functions(setup.policies, MAX_PLAYERS)
-    weights = seat_weights(setup.policies, MAX_PLAYERS)
-    reads_view = seat_reads_view(setup.policies, MAX_PLAYERS)
-    policy_ids = seat_policy_ids(setup.policies, MAX_PLAYERS)
+    seats = seat_policies(setup.policies, MAX_PLAYERS)
     fan = fan_index(setup.fan)
     in_lanes = (
-        lanes and all(policy_ids[: setup.players] == GREEDY) and fits_lanes(setup.cards.deck_counts)
+        lanes and all(seats.ids[: setup.players] == GREEDY) and fits_lanes(setup.cards.deck_counts)
     )
 
     def play_chunk(first: int, n: int) -> dict[str, np.ndarray]:
@@ -185,10 +175,7 @@ def play_chunks(
                 first,
                 setup.players,
                 fan,
-                policy_ids,
-                functions,
-                weights,
-                reads_view,
+                *seats,
                 setup.cards.deck_counts,
                 setup.cards.medal_values,
                 setup.cards.finale_medals,
@@ -203,7 +190,7 @@ def play_chunks(
         arrays["first_seat"] = out.first_seat
         arrays["cards_outside_hands"] = out.cards_outside_hands
         if trace:
-            arrays["medal_points_round"] = trace_out
+            arrays["medal_points_round"] = trace_out.astype(OUTCOME_COLUMNS["medal_points"][0])
         return arrays
 
     yield from run_chunks(play_chunk, games, chunk_games, progress, threads, first_game)
