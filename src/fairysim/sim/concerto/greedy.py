@@ -58,7 +58,7 @@ KIND_MASK = 7
 """Covers every kind (0..4). A kind or card id read from an array is masked before it indexes
 one: the mask changes no valid value, but tells LLVM the index is not negative, so numba's
 negative-index wraparound (three instructions an index) folds away; 0.95-0.97x the time of a
-4-player game (docs/architecture.md, "Tenth pass")."""
+4-player game (docs/architecture.md, "Speed")."""
 CARD_MASK = 31
 """Covers every score card id (0..25, C9); see :data:`KIND_MASK`."""
 assert N_KINDS <= KIND_MASK + 1 and N_SCORE_CARDS <= CARD_MASK + 1

@@ -6,8 +6,7 @@ game. This engine plays ``LANES`` games at once and works out a seat's token pic
 player's keep) for all of them in loops over the games whose bodies have no branch on the data,
 which LLVM turns into vector instructions. The one-game engine (:mod:`.engine`) spends most of a
 game in the same decisions one at a time, a long chain of small dependent steps with a
-mispredicted branch wherever the tokens surprise the predictor (docs/architecture.md, "Eleventh
-pass").
+mispredicted branch wherever the tokens surprise the predictor (docs/architecture.md, "Lanes").
 
 Each game is the same game as the one-game engine plays, draw for draw: tests compare the two
 engines game by game, and the one-game engine is compared with :mod:`.reference`. The picks of a
