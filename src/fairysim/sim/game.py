@@ -52,7 +52,8 @@ class SetupAxis:
     help : str
         The option's help text.
     values : tuple of str
-        Allowed values; empty when the card data lists them (see ``values_from``).
+        Allowed values; empty when the card data lists them (see ``values_from``) or when any
+        text is allowed (a file path: ``make_setup`` checks it).
     values_from : str, optional
         Attribute of the game's card set that lists the allowed values (``pianist_ids``).
     default : str, optional
@@ -96,9 +97,11 @@ class SetupAxis:
         return self.values
 
     def parse(self, text: Any, cards: Any = None, option: str | None = None) -> str:
-        """One value, matched case-insensitively against :meth:`allowed`; an error names
-        ``option`` (default: this axis's option)."""
+        """One value, matched case-insensitively against :meth:`allowed` (any text where the
+        axis lists no values); an error names ``option`` (default: this axis's option)."""
         allowed = self.allowed(cards)
+        if not allowed and self.values_from is None:
+            return str(text).strip()
         by_key = {value.casefold(): value for value in allowed}
         value = by_key.get(str(text).strip().casefold())
         if value is None:
