@@ -1,0 +1,404 @@
+"""Fairy Land card data: the forest deck and House cards (``data/cards.toml``, ruling L1) and the
+Queen's Court (``data/court.toml``, ruling L13).
+
+The rulebook does not print the 19 court items: the shipped court is provisional, every item one
+effect primitive with parameters (docs/fairyland-court.md), and any file with the same layout can
+replace it (``--court FILE``). A malformed file is refused with a one-line
+:class:`fairysim.errors.CardFileError` naming the file, the item and the problem.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from fairysim.errors import CardFileError
+from fairysim.sim.datafile import read_toml, require_int, require_table
+from fairysim.sim.fairyland.rules import (
+    ANIMALS,
+    BID_BONUS,
+    BROOM,
+    CARD_GROUPS,
+    CARD_NAMES,
+    COURT_DECK_SIZE,
+    CRESTS,
+    CRESTS_TWO_PLAYERS,
+    DRUIDS_KEY,
+    FIRST_ANIMAL,
+    FIRST_FOREST_TYPE,
+    FLAT_POINTS,
+    FLOWERS,
+    GOBLIN_TRAP,
+    HORN_OF_RECALL,
+    IT_AMOUNT,
+    IT_AT_LEAST,
+    IT_CARDS,
+    IT_PRIMITIVE,
+    ITEM_FIELDS,
+    LOST_HALF,
+    MAX_COURT_ITEMS,
+    MAX_FLOWERS_OF_A_COLOUR,
+    MAX_FOREST,
+    MAX_HAND,
+    MIN_FOREST,
+    N_ANIMALS,
+    N_CARD_TYPES,
+    N_FAIRY_TYPES,
+    N_HOUSE_FAIRIES,
+    NET,
+    OGRE_WARD,
+    PENDANT_PAIR,
+    POINTS_PER_CARD_TYPE,
+    PRIMITIVES,
+    SPECIAL_FACE_VALUE,
+    SPECIAL_FAIRIES,
+    VISIT_BONUS,
+)
+
+DEFAULT_CARDS = Path(__file__).parent / "data" / "cards.toml"
+DEFAULT_COURT = Path(__file__).parent / "data" / "court.toml"
+STARRED = "starred"
+"""``--court starred``: the 9 starred items of the shipped court (the first-game court)."""
+
+MAX_FAIRY_VALUE = 20
+MAX_CRESTS = 3
+MAX_MAJORITY_POINTS = 100
+MAX_ITEM_POINTS = 100
+MAX_BONUS = 10
+"""Bounds a card or court file must respect (they keep bids and choice lists small)."""
+
+FOREST_NAMES = CARD_NAMES[FIRST_FOREST_TYPE:]
+SINGLE_CARDS = (*SPECIAL_FAIRIES, LOST_HALF)
+"""Forest cards of which a file may hold at most one (a hand holds each fairy type once)."""
+
+
+@dataclass(frozen=True)
+class FairyLandCards:
+    """The forest deck and House cards of one card file.
+
+    Attributes
+    ----------
+    forest : int64[N_CARD_TYPES]
+        Copies of each card type in the forest deck (0 for the house fairies).
+    majority : int64[N_ANIMALS]
+        Points for the majority of each animal, in ``rules.ANIMALS`` order.
+    face_value : int64[N_FAIRY_TYPES]
+        Each fairy type's face value: the house fairies' from the file, specials 1.
+    crests, crests_two_players : int
+        Fairy Crests per seat with 3-4 and with 2 players.
+    source : str
+        The file these came from.
+    """
+
+    forest: np.ndarray
+    majority: np.ndarray
+    face_value: np.ndarray
+    crests: int = CRESTS
+    crests_two_players: int = CRESTS_TWO_PLAYERS
+    source: str = field(default=str(DEFAULT_CARDS))
+
+    @property
+    def total_forest(self) -> int:
+        """Cards in the forest deck before setup (84 in the rulebook's game)."""
+        return int(self.forest.sum())
+
+    def crests_for(self, players: int) -> int:
+        """Fairy Crests each seat starts with at a table of ``players``."""
+        return self.crests_two_players if players == 2 else self.crests
+
+
+@dataclass(frozen=True)
+class Court:
+    """The Queen's Court items of one court file (or its starred subset).
+
+    Attributes
+    ----------
+    ids, names : tuple of str
+        Item ``i`` of every array is ``ids[i]``.
+    starred : tuple of bool
+        The first-game items (setup hint).
+    table : int64[n_items, ITEM_FIELDS]
+        One row per item: primitive and parameters (``rules.IT_*``).
+    provisional : bool
+        The file declares itself a provisional stand-in (ruling L13).
+    selection : str
+        ``"all"`` or ``"starred"``.
+    source : str
+    """
+
+    ids: tuple[str, ...]
+    names: tuple[str, ...]
+    starred: tuple[bool, ...]
+    table: np.ndarray
+    provisional: bool = True
+    selection: str = "all"
+    source: str = field(default=str(DEFAULT_COURT))
+
+    @property
+    def n_items(self) -> int:
+        """Items a game draws its court deck from."""
+        return len(self.ids)
+
+    def primitive(self, item: int) -> str:
+        """The effect primitive of item ``item``."""
+        return PRIMITIVES[int(self.table[item, IT_PRIMITIVE])]
+
+    @property
+    def label(self) -> str:
+        """How reports name the court (with the provisional mark of ruling L13)."""
+        name = Path(self.source).name
+        if self.selection == STARRED:
+            name = f"{name}, starred"
+        return f"{name} (PROVISIONAL court, ruling L13)" if self.provisional else name
+
+
+# --- The card file ------------------------------------------------------------------------------
+
+
+def load_cards(path: str | Path | None = None) -> FairyLandCards:
+    """Read and validate a Fairy Land card file (the shipped one when ``path`` is None).
+
+    Raises
+    ------
+    fairysim.errors.CardFileError
+        Naming the file, the card and the problem (unknown or missing card, wrong count, ...).
+    """
+    if path is None:
+        return _default_cards()
+    return _parse_cards(Path(path))
+
+
+@cache
+def _default_cards() -> FairyLandCards:
+    return _parse_cards(DEFAULT_CARDS)
+
+
+def _names_table(data: dict[str, Any], key: str, names: tuple[str, ...], path: Path):
+    """Yield ``(type name, value)`` of table ``[key]``, which must name exactly ``names``."""
+    table = require_table(data, key, path)
+    for name in table:
+        if name not in names:
+            raise CardFileError(
+                str(path), f"[{key}] {name}: unknown card (cards are {', '.join(names)})"
+            )
+    for name in names:
+        if name not in table:
+            raise CardFileError(str(path), f"[{key}] {name}: missing")
+        yield name, table[name]
+
+
+def _parse_cards(path: Path) -> FairyLandCards:
+    data = read_toml(path)
+    for key in data:
+        if key not in ("forest", "majority", "house"):
+            raise CardFileError(str(path), f"unknown table [{key}]")
+    forest = np.zeros(N_CARD_TYPES, dtype=np.int64)
+    for name, count in _names_table(data, "forest", FOREST_NAMES, path):
+        t = CARD_NAMES.index(name)
+        top = 1 if t in SINGLE_CARDS else None
+        if t in FLOWERS:
+            top = MAX_FLOWERS_OF_A_COLOUR
+        forest[t] = require_int(count, f"[forest] {name}", path, 0, top)
+    total = int(forest.sum())
+    if not MIN_FOREST <= total <= MAX_FOREST:
+        raise CardFileError(
+            str(path),
+            f"[forest] holds {total} cards; the game needs {MIN_FOREST} to {MAX_FOREST}",
+        )
+    animal_names = CARD_NAMES[FIRST_ANIMAL : FIRST_ANIMAL + N_ANIMALS]
+    majority = np.zeros(N_ANIMALS, dtype=np.int64)
+    for name, points in _names_table(data, "majority", animal_names, path):
+        majority[ANIMALS.index(CARD_NAMES.index(name))] = require_int(
+            points, f"[majority] {name}", path, 0, MAX_MAJORITY_POINTS
+        )
+    house = require_table(data, "house", path)
+    for key in house:
+        if key not in ("fairy_values", "crests", "crests_two_players"):
+            raise CardFileError(str(path), f"[house] {key}: unknown key")
+    values = house.get("fairy_values")
+    if not isinstance(values, list) or len(values) != N_HOUSE_FAIRIES:
+        raise CardFileError(
+            str(path), f"[house] fairy_values must list the {N_HOUSE_FAIRIES} fairies' values"
+        )
+    face_value = np.full(N_FAIRY_TYPES, SPECIAL_FACE_VALUE, dtype=np.int64)
+    for i, v in enumerate(values):
+        face_value[i] = require_int(v, f"[house] fairy_values[{i}]", path, 1, MAX_FAIRY_VALUE)
+    crests = require_int(house.get("crests"), "[house] crests", path, 0, MAX_CRESTS)
+    crests_two = require_int(
+        house.get("crests_two_players"), "[house] crests_two_players", path, 0, MAX_CRESTS
+    )
+    return FairyLandCards(forest, majority, face_value, crests, crests_two, str(path))
+
+
+# --- The court file -----------------------------------------------------------------------------
+
+# Each primitive's parameters: name -> (item-table column, minimum, maximum); "cards" and
+# "at_least" are read by _card_mask.
+_PARAMETERS: dict[int, dict[str, tuple[int, int, int]]] = {
+    BID_BONUS: {"bonus": (IT_AMOUNT, 1, MAX_BONUS)},
+    VISIT_BONUS: {"bonus": (IT_AMOUNT, 1, MAX_BONUS)},
+    POINTS_PER_CARD_TYPE: {
+        "points": (IT_AMOUNT, 1, MAX_ITEM_POINTS),
+        "at_least": (IT_AT_LEAST, 1, MAX_FOREST),
+    },
+    FLAT_POINTS: {"points": (IT_AMOUNT, 1, MAX_ITEM_POINTS)},
+    PENDANT_PAIR: {"points": (IT_AMOUNT, 1, MAX_ITEM_POINTS)},
+    OGRE_WARD: {},
+    NET: {},
+    BROOM: {},
+    GOBLIN_TRAP: {"goblins": (IT_AMOUNT, 1, MAX_FOREST)},
+    HORN_OF_RECALL: {"fairies": (IT_AMOUNT, 1, MAX_HAND)},
+    DRUIDS_KEY: {},
+}
+_OPTIONAL = {"at_least"}
+_ITEM_KEYS = {"id", "name", "starred", "effect"}
+
+
+def load_court(court: str | Path | None = None) -> Court:
+    """Read and validate a Queen's Court file.
+
+    Parameters
+    ----------
+    court : None, ``"starred"``, str or Path
+        None: the shipped provisional court of 19 items (a game draws 9 of them, L2);
+        ``"starred"``: its 9 starred items (the first-game court); otherwise a court file laid
+        out like ``data/court.toml``.
+
+    Raises
+    ------
+    fairysim.errors.CardFileError
+        Naming the file, the item and the problem (unknown primitive or key, wrong type,
+        duplicate id, wrong number of items, ...).
+    """
+    if court is None:
+        return _default_court()
+    if isinstance(court, str) and court.strip().lower() == STARRED:
+        return _starred_court()
+    return _parse_court(Path(court))
+
+
+@cache
+def _default_court() -> Court:
+    return _parse_court(DEFAULT_COURT)
+
+
+@cache
+def _starred_court() -> Court:
+    full = _default_court()
+    keep = [i for i, s in enumerate(full.starred) if s]
+    if len(keep) != COURT_DECK_SIZE:
+        raise CardFileError(
+            full.source, f"marks {len(keep)} items starred; the first-game court has 9"
+        )
+    return Court(
+        tuple(full.ids[i] for i in keep),
+        tuple(full.names[i] for i in keep),
+        tuple(True for _ in keep),
+        full.table[keep].copy(),
+        full.provisional,
+        STARRED,
+        full.source,
+    )
+
+
+def _card_mask(value: Any, where: str, path: Path) -> int:
+    """Bitmask of the card types named by ``value`` (a card or group name, or a list of them)."""
+    names = value if isinstance(value, list) else [value]
+    if not names:
+        raise CardFileError(str(path), f"{where}: cards must name at least one card")
+    mask = 0
+    for name in names:
+        if not isinstance(name, str):
+            raise CardFileError(str(path), f"{where}: cards must be names, got {name!r}")
+        key = name.strip().lower()
+        if key in CARD_GROUPS:
+            for t in CARD_GROUPS[key]:
+                mask |= 1 << t
+        elif key in FOREST_NAMES:
+            mask |= 1 << CARD_NAMES.index(key)
+        else:
+            raise CardFileError(
+                str(path),
+                f"{where}: unknown card {name!r} (cards are {', '.join(FOREST_NAMES)}, or a "
+                f"group: {', '.join(CARD_GROUPS)})",
+            )
+    return mask
+
+
+def _parse_item(item: dict[str, Any], i: int, seen: set[str], path: Path) -> tuple:
+    item_id = item.get("id")
+    if not isinstance(item_id, str) or not item_id.strip():
+        raise CardFileError(str(path), f"[[item]] number {i + 1} has no id")
+    item_id = item_id.strip()
+    where = f"item {item_id}"
+    if item_id.lower() in seen:
+        raise CardFileError(str(path), f"{where}: duplicate id {item_id!r}")
+    seen.add(item_id.lower())
+    name = item.get("name", item_id)
+    if not isinstance(name, str):
+        raise CardFileError(str(path), f"{where}: name must be a string, got {name!r}")
+    starred = item.get("starred", False)
+    if not isinstance(starred, bool):
+        raise CardFileError(str(path), f"{where}: starred must be true or false, got {starred!r}")
+    effect = item.get("effect")
+    if effect not in PRIMITIVES:
+        raise CardFileError(
+            str(path),
+            f"{where}: unknown effect {effect!r} (primitives are {', '.join(PRIMITIVES)})",
+        )
+    primitive = PRIMITIVES.index(effect)
+    parameters = _PARAMETERS[primitive]
+    row = np.zeros(ITEM_FIELDS, dtype=np.int64)
+    row[IT_PRIMITIVE] = primitive
+    for key in item:
+        if key not in _ITEM_KEYS and key not in parameters and key != "cards":
+            raise CardFileError(str(path), f"{where}: unknown key {key!r} for effect {effect}")
+        if key == "cards" and primitive != POINTS_PER_CARD_TYPE:
+            raise CardFileError(str(path), f"{where}: unknown key 'cards' for effect {effect}")
+    for key, (column, low, high) in parameters.items():
+        if key not in item:
+            if key in _OPTIONAL:
+                continue
+            raise CardFileError(str(path), f"{where}: effect {effect} needs {key} = <integer>")
+        row[column] = require_int(item[key], f"{where}: {key}", path, low, high)
+    if primitive == POINTS_PER_CARD_TYPE:
+        if "cards" not in item:
+            raise CardFileError(str(path), f'{where}: effect {effect} needs cards = "..."')
+        row[IT_CARDS] = _card_mask(item["cards"], where, path)
+    return item_id, name, starred, row
+
+
+def _parse_court(path: Path) -> Court:
+    data = read_toml(path)
+    for key in data:
+        if key not in ("provisional", "item"):
+            raise CardFileError(
+                str(path),
+                f"unknown key {key!r} (a court file has provisional and [[item]] entries)",
+            )
+    provisional = data.get("provisional", False)
+    if not isinstance(provisional, bool):
+        raise CardFileError(str(path), f"provisional must be true or false, got {provisional!r}")
+    items = data.get("item")
+    if not isinstance(items, list) or not all(isinstance(x, dict) for x in items):
+        raise CardFileError(str(path), "missing [[item]] entries")
+    if not COURT_DECK_SIZE <= len(items) <= MAX_COURT_ITEMS:
+        raise CardFileError(
+            str(path),
+            f"has {len(items)} items; a court needs {COURT_DECK_SIZE} to {MAX_COURT_ITEMS}",
+        )
+    seen: set[str] = set()
+    parsed = [_parse_item(item, i, seen, path) for i, item in enumerate(items)]
+    return Court(
+        tuple(p[0] for p in parsed),
+        tuple(p[1] for p in parsed),
+        tuple(p[2] for p in parsed),
+        np.array([p[3] for p in parsed], dtype=np.int64),
+        provisional,
+        "all",
+        str(path),
+    )
