@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import numba as nb
 
-from fairysim.sim.scratch import stack_int64
 from fairysim.sim.fairyland.rules import (
     ACT_CREST,
     ACT_DRUIDS,
@@ -83,6 +82,7 @@ from fairysim.sim.fairyland.rules import (
 )
 from fairysim.sim.policy import builtin, policy
 from fairysim.sim.rng import randint
+from fairysim.sim.scratch import stack_int64
 
 N_COLLECTED = MAX_SEATS * N_CARD_TYPES
 """Slots of the view's collected block (every seat's counts by type)."""
