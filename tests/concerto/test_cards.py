@@ -56,3 +56,59 @@ def test_malformed_files_are_refused_naming_file_card_and_problem(tmp_path, old,
 def test_missing_file_is_refused(tmp_path):
     with pytest.raises(CardFileError, match="no such file"):
         load_cards(tmp_path / "nope.toml")
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "message"),
+    [
+        # booleans are booleans, and a misspelt key is unknown rather than ignored
+        ("provisional = true", 'provisional = "no"', "provisional must be true or false, got 'no'"),
+        ("provisional = true", "provisional = 0", "provisional must be true or false, got 0"),
+        ("provisional = true", "provisonal = true", "unknown table or key 'provisonal'"),
+        ("[tokens]", "[extra]\nx = 1\n[tokens]", "the file has unknown table or key 'extra'"),
+        ('id = "P1"\nname = "duo"', 'id = "P1"\nnmae = "duo"', "pianist card P1 has unknown key"),
+        ('id = "S01"\nname', 'id = "S01"\nneeds = 1\nname', "score card S01 has unknown key"),
+        ('name = "duo"', "name = 5", "pianist card P1: name must be a string, got 5"),
+        ('id = "S01"', "id = 1", "[[score_card]] number 1: id must be a string, got 1"),
+        ('id = "S01"', 'id = "S\\n01"', "id must be printable text"),
+        # limits, checked before a value is stored
+        ("trumpeter = 12", f"trumpeter = {2**64}", "[tokens] trumpeter must be at most 40"),
+        ("trumpeter = 12", "trumpeter = 12.0", "[tokens] trumpeter must be an integer"),
+        ("horn = 12", 'horn = 12\n"horn player" = 3', "[tokens]: gives horn twice"),
+        (
+            "need = { trumpeter = 3 }",
+            f"need = {{ trumpeter = {2**64} }}",
+            f"score card S01: needs {2**64} trumpeter but the bag holds 12",
+        ),
+        ("need = { trumpeter = 3 }", 'need = { trumpeter = "3" }', "need of trumpeter must be"),
+        (
+            'kinds = ["trumpeter", "violinist"]',
+            "kinds = [" + ", ".join(['"composer"'] * 9) + "]",
+            "pianist card P1: a set needs more composer than the 8 in the bag",
+        ),
+        (
+            'kinds = ["drummer", "drummer"]',
+            "kinds = [" + ", ".join(['"drummer"'] * 13) + "]",
+            "harpist card H1: a set needs more drummer than the 12 in the bag",
+        ),
+        ('kinds = ["drummer", "drummer"]', 'kinds = "drummer"', "H1: kinds must be a list"),
+        ('kinds = ["drummer", "drummer"]', "kinds = []", "H1: kinds must not be empty"),
+    ],
+)
+def test_unknown_keys_types_and_limits_are_refused_in_one_line(tmp_path, old, new, message):
+    path = broken(tmp_path, old, new)
+    with pytest.raises(CardFileError) as info:
+        load_cards(path)
+    text = str(info.value)
+    assert text.startswith(f"{path}: "), text
+    assert message in text
+    assert "\n" not in text
+
+
+def test_a_set_may_need_every_token_of_a_kind_in_the_bag(tmp_path):
+    path = broken(
+        tmp_path,
+        'kinds = ["trumpeter", "violinist"]',
+        "kinds = [" + ", ".join(['"composer"'] * 8) + "]",
+    )
+    assert load_cards(path).pianist_sets[0].tolist() == [0, 0, 0, 0, 8]

@@ -25,10 +25,30 @@ from fairysim.sim.concerto.rules import (
     N_SCORE_CARDS,
     kind_index,
 )
-from fairysim.sim.datafile import read_toml, require_int
+from fairysim.sim.datafile import (
+    check_keys,
+    read_toml,
+    require_bool,
+    require_int,
+    require_list,
+    require_table,
+    require_text,
+    shown,
+)
 
 DEFAULT_CARDS = Path(__file__).parent / "data" / "cards.toml"
 MAX_TOKENS_PER_KIND = 40
+"""Most tokens of one kind a card file may put in the bag."""
+MAX_ID_CHARS = 16
+"""Longest card id (``S01``, ``P1``): ids are options (``--pianist``) and report labels."""
+MAX_NAME_CHARS = 60
+"""Longest card name."""
+
+TABLES = ("provisional", "tokens", "score_card", "pianist", "harpist")
+"""The top-level keys of a card file; any other is refused (a misspelt table or key)."""
+SCORE_CARD_KEYS = ("id", "name", "need")
+SET_CARD_KEYS = ("id", "name", "kinds")
+"""The keys of a ``[[score_card]]`` and of a ``[[pianist]]`` or ``[[harpist]]`` card."""
 
 
 @dataclass(frozen=True)
@@ -116,8 +136,9 @@ def load_cards(path: str | Path | None = None) -> ConcertoCards:
     Raises
     ------
     fairysim.errors.CardFileError
-        Naming the file, the card and the problem (unknown kind, wrong number of cards, negative
-        need, duplicate id, ...).
+        Naming the file, the card and the problem (unknown table or key, a value of the wrong
+        type, unknown kind, wrong number of cards, a need or set past what the bag holds,
+        duplicate id, ...).
     """
     if path is None:
         return _default_cards()
@@ -129,13 +150,121 @@ def _default_cards() -> ConcertoCards:
     return _parse_cards(DEFAULT_CARDS)
 
 
+def _parse_cards(path: Path) -> ConcertoCards:
+    data = read_toml(path)
+    provisional = require_bool(data.get("provisional", False), "provisional", path)
+    tokens = _tokens(require_table(data, "tokens", path), path)
+    seen: set[str] = set()
+    score_ids: list[str] = []
+    score_names: list[str] = []
+    need = np.zeros((N_SCORE_CARDS, N_KINDS), dtype=np.int64)
+    for i, card in enumerate(_card_list(data, "score_card", N_SCORE_CARDS, path)):
+        card_id = _card_id(card, "score_card", i, seen, path)
+        where = f"score card {card_id}"
+        check_keys(card, SCORE_CARD_KEYS, where, path)
+        table = card.get("need")
+        if not isinstance(table, dict) or not table:
+            raise CardFileError(str(path), f"{where}: needs a table need = {{ kind = count }}")
+        need[i] = _need(table, where, tokens, path)
+        score_ids.append(card_id)
+        score_names.append(_card_name(card, where, path))
+    pianist_ids, pianist_sets = _set_cards(data, "pianist", N_PIANISTS, tokens, seen, path)
+    harpist_ids, harpist_sets = _set_cards(data, "harpist", N_HARPISTS, tokens, seen, path)
+    check_keys(data, TABLES, "the file", path, "table or key")
+    return ConcertoCards(
+        tokens,
+        tuple(score_ids),
+        need,
+        tuple(pianist_ids),
+        pianist_sets,
+        tuple(harpist_ids),
+        harpist_sets,
+        tuple(score_names),
+        provisional,
+        str(path),
+    )
+
+
 def _kind(name: Any, where: str, path: Path) -> int:
     try:
         return kind_index(str(name))
     except ValueError:
         raise CardFileError(
-            str(path), f"{where}: unknown kind {name!r} (kinds are {', '.join(KINDS)})"
+            str(path), f"{where}: unknown kind {shown(name)} (kinds are {', '.join(KINDS)})"
         ) from None
+
+
+def _kinds_once(table: dict[str, Any], where: str, path: Path) -> list[tuple[int, Any]]:
+    """``(kind index, value)`` of a ``{ kind = ... }`` table; a kind given twice (``horn`` and
+    its alias ``"horn player"``) is refused rather than one silently replacing the other."""
+    items = []
+    given: set[int] = set()
+    for name, value in table.items():
+        k = _kind(name, where, path)
+        if k in given:
+            raise CardFileError(str(path), f"{where}: gives {KINDS[k]} twice")
+        given.add(k)
+        items.append((k, value))
+    return items
+
+
+def _tokens(table: dict[str, Any], path: Path) -> np.ndarray:
+    """The bag by kind from ``[tokens]``: each kind at most :data:`MAX_TOKENS_PER_KIND`, the whole
+    bag at least :data:`.rules.MIN_TOKENS`."""
+    tokens = np.zeros(N_KINDS, dtype=np.int64)
+    for k, count in _kinds_once(table, "[tokens]", path):
+        tokens[k] = require_int(count, f"[tokens] {KINDS[k]}", path, maximum=MAX_TOKENS_PER_KIND)
+    if tokens.sum() < MIN_TOKENS:
+        raise CardFileError(
+            str(path),
+            f"[tokens] holds {tokens.sum()} tokens; 4 players need at least {MIN_TOKENS}",
+        )
+    return tokens
+
+
+def _need(table: dict[str, Any], where: str, tokens: np.ndarray, path: Path) -> np.ndarray:
+    """A score card's ``need`` by kind: each at most what the bag holds, at least one token."""
+    need = np.zeros(N_KINDS, dtype=np.int64)
+    for k, count in _kinds_once(table, where, path):
+        if isinstance(count, bool) or not isinstance(count, int):
+            raise CardFileError(str(path), f"{where}: need of {KINDS[k]} must be an integer")
+        if count < 0:
+            raise CardFileError(str(path), f"{where}: negative need {count} for {KINDS[k]}")
+        if count > tokens[k]:
+            raise CardFileError(
+                str(path), f"{where}: needs {shown(count)} {KINDS[k]} but the bag holds {tokens[k]}"
+            )
+        need[k] = count
+    if need.sum() == 0:
+        raise CardFileError(str(path), f"{where}: needs no token at all")
+    return need
+
+
+def _set_cards(
+    data: dict[str, Any], key: str, count: int, tokens: np.ndarray, seen: set[str], path: Path
+) -> tuple[list[str], np.ndarray]:
+    """Ids and ``int64[count, N_KINDS]`` sets of the pianist or harpist cards; a set may not need
+    more tokens of a kind than the bag holds."""
+    ids: list[str] = []
+    sets = np.zeros((count, N_KINDS), dtype=np.int64)
+    for i, card in enumerate(_card_list(data, key, count, path)):
+        card_id = _card_id(card, key, i, seen, path)
+        where = f"{key} card {card_id}"
+        check_keys(card, SET_CARD_KEYS, where, path)
+        if card.get("kinds") is None:
+            raise CardFileError(str(path), f"{where}: needs a list kinds = [...] of one set")
+        kinds = require_list(card["kinds"], f"{where}: kinds", path, int(tokens.sum()))
+        for name in kinds:
+            k = _kind(name, where, path)
+            if sets[i, k] == tokens[k]:
+                raise CardFileError(
+                    str(path),
+                    f"{where}: a set needs more {KINDS[k]} than the {tokens[k]} in the bag",
+                )
+            sets[i, k] += 1
+        _card_name(card, where, path)
+        ids.append(card_id)
+    return ids, sets
 
 
 def _card_list(data: dict[str, Any], key: str, count: int, path: Path) -> list[dict[str, Any]]:
@@ -150,89 +279,19 @@ def _card_list(data: dict[str, Any], key: str, count: int, path: Path) -> list[d
 
 
 def _card_id(card: dict[str, Any], key: str, i: int, seen: set[str], path: Path) -> str:
-    card_id = card.get("id")
-    if not isinstance(card_id, str) or not card_id.strip():
+    if card.get("id") is None:
         raise CardFileError(str(path), f"[[{key}]] number {i + 1} has no id")
-    card_id = card_id.strip()
+    card_id = require_text(card["id"], f"[[{key}]] number {i + 1}: id", path, MAX_ID_CHARS)
     if card_id.lower() in seen:
         raise CardFileError(str(path), f"[[{key}]] {card_id}: duplicate id {card_id!r}")
     seen.add(card_id.lower())
     return card_id
 
 
-def _parse_cards(path: Path) -> ConcertoCards:
-    data = read_toml(path)
-    provisional = bool(data.get("provisional", False))
-
-    tokens_table = data.get("tokens")
-    if not isinstance(tokens_table, dict):
-        raise CardFileError(str(path), "missing table [tokens]")
-    tokens = np.zeros(N_KINDS, dtype=np.int64)
-    for name, count in tokens_table.items():
-        k = _kind(name, "[tokens]", path)
-        tokens[k] = require_int(count, f"[tokens] {name}", path)
-        if tokens[k] > MAX_TOKENS_PER_KIND:
-            raise CardFileError(str(path), f"[tokens] {name}: at most {MAX_TOKENS_PER_KIND}")
-    if tokens.sum() < MIN_TOKENS:
-        raise CardFileError(
-            str(path),
-            f"[tokens] holds {tokens.sum()} tokens; 4 players need at least {MIN_TOKENS}",
-        )
-
-    seen: set[str] = set()
-    score_ids: list[str] = []
-    score_names: list[str] = []
-    need = np.zeros((N_SCORE_CARDS, N_KINDS), dtype=np.int64)
-    for i, card in enumerate(_card_list(data, "score_card", N_SCORE_CARDS, path)):
-        card_id = _card_id(card, "score_card", i, seen, path)
-        where = f"score card {card_id}"
-        table = card.get("need")
-        if not isinstance(table, dict) or not table:
-            raise CardFileError(str(path), f"{where}: needs a table need = {{ kind = count }}")
-        for name, count in table.items():
-            k = _kind(name, where, path)
-            if isinstance(count, bool) or not isinstance(count, int):
-                raise CardFileError(str(path), f"{where}: need of {name} must be an integer")
-            if count < 0:
-                raise CardFileError(str(path), f"{where}: negative need {count} for {name}")
-            if count > tokens[k]:
-                raise CardFileError(
-                    str(path), f"{where}: needs {count} {KINDS[k]} but the bag holds {tokens[k]}"
-                )
-            need[i, k] = count
-        if need[i].sum() == 0:
-            raise CardFileError(str(path), f"{where}: needs no token at all")
-        score_ids.append(card_id)
-        score_names.append(str(card.get("name", "")))
-
-    def set_cards(key: str, count: int) -> tuple[list[str], np.ndarray]:
-        ids: list[str] = []
-        sets = np.zeros((count, N_KINDS), dtype=np.int64)
-        for i, card in enumerate(_card_list(data, key, count, path)):
-            card_id = _card_id(card, key, i, seen, path)
-            where = f"{key} card {card_id}"
-            kinds = card.get("kinds")
-            if not isinstance(kinds, list) or not kinds:
-                raise CardFileError(str(path), f"{where}: needs a list kinds = [...] of one set")
-            for name in kinds:
-                sets[i, _kind(name, where, path)] += 1
-            ids.append(card_id)
-        return ids, sets
-
-    pianist_ids, pianist_sets = set_cards("pianist", N_PIANISTS)
-    harpist_ids, harpist_sets = set_cards("harpist", N_HARPISTS)
-    return ConcertoCards(
-        tokens,
-        tuple(score_ids),
-        need,
-        tuple(pianist_ids),
-        pianist_sets,
-        tuple(harpist_ids),
-        harpist_sets,
-        tuple(score_names),
-        provisional,
-        str(path),
-    )
+def _card_name(card: dict[str, Any], where: str, path: Path) -> str:
+    if "name" not in card:
+        return ""
+    return require_text(card["name"], f"{where}: name", path, MAX_NAME_CHARS)
 
 
 def dominated_pairs(cards: ConcertoCards) -> list[tuple[str, str]]:
