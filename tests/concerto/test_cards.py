@@ -112,3 +112,54 @@ def test_a_set_may_need_every_token_of_a_kind_in_the_bag(tmp_path):
         "kinds = [" + ", ".join(['"composer"'] * 8) + "]",
     )
     assert load_cards(path).pianist_sets[0].tolist() == [0, 0, 0, 0, 8]
+
+
+# --- score_orchestra's inputs (checked next to the cards they are checked against) ---------------
+
+SETUP = {"popularity": "horn", "soloist": "D", "pianist": "P3", "harpist": "H2"}
+
+
+@pytest.mark.parametrize(
+    ("counts", "setup", "score_cards", "where", "message"),
+    [
+        # a misspelt key was silently replaced by the default card
+        ([2, 2, 2, 5, 1], {**SETUP, "pianst": "P2"}, (), "setup", "unknown key 'pianst'"),
+        ([2, 2, 2, 5, 1], {"Soloist": "D"}, (), "setup", "unknown key 'Soloist'"),
+        ([2, 2, 2, 5, 1], None, (), "setup", "give a mapping with keys popularity"),
+        ([2, 2, 2, 5, 1], {"soloist": "E"}, (), "setup['soloist']", "unknown soloist 'E'"),
+        ([2, 2, 2, 5, 1], {"pianist": "H1"}, (), "setup['pianist']", "unknown card 'H1'"),
+        ([2, 2, 2, 5, 1], {"popularity": "tuba"}, (), "setup['popularity']", "unknown kind"),
+        # counts past 64-bit arithmetic were wrapped into nonsense scores
+        ([2**62, 0, 0, 0, 0], SETUP, (), "counts", "a count must be from 0 to 40, got 4611"),
+        ([2**63, 0, 0, 0, 0], SETUP, (), "counts", "a count must be from 0 to 40"),
+        ({"horn": 2**62}, SETUP, (), "counts", "a count must be from 0 to 40"),
+        ({"horn": 2.5}, SETUP, (), "counts", "a count must be a whole number, got 2.5"),
+        ([True, 0, 0, 0, 0], SETUP, (), "counts", "a count must be a whole number, got True"),
+        ([-1, 0, 0, 0, 0], SETUP, (), "counts", "a count must be from 0 to 40, got -1"),
+        ([13, 0, 0, 0, 0], SETUP, (), "counts", "13 trumpeter but the bag of cards.toml holds 12"),
+        (["horn"] * 13, SETUP, (), "counts", "13 horn but the bag"),
+        (["horn", 2.5], SETUP, (), "counts", "unknown kind 2.5"),
+        ("horn", SETUP, (), "counts", "give a mapping {kind: count}"),
+        (7, SETUP, (), "counts", "give a mapping {kind: count}"),
+        ([2, 2, 2, 5, 1], SETUP, "S01", "score_cards", "give a list of score card ids"),
+        ([2, 2, 2, 5, 1], SETUP, ["S01", "s01"], "score_cards", "S01 is held twice"),
+        ([2, 2, 2, 5, 1], SETUP, ["S99"], "score_cards", "unknown card 'S99'"),
+    ],
+)
+def test_score_orchestra_refuses_bad_input_in_one_line(counts, setup, score_cards, where, message):
+    from fairysim.errors import FairysimError
+    from fairysim.sim.concerto import score_orchestra
+
+    with pytest.raises(FairysimError) as info:
+        score_orchestra(counts, setup, score_cards)
+    assert info.value.where == where, str(info.value)
+    assert message in str(info.value) and "\n" not in str(info.value), str(info.value)
+
+
+def test_score_orchestra_takes_the_bag_full_and_leaves_out_keys():
+    from fairysim.sim.concerto import score_orchestra
+
+    full = score_orchestra({"trumpeter": 12, "horn player": 1}, {}, ["S01"])
+    assert full["conductor"] == 24  # 2 per token of the most numerous kind
+    assert full["popularity"] == 12  # trumpeter, the first kind, when popularity is left out
+    assert full["score_cards"] == 5

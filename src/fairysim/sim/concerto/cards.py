@@ -8,6 +8,7 @@ and the problem.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -15,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from fairysim.errors import CardFileError
+from fairysim.errors import CardFileError, FairysimError
 from fairysim.sim.concerto.rules import (
     KINDS,
     MIN_TOKENS,
@@ -24,6 +25,8 @@ from fairysim.sim.concerto.rules import (
     N_PIANISTS,
     N_SCORE_CARDS,
     kind_index,
+    orchestra_counts,
+    soloist_index,
 )
 from fairysim.sim.datafile import (
     check_keys,
@@ -112,13 +115,13 @@ class ConcertoCards:
 
 
 def _lookup(ids: tuple[str, ...], card_id: Any, option: str) -> int:
-    from fairysim.errors import FairysimError
-
     key = str(card_id).strip()
     for i, x in enumerate(ids):
         if x.lower() == key.lower():
             return i
-    raise FairysimError(option, f"unknown card {card_id!r}; the card file has {', '.join(ids)}")
+    raise FairysimError(
+        option, f"unknown card {shown(card_id)}; the card file has {', '.join(ids)}"
+    )
 
 
 def load_cards(path: str | Path | None = None) -> ConcertoCards:
@@ -304,3 +307,114 @@ def dominated_pairs(cards: ConcertoCards) -> list[tuple[str, str]]:
             if i != j and (need[i] <= need[j]).all():
                 pairs.append((cards.score_ids[i], cards.score_ids[j]))
     return pairs
+
+
+# --- Scoring by hand: the inputs of score_orchestra, checked against a card set -------------------
+
+SETUP_KEYS = ("popularity", "soloist", "pianist", "harpist")
+"""The keys of a setup given to :func:`fairysim.sim.concerto.score_orchestra`."""
+
+
+def check_orchestra(counts: Any, cards: ConcertoCards, option: str = "counts") -> np.ndarray:
+    """``int64[N_KINDS]`` counts of an orchestra given by hand, each at most what the bag holds.
+
+    Parameters
+    ----------
+    counts : mapping, sequence of 5 ints, or iterable of kind names
+        As :func:`.rules.orchestra_counts` takes them.
+    cards : ConcertoCards
+        The card set whose bag bounds every count (no orchestra holds more of a kind).
+    option : str
+        How errors name the argument.
+
+    Raises
+    ------
+    FairysimError
+        Naming ``option``: a count that is not a whole number, negative or more than the bag
+        holds (checked before it is stored, so a huge count is refused, not wrapped), an unknown
+        kind, or an argument of another type.
+    """
+    if isinstance(counts, str | bytes) or not isinstance(counts, Mapping | Iterable):
+        raise FairysimError(
+            option,
+            "give a mapping {kind: count}, five counts or a list of kind names, "
+            f"got {shown(counts)}",
+        )
+    values = list(counts.values()) if isinstance(counts, Mapping) else list(counts)
+    counted = isinstance(counts, Mapping) or (
+        len(values) == N_KINDS and all(isinstance(x, int | np.integer) for x in values)
+    )
+    if counted:
+        for value in values:
+            if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer):
+                raise FairysimError(option, f"a count must be a whole number, got {shown(value)}")
+            if not 0 <= value <= MAX_TOKENS_PER_KIND:
+                raise FairysimError(
+                    option, f"a count must be from 0 to {MAX_TOKENS_PER_KIND}, got {shown(value)}"
+                )
+    try:
+        c = orchestra_counts(dict(counts) if isinstance(counts, Mapping) else values)
+    except ValueError as exc:
+        raise FairysimError(option, str(exc)) from None
+    for k in range(N_KINDS):
+        if c[k] > cards.tokens[k]:
+            raise FairysimError(
+                option,
+                f"{c[k]} {KINDS[k]} but the bag of {Path(cards.source).name} holds "
+                f"{cards.tokens[k]}",
+            )
+    return c
+
+
+def check_setup(setup: Any, cards: ConcertoCards, option: str = "setup") -> tuple[int, ...]:
+    """``(popularity kind, soloist, pianist card, harpist card)`` indices of a setup given by
+    hand: a mapping with keys among :data:`SETUP_KEYS`; a key left out is the first kind, soloist
+    ``A`` or the card set's first pianist or harpist card.
+
+    Raises
+    ------
+    FairysimError
+        Naming ``option`` (with the key): a key outside :data:`SETUP_KEYS` (a misspelt key is
+        refused, not replaced by a default), an unknown kind, soloist or card.
+    """
+    if not isinstance(setup, Mapping):
+        raise FairysimError(
+            option, f"give a mapping with keys {', '.join(SETUP_KEYS)}, got {shown(setup)}"
+        )
+    for key in setup:
+        if key not in SETUP_KEYS:
+            raise FairysimError(
+                option, f"unknown key {shown(key)}; the keys are {', '.join(SETUP_KEYS)}"
+            )
+    try:
+        popularity = kind_index(setup.get("popularity", KINDS[0]))
+    except ValueError as exc:
+        raise FairysimError(f"{option}['popularity']", str(exc)) from None
+    try:
+        soloist = soloist_index(setup.get("soloist", "A"))
+    except ValueError as exc:
+        raise FairysimError(f"{option}['soloist']", str(exc)) from None
+    pianist = cards.pianist_index(
+        setup.get("pianist", cards.pianist_ids[0]), f"{option}['pianist']"
+    )
+    harpist = cards.harpist_index(
+        setup.get("harpist", cards.harpist_ids[0]), f"{option}['harpist']"
+    )
+    return popularity, soloist, pianist, harpist
+
+
+def check_score_cards(score_cards: Any, cards: ConcertoCards, option: str = "score_cards") -> list:
+    """Indices of the score cards held face up, given by id; each card at most once.
+
+    Raises
+    ------
+    FairysimError
+        Naming ``option``: an unknown id, one held twice, or a single string instead of a list.
+    """
+    if isinstance(score_cards, str | bytes) or not isinstance(score_cards, Iterable):
+        raise FairysimError(option, f"give a list of score card ids, got {shown(score_cards)}")
+    indices = [cards.score_index(card_id, option) for card_id in score_cards]
+    for i in indices:
+        if indices.count(i) > 1:
+            raise FairysimError(option, f"score card {cards.score_ids[i]} is held twice")
+    return indices
