@@ -21,8 +21,7 @@ from fairysim import sweep
 from fairysim.errors import FairysimError
 from fairysim.sim import concerto
 from fairysim.sim.concerto.cards import DEFAULT_CARDS as CONCERTO_CARDS
-from fairysim.sim.concerto.simulate import SUMMARY_COLUMNS as CONCERTO_SUMMARY_COLUMNS
-from fairysim.sim.fantastique import SEAT_COLUMNS, make_setup, simulate_summary
+from fairysim.sim.fantastique import make_setup, simulate_summary
 from fairysim.sweep import read_sweep, run_sweep, run_task, task_pieces
 
 GRID = {"fans": "I,III", "players": "2,5", "lineups": ["greedy", "random"], "seed": 4}
@@ -71,17 +70,13 @@ def test_task_pieces_cut_at_chunk_boundaries():
     assert task_pieces(8, 4, chunk_games=4) == [(8, 4)]
 
 
-def test_seat_columns_follow_the_engine():
-    # The runner spells them out so that importing fairysim.sweep does not load the engine.
-    assert sweep.CELL_RUNNERS["fantastique"].seat_columns == SEAT_COLUMNS
-
-
 def test_cells_equal_simulate_summary_whatever_task_size_and_workers(finished, scheduler, tmp_path):
     _, summary = finished
     assert len(summary) == 2 * (2 + 5) * 2
-    summary_columns = simulate_summary(make_setup(2, "I", "greedy", 4), 10).columns
+    summary_columns = simulate_summary(make_setup(players=2, seed=4), 10).columns
     for (fan, players, lineup), cell in summary.groupby(["fan", "players", "lineup"], sort=False):
-        expected = simulate_summary(make_setup(players, fan, lineup, GRID["seed"]), GAMES)
+        setup = make_setup(players=players, fan=fan, policies=lineup, seed=GRID["seed"])
+        expected = simulate_summary(setup, GAMES)
         got = cell[list(summary_columns)].reset_index(drop=True)
         pd.testing.assert_frame_equal(got, expected, check_exact=True)
     # one task per cell instead of six: the very same numbers
@@ -116,7 +111,7 @@ def test_mixed_lineup_seats_each_policy(scheduler, tmp_path):
     )
     assert list(summary["policy"]) == ["hoarder", "greedy", "random"]
     assert set(summary["lineup"]) == {"hoarder,greedy,random"}
-    expected = simulate_summary(make_setup(3, "II", lineup, 9), 300)
+    expected = simulate_summary(make_setup(players=3, fan="II", policies=lineup, seed=9), 300)
     pd.testing.assert_frame_equal(
         summary[list(expected.columns)].reset_index(drop=True), expected, check_exact=True
     )
@@ -230,6 +225,7 @@ BAD = [
     ({"fans": "VII"}, "--fans"),
     ({"fans": "I,I"}, "--fans"),
     ({"fans": ""}, "--fans"),
+    ({"fans": "random"}, "--fans"),  # a fan is never drawn per game
     ({"players": "1"}, "--players"),
     ({"players": "2,six"}, "--players"),
     ({"players": [4, 9]}, "--players"),
@@ -275,7 +271,7 @@ def test_out_dir_that_cannot_be_a_folder(tmp_path, where):
 
 
 def test_unreachable_scheduler(tmp_path, monkeypatch):
-    monkeypatch.setattr(sweep, "CONNECT_TIMEOUT_S", 1.0)
+    monkeypatch.setattr(sweep.cluster, "CONNECT_TIMEOUT_S", 1.0)
     out = tmp_path / "out"
     with pytest.raises(FairysimError) as error:
         run_sweep("fantastique", games=10, out_dir=out, scheduler="tcp://127.0.0.1:1")
@@ -291,10 +287,10 @@ def test_an_illegal_policy_answer_comes_back_as_an_error(tmp_path, monkeypatch):
         "def cheat(decision, view, choices, n_choices, weights, rng):\n    return n_choices\n"
     )
     monkeypatch.syspath_prepend(str(tmp_path))
-    _, _, _, cells = sweep.plan_cells(
-        "fantastique", {"fan": "I", "players": 2}, ["sweep_bad_policy:cheat"], 1
+    plan = sweep.plan_cells(
+        "fantastique", {"fans": "I", "players": 2}, ["sweep_bad_policy:cheat"], 1
     )
-    result = run_task("fantastique", cells[0].task_args, 5, 3, None)
+    result = run_task(plan.cells[0].task, 5, 3, None)
     assert result.pieces == []
     where, message = result.error
     assert where == "policy"
@@ -330,7 +326,13 @@ CONCERTO_GAMES = 400
 def concerto_summary(players, soloist, pianist, harpist, lineup, games, cards=None, **options):
     """The in-process run of one Concerto cell ("random" cards drawn per game)."""
     fixed = [None if card == "random" else card for card in (soloist, pianist, harpist)]
-    setup = concerto.make_setup(players, lineup, CONCERTO_GRID["seed"], *fixed, cards)
+    setup = concerto.make_setup(
+        players=players,
+        policies=lineup,
+        seed=CONCERTO_GRID["seed"],
+        cards=cards,
+        **dict(zip(("soloist", "pianist", "harpist"), fixed, strict=True)),
+    )
     return concerto.simulate_summary(setup, games, **options)
 
 
@@ -356,10 +358,6 @@ def concerto_finished(scheduler, tmp_path_factory):
         task_games=100,
     )
     return out, summary
-
-
-def test_concerto_seat_columns_follow_the_engine():
-    assert sweep.CELL_RUNNERS["concerto"].seat_columns == CONCERTO_SUMMARY_COLUMNS
 
 
 def test_concerto_cells_equal_simulate_summary(concerto_finished, scheduler, tmp_path):
@@ -497,7 +495,7 @@ CONCERTO_BAD = [
     ({"lineups": ["greedy,greedy"]}, "--lineup"),
     ({"lineups": ["nosuchpolicy"]}, "--lineup"),
     ({"seed": -1}, "--seed"),
-    ({"fans": "I"}, "--fan"),
+    ({"fans": "I"}, "--fans"),  # another game's axis
     ({"games": 0}, "--games"),
 ]
 
@@ -513,10 +511,11 @@ def test_concerto_bad_input_names_the_option_and_writes_nothing(tmp_path, change
     assert list(tmp_path.iterdir()) == []
 
 
-def test_settings_belong_to_their_game(tmp_path):
+def test_a_card_file_that_is_not_the_games_is_refused(tmp_path):
     with pytest.raises(FairysimError) as error:
         run_sweep("fantastique", games=10, cards=CONCERTO_CARDS, out_dir=tmp_path / "out")
     assert error.value.where == "--cards"
+    assert str(CONCERTO_CARDS) in error.value.message
     with pytest.raises(FairysimError) as error:
         run_sweep("concerto", games=10, cards=tmp_path / "none.toml", out_dir=tmp_path / "out")
     assert "none.toml" in str(error.value)

@@ -42,7 +42,10 @@ def test_sweep_prints_table_writes_files_and_resumes(tmp_path):
     # The default local cluster: one worker process.
     result = run(*args, "--workers", "1", "--task-games", "100")
     assert result.exit_code == 0, result.output
-    assert "8 cells, 300 games each, seed 2; 8 played, 0 resumed" in result.output
+    assert (
+        "Fantastique sweep: players 2,3 x fan I,II x 2 lineups = 8 cells, 300 games each, "
+        "seed 2; 8 played, 0 resumed"
+    ) in result.output
     assert "95% CI" in result.output
     summary, meta = read_sweep(out)
     assert meta["config"]["lineups"] == ["greedy", "random"]
@@ -52,7 +55,7 @@ def test_sweep_prints_table_writes_files_and_resumes(tmp_path):
         assert f"{row.win_share:.3f}  {row.win_low:.3f}-{row.win_high:.3f}" in result.output
     # and the file's numbers are simulate_summary's
     cell = summary[(summary.fan == "II") & (summary.players == 3) & (summary.lineup == "random")]
-    expected = simulate_summary(make_setup(3, "II", "random", 2), 300)
+    expected = simulate_summary(make_setup(players=3, fan="II", policies="random", seed=2), 300)
     pd.testing.assert_frame_equal(
         cell[list(expected.columns)].reset_index(drop=True), expected, check_exact=True
     )
@@ -73,6 +76,8 @@ def test_sweep_prints_table_writes_files_and_resumes(tmp_path):
 
 BAD = [
     (["--fans", "VII"], "--fans"),
+    (["--fans", "random"], "--fans"),
+    (["--cards", "no-such-cards.toml"], "--cards"),
     (["--players", "1"], "--players"),
     (["--players", "2,x"], "--players"),
     (["--lineup", "nosuchpolicy"], "--lineup"),
@@ -98,7 +103,7 @@ def test_out_dir_is_a_file(tmp_path):
 
 
 def test_unreachable_scheduler(tmp_path, monkeypatch):
-    monkeypatch.setattr(sweep, "CONNECT_TIMEOUT_S", 1.0)
+    monkeypatch.setattr(sweep.cluster, "CONNECT_TIMEOUT_S", 1.0)
     out = tmp_path / "sweep"
     result = run("--games", "10", "--out-dir", str(out), "--scheduler", "tcp://127.0.0.1:1")
     assert_one_line_error(result, "--scheduler")
@@ -113,9 +118,11 @@ def test_out_dir_is_required():
 
 def test_help_default_task_games_is_the_engines():
     assert sweep_cli.DEFAULT_TASK_GAMES == sweep.DEFAULT_TASK_GAMES
+    assert sweep_cli.RANDOM == sweep.RANDOM
     result = runner.invoke(app, ["sweep", "fantastique", "--help"])
     assert result.exit_code == 0
-    for option in ("--fans", "--players", "--lineup", "--scheduler", "--workers", "--task-games"):
+    options = ("--fans", "--players", "--lineup", "--cards", "--scheduler", "--workers")
+    for option in (*options, "--task-games"):
         assert option in result.output
 
 
@@ -152,7 +159,9 @@ def test_concerto_sweep_prints_table_writes_files_and_resumes(tmp_path):
         assert f"{row.win_share:.3f}  {row.win_low:.3f}-{row.win_high:.3f}" in result.output
     # the file's numbers are those of the in-process run with the same options
     cell = summary[(summary.players == 1) & (summary.harpist_card == "H3")]
-    setup = concerto.make_setup(1, "chaser", 3, soloist="B", harpist="H3", cards=cards)
+    setup = concerto.make_setup(
+        players=1, policies="chaser", seed=3, soloist="B", harpist="H3", cards=cards
+    )
     expected = concerto.simulate_summary(setup, 200, chunk_games=100)
     pd.testing.assert_frame_equal(
         cell[list(expected.columns)].reset_index(drop=True), expected, check_exact=True
