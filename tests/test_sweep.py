@@ -22,6 +22,8 @@ from fairysim.errors import FairysimError
 from fairysim.sim import concerto
 from fairysim.sim.concerto.cards import DEFAULT_CARDS as CONCERTO_CARDS
 from fairysim.sim.fantastique import make_setup, simulate_summary
+from fairysim.sim.fantastique.cards import DEFAULT_CARDS as FANTASTIQUE_CARDS
+from fairysim.sim.game import get_game
 from fairysim.sweep import read_sweep, run_sweep, run_task, task_pieces
 
 GRID = {"fans": "I,III", "players": "2,5", "lineups": ["greedy", "random"], "seed": 4}
@@ -213,6 +215,38 @@ def test_changed_configuration_is_refused(finished, tmp_path, change):
     assert error.value.where == "--out-dir"
     assert "another configuration" in error.value.message
     assert cell_files(out) == before
+
+
+def test_a_folder_with_other_cells_is_refused(finished, tmp_path):
+    # The same options but other cell files (another fairysim's names, or changed policy
+    # defaults): resuming would mix them, so the folder is refused.
+    out = copy_of(finished, tmp_path)
+    manifest = json.loads((out / "sweep.json").read_text())
+    manifest["cells"][0] = "players2_fanI_greedy_0000000000"
+    (out / "sweep.json").write_text(json.dumps(manifest))
+    with pytest.raises(FairysimError) as error:
+        run_sweep("fantastique", **GRID, games=GAMES, out_dir=out, scheduler="tcp://127.0.0.1:1")
+    assert error.value.where == "--out-dir"
+    assert "other cells" in error.value.message
+
+
+def test_a_card_file_is_played_in_every_cell_and_pinned(scheduler, tmp_path):
+    cards = tmp_path / "cards.toml"
+    cards.write_text(FANTASTIQUE_CARDS.read_text().replace("gold = 20", "gold = 40", 1))
+    args = {"fans": "II", "players": 3, "lineups": ["greedy"], "games": 300, "seed": 6}
+    out = tmp_path / "sweep"
+    summary = run_sweep("fantastique", **args, cards=cards, out_dir=out, scheduler=scheduler)
+    setup = make_setup(players=3, fan="II", seed=6, cards=cards)
+    expected = simulate_summary(setup, 300)
+    pd.testing.assert_frame_equal(
+        summary[list(expected.columns)].reset_index(drop=True), expected, check_exact=True
+    )
+    shipped = simulate_summary(make_setup(players=3, fan="II", seed=6), 300)
+    assert not np.array_equal(expected["finale_points_mean"], shipped["finale_points_mean"])
+    # The shipped cards are another configuration for the same folder.
+    with pytest.raises(FairysimError) as error:
+        run_sweep("fantastique", **args, out_dir=out)
+    assert "cards_sha256" in error.value.message
 
 
 def test_task_and_worker_options_are_not_configuration(finished, tmp_path):
@@ -519,4 +553,51 @@ def test_a_card_file_that_is_not_the_games_is_refused(tmp_path):
     with pytest.raises(FairysimError) as error:
         run_sweep("concerto", games=10, cards=tmp_path / "none.toml", out_dir=tmp_path / "out")
     assert "none.toml" in str(error.value)
+    assert list(tmp_path.iterdir()) == []
+
+
+# --------------------------------------------------------------------------------------------
+# A game that fairysim does not ship: the toy game of tests/highcard, registered by conftest.py
+
+
+def test_a_game_registered_outside_fairysim_is_swept_by_the_workers(scheduler, tmp_path):
+    # The workers import the game's package to find it (tests/ is on their path, as on the
+    # client's); its cells are its own simulate_summary's.
+    summary = run_sweep(
+        "highcard",
+        players="2,4",
+        deck="all",
+        lineups=["stand", "redraw-low"],
+        games=300,
+        seed=3,
+        out_dir=tmp_path / "toy",
+        scheduler=scheduler,
+        task_games=100,
+    )
+    assert list(summary.columns[:5]) == ["game", "cell", "players", "deck", "lineup"]
+    assert summary.groupby(["players", "deck", "lineup"]).ngroups == 8
+    spec = get_game("highcard")
+    for (players, deck, lineup), cell in summary.groupby(["players", "deck", "lineup"]):
+        setup = spec.make_setup(players=players, policies=lineup, seed=3, deck=deck)
+        expected = simulate_summary(setup, 300, chunk_games=100)
+        got = cell[list(expected.columns)].reset_index(drop=True)
+        pd.testing.assert_frame_equal(got, expected, check_exact=True)
+    assert summary.attrs["fairysim"]["config"]["deck"] == ["short", "long"]
+
+
+TOY_BAD = [
+    ({"deck": "tiny"}, "--deck"),
+    ({"deck": "random"}, "--deck"),  # the deck has a default: it is never drawn per game
+    ({"players": "5"}, "--players"),
+    ({"lineups": ["greedy"]}, "--lineup"),  # another game's policy
+    ({"cards": "cards.toml"}, "--cards"),
+]
+
+
+@pytest.mark.parametrize(("change", "option"), TOY_BAD, ids=[f"{o} {c}" for c, o in TOY_BAD])
+def test_the_toy_games_bad_input_names_the_option(tmp_path, change, option):
+    args = {"lineups": ["stand"], "games": 10, **change}
+    with pytest.raises(FairysimError) as error:
+        run_sweep("highcard", **args, out_dir=tmp_path / "out")
+    assert error.value.where == option, error.value
     assert list(tmp_path.iterdir()) == []

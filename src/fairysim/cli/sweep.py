@@ -7,15 +7,18 @@ axis (its :attr:`~fairysim.sim.game.SetupAxis.sweep_option_name`), each taking a
 
 from __future__ import annotations
 
+import functools
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rich import box
+from rich.console import Console
+from rich.measure import Measurement
 from rich.table import Table
 
 from fairysim.cli.by_game import Param, game_group, game_names, make_command, option, spec_of
-from fairysim.cli.common import ProgressBar, handle_errors, stdout_console
+from fairysim.cli.common import ProgressBar, handle_errors, stdout_console, stop_message
 from fairysim.cli.simulate import load_card_option
 
 if TYPE_CHECKING:
@@ -23,13 +26,21 @@ if TYPE_CHECKING:
 
     import pandas as pd
 
-    from fairysim.sim.game import GameSpec, SetupAxis
+    from fairysim.sim.game import GameSpec, SetupAxis, SummaryColumn
 
 DEFAULT_TASK_GAMES = 262_144
 """Shown in --help without importing the engines; equal to fairysim.sweep.DEFAULT_TASK_GAMES."""
 
 RANDOM = "random"
 """The default of an axis drawn per game; equal to fairysim.sweep.RANDOM (same reason)."""
+
+
+POLICY_WIDTH = 16
+"""Characters a line of a sweep table's policy column has at least (longer names fold)."""
+
+
+UNBOUNDED = 10_000
+"""A width no table reaches: what a table is measured in to learn its natural width."""
 
 
 def axis_default(axis: SetupAxis) -> str:
@@ -136,6 +147,7 @@ def sweep_and_print(spec: GameSpec, **options: Any) -> pd.DataFrame:
     out_dir = options["out_dir"]
     start = time.perf_counter()
     console = stdout_console()
+    stop_message(lambda: finished_cells(out_dir))
     with ProgressBar("sweeping") as progress:
         summary = run_sweep(
             spec,
@@ -174,7 +186,14 @@ def sweep_and_print(spec: GameSpec, **options: Any) -> pd.DataFrame:
     shown = [
         column for column in columns.values() if len(config[column]) > 1 or column == "players"
     ]
-    console.print(sweep_table(spec, summary, shown))
+    table, left_out = fitting_table(console, spec, summary, shown)
+    console.print(table)
+    if left_out:
+        names = ", ".join(" ".join(header.replace("-\n", "").split()) for header in left_out)
+        console.print(
+            f"Too wide for this terminal: {names}; summary.parquet has every mean.",
+            soft_wrap=True,
+        )
     for line in meta["footnotes"]:
         console.print(line, soft_wrap=True)
     console.print(
@@ -184,18 +203,49 @@ def sweep_and_print(spec: GameSpec, **options: Any) -> pd.DataFrame:
     return summary
 
 
-def sweep_table(spec: GameSpec, summary: pd.DataFrame, axes: Sequence[str]) -> Table:
+def finished_cells(out_dir: Path) -> str:
+    """What a stopped sweep kept: its finished cells, which the same command resumes from."""
+    finished = len(list((out_dir / "cells").glob("*.json")))
+    if not finished:
+        return "no cell finished"
+    return f"{finished} finished cells kept in {out_dir}; run the same command to resume"
+
+
+def fitting_table(
+    console: Console, spec: GameSpec, summary: pd.DataFrame, axes: Sequence[str]
+) -> tuple[Table, list[str]]:
+    """:func:`sweep_table` with as many of the game's mean points as fit ``console``'s width
+    (the first ones, the most telling), and the headers of those left out.
+
+    Axis columns come on top of what ``simulate`` prints, so a wide grid may not fit 80
+    columns; a table wider than the terminal would be cut at its edge, numbers included.
+    """
+    points = list(spec.summary)
+    # Long policy names may fold to POLICY_WIDTH characters; every other column keeps its width.
+    folded = max(0, int(summary["policy"].astype(str).str.len().max()) - POLICY_WIDTH)
+    while True:
+        table = sweep_table(summary, axes, points)
+        unbounded = console.options.update_width(UNBOUNDED)
+        width = Measurement.get(console, unbounded, table).maximum - folded
+        if len(points) <= 1 or width <= console.width:
+            return table, [column.header for column in spec.summary[len(points) :]]
+        points.pop()
+
+
+def sweep_table(
+    summary: pd.DataFrame, axes: Sequence[str], points: Sequence[SummaryColumn]
+) -> Table:
     """A rich table of a sweep's summary: one row per cell and seat.
 
     Parameters
     ----------
-    spec : GameSpec
-        The game: its :attr:`~fairysim.sim.game.GameSpec.summary` names the columns after the
-        win share.
     summary : pandas.DataFrame
         What :func:`fairysim.sweep.run_sweep` returns.
     axes : sequence of str
         The result columns of the axes to show, leading each cell's first row.
+    points : sequence of SummaryColumn
+        The mean points to show after the win share (a game's
+        :attr:`~fairysim.sim.game.GameSpec.summary`).
 
     Returns
     -------
@@ -215,10 +265,11 @@ def sweep_table(spec: GameSpec, summary: pd.DataFrame, axes: Sequence[str]) -> T
         table.add_column(name.replace("_", "\n"), justify="right")
     table.add_column("seat", justify="right")
     # Each seat's policy says what the lineup is, so the lineup needs no column of its own and
-    # the table fits 80 columns. Policy names are what a reader looks for: 16 characters a line.
+    # the table fits 80 columns. Policy names are what a reader looks for: 16 characters a line
+    # at least.
     widest = int(summary["policy"].astype(str).str.len().max())
-    table.add_column("policy", overflow="fold", min_width=min(widest, 16))
-    for header in ("win\nshare", "95% CI", *(column.header for column in spec.summary)):
+    table.add_column("policy", overflow="fold", min_width=min(widest, POLICY_WIDTH))
+    for header in ("win\nshare", "95% CI", *(column.header for column in points)):
         table.add_column(header, justify="right", no_wrap=True)
     for index, (_, cell) in enumerate(summary.groupby("cell", sort=False)):
         if index:
@@ -232,7 +283,7 @@ def sweep_table(spec: GameSpec, summary: pd.DataFrame, axes: Sequence[str]) -> T
                 str(row["policy"]),
                 f"{row['win_share']:.3f}",
                 f"{row['win_low']:.3f}-{row['win_high']:.3f}",
-                *(column.cell(row) for column in spec.summary),
+                *(column.cell(row) for column in points),
             )
     return table
 
@@ -240,16 +291,11 @@ def sweep_table(spec: GameSpec, summary: pd.DataFrame, axes: Sequence[str]) -> T
 def sweep_command(name: str) -> Any:
     """The ``sweep`` command of game ``name``."""
     spec = spec_of(name)
-
-    def body(**options: Any) -> None:
-        sweep_and_print(spec, **options)
-
+    grid = " x ".join(["player counts", *(axis.name for axis in spec.axes), "lineups"])
     return make_command(
-        handle_errors(body),
+        handle_errors(functools.partial(sweep_and_print, spec)),
         sweep_params(spec),
-        f"Sweep {spec.title} over "
-        + " x ".join(["player counts", *(axis.name for axis in spec.axes), "lineups"])
-        + "; print win shares per cell and seat.",
+        f"Sweep {spec.title} over {grid}; print win shares per cell and seat.",
     )
 
 

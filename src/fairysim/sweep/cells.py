@@ -335,6 +335,8 @@ def parse_axis(axis: SetupAxis, values: Any, cards: Any) -> list[str]:
     items = parse_list(default if values is None else values, option)
     allowed = axis.allowed(cards)
     if items is None:
+        if not allowed:
+            raise FairysimError(option, f"takes any value, so '{ALL}' cannot list them; give them")
         return list(allowed)
     parsed = []
     for item in items:

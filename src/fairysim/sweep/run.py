@@ -207,7 +207,7 @@ def play_cells(
     pieces: dict[str, list[Piece]] = {}
     left: dict[str, int] = {}
     for index, cell in enumerate(todo):
-        ranges = chunk_ranges(games, task_games)
+        ranges = list(chunk_ranges(games, task_games))
         pieces[cell.cell_id] = []
         left[cell.cell_id] = len(ranges)
         for first, n in ranges:
