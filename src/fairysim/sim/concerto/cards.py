@@ -91,6 +91,17 @@ class ConcertoCards:
         """Number of fairy tokens in the bag."""
         return int(self.tokens.sum())
 
+    def arrays(self) -> tuple[np.ndarray | tuple[str, ...], ...]:
+        """The data the engine reads (not the path), card ids last since a sweep names pianist
+        and harpist cards by id: what a sweep's manifest pins by digest."""
+        return (
+            self.tokens,
+            self.score_need,
+            self.pianist_sets,
+            self.harpist_sets,
+            (*self.score_ids, *self.pianist_ids, *self.harpist_ids),
+        )
+
     def score_index(self, card_id: str, option: str = "score card") -> int:
         """Position of score card ``card_id``."""
         return _lookup(self.score_ids, card_id, option)

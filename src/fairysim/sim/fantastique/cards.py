@@ -54,6 +54,10 @@ class FantastiqueCards:
         """Number of fan cards in the deck."""
         return int(self.deck_counts.sum())
 
+    def arrays(self) -> tuple[np.ndarray, ...]:
+        """The data the engine reads (not the path): what a sweep's manifest pins by digest."""
+        return (self.deck_counts, self.medal_values, self.finale_medals)
+
 
 def load_cards(path: str | Path | None = None) -> FantastiqueCards:
     """Read and validate a Fantastique card file (the shipped one when ``path`` is None).
