@@ -80,7 +80,7 @@ from fairysim.sim.fairyland.rules import (
     mask_value,
     popcount,
 )
-from fairysim.sim.policy import builtin, policy
+from fairysim.sim.policy import builtin, policy, weight
 from fairysim.sim.rng import randint
 from fairysim.sim.scratch import stack_int64
 
@@ -407,13 +407,15 @@ POLICIES = {
             greedy_policy,
             "takes the clearing worth most to it now and pays as little as it can",
             builtin_id=GREEDY,
-            bid_per_point=1.0,
-            special=3.0,
-            ogre=-3.0,
-            visit=2.0,
-            crest_below=6.0,
-            look=3.0,
-            item=3.0,
+            # Points are a game's scale (a majority is worth 1-10): the ranges keep each weight
+            # a preference of that size, and ``look`` a count of cards.
+            bid_per_point=weight(1.0, 0.0, 10.0),
+            special=weight(3.0, -20.0, 20.0),
+            ogre=weight(-3.0, -20.0, 20.0),
+            visit=weight(2.0, -20.0, 20.0),
+            crest_below=weight(6.0, 0.0, 100.0),
+            look=weight(3.0, 0.0, 30.0, integer=True),
+            item=weight(3.0, -20.0, 20.0),
         ),
     )
 }
