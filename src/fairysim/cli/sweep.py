@@ -16,7 +16,17 @@ from rich import box
 from rich.table import Table
 
 from fairysim.cli.common import ProgressBar, handle_errors, stdout_console
-from fairysim.cli.concerto import PAHHA_NOTE, CardsOption, load_card_option
+from fairysim.sim.concerto.spec import PAHHA_NOTE
+from fairysim.sim.concerto.spec import SPEC as CONCERTO
+
+CardsOption = Annotated[Path | None, typer.Option("--cards", help=CONCERTO.cards_help)]
+
+
+def load_card_option(cards: Path | None) -> Any:
+    from fairysim.cli.simulate import load_card_option as load
+
+    return load(CONCERTO, cards)
+
 
 if TYPE_CHECKING:
     import pandas as pd

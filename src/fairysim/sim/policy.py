@@ -22,6 +22,7 @@ import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 import numba as nb
 import numpy as np
@@ -231,6 +232,26 @@ def resolve_policies(
                 "or give module:function",
             )
     return tuple(resolved)
+
+
+class SeatPolicies(NamedTuple):
+    """What a kernel takes to ask each seat: built-in ids, the function tuple, whether each
+    seat reads the view, and the weights (all padded to the game's most seats)."""
+
+    ids: np.ndarray
+    functions: tuple
+    reads_view: np.ndarray
+    weights: np.ndarray
+
+
+def seat_policies(policies: Sequence[Policy], max_players: int) -> SeatPolicies:
+    """The :class:`SeatPolicies` of a lineup, padded to ``max_players`` seats."""
+    return SeatPolicies(
+        seat_policy_ids(policies, max_players),
+        seat_functions(policies, max_players),
+        seat_reads_view(policies, max_players),
+        seat_weights(policies, max_players),
+    )
 
 
 def seat_functions(policies: Sequence[Policy], max_players: int) -> tuple:

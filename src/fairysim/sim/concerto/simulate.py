@@ -14,18 +14,14 @@ import pandas as pd
 from fairysim.errors import FairysimError
 from fairysim.sim.batch import (
     DEFAULT_CHUNK_GAMES,
-    AtomicParquetWriter,
     Progress,
-    SeatAggregate,
-    check_games,
     new_error_records,
     raise_first_illegal_choice,
     run_chunks,
-    run_metadata,
     tidy_frame,
 )
 from fairysim.sim.concerto.cards import ConcertoCards, load_cards
-from fairysim.sim.concerto.engine import ENGINE_VERSION, new_outcome, play_games
+from fairysim.sim.concerto.engine import new_outcome, play_games
 from fairysim.sim.concerto.lanes import PLAYER_COUNTS as LANE_PLAYER_COUNTS
 from fairysim.sim.concerto.lanes import play_greedy_games
 from fairysim.sim.concerto.policies import GREEDY, POLICIES
@@ -39,35 +35,13 @@ from fairysim.sim.concerto.rules import (
     SOLOISTS,
     soloist_index,
 )
-from fairysim.sim.policy import (
-    Policy,
-    resolve_policies,
-    seat_functions,
-    seat_policy_ids,
-    seat_reads_view,
-    seat_weights,
-)
+from fairysim.sim.concerto.spec import ENGINE_VERSION, NAME, PAHHA_NOTE
+from fairysim.sim.policy import Policy, resolve_policies, seat_policies
 from fairysim.sim.rng import check_seed
 
-GAME = "concerto"
 PAHHA_POLICY = "pahha"
 """Policy label of Pahha's row in solo results."""
 
-SEAT_COLUMNS = (
-    "score",
-    "rank",
-    "win_share",
-    "margin",
-    *PART_NAMES,
-    "cards_held",
-    "cards_completed",
-    "held_mask",
-    "completed_mask",
-    *(f"n_{k}" for k in KINDS),
-)
-"""Per-seat result columns (besides game, seat, policy and the setup columns). ``margin`` is the
-score minus the best other score of the game; ``held_mask``/``completed_mask`` have bit ``i`` set
-for score card ``i`` of the card file; ``n_<kind>`` counts the orchestra by kind."""
 
 SETUP_COLUMNS = ("players", "soloist_card", "pianist_card", "harpist_card", "popularity_kind")
 
@@ -86,6 +60,7 @@ class ConcertoSetup:
     soloist: str | None = None
     pianist: str | None = None
     harpist: str | None = None
+    game = NAME
 
     @property
     def seats(self) -> int:
@@ -102,6 +77,36 @@ class ConcertoSetup:
     def form(self) -> str:
         """``solo``, ``two-player`` or ``draft``."""
         return {1: "solo", 2: "two-player"}.get(self.players, "draft")
+
+    def headline(self, games: int) -> str:
+        """One line naming the run, printed above its summary."""
+        form = {1: "solo against Pahha", 2: "2 players"}.get(
+            self.players, f"{self.players} players"
+        )
+        fixed = [
+            f"{name} {value}"
+            for name, value in (
+                ("soloist", self.soloist),
+                ("pianist", self.pianist),
+                ("harpist", self.harpist),
+            )
+            if value is not None
+        ]
+        return f"Fairy Concerto, {form}, {games:,} games, seed {self.seed}" + "".join(
+            f", {item}" for item in fixed
+        )
+
+    def preamble(self) -> list[str]:
+        """Lines printed between the headline and the summary table."""
+        return [f"Cards: {self.cards.label}"]
+
+    def footnotes(self) -> list[str]:
+        """Lines printed under the summary table."""
+        return [PAHHA_NOTE] if self.players == 1 else []
+
+    def row_labels(self, policy_labels: Sequence[str]) -> list[str]:
+        """The summary's row labels, given each player's policy label (Pahha's row in solo)."""
+        return [*policy_labels, "Pahha"] if self.players == 1 else list(policy_labels)
 
     def fixed_setup(self) -> np.ndarray:
         """int64[3]: fixed soloist, pianist and harpist indices, -1 where drawn at random."""
@@ -131,13 +136,14 @@ class ConcertoSetup:
 
 
 def make_setup(
+    *,
     players: int = 4,
     policies: str | Policy | Sequence[str | Policy] = "greedy",
     seed: int = 0,
+    cards: str | Path | ConcertoCards | None = None,
     soloist: str | None = None,
     pianist: str | None = None,
     harpist: str | None = None,
-    cards: str | Path | ConcertoCards | None = None,
 ) -> ConcertoSetup:
     """Validate a configuration; errors name the option at fault (``--players``, ``--soloist`` ...).
 
@@ -148,11 +154,11 @@ def make_setup(
     policies : str, Policy or sequence
         One per player, or one for all.
     seed : int
+    cards : path or ConcertoCards, optional
+        Card file (the shipped provisional set when None).
     soloist : {"A", "B", "C", "D"}, optional
     pianist, harpist : str, optional
         Card ids from the card file.
-    cards : path or ConcertoCards, optional
-        Card file (the shipped provisional set when None).
 
     Returns
     -------
@@ -188,10 +194,11 @@ def make_setup(
 def play_chunks(
     setup: ConcertoSetup,
     games: int,
+    *,
+    first_game: int = 0,
     chunk_games: int = DEFAULT_CHUNK_GAMES,
     threads: int | None = None,
     progress: Progress | None = None,
-    first_game: int = 0,
     lanes: bool = True,
 ) -> Iterator[tuple[int, dict[str, np.ndarray]]]:
     """Yield ``(first_game, arrays)`` chunk by chunk, for games ``first_game`` onwards (a sweep
@@ -206,15 +213,12 @@ def play_chunks(
     ``popularity_kind`` and the bookkeeping ``bag_left``, ``tokens_removed``, ``pile_left``,
     ``discarded``.
     """
-    functions = seat_functions(setup.policies, MAX_SEATS)
-    weights = seat_weights(setup.policies, MAX_SEATS)
-    policy_ids = seat_policy_ids(setup.policies, MAX_SEATS)
-    reads_view = seat_reads_view(setup.policies, MAX_SEATS)
+    seats = seat_policies(setup.policies, MAX_SEATS)
     fixed = setup.fixed_setup()
     cards = setup.cards
     card_arrays = (cards.score_need, cards.tokens, cards.pianist_sets, cards.harpist_sets)
     in_lanes = (
-        lanes and setup.players in LANE_PLAYER_COUNTS and all(policy_ids[: setup.players] == GREEDY)
+        lanes and setup.players in LANE_PLAYER_COUNTS and all(seats.ids[: setup.players] == GREEDY)
     )
 
     def play_chunk(first: int, n: int) -> dict[str, np.ndarray]:
@@ -228,10 +232,7 @@ def play_chunks(
             setup.seed,
             first,
             setup.players,
-            policy_ids,
-            functions,
-            reads_view,
-            weights,
+            *seats,
             *card_arrays,
             fixed,
             out,
@@ -288,107 +289,6 @@ def chunk_frame(setup: ConcertoSetup, first: int, arrays: dict[str, np.ndarray])
     for name, categories in labels.items():
         frame[name] = pd.Categorical.from_codes(frame[name].to_numpy().astype(np.int64), categories)
     return frame
-
-
-def simulate(
-    players: int = 4,
-    policies: str | Policy | Sequence[str | Policy] = "greedy",
-    games: int = 10_000,
-    seed: int = 0,
-    soloist: str | None = None,
-    pianist: str | None = None,
-    harpist: str | None = None,
-    cards: str | Path | ConcertoCards | None = None,
-    *,
-    chunk_games: int = DEFAULT_CHUNK_GAMES,
-    threads: int | None = None,
-    progress: Progress | None = None,
-) -> pd.DataFrame:
-    """Play ``games`` games of Fairy Concerto and return one row per (game, seat).
-
-    Parameters
-    ----------
-    players : int
-        1 = solo against Pahha (C8), 2 = two-player rules (C7), 3 or 4 = the draft.
-    policies : str, Policy or sequence
-        One name for every player or one per player: built-in names (see
-        :data:`fairysim.sim.concerto.POLICIES`), ``"module:function"`` or :class:`Policy`.
-    games : int
-        Number of games; game ``i`` is fully determined by ``(seed, i)``.
-    seed : int
-        Seed of the run (0 <= seed < 2**63).
-    soloist : {"A", "B", "C", "D"}, optional
-        Fixed soloist card; drawn per game when None (the deal never depends on it).
-    pianist, harpist : str, optional
-        Fixed pianist / harpist card ids of the card file.
-    cards : path or ConcertoCards, optional
-        Another card file (ruling C9).
-    chunk_games, threads : int, optional
-        Games per chunk and numba threads; they never change the results.
-    progress : callable, optional
-        ``progress(games_done, games_total)`` after every chunk.
-
-    Returns
-    -------
-    pandas.DataFrame
-        ``game, seat, policy``, :data:`SEAT_COLUMNS` and :data:`SETUP_COLUMNS`. In solo every game
-        has two rows: seat 0 (you) and seat 1, Pahha, with policy ``pahha``; a tie is Pahha's win.
-
-    Examples
-    --------
-    >>> df = simulate(players=1, policies="greedy", games=100, seed=1)
-    >>> sorted(df.policy.unique())
-    ['greedy', 'pahha']
-    """
-    games = check_games(games)
-    setup = make_setup(players, policies, seed, soloist, pianist, harpist, cards)
-    frames = [
-        chunk_frame(setup, first, arrays)
-        for first, arrays in play_chunks(setup, games, chunk_games, threads, progress)
-    ]
-    frame = pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
-    frame.attrs["fairysim"] = run_metadata(GAME, {**setup.config(), "games": games})
-    return frame
-
-
-SUMMARY_COLUMNS = tuple(c for c in SEAT_COLUMNS if not c.endswith("_mask"))
-
-
-def simulate_summary(
-    setup: ConcertoSetup,
-    games: int,
-    out: str | Path | None = None,
-    chunk_games: int = DEFAULT_CHUNK_GAMES,
-    threads: int | None = None,
-    progress: Progress | None = None,
-) -> pd.DataFrame:
-    """Play a run in bounded memory: aggregate per seat on the fly, optionally stream every
-    (game, seat) row to Parquet at ``out`` (written atomically).
-
-    Returns
-    -------
-    pandas.DataFrame
-        One row per seat (Pahha included in solo): games, mean and standard deviation of every
-        numeric column, wins (see :class:`fairysim.sim.batch.SeatAggregate`).
-    """
-    games = check_games(games)
-    aggregate = SeatAggregate(SUMMARY_COLUMNS, setup.seats)
-    meta = run_metadata(GAME, {**setup.config(), "games": games})
-    writer = AtomicParquetWriter(out, meta) if out is not None else None
-    try:
-        for first, arrays in play_chunks(setup, games, chunk_games, threads, progress):
-            aggregate.add(arrays)
-            if writer is not None:
-                writer.write(chunk_frame(setup, first, arrays))
-    except BaseException:
-        if writer is not None:
-            writer.abort()
-        raise
-    if writer is not None:
-        writer.commit()
-    summary = aggregate.frame(setup.policy_names)
-    summary.attrs["fairysim"] = meta
-    return summary
 
 
 def score_orchestra(
