@@ -3,4 +3,52 @@
 >>> from fairysim.sim.fairyland import load_cards, load_court
 >>> load_court("starred").label
 'court.toml, starred (PROVISIONAL court, ruling L13)'
+
+Attributes load on first use, so that importing the game's spec (``fairysim --help``) does not
+load its engine. ``simulate(*, players=4, policies="greedy", games=10_000, seed=0, cards=None,
+court=None, chunk_games, threads, progress)`` returns one row per (game, seat) (see
+:func:`fairysim.sim.run.simulate`).
 """
+
+from fairysim.sim.lazy import lazy_attributes
+
+__getattr__ = lazy_attributes(
+    __name__,
+    {
+        "Court": "cards",
+        "FairyLandCards": "cards",
+        "load_cards": "cards",
+        "load_court": "cards",
+        "POLICIES": "policies",
+        "FairyLandSetup": "simulate",
+        "chunk_frame": "simulate",
+        "make_setup": "simulate",
+        "play_chunks": "simulate",
+        "simulate": "runs",
+        "simulate_summary": "runs",
+        "COURTS": "spec",
+        "NAME": "spec",
+        "PART_NAMES": "spec",
+        "SEAT_COLUMNS": "spec",
+        "SPEC": "spec",
+    },
+)
+
+__all__ = [
+    "COURTS",
+    "NAME",
+    "PART_NAMES",
+    "POLICIES",
+    "SEAT_COLUMNS",
+    "SPEC",
+    "Court",
+    "FairyLandCards",
+    "FairyLandSetup",
+    "chunk_frame",
+    "load_cards",
+    "load_court",
+    "make_setup",
+    "play_chunks",
+    "simulate",
+    "simulate_summary",
+]
