@@ -24,6 +24,7 @@ from fairysim.errors import FairysimError
 BUILTIN_GAME_SPECS = (
     "fairysim.sim.fantastique.spec",
     "fairysim.sim.concerto.spec",
+    "fairysim.sim.fairyland.spec",
 )
 """The spec modules of the games that ship with fairysim; each registers its game on import.
 A game outside the package registers through the ``fairysim.games`` entry-point group (the
