@@ -24,7 +24,7 @@ from fairysim.sim.fantastique.rules import (
     V_HAND,
     V_ROUND,
 )
-from fairysim.sim.fantastique.simulate import SEAT_COLUMNS
+from fairysim.sim.fantastique.play import SEAT_COLUMNS
 from fairysim.sim.policy import Policy, policy
 from fairysim.sim.rng import randint
 

@@ -69,7 +69,7 @@ from fairysim.sim.fantastique.rules import (
     VIEW_SIZE,
     fan_index,
 )
-from fairysim.sim.fantastique.simulate import SEAT_COLUMNS, FantastiqueSetup
+from fairysim.sim.fantastique.play import SEAT_COLUMNS, FantastiqueSetup
 from fairysim.sim.policy import MAX_WEIGHTS
 from fairysim.sim.rng import (
     DEAL_STREAM,
