@@ -38,6 +38,7 @@ import numpy as np
 
 from fairysim.errors import CardFileError, IllegalChoiceError
 from fairysim.sim.batch import check_games
+from fairysim.sim.fantastique.play import SEAT_COLUMNS, FantastiqueSetup
 from fairysim.sim.fantastique.rules import (
     BRONZE_MIN_PLAYERS,
     DECISIONS,
@@ -69,7 +70,6 @@ from fairysim.sim.fantastique.rules import (
     VIEW_SIZE,
     fan_index,
 )
-from fairysim.sim.fantastique.play import SEAT_COLUMNS, FantastiqueSetup
 from fairysim.sim.policy import MAX_WEIGHTS
 from fairysim.sim.rng import (
     DEAL_STREAM,
