@@ -364,31 +364,33 @@ def play_fairies(t, seat, mask, value):
 
 
 @nb.njit(cache=True, _nrt=False)
-def decide(t, seat, decision, n, seats, error):
-    """``seat``'s answer (a row of ``t.choices[:n]``) to ``decision``.
+def decide(v, choices, policy_rng, counters, seats, error, seat, decision, n):
+    """``seat``'s answer (a row of ``choices[:n]``) to ``decision``.
 
     A single choice is taken without asking (ruling PL1). An answer outside the choices fills
     the error record ``error`` (seat, decision, choice, n_choices; the first failure of the game
-    only) and is replaced by 0: the game runs on and the block stops after it.
+    only) and is replaced by 0: the game runs on and the block stops after it. The one call site
+    of the policies (compiled once); it takes only the arrays it reads, because a call that
+    takes the whole table copies every array's fields.
     """
     if n == 1:
         return 0
-    t.public[V_SEAT] = seat
+    v[V_SEAT] = seat
     answer = ask_policy(
         seats.policy_ids,
         seats.policies,
         seat,
         decision,
-        t.public,
-        t.choices,
+        v,
+        choices,
         n,
         seats.weights[seat],
-        t.policy_rng[seat],
+        policy_rng[seat],
     )
     if 0 <= answer < n:
         return answer
-    if t.counters[FAILED] == 0:
-        t.counters[FAILED] = 1
+    if counters[FAILED] == 0:
+        counters[FAILED] = 1
         error[0] = seat
         error[1] = decision
         error[2] = answer
@@ -396,10 +398,16 @@ def decide(t, seat, decision, n, seats, error):
     return 0
 
 
+@nb.njit(cache=True, inline="always")
+def ask(t, seats, error, seat, decision, n):
+    """:func:`decide` on the table ``t``."""
+    return decide(t.public, t.choices, t.policy_rng, t.counters, seats, error, seat, decision, n)
+
+
 # --- Setup (L2) -----------------------------------------------------------------------------------
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, inline="always")
 def setup_game(t, seed, game, n_players, crests):
     """Reset the table and set up game ``game`` with the reference's draws: the forest shuffle,
     the court shuffle, the starting seat (:mod:`.reference`, "Order of random draws")."""
@@ -455,7 +463,7 @@ def setup_game(t, seed, game, n_players, crests):
 # --- Gaining cards (L6, L17) -------------------------------------------------------------------
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, inline="always")
 def resolve_ogre(t, seat, seats, error):
     """Rulebook "Ogres" (L6): the ogre and 2 of the seat's animals/flowers (its choice) go to the
     box; with only one such card, it goes; with none, nothing; an ogre ward (Ogre Bane) discards
@@ -486,7 +494,7 @@ def resolve_ogre(t, seat, seats, error):
         for b in range(a + 1, END_VICTIM):
             if v[row + b] > 0:
                 n = set_row(t.choices, n, a, b, 0)
-    k = decide(t, seat, OGRE_VICTIMS, n, seats, error)
+    k = ask(t, seats, error, seat, OGRE_VICTIMS, n)
     v[row + t.choices[k, C_CARD]] -= 1
     v[row + t.choices[k, C_CARD_2]] -= 1
     t.counters[BOX] += 2
@@ -505,7 +513,7 @@ def gain_card(t, seat, card, seats, error):
         v[V_COLLECTED + seat * N_CARD_TYPES + card] += 1
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, inline="always")
 def take_cards(t, seat, seats, error):
     """Take the cards of ``t.taken``: the others are placed first, then each ogre is resolved in
     turn, so its victims may come from them (L18)."""
@@ -526,7 +534,7 @@ def take_cards(t, seat, seats, error):
 # --- Phase 1: Dawn (L3) ---------------------------------------------------------------------------
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, inline="always")
 def dawn(t, seat, seats, error):
     """Draw the top 2 forest cards (1 if only 1 is left) and place them in 2 clearings: an evil
     card in a clearing with the fewest evil cards, a second evil card in the fewest-evil clearing
@@ -565,7 +573,7 @@ def dawn(t, seat, seats, error):
             if is_evil(second) and eb != among:
                 continue
             n = set_row(t.choices, n, a, b, 0)
-    k = decide(t, seat, DAWN, n, seats, error)
+    k = ask(t, seats, error, seat, DAWN, n)
     add_to_clearing(v, t.choices[k, C_FIRST], first)
     if second != NO_CARD:
         add_to_clearing(v, t.choices[k, C_SECOND], second)
@@ -576,7 +584,7 @@ def dawn(t, seat, seats, error):
 # --- Phase 2: Day (L4, L16) -----------------------------------------------------------------------
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, inline="always")
 def explore(t, seat, c, n_players, seats, error):
     """Explore clearing ``c``: an auction from the explorer's left, the explorer bidding last
     (L5, L14); the winner pays and takes the clearing (a Warrior in the payment discards its
@@ -603,7 +611,7 @@ def explore(t, seat, c, n_players, seats, error):
         n = set_row(t.choices, 0, PASS, 0, 0)
         for bid in range(high + 1, can_pay + 1):
             n = set_row(t.choices, n, bid, 0, 0)
-        bid = t.choices[decide(t, bidder, BID, n, seats, error), C_BID]
+        bid = t.choices[ask(t, seats, error, bidder, BID, n), C_BID]
         if bid != PASS:
             high = bid
             winner = bidder
@@ -621,7 +629,7 @@ def explore(t, seat, c, n_players, seats, error):
     for i in range(n_subsets):
         if t.sub_value[i] >= need:
             n = set_row(t.choices, n, t.sub_mask[i], t.sub_value[i], 0)
-    k = decide(t, winner, PAYMENT, n, seats, error)
+    k = ask(t, seats, error, winner, PAYMENT, n)
     mask = t.choices[k, C_MASK]
     value = t.choices[k, C_VALUE]
     v[V_AUCTION_CLEARING] = NO_CLEARING
@@ -639,7 +647,7 @@ def explore(t, seat, c, n_players, seats, error):
     take_cards(t, winner, seats, error)
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, inline="always")
 def visit(t, seat, deck, bottom_slot, left_slot, fairies, pick, seats, error):
     """The Queen or the Druids (L7): play 1 or more fairies of value V, look at
     ``min(V + bonus - 1, deck)`` cards from the top of ``deck`` (a ring), keep one; the others go
@@ -653,7 +661,7 @@ def visit(t, seat, deck, bottom_slot, left_slot, fairies, pick, seats, error):
     for i in range(1, n_subsets):
         value = t.sub_value[i]
         n = set_row(t.choices, n, t.sub_mask[i], value, min(value + bonus - 1, left))
-    k = decide(t, seat, fairies, n, seats, error)
+    k = ask(t, seats, error, seat, fairies, n)
     mask = t.choices[k, C_MASK]
     look = t.choices[k, C_LOOK]
     play_fairies(t, seat, mask, t.choices[k, C_VALUE])
@@ -671,7 +679,7 @@ def visit(t, seat, deck, bottom_slot, left_slot, fairies, pick, seats, error):
     for kind in range(MAX_COURT_ITEMS):  # item ids and card types are both below 32
         if (kinds >> kind) & 1:
             n = set_row(t.choices, n, kind, 0, 0)
-    kept = t.choices[decide(t, seat, pick, n, seats, error), C_CARD]
+    kept = t.choices[ask(t, seats, error, seat, pick, n), C_CARD]
     skipped = False
     for j in range(look):
         card = t.seen[j]
@@ -718,7 +726,7 @@ def usable_item_legal(v, seat, primitive):
     return v[V_DRUIDS_LEFT] > 0  # the Druid's Key
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, inline="always")
 def use_item(t, seat, item, seats, error):
     """Use a usable item; it leaves the game first (L13, L18)."""
     v = t.public
@@ -735,7 +743,7 @@ def use_item(t, seat, item, seats, error):
             for card in range(FIRST_FOREST_TYPE, N_CARD_TYPES):
                 if v[at + card] > 0:
                     n = set_row(t.choices, n, c, card, 0)
-        k = decide(t, seat, NET_TAKE, n, seats, error)
+        k = ask(t, seats, error, seat, NET_TAKE, n)
         c = t.choices[k, C_CLEARING]
         card = t.choices[k, C_CARD_NET]
         v[V_CLEARING + c * N_CARD_TYPES + card] -= 1
@@ -746,7 +754,7 @@ def use_item(t, seat, item, seats, error):
         for c in range(CLEARINGS):
             if v[V_CLEARING_SIZE + c] > 0:
                 n = set_row(t.choices, n, c, 0, 0)
-        discard_clearing(t, t.choices[decide(t, seat, BROOM_SWEEP, n, seats, error), C_CLEARING])
+        discard_clearing(t, t.choices[ask(t, seats, error, seat, BROOM_SWEEP, n), C_CLEARING])
     elif primitive == GOBLIN_TRAP:  # discard up to `amount` goblins held
         row = V_COLLECTED + seat * N_CARD_TYPES + GOBLIN
         caught = min(amount, v[row])
@@ -758,7 +766,7 @@ def use_item(t, seat, item, seats, error):
         for i in range(1, n_subsets):
             if popcount(i) <= amount:
                 n = set_row(t.choices, n, t.sub_mask[i], 0, 0)
-        mask = t.choices[decide(t, seat, HORN_RECALL, n, seats, error), C_MASK]
+        mask = t.choices[ask(t, seats, error, seat, HORN_RECALL, n), C_MASK]
         v[V_PLAYED + seat] &= ~mask
         v[V_HAND + seat] |= mask
     elif primitive == DRUIDS_KEY:  # the top Druid card, as a Druid card
@@ -768,7 +776,7 @@ def use_item(t, seat, item, seats, error):
         gain_card(t, seat, card, seats, error)
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, inline="always")
 def day(t, seat, n_players, seats, error):
     """Choose and take one action: explore clearing 0, 1, 2 (always), the Queen, the Druids,
     the Crest, each usable item held whose effect changes something (L4, L16)."""
@@ -789,7 +797,7 @@ def day(t, seat, n_players, seats, error):
             primitive = item_field(v, item, IT_PRIMITIVE)
             if is_usable(primitive) and usable_item_legal(v, seat, primitive):
                 n = set_row(t.choices, n, ACT_ITEM, item, 0)
-    k = decide(t, seat, DAY, n, seats, error)
+    k = ask(t, seats, error, seat, DAY, n)
     action = t.choices[k, C_ACTION]
     arg = t.choices[k, C_ARG]
     if action == ACT_EXPLORE:
@@ -828,7 +836,7 @@ def sunset(t):
             discard_clearing(t, c)
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, inline="always")
 def final_scoring(t, n_players):
     """Score every seat in half points (L11, L13) and rank them (L12) into the table."""
     v = t.public
@@ -853,7 +861,7 @@ def final_scoring(t, n_players):
     rank_seats(t.score, t.hand_value, t.last_turn, n_players, t.rank)
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, inline="always")
 def write_outcome(t, n_players, out, row):
     """Write game row ``row`` of ``out`` (see :data:`OUTCOME_COLUMNS`); points are half points
     halved."""
@@ -912,7 +920,7 @@ def write_outcome(t, n_players, out, row):
     out.court_accounted[row] = v[V_COURT_LEFT] + court_held
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, inline="always")
 def play_game(t, seed, game, n_players, crests, seats, error):
     """Play game ``game`` into the table; True unless a policy answered illegally."""
     setup_game(t, seed, game, n_players, crests)
