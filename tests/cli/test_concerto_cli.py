@@ -19,7 +19,7 @@ from fairysim.sim.concerto.cards import DEFAULT_CARDS
 
 runner = CliRunner(env={"COLUMNS": "200"})  # wide enough that rich never folds a name
 README = Path(__file__).resolve().parents[2] / "README.md"
-REPORT_MODULE = "fairysim.analysis.concerto_report"
+REPORT_MODULE = "fairysim.analysis.concerto"
 
 
 def simulate(*args: str):
@@ -294,8 +294,8 @@ def fake_writers(monkeypatch):
         return write
 
     module = types.ModuleType(REPORT_MODULE)
-    module.write_concerto_report = writer("balance")
-    module.write_concerto_solo_report = writer("solo")
+    module.write_report = writer("balance")
+    module.write_solo_report = writer("solo")
     monkeypatch.setitem(sys.modules, REPORT_MODULE, module)
     return calls
 

@@ -350,7 +350,7 @@ def test_every_forest_card_and_court_item_is_accounted_for(players, court):
 
 
 def test_the_court_of_no_effect_changes_no_deal_and_scores_no_item():
-    """PL3: the same forest, court draws and starting seat as the random court; no item points,
+    """PL9: the same forest, court draws and starting seat as the random court; no item points,
     no bonus (every item is an end-game item worth 0)."""
     setups = {c: make_setup(players=4, policies="random", seed=8, court=c) for c in COURTS[::2]}
     runs = {court: join_chunks(play_chunks(setup, 500)) for court, setup in setups.items()}

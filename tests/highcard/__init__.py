@@ -17,7 +17,7 @@ import pandas as pd
 
 from fairysim.errors import FairysimError
 from fairysim.sim.batch import DEFAULT_CHUNK_GAMES, run_chunks, tidy_frame
-from fairysim.sim.policy import Policy, builtin, resolve_policies
+from fairysim.sim.policy import Policy, builtin, resolve_policies, weight
 from fairysim.sim.rng import DEAL_STREAM, FIRST_POLICY_STREAM, new_stream, randint
 
 from .spec import NAME, SPEC, TOPS
@@ -43,7 +43,9 @@ def coin(decision, view, choices, n_choices, weights, rng):
 POLICIES = {
     "coin": builtin("coin", coin, "keep or redraw at random", 0, reads_view=False),
     "stand": builtin("stand", stand, "always keep the first card", 1, reads_view=False),
-    "redraw-low": builtin("redraw-low", redraw_low, "redraw a low card", 2, below=5.0),
+    "redraw-low": builtin(
+        "redraw-low", redraw_low, "redraw a low card", 2, below=weight(5.0, 1.0, 14.0)
+    ),
 }
 
 

@@ -253,9 +253,9 @@ def apply_weights(policies: Sequence[Policy], spec: str | None) -> tuple[Policy,
 
     Examples
     --------
-    >>> from fairysim.sim.policy import builtin
+    >>> from fairysim.sim.policy import builtin, weight
     >>> greedy = builtin("greedy", print, "takes the most", 0)
-    >>> hoarder = builtin("hoarder", print, "keeps cards", 1, finale=1.0)
+    >>> hoarder = builtin("hoarder", print, "keeps cards", 1, finale=weight(1.0, 0.0, 5.0))
     >>> apply_weights([greedy, hoarder], "hoarder:finale=2")[1].weights
     (2.0,)
     """

@@ -199,8 +199,8 @@ def policy_label(policy: Policy) -> str:
 
     Examples
     --------
-    >>> from fairysim.sim.policy import builtin
-    >>> hoarder = builtin("hoarder", print, "keeps cards", 0, finale=1.0)
+    >>> from fairysim.sim.policy import builtin, weight
+    >>> hoarder = builtin("hoarder", print, "keeps cards", 0, finale=weight(1.0, 0.0, 5.0))
     >>> policy_label(hoarder.with_weights(finale=2))
     'hoarder (finale=2)'
     """

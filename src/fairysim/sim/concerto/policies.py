@@ -55,9 +55,13 @@ from fairysim.sim.concerto.rules import (
     set_count,
     soloist_points,
 )
-from fairysim.sim.policy import builtin, policy
+from fairysim.sim.policy import MAX_WEIGHT, builtin, policy, weight
 from fairysim.sim.rng import randint
 from fairysim.sim.scratch import stack_int64
+
+MAX_ROLLOUTS = 1000
+"""Most rollouts ``lookahead`` may play per choice. The rollouts are most of its work, so its time
+per game grows in proportion: 1000 takes about 40 times as long as the default 24."""
 
 SOLO_DRAW_ARRAY = np.array(SOLO_DRAW, dtype=np.int64)
 SOLO_KEEP_ARRAY = np.array(SOLO_KEEP, dtype=np.int64)
@@ -672,34 +676,35 @@ POLICIES = {
             chaser_policy,
             "chases its held score cards and the composers that draw more",
             builtin_id=CHASER,
-            progress=2.0,
-            composer=2.5,
-            hand=0.5,
+            progress=weight(2.0, 0, MAX_WEIGHT),
+            composer=weight(2.5, 0, MAX_WEIGHT),
+            # how much of a missing token one in hand makes up: 1 counts it as held
+            hand=weight(0.5, 0, 1),
         ),
         builtin(
             "maestro",
             maestro_policy,
             "plays to the contest cards and the honors they award",
             builtin_id=MAESTRO,
-            honor=1.0,
-            lead=0.5,
-            cards=1.0,
+            honor=weight(1.0, 0, MAX_WEIGHT),
+            lead=weight(0.5, 0, MAX_WEIGHT),
+            cards=weight(1.0, 0, MAX_WEIGHT),
         ),
         builtin(
             "denier",
             denier_policy,
             "denies its left neighbour (solo: Pahha) the tokens worth most to it",
             builtin_id=DENIER,
-            deny=0.7,
+            deny=weight(0.7, 0, MAX_WEIGHT),
         ),
         builtin(
             "lookahead",
             lookahead_policy,
             "solo: Monte Carlo rollouts of the remaining rounds for every choice",
             builtin_id=LOOKAHEAD,
-            rollouts=24.0,
-            margin=0.02,
-            composer=2.0,
+            rollouts=weight(24, 1, MAX_ROLLOUTS, integer=True),
+            margin=weight(0.02, 0, MAX_WEIGHT),
+            composer=weight(2.0, 0, MAX_WEIGHT),
         ),
     )
 }

@@ -316,42 +316,36 @@ def score_orchestra(
     dict
         Points per part of :data:`.rules.PART_NAMES` and ``total``.
 
+    Raises
+    ------
+    FairysimError
+        Naming ``counts``, ``setup`` (a key outside popularity, soloist, pianist, harpist is
+        refused) or ``score_cards``; see :func:`.cards.check_orchestra`,
+        :func:`.cards.check_setup` and :func:`.cards.check_score_cards`.
+
     Examples
     --------
     >>> score_orchestra([2, 2, 2, 5, 1], {"popularity": "horn", "soloist": "C",
     ...                 "pianist": "P1", "harpist": "H1"})["soloist"]
     9
     """
+    from fairysim.sim.concerto.cards import check_orchestra, check_score_cards, check_setup
     from fairysim.sim.concerto.rules import (
         P_SCORE_CARDS,
         POINTS_PER_SCORE_CARD,
         card_complete,
         contest_parts,
-        kind_index,
-        orchestra_counts,
     )
 
     card_set = cards if isinstance(cards, ConcertoCards) else load_cards(cards)
-    c = orchestra_counts(counts)
-    try:
-        pop = kind_index(setup.get("popularity", KINDS[0]))
-    except ValueError as exc:
-        raise FairysimError("popularity", str(exc)) from None
-    try:
-        soloist = soloist_index(setup.get("soloist", "A"))
-    except ValueError as exc:
-        raise FairysimError("--soloist", str(exc)) from None
-    pianist = card_set.pianist_sets[
-        card_set.pianist_index(setup.get("pianist", card_set.pianist_ids[0]))
-    ]
-    harpist = card_set.harpist_sets[
-        card_set.harpist_index(setup.get("harpist", card_set.harpist_ids[0]))
-    ]
+    c = check_orchestra(counts, card_set)
+    pop, soloist, pianist, harpist = check_setup(setup, card_set)
+    held = check_score_cards(score_cards, card_set)
     parts = np.zeros(len(PART_NAMES), dtype=np.int64)
-    contest_parts(c, pop, soloist, pianist, harpist, parts)
-    done = sum(
-        bool(card_complete(card_set.score_need[card_set.score_index(i)], c)) for i in score_cards
+    contest_parts(
+        c, pop, soloist, card_set.pianist_sets[pianist], card_set.harpist_sets[harpist], parts
     )
+    done = sum(bool(card_complete(card_set.score_need[i], c)) for i in held)
     parts[P_SCORE_CARDS] = POINTS_PER_SCORE_CARD * done
     result = {name: int(parts[i]) for i, name in enumerate(PART_NAMES)}
     result["total"] = int(parts.sum())

@@ -1,6 +1,10 @@
 """Fairy Land: explore the forest's clearings in open auctions and collect sets (2-4 players).
 
->>> from fairysim.sim.fairyland import load_cards, load_court
+The package holds the game's rules and interface (:mod:`.rules`), its card and court data
+(:mod:`.cards`), the plain-Python reference engine (:mod:`.reference`) and the built-in policies
+(:mod:`.policies`).
+
+>>> from fairysim.sim.fairyland import load_court, make_setup, play_game
 >>> load_court("starred").label
 'court.toml, starred (PROVISIONAL court, ruling L13)'
 
@@ -20,6 +24,10 @@ __getattr__ = lazy_attributes(
         "load_cards": "cards",
         "load_court": "cards",
         "POLICIES": "policies",
+        "play_game": "reference",
+        "play_games": "reference",
+        "CARD_NAMES": "rules",
+        "DECISIONS": "rules",
         "FairyLandSetup": "simulate",
         "chunk_frame": "simulate",
         "make_setup": "simulate",
@@ -35,7 +43,9 @@ __getattr__ = lazy_attributes(
 )
 
 __all__ = [
+    "CARD_NAMES",
     "COURTS",
+    "DECISIONS",
     "NAME",
     "PART_NAMES",
     "POLICIES",
@@ -49,6 +59,8 @@ __all__ = [
     "load_court",
     "make_setup",
     "play_chunks",
+    "play_game",
+    "play_games",
     "simulate",
     "simulate_summary",
 ]

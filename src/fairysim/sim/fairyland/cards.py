@@ -64,7 +64,7 @@ DEFAULT_COURT = Path(__file__).parent / "data" / "court.toml"
 STARRED = "starred"
 """``--court starred``: the 9 starred items of the shipped court (the first-game court)."""
 NO_EFFECT = "none"
-"""``--court none``: a court of no effect (ruling PL3): as many items as the shipped court, each
+"""``--court none``: a court of no effect (ruling PL9): as many items as the shipped court, each
 an end-game item worth 0 points, so the Queen is visited and the deal drawn as with the shipped
 court, and nothing she gives changes the game."""
 
@@ -155,7 +155,7 @@ class Court:
     def label(self) -> str:
         """How reports name the court (with the provisional mark of ruling L13)."""
         if self.selection == NO_EFFECT:
-            return "none (a court of no effect, ruling PL3)"
+            return "none (a court of no effect, ruling PL9)"
         name = Path(self.source).name
         if self.selection == STARRED:
             name = f"{name}, starred"
@@ -272,7 +272,7 @@ def load_court(court: str | Path | None = None) -> Court:
     court : None, ``"starred"``, ``"none"``, str or Path
         None: the shipped provisional court of 19 items (a game draws 9 of them, L2);
         ``"starred"``: its 9 starred items (the first-game court); ``"none"``: a court of no
-        effect (ruling PL3); otherwise a court file laid out like ``data/court.toml``.
+        effect (ruling PL9); otherwise a court file laid out like ``data/court.toml``.
 
     Raises
     ------
@@ -316,7 +316,7 @@ def _starred_court() -> Court:
 @cache
 def _no_effect_court() -> Court:
     """As many items as the shipped court (so a game's deal draws the same numbers, L2), each
-    a ``flat_points`` item worth 0: an item the Queen gives and that does nothing (PL3)."""
+    a ``flat_points`` item worth 0: an item the Queen gives and that does nothing (PL9)."""
     n = _default_court().n_items
     table = np.zeros((n, ITEM_FIELDS), dtype=np.int64)
     table[:, IT_PRIMITIVE] = FLAT_POINTS

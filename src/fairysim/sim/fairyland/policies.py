@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import numba as nb
 
-from fairysim.sim.concerto.policies import stack_int64
 from fairysim.sim.fairyland.rules import (
     ACT_CREST,
     ACT_DRUIDS,
@@ -81,8 +80,9 @@ from fairysim.sim.fairyland.rules import (
     mask_value,
     popcount,
 )
-from fairysim.sim.policy import builtin, policy
+from fairysim.sim.policy import builtin, policy, weight
 from fairysim.sim.rng import randint
+from fairysim.sim.scratch import stack_int64
 
 N_COLLECTED = MAX_SEATS * N_CARD_TYPES
 """Slots of the view's collected block (every seat's counts by type)."""
@@ -407,13 +407,15 @@ POLICIES = {
             greedy_policy,
             "takes the clearing worth most to it now and pays as little as it can",
             builtin_id=GREEDY,
-            bid_per_point=1.0,
-            special=3.0,
-            ogre=-3.0,
-            visit=2.0,
-            crest_below=6.0,
-            look=3.0,
-            item=3.0,
+            # Points are a game's scale (a majority is worth 1-10): the ranges keep each weight
+            # a preference of that size, and ``look`` a count of cards.
+            bid_per_point=weight(1.0, 0.0, 10.0),
+            special=weight(3.0, -20.0, 20.0),
+            ogre=weight(-3.0, -20.0, 20.0),
+            visit=weight(2.0, -20.0, 20.0),
+            crest_below=weight(6.0, 0.0, 100.0),
+            look=weight(3.0, 0.0, 30.0, integer=True),
+            item=weight(3.0, -20.0, 20.0),
         ),
     )
 }

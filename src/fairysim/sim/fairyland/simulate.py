@@ -183,7 +183,7 @@ def make_setup(
         Forest and House card file (the shipped one when None).
     court : str, path or Court, optional
         ``"random"`` (default: 9 of the shipped 19 PROVISIONAL items each game, L2, L13),
-        ``"starred"`` (the 9 first-game items), ``"none"`` (a court of no effect, PL3) or a court
+        ``"starred"`` (the 9 first-game items), ``"none"`` (a court of no effect, PL9) or a court
         file.
 
     Returns

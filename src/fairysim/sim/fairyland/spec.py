@@ -16,7 +16,7 @@ MAX_PLAYERS = 4
 
 COURTS = ("random", "starred", "none")
 """The named courts of ``--court`` (any other value is a court file): 9 of the shipped 19 items
-drawn per game (L2), the 9 starred items (the first-game court), a court of no effect (PL3)."""
+drawn per game (L2), the 9 starred items (the first-game court), a court of no effect (PL9)."""
 
 PART_NAMES = (
     "squirrel",
@@ -129,7 +129,7 @@ SPEC = register(
                 "--court",
                 "Queen's Court: random (9 of the shipped PROVISIONAL 19 items each game, "
                 "ruling L13), starred (the 9 first-game items), none (a court of no effect, "
-                "ruling PL3) or a court file (TOML, docs/fairyland-court.md).",
+                "ruling PL9) or a court file (TOML, docs/fairyland-court.md).",
                 default="random",
             ),
         ),

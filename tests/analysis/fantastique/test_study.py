@@ -6,17 +6,19 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from fairysim.analysis.finale import (
+from fairysim.analysis.fantastique.runs import finale_decides
+from fairysim.analysis.fantastique.study import (
     BASELINE,
     DEFAULT_LINEUPS,
     FanStrength,
     Lineup,
+    baseline_table,
     fan_strength,
-    finale_decides,
     gain_column,
 )
 from fairysim.errors import FairysimError
 from fairysim.sim.fantastique import FANS, simulate
+from fairysim.sim.fantastique.cards import DEFAULT_CARDS
 
 GAMES = 150
 SEED = 3
@@ -97,6 +99,14 @@ def test_paired_gains_are_consistent(fs):
     assert ((fg["low"] <= fg["gain"]) & (fg["gain"] <= fg["high"])).all()
 
 
+def test_baseline_table_is_the_baseline_cells_by_fan_and_player_count(fs):
+    table = baseline_table(fs, "finale_decides")
+    assert list(table.index) == list(fs.ranking["fan"])  # strongest fan first
+    assert list(table.columns) == list(PLAYERS)
+    cell = fs.cells.query("fan == 'II' and players == 4 and lineup == @BASELINE.name").iloc[0]
+    assert table.loc["II", 4] == cell["finale_decides"]
+
+
 def test_seat_tables(fs):
     seats = fs.seats
     assert len(seats) == len(FANS) * sum(PLAYERS)
@@ -126,6 +136,31 @@ def test_deterministic_and_thread_independent():
     b = fan_strength(80, 11, threads=1, **kwargs)
     for name, table in a.tables().items():
         pd.testing.assert_frame_equal(table, b.tables()[name], obj=name)
+
+
+def test_a_card_file_is_played_and_recorded(tmp_path):
+    kwargs = {"players": (3,), "fans": ("II",), "lineups": (BASELINE,)}
+    shipped = fan_strength(60, 4, **kwargs)
+    assert "cards" not in shipped.meta  # the rulebook's cards: nothing to record
+    same = tmp_path / "same.toml"
+    same.write_text(DEFAULT_CARDS.read_text())
+    copy = fan_strength(60, 4, cards=same, **kwargs)
+    assert copy.meta["cards"] == str(same)
+    pd.testing.assert_frame_equal(copy.cells, shipped.cells)
+    richer = tmp_path / "richer.toml"
+    richer.write_text(DEFAULT_CARDS.read_text().replace("gold = 20", "gold = 200"))
+    variant = fan_strength(60, 4, cards=richer, **kwargs)
+    assert variant.meta["cards"] == str(richer)
+    assert not variant.cells["finale_decides"].equals(shipped.cells["finale_decides"])
+
+
+def test_a_bad_card_file_names_the_option(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text("not = = toml")
+    with pytest.raises(FairysimError) as info:
+        fan_strength(10, 1, players=(2,), cards=bad)
+    assert info.value.where == "--cards"
+    assert str(bad) in str(info.value)
 
 
 def test_custom_lineups_and_no_gain_lineup():

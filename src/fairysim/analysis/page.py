@@ -1,15 +1,14 @@
-"""A small, game-agnostic HTML report writer and the figure helpers reports share.
+"""The HTML page of a report: a small, game-independent writer that stages every file atomically.
 
 A :class:`Report` collects headings, paragraphs, figures and tables in memory; nothing touches
 the disk until :meth:`Report.write`, which stages every file next to its destination and only
 then renames them into place, the HTML last. A run that fails while analysing or plotting
 therefore writes nothing, and a run that fails while writing leaves the previous report intact.
 
-The HTML is self-contained: figures are embedded as base64 PNG, rendered with matplotlib's Agg
-canvas on a bare :class:`matplotlib.figure.Figure` (no pyplot, so no global figure state and no
-GUI backend is ever touched, which also keeps notebooks that import this module unaffected).
-The same figures are written as PNG files and every table as a CSV file beside the HTML.
-Only the standard library, numpy, pandas and matplotlib are used (no template engine).
+The HTML is self-contained: figures are embedded as base64 PNG (matplotlib's Agg renderer, see
+:mod:`fairysim.analysis.plots` for the figures themselves). The same figures are written as PNG
+files and every table as a CSV file beside the HTML. Only the standard library, pandas and
+matplotlib are used (no template engine).
 """
 
 from __future__ import annotations
@@ -17,18 +16,16 @@ from __future__ import annotations
 import base64
 import html
 import io
-import math
+import json
 import os
 import re
 import tempfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-import numpy as np
 import pandas as pd
-from matplotlib.axes import Axes
-from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 DPI = 110
@@ -121,30 +118,7 @@ def _umask() -> int:
 
 
 # --------------------------------------------------------------------------------------------
-# Figures
-
-
-def new_figure(
-    width: float = 7.0, height: float = 4.0, ncols: int = 1
-) -> tuple[Figure, list[Axes]]:
-    """A bare matplotlib figure (no pyplot state) with ``ncols`` axes side by side.
-
-    Parameters
-    ----------
-    width, height : float
-        Size in inches.
-    ncols : int, default 1
-        Number of axes in one row.
-
-    Returns
-    -------
-    fig : matplotlib.figure.Figure
-    axes : list of matplotlib.axes.Axes
-    """
-    fig = Figure(figsize=(width, height), layout="constrained")
-    FigureCanvasAgg(fig)
-    axes = fig.subplots(1, ncols, squeeze=False)[0]
-    return fig, list(axes)
+# Figures as PNG
 
 
 def figure_png(fig: Figure, dpi: int = DPI) -> bytes:
@@ -182,248 +156,6 @@ def png_data_uri(png: bytes) -> str:
         The data URI.
     """
     return "data:image/png;base64," + base64.b64encode(png).decode("ascii")
-
-
-def barh_ci(
-    ax: Axes,
-    labels: Sequence[str],
-    values: Sequence[float],
-    low: Sequence[float],
-    high: Sequence[float],
-    *,
-    color: str = "#4c72b0",
-    xlabel: str = "",
-    title: str = "",
-    reference: float | None = None,
-    unit: str | None = "percent",
-) -> Axes:
-    """Horizontal bars with 95 % interval whiskers, first label on top.
-
-    Parameters
-    ----------
-    ax : matplotlib.axes.Axes
-        Where to draw.
-    labels : sequence of str
-        One per bar.
-    values, low, high : sequence of float
-        Bar length and interval bounds (shares 0..1 with the default unit).
-    color : str
-        Bar colour.
-    xlabel, title : str
-        Axis label and title.
-    reference : float, optional
-        Draw a dashed vertical line here (e.g. 0 for a difference).
-    unit : {"percent", "points", None}, default "percent"
-        Axis labels: percent of a share (0..1), signed percentage points of a difference of
-        shares, or plain numbers.
-
-    Returns
-    -------
-    matplotlib.axes.Axes
-        ``ax``.
-    """
-    y = np.arange(len(labels))[::-1]
-    values = np.asarray(values, dtype=float)
-    err = np.vstack([values - np.asarray(low, float), np.asarray(high, float) - values])
-    ax.barh(y, values, color=color, alpha=0.85)
-    ax.errorbar(values, y, xerr=np.nan_to_num(err), fmt="none", ecolor="#222", capsize=3, lw=1)
-    ax.set_yticks(y, labels)
-    if reference is not None:
-        ax.axvline(reference, color="#666", ls="--", lw=1)
-    _finish(ax, xlabel, title, unit)
-    return ax
-
-
-def points_ci(
-    ax: Axes,
-    labels: Sequence[str],
-    series: dict[str, tuple[Sequence[float], Sequence[float], Sequence[float]]],
-    *,
-    xlabel: str = "",
-    title: str = "",
-    reference: float | None = 0.0,
-    unit: str | None = "points",
-) -> Axes:
-    """Several series of points with 95 % interval whiskers, grouped by label (one row each).
-
-    Parameters
-    ----------
-    ax : matplotlib.axes.Axes
-        Where to draw.
-    labels : sequence of str
-        Row labels, first on top.
-    series : dict
-        ``name -> (values, low, high)``, each sequence aligned with ``labels``.
-    xlabel, title : str
-        Axis label and title.
-    reference : float or None, default 0
-        Dashed vertical line (no line when None).
-    unit : {"percent", "points", None}, default "points"
-        Axis labels: percent of a share, signed percentage points of a difference of shares,
-        or plain numbers.
-
-    Returns
-    -------
-    matplotlib.axes.Axes
-        ``ax``.
-    """
-    y = np.arange(len(labels))[::-1].astype(float)
-    k = max(len(series), 1)
-    offsets = np.linspace(-0.2, 0.2, k) if k > 1 else np.zeros(1)
-    for offset, (name, (values, low, high)) in zip(offsets, series.items(), strict=False):
-        values = np.asarray(values, dtype=float)
-        err = np.vstack([values - np.asarray(low, float), np.asarray(high, float) - values])
-        ax.errorbar(
-            values, y + offset, xerr=np.nan_to_num(err), fmt="o", capsize=3, lw=1, label=name
-        )
-    ax.set_yticks(y, labels)
-    if reference is not None:
-        ax.axvline(reference, color="#666", ls="--", lw=1)
-    if len(series) > 1:
-        ax.legend(loc="best", fontsize="small")
-    _finish(ax, xlabel, title, unit)
-    return ax
-
-
-def heatmap(
-    ax: Axes,
-    table: pd.DataFrame,
-    *,
-    title: str = "",
-    xlabel: str = "",
-    ylabel: str = "",
-    colorbar_label: str = "",
-    percent: bool = True,
-    cmap: str = "viridis",
-) -> Axes:
-    """Annotated heatmap of a table (rows top to bottom as in the table).
-
-    Parameters
-    ----------
-    ax : matplotlib.axes.Axes
-        Where to draw.
-    table : pandas.DataFrame
-        Numeric table; index and columns label the cells.
-    title, xlabel, ylabel, colorbar_label : str
-        Labels.
-    percent : bool, default True
-        Annotate cells as percentages (values are shares 0..1).
-    cmap : str, default ``"viridis"``
-        Colour map.
-
-    Returns
-    -------
-    matplotlib.axes.Axes
-        ``ax``.
-    """
-    data = table.to_numpy(dtype=float)
-    image = ax.imshow(data, cmap=cmap, aspect="auto")
-    ax.set_xticks(np.arange(data.shape[1]), [str(c) for c in table.columns])
-    ax.set_yticks(np.arange(data.shape[0]), [str(i) for i in table.index])
-    finite = data[np.isfinite(data)]
-    middle = (finite.min() + finite.max()) / 2 if finite.size else 0.0
-    for (i, j), value in np.ndenumerate(data):
-        if not np.isfinite(value):
-            continue
-        text = f"{100 * value:.1f}%" if percent else f"{value:.2f}"
-        ax.text(
-            j, i, text, ha="center", va="center", fontsize=8,
-            color="white" if value < middle else "black",
-        )  # fmt: skip
-    bar = ax.figure.colorbar(image, ax=ax)
-    bar.set_label(colorbar_label)
-    if percent:
-        bar.ax.yaxis.set_major_formatter(_percent_formatter())
-    ax.set_title(title)
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel(ylabel)
-    return ax
-
-
-def _finish(ax: Axes, xlabel: str, title: str, unit: str | None) -> None:
-    ax.set_xlabel(xlabel)
-    ax.set_title(title)
-    ax.grid(axis="x", alpha=0.3)
-    if unit == "percent":
-        ax.xaxis.set_major_formatter(_percent_formatter())
-    elif unit == "points":
-        ax.xaxis.set_major_formatter(_points_formatter())
-    elif unit is not None:
-        raise ValueError(f"unit must be 'percent', 'points' or None, got {unit!r}")
-
-
-def _percent_formatter():
-    from matplotlib.ticker import PercentFormatter
-
-    return PercentFormatter(xmax=1.0)
-
-
-def _points_formatter():
-    from matplotlib.ticker import FuncFormatter
-
-    return FuncFormatter(lambda x, _pos: "0" if abs(x) < 1e-12 else f"{100 * x:+g} pp")
-
-
-# --------------------------------------------------------------------------------------------
-# Number formatting
-
-
-def fmt_percent(value: float, digits: int = 1) -> str:
-    """A share as a percentage: ``0.273 -> "27.3%"``; ``"n/a"`` for nan.
-
-    Parameters
-    ----------
-    value : float
-        Share (0..1).
-    digits : int, default 1
-        Decimals.
-
-    Returns
-    -------
-    str
-    """
-    if value is None or not math.isfinite(float(value)):
-        return "n/a"
-    return f"{100 * float(value):.{digits}f}%"
-
-
-def fmt_points(value: float, digits: int = 1) -> str:
-    """A difference of shares in signed percentage points: ``0.031 -> "+3.1 pp"``.
-
-    Parameters
-    ----------
-    value : float
-        Difference of two shares.
-    digits : int, default 1
-        Decimals.
-
-    Returns
-    -------
-    str
-    """
-    if value is None or not math.isfinite(float(value)):
-        return "n/a"
-    return f"{100 * float(value):+.{digits}f} pp"
-
-
-def fmt_interval(low: float, high: float, points: bool = False, digits: int = 1) -> str:
-    """A 95 % interval as text: ``"[24.1%, 30.2%]"`` or ``"[-1.0 pp, +2.3 pp]"``.
-
-    Parameters
-    ----------
-    low, high : float
-        Bounds (shares, or differences of shares with ``points``).
-    points : bool, default False
-        Format as signed percentage points.
-    digits : int, default 1
-        Decimals.
-
-    Returns
-    -------
-    str
-    """
-    f = fmt_points if points else fmt_percent
-    return f"[{f(low, digits)}, {f(high, digits)}]"
 
 
 # --------------------------------------------------------------------------------------------
@@ -602,6 +334,22 @@ class Report:
         """
         return self._asset(name, data)
 
+    def metadata(self, meta: dict[str, Any]) -> str:
+        """Keep a study's configuration as ``<prefix>metadata.json`` (indented JSON; values
+        JSON cannot hold, such as paths, as their text).
+
+        Parameters
+        ----------
+        meta : dict
+            The study's ``meta``.
+
+        Returns
+        -------
+        str
+            The file name.
+        """
+        return self.file("metadata.json", json.dumps(meta, indent=2, default=str).encode("utf-8"))
+
     def html(self) -> str:
         """The complete, self-contained HTML page.
 
@@ -678,13 +426,6 @@ __all__ = [
     "Report",
     "atomic_write_bytes",
     "atomic_write_text",
-    "barh_ci",
     "figure_png",
-    "fmt_interval",
-    "fmt_percent",
-    "fmt_points",
-    "heatmap",
-    "new_figure",
     "png_data_uri",
-    "points_ci",
 ]

@@ -1,26 +1,17 @@
-"""The report writer: a small end-to-end report, its files, and atomic writing."""
+"""The Fantastique report: a small end-to-end report, its files, figures and atomic writing."""
 
 from __future__ import annotations
 
 import base64
-import os
 import re
 
 import pandas as pd
 import pytest
 
 import fairysim
-from fairysim.analysis import fantastique_report as fr
-from fairysim.analysis import report as report_module
-from fairysim.analysis.finale import fan_strength
-from fairysim.analysis.report import (
-    Report,
-    atomic_write_text,
-    fmt_interval,
-    fmt_percent,
-    fmt_points,
-    new_figure,
-)
+from fairysim.analysis import page
+from fairysim.analysis.fantastique import report as fr
+from fairysim.analysis.fantastique.study import fan_strength
 from fairysim.sim.fantastique import FANS
 
 GAMES = 60
@@ -49,7 +40,7 @@ def strength():
 @pytest.fixture(scope="module")
 def written(tmp_path_factory, strength):
     out = tmp_path_factory.mktemp("report")
-    return fr.build_fantastique_report(strength).write(out)
+    return fr.build_report(strength).write(out)
 
 
 def test_html_is_self_contained_and_complete(written):
@@ -88,14 +79,14 @@ def test_not_significant_is_said_plainly(strength):
     fake = strength.fan_differences.copy()
     fake["low"], fake["high"], fake["significant"] = -0.01, 0.01, False
     strength = type(strength)(**{**strength.__dict__, "fan_differences": fake})
-    html = fr.build_fantastique_report(strength).html()
+    html = fr.build_report(strength).html()
     assert html.count("not significant") >= len(fake)
 
 
-def test_write_fantastique_report_end_to_end(tmp_path):
+def test_write_report_end_to_end(tmp_path):
     calls = []
     out = tmp_path / "new" / "folder"
-    html = fr.write_fantastique_report(
+    html = fr.write_report(
         out, games=30, seed=2, players=(2,), progress=lambda d, t: calls.append((d, t))
     )
     assert html == out / "fantastique-report.html" and html.exists()
@@ -111,7 +102,7 @@ def test_failure_mid_way_leaves_no_partial_report(tmp_path, monkeypatch):
 
     monkeypatch.setattr(fr, "gain_figure", broken)
     with pytest.raises(RuntimeError, match="figure failed"):
-        fr.write_fantastique_report(tmp_path, games=20, seed=1, players=(2,))
+        fr.write_report(tmp_path, games=20, seed=1, players=(2,))
     assert list(tmp_path.iterdir()) == []
 
 
@@ -119,16 +110,16 @@ def test_failure_while_writing_keeps_the_old_report(tmp_path, monkeypatch, stren
     old = tmp_path / "fantastique-report.html"
     old.write_text("old report")
     (tmp_path / "fantastique-ranking.csv").write_text("old table")
-    real_stage = report_module._stage
+    real_stage = page._stage
 
     def stage(path, data):
         if path.name.endswith(".html"):
             raise OSError("disk full")
         return real_stage(path, data)
 
-    monkeypatch.setattr(report_module, "_stage", stage)
+    monkeypatch.setattr(page, "_stage", stage)
     with pytest.raises(OSError, match="disk full"):
-        fr.build_fantastique_report(strength).write(tmp_path)
+        fr.build_report(strength).write(tmp_path)
     assert old.read_text() == "old report"
     assert (tmp_path / "fantastique-ranking.csv").read_text() == "old table"
     assert sorted(p.name for p in tmp_path.iterdir()) == [
@@ -137,55 +128,8 @@ def test_failure_while_writing_keeps_the_old_report(tmp_path, monkeypatch, stren
     ]
 
 
-# --------------------------------------------------------------------------------------------
-# The generic writer
-
-
-def test_report_escapes_text_and_keeps_files(tmp_path):
-    report = Report("A <b>title</b>", "r.html", prefix="x-")
-    report.heading("Section & more")
-    report.paragraph("1 < 2 and `code <here>`")
-    report.bullets(["a & b"])
-    report.table("t", pd.DataFrame({"a": [1, 2], "b": ["<x>", "y"]}), "caption")
-    report.data("hidden", pd.DataFrame({"z": [3]}))
-    fig, (ax,) = new_figure(2, 2)
-    ax.plot([0, 1], [0, 1])
-    png = report.figure("fig", fig, "A figure")
-    assert png.startswith(b"\x89PNG")
-    html = report.html()
-    assert "A &lt;b&gt;title&lt;/b&gt;" in html
-    assert "1 &lt; 2 and <code>code &lt;here&gt;</code>" in html
-    assert "&lt;x&gt;" in html and "<x>" not in html
-    path = report.write(tmp_path / "sub")
-    assert path == tmp_path / "sub" / "r.html"
-    names = sorted(p.name for p in path.parent.iterdir())
-    assert names == ["r.html", "x-fig.png", "x-hidden.csv", "x-t.csv"]
-    mode = os.stat(path).st_mode & 0o777
-    assert mode & 0o600 == 0o600  # at least readable and writable by the owner
-    with pytest.raises(ValueError, match="already"):
-        report.data("t", pd.DataFrame())
-    with pytest.raises(ValueError, match="file name"):
-        report.data("../escape", pd.DataFrame())
-
-
-def test_atomic_write_cleans_up_on_failure(tmp_path, monkeypatch):
-    target = tmp_path / "a.txt"
-    atomic_write_text(target, "first")
-
-    def no_sync(_fd):
-        raise OSError("no space")
-
-    monkeypatch.setattr(report_module.os, "fsync", no_sync)
-    with pytest.raises(OSError, match="no space"):
-        atomic_write_text(target, "second")
-    assert target.read_text() == "first"
-    assert [p.name for p in tmp_path.iterdir()] == ["a.txt"]
-
-
-def test_number_formats():
-    assert fmt_percent(0.2734) == "27.3%"
-    assert fmt_points(0.031) == "+3.1 pp"
-    assert fmt_points(-0.5) == "-50.0 pp"
-    assert fmt_percent(float("nan")) == "n/a"
-    assert fmt_interval(0.1, 0.2) == "[10.0%, 20.0%]"
-    assert fmt_interval(-0.01, 0.02, points=True) == "[-1.0 pp, +2.0 pp]"
+def test_another_card_file_is_in_the_command(strength):
+    meta = {**strength.meta, "cards": "variant.toml"}
+    variant = type(strength)(**{**strength.__dict__, "meta": meta})
+    html = fr.build_report(variant).html()
+    assert f"fairysim report fantastique --games {GAMES} --seed {SEED} --cards variant.toml" in html

@@ -1,34 +1,37 @@
 """The Fantastique designer report: how strong is each Grande Finale fan?
 
-``fairysim report fantastique`` calls :func:`write_fantastique_report`, which runs
-:func:`fairysim.analysis.finale.fan_strength` and writes ``fantastique-report.html`` (figures
-embedded) with the tables behind it as CSV files and the figures as PNG files.
-The figure functions take a :class:`~fairysim.analysis.finale.FanStrength` and return a
-matplotlib figure, so a notebook can show the same pictures.
+``fairysim report fantastique`` calls :func:`write_report`, which runs
+:func:`fairysim.analysis.fantastique.study.fan_strength` and writes ``fantastique-report.html``
+(figures embedded) with the tables behind it as CSV files and the figures
+(:mod:`fairysim.analysis.fantastique.figures`) as PNG files.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
-from matplotlib.figure import Figure
 
-from fairysim.analysis.finale import PLAYER_COUNTS, FanStrength, Lineup, fan_strength
-from fairysim.analysis.report import (
-    Report,
-    barh_ci,
-    fmt_interval,
-    fmt_percent,
-    fmt_points,
-    heatmap,
-    new_figure,
-    points_ci,
+from fairysim.analysis.fantastique.figures import (
+    decides_figure,
+    gain_figure,
+    seat_figure,
+    strength_figure,
 )
+from fairysim.analysis.fantastique.study import (
+    PLAYER_COUNTS,
+    FanStrength,
+    Lineup,
+    baseline_table,
+    fan_strength,
+)
+from fairysim.analysis.formats import fmt_interval, fmt_intervals, fmt_percent, fmt_points, verdict
+from fairysim.analysis.page import Report
+from fairysim.analysis.seats import seat_display, seat_test_display, seat_test_lines
+from fairysim.analysis.studies import DEFAULT_SEED
 from fairysim.sim.batch import Progress
+from fairysim.sim.fantastique import FantastiqueCards
 
 DEFAULT_GAMES = 6_000
 """Games per (fan, player count, lineup) cell of the default report.
@@ -45,13 +48,15 @@ FILE_PREFIX = "fantastique-"
 """CSV and PNG files are named ``fantastique-<table>.csv`` / ``fantastique-<figure>.png``."""
 
 
-def write_fantastique_report(
+def write_report(
     out_dir: str | Path,
-    games: int = DEFAULT_GAMES,
-    seed: int = 1,
-    players: Sequence[int] = PLAYER_COUNTS,
+    *,
+    games: int | None = None,
+    seed: int | None = None,
     threads: int | None = None,
     progress: Progress | None = None,
+    cards: str | Path | FantastiqueCards | None = None,
+    players: Sequence[int] | None = None,
 ) -> Path:
     """Run the Grande Finale study and write the HTML report with its CSV and PNG files.
 
@@ -61,14 +66,16 @@ def write_fantastique_report(
         Folder for the report (created if missing).
     games : int, default :data:`DEFAULT_GAMES`
         Games per (fan, player count, lineup) cell.
-    seed : int, default 1
+    seed : int, default :data:`~fairysim.analysis.studies.DEFAULT_SEED`
         Seed of every run (all runs share it, so lineups and fans play identical deals).
-    players : sequence of int, default (2, 3, 4, 5)
-        Player counts.
     threads : int, optional
         numba threads (all cores by default); never changes the numbers.
     progress : callable, optional
         ``progress(games_done, games_total)`` over the whole study.
+    cards : path or FantastiqueCards, optional
+        Card file (deck and medal rows); the rulebook's by default.
+    players : sequence of int, default (2, 3, 4, 5)
+        Player counts.
 
     Returns
     -------
@@ -81,17 +88,24 @@ def write_fantastique_report(
     staged beside its destination and renamed into place, the HTML last, so a failed or
     interrupted run never leaves a half-written report.
     """
-    strength = fan_strength(games, seed, players, threads=threads, progress=progress)
-    return build_fantastique_report(strength).write(out_dir)
+    strength = fan_strength(
+        DEFAULT_GAMES if games is None else games,
+        DEFAULT_SEED if seed is None else seed,
+        PLAYER_COUNTS if players is None else players,
+        threads=threads,
+        progress=progress,
+        cards=cards,
+    )
+    return build_report(strength).write(out_dir)
 
 
-def build_fantastique_report(strength: FanStrength) -> Report:
+def build_report(strength: FanStrength) -> Report:
     """Assemble the report of a finished study in memory (nothing is written).
 
     Parameters
     ----------
     strength : FanStrength
-        Result of :func:`fairysim.analysis.finale.fan_strength`.
+        Result of :func:`~fairysim.analysis.fantastique.study.fan_strength`.
 
     Returns
     -------
@@ -107,6 +121,8 @@ def build_fantastique_report(strength: FanStrength) -> Report:
     )
 
     command = f"fairysim report fantastique --games {games} --seed {seed}"
+    if "cards" in meta:
+        command += f" --cards {meta['cards']}"
     players_note = ""
     if list(meta["players"]) != list(PLAYER_COUNTS):
         players_note = f" (this report covers {_join(map(str, meta['players']))} players only)"
@@ -132,131 +148,8 @@ def build_fantastique_report(strength: FanStrength) -> Report:
     _seat_section(report, strength)
     _more_tables(report, strength)
 
-    report.file("metadata.json", json.dumps(meta, indent=2, default=str).encode("utf-8"))
+    report.metadata(meta)
     return report
-
-
-# --------------------------------------------------------------------------------------------
-# Figures (also used by the notebook)
-
-
-def strength_figure(strength: FanStrength) -> Figure:
-    """Figure (a): the six fans ranked by strength, with 95 % intervals.
-
-    Parameters
-    ----------
-    strength : FanStrength
-        A finished study.
-
-    Returns
-    -------
-    matplotlib.figure.Figure
-        Horizontal bars: share of games the Grande Finale decides (all greedy), averaged over
-        player counts; strongest fan on top.
-    """
-    r = strength.ranking
-    fig, (ax,) = new_figure(8, 3.6)
-    labels = [f"{fan}: {desc}" for fan, desc in zip(r["fan"], r["description"], strict=True)]
-    barh_ci(
-        ax,
-        labels,
-        r["strength"],
-        r["strength_low"],
-        r["strength_high"],
-        xlabel=f"share of games the finale decides ({strength.meta['baseline']})",
-        title="Grande Finale fans ranked by strength",
-    )
-    return fig
-
-
-def decides_figure(strength: FanStrength) -> Figure:
-    """Figure (b): finale-decides rate by fan and player count (baseline lineup).
-
-    Parameters
-    ----------
-    strength : FanStrength
-        A finished study.
-
-    Returns
-    -------
-    matplotlib.figure.Figure
-        Heatmap, fans in ranking order top to bottom, player counts left to right.
-    """
-    table = _decides_table(strength)
-    fig, (ax,) = new_figure(6, 3.8)
-    heatmap(
-        ax,
-        table,
-        title=f"Share of games the Grande Finale decides ({strength.meta['baseline']})",
-        xlabel="players",
-        ylabel="Grande Finale fan",
-        colorbar_label="share of games",
-        cmap="magma",
-    )
-    return fig
-
-
-def gain_figure(strength: FanStrength) -> Figure:
-    """Figure (c): win share a fan-aware seat 0 gains over greedy, by fan, with 95 % intervals.
-
-    Parameters
-    ----------
-    strength : FanStrength
-        A finished study.
-
-    Returns
-    -------
-    matplotlib.figure.Figure
-        One row per fan (ranking order), one point per fan-aware policy; averaged over player
-        counts; the dashed line is no gain.
-    """
-    fans = list(strength.ranking["fan"])
-    fig, (ax,) = new_figure(7, 3.6)
-    series = {}
-    for lineup, group in strength.fan_gains.groupby("lineup", sort=False):
-        g = group.set_index("fan").reindex(fans)
-        series[str(lineup)] = (g["gain"], g["low"], g["high"])
-    points_ci(
-        ax,
-        [f"fan {fan}" for fan in fans],
-        series,
-        xlabel="change in seat 0's win share vs greedy (percentage points)",
-        title="Does playing for the fan pay? (paired on identical deals)",
-    )
-    return fig
-
-
-def seat_figure(strength: FanStrength) -> Figure:
-    """Figure (d): seat advantage, win share by seat against the fair share, per player count.
-
-    Parameters
-    ----------
-    strength : FanStrength
-        A finished study.
-
-    Returns
-    -------
-    matplotlib.figure.Figure
-        One panel per player count; points are win shares with 95 % intervals (pooled over
-        fans, baseline lineup); the dashed line is ``1/players``.
-    """
-    pooled = strength.seats_pooled
-    counts = sorted(pooled["players"].unique())
-    fig, axes = new_figure(2.4 * len(counts) + 1, 3.2, ncols=len(counts))
-    for ax, n in zip(axes, counts, strict=True):
-        g = pooled[pooled["players"] == n]
-        share = g["win_share"].to_numpy(float)
-        err = np.vstack([share - g["low"].to_numpy(float), g["high"].to_numpy(float) - share])
-        ax.errorbar(g["seat"], share, yerr=err, fmt="o", capsize=3, lw=1)
-        ax.axhline(1.0 / n, color="#666", ls="--", lw=1)
-        ax.set_xticks(g["seat"])
-        ax.set_title(f"{n} players")
-        ax.set_xlabel("seat (0 = first listed)")
-        ax.yaxis.set_major_formatter(_percent())
-        ax.grid(axis="y", alpha=0.3)
-    axes[0].set_ylabel("win share")
-    fig.suptitle(f"Seat advantage ({strength.meta['baseline']}, pooled over fans)")
-    return fig
 
 
 # --------------------------------------------------------------------------------------------
@@ -324,7 +217,7 @@ def _decides_section(report: Report, strength: FanStrength) -> None:
     report.figure(
         "decides", decides_figure(strength), "Figure (b): finale-decides rate by fan and players."
     )
-    table = _decides_table(strength)
+    table = baseline_table(strength, "finale_decides")
     display = table.map(fmt_percent).reset_index().rename(columns={"fan": "fan"})
     display.columns = ["fan", *[f"{c} players" for c in table.columns]]
     report.table(
@@ -334,7 +227,7 @@ def _decides_section(report: Report, strength: FanStrength) -> None:
         "lineup with intervals, mean cards counted and seat 0's win share.",
         display=display,
     )
-    counts = _pivot(strength, "finale_count")
+    counts = baseline_table(strength, "finale_count")
     count_display = counts.map(lambda v: f"{v:.2f}").reset_index()
     count_display.columns = ["fan", *[f"{c} players" for c in counts.columns]]
     report.table(
@@ -397,39 +290,17 @@ def _seat_section(report: Report, strength: FanStrength) -> None:
         "games (conservative)."
     )
     tests = strength.seat_tests
-    pooled = tests[tests["fan"] == "all"]
-    lines = [
-        f"{int(t.players)} players: chi-square {t.chi2:.2f} on {int(t.dof)} df, "
-        f"p = {t.p_value:.3g}: "
-        + ("seats differ (significant)." if t.significant else "not significant.")
-        for t in pooled.itertuples(index=False)
-    ]
-    report.bullets(lines)
+    report.bullets(seat_test_lines(tests[tests["fan"] == "all"]))
     report.figure("seats", seat_figure(strength), "Figure (d): seat advantage by player count.")
     seats = strength.seats_pooled
-    display = pd.DataFrame(
-        {
-            "players": seats["players"],
-            "seat": seats["seat"],
-            "win share": seats["win_share"].map(fmt_percent),
-            "95% interval": [
-                fmt_interval(lo, hi) for lo, hi in zip(seats["low"], seats["high"], strict=True)
-            ],
-            "fair share": seats["fair"].map(fmt_percent),
-            "advantage": seats["advantage"].map(fmt_points),
-            "verdict": np.where(seats["significant"], "significant", "not significant"),
-        }
+    report.table(
+        "seats_pooled", seats, "Seat advantage, pooled over fans.", display=seat_display(seats)
     )
-    report.table("seats_pooled", seats, "Seat advantage, pooled over fans.", display=display)
     report.table(
         "seat_tests",
         tests,
         "Chi-square test that every seat wins equally often, per fan and pooled ('all').",
-        display=tests.assign(
-            chi2=tests["chi2"].map(lambda v: f"{v:.2f}"),
-            p_value=tests["p_value"].map(lambda v: f"{v:.3g}"),
-            significant=np.where(tests["significant"], "significant", "not significant"),
-        ),
+        display=seat_test_display(tests),
     )
 
 
@@ -463,17 +334,6 @@ def _lineup_lines(lineups: list[dict], baseline: str) -> list[str]:
     return out
 
 
-def _pivot(strength: FanStrength, column: str) -> pd.DataFrame:
-    cells = strength.cells
-    base = cells[cells["lineup"] == strength.meta["baseline"]]
-    table = base.pivot(index="fan", columns="players", values=column)
-    return table.reindex(list(strength.ranking["fan"]))
-
-
-def _decides_table(strength: FanStrength) -> pd.DataFrame:
-    return _pivot(strength, "finale_decides")
-
-
 def _ranking_display(strength: FanStrength) -> pd.DataFrame:
     r = strength.ranking
     out = pd.DataFrame(
@@ -482,10 +342,7 @@ def _ranking_display(strength: FanStrength) -> pd.DataFrame:
             "fan": r["fan"],
             "counts": r["description"],
             "strength": r["strength"].map(fmt_percent),
-            "95% interval": [
-                fmt_interval(lo, hi)
-                for lo, hi in zip(r["strength_low"], r["strength_high"], strict=True)
-            ],
+            "95% interval": fmt_intervals(r["strength_low"], r["strength_high"]),
             "finale cards": r["finale_count"].map(lambda v: f"{v:.2f}"),
         }
     )
@@ -506,18 +363,10 @@ def _verdict_display(frame: pd.DataFrame, rename: dict[str, str], value: str) ->
     """Differences as signed pp with their interval and a plain verdict column."""
     out = frame.drop(columns=[c for c in ("se", "n") if c in frame.columns]).copy()
     out[value] = out[value].map(fmt_points)
-    out["95% interval"] = [
-        fmt_interval(lo, hi, points=True) for lo, hi in zip(out["low"], out["high"], strict=True)
-    ]
-    out["verdict"] = np.where(out["significant"], "significant", "not significant")
+    out["95% interval"] = fmt_intervals(out["low"], out["high"], points=True)
+    out["verdict"] = out["significant"].map(verdict)
     out = out.drop(columns=["low", "high", "significant"])
     return out.rename(columns=rename)
-
-
-def _percent():
-    from matplotlib.ticker import PercentFormatter
-
-    return PercentFormatter(xmax=1.0, decimals=0)
 
 
 def _join(items) -> str:
@@ -527,11 +376,8 @@ def _join(items) -> str:
 
 __all__ = [
     "DEFAULT_GAMES",
+    "FILE_PREFIX",
     "REPORT_FILENAME",
-    "build_fantastique_report",
-    "decides_figure",
-    "gain_figure",
-    "seat_figure",
-    "strength_figure",
-    "write_fantastique_report",
+    "build_report",
+    "write_report",
 ]

@@ -30,24 +30,26 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from fairysim import __version__
+from fairysim.analysis.fantastique.runs import summarise_run
 from fairysim.analysis.stats import (
     Z_95,
     excludes,
-    game_blocks,
     paired_difference,
     seat_advantage_counts,
     seat_test_counts,
-    wilson_interval,
 )
+from fairysim.analysis.studies import ProgressTracker, check_player_counts, load_card_set
 from fairysim.errors import FairysimError
 from fairysim.sim.batch import Progress, check_games
-from fairysim.sim.fantastique import FANS, simulate
+from fairysim.sim.fantastique import FANS, FantastiqueCards, load_cards, simulate
+from fairysim.sim.fantastique.cards import DEFAULT_CARDS
 from fairysim.sim.fantastique.rules import FAN_DESCRIPTIONS, MAX_PLAYERS, MIN_PLAYERS, fan_index
 
 PLAYER_COUNTS = (2, 3, 4, 5)
@@ -145,7 +147,7 @@ class FanStrength:
         identical deals (the baseline lineup plays every fan on the same deals).
     meta : dict
         ``games`` per cell, ``seed``, ``players``, ``fans``, ``lineups``, ``baseline``,
-        ``package_version``.
+        ``package_version``, and ``cards`` (the card file) when it is not the rulebook's.
     """
 
     cells: pd.DataFrame
@@ -190,6 +192,7 @@ def fan_strength(
     lineups: Sequence[Lineup] | None = None,
     threads: int | None = None,
     progress: Progress | None = None,
+    cards: str | Path | FantastiqueCards | None = None,
 ) -> FanStrength:
     """Measure how much each Grande Finale fan decides games, and what playing for it gains.
 
@@ -216,6 +219,8 @@ def fan_strength(
         numba threads (all by default); never changes the results.
     progress : callable, optional
         ``progress(games_done, games_total)`` over the whole analysis.
+    cards : path or FantastiqueCards, optional
+        Card file (deck and medal rows) every run plays; the rulebook's by default.
 
     Returns
     -------
@@ -229,7 +234,7 @@ def fan_strength(
     ['I', 'II']
     """
     games = check_games(games)
-    players = _check_players(players)
+    players = check_player_counts(players, MIN_PLAYERS, MAX_PLAYERS)
     fans = _check_fans(fans)
     lineups = tuple(DEFAULT_LINEUPS if lineups is None else lineups)
     if not lineups:
@@ -242,13 +247,8 @@ def fan_strength(
         for lineup in lineups[1:]
         if lineup.others == baseline.others and lineup.seat0 != baseline.seat0
     ]
-    total = games * len(fans) * len(players) * len(lineups)
-    done = 0
-
-    def run_progress(n: int, _total: int) -> None:
-        if progress is not None:
-            progress(done + n, total)
-
+    card_file = load_card_set(cards, FantastiqueCards, load_cards)
+    tracker = ProgressTracker(progress, games * len(fans) * len(players) * len(lineups))
     cells, counts, seat_rows, gain_rows, seat_frames = [], [], [], [], []
     decided: dict[tuple[str, int], pd.Series] = {}  # baseline: did the finale decide game i?
     for fan in fans:
@@ -262,11 +262,12 @@ def fan_strength(
                     games=games,
                     seed=seed,
                     threads=threads,
-                    progress=run_progress,
+                    progress=tracker.run(),
+                    cards=card_file,
                 )
-                done += games
+                tracker.done(games)
                 key = {"fan": fan, "players": n_players, "lineup": lineup.name}
-                run = _summarise_run(df, key, lineup)
+                run = summarise_run(df, key, lineup)
                 del df  # keep memory flat: one run's rows at a time
                 cells.append(run.cell)
                 counts.append(run.counts)
@@ -317,6 +318,8 @@ def fan_strength(
         "baseline": baseline.name,
         "package_version": __version__,
     }
+    if Path(card_file.source) != DEFAULT_CARDS:
+        meta["cards"] = card_file.source
     return FanStrength(
         cells=cells_df,
         finale_counts=pd.concat(counts, ignore_index=True),
@@ -332,35 +335,8 @@ def fan_strength(
     )
 
 
-def finale_decides(df: pd.DataFrame, by: str | Sequence[str] = ()) -> pd.DataFrame:
-    """Per game: did the Grande Finale medals change who wins?
-
-    Parameters
-    ----------
-    df : pandas.DataFrame
-        Fantastique tidy results (``rank`` and ``pre_finale_rank`` columns).
-    by : str or sequence of str, default ``()``
-        Columns that tell runs apart (e.g. ``"fan"``); player count is always a key.
-
-    Returns
-    -------
-    pandas.DataFrame
-        One row per game: the ``by`` columns, ``players``, ``game`` and ``decides`` (True when
-        the set of seats with ``rank == 1`` differs from the set with ``pre_finale_rank == 1``).
-    """
-    parts = []
-    keys: list[str] = []
-    for key, games_idx, values in game_blocks(df, ["rank", "pre_finale_rank"], by):
-        keys = list(key)
-        decides = ((values[:, :, 0] == 1) != (values[:, :, 1] == 1)).any(axis=1)
-        parts.append(pd.DataFrame({**key, "game": games_idx, "decides": decides}))
-    if not parts:
-        return pd.DataFrame(columns=[*keys, "game", "decides"])
-    return pd.concat(parts, ignore_index=True)
-
-
 # --------------------------------------------------------------------------------------------
-# One run into rows
+# Combining runs
 
 
 _GAIN_COLUMNS = [
@@ -377,86 +353,6 @@ _GAIN_COLUMNS = [
     "n",
     "significant",
 ]
-
-
-_RUN_COLUMNS = ("rank", "pre_finale_rank", "win_share", "finale_count", "finale_points", "score")
-
-
-@dataclass
-class _Run:
-    """The rows one run contributes to each table, and seat 0's win share per game."""
-
-    cell: dict[str, Any]
-    counts: pd.DataFrame
-    seat_finale: pd.DataFrame
-    seat_wins: pd.DataFrame
-    seat0: pd.Series
-    decides: pd.Series
-
-
-def _summarise_run(df: pd.DataFrame, key: dict[str, Any], lineup: Lineup) -> _Run:
-    """Everything needed from one run, in one numpy pass (pandas groupbys per run were the
-    slowest part of the analysis)."""
-    ((_, games_idx, values),) = list(game_blocks(df, _RUN_COLUMNS))
-    rank, pre, win, finale, finale_points, score = (
-        values[:, :, i] for i in range(len(_RUN_COLUMNS))
-    )
-    n, players = rank.shape
-    decides = ((rank == 1) != (pre == 1)).any(axis=1)
-    d_low, d_high = wilson_interval(decides.sum(), n)
-    w_low, w_high = wilson_interval(win[:, 0].sum(), n)
-    ordered = np.sort(score, axis=1)
-    cell = {
-        **key,
-        "seat0_policy": lineup.seat0,
-        "others_policy": lineup.others,
-        "games": n,
-        "finale_count": float(finale.mean()),
-        "finale_count_seat0": float(finale[:, 0].mean()),
-        "finale_decides": float(decides.mean()),
-        "decides_low": float(d_low),
-        "decides_high": float(d_high),
-        "seat0_win_share": float(win[:, 0].mean()),
-        "seat0_low": float(w_low),
-        "seat0_high": float(w_high),
-        "mean_margin": float((ordered[:, -1] - ordered[:, -2]).mean()),
-    }
-    tally = np.bincount(finale.astype(np.int64).ravel())
-    held = np.flatnonzero(tally)
-    counts = pd.DataFrame(
-        {**key, "finale_count": held, "seats": tally[held], "share": tally[held] / tally.sum()}
-    )
-    seat_finale = pd.DataFrame(
-        {
-            **key,
-            "seat": np.arange(players),
-            "policy": lineup.policies(players),
-            "finale_count": finale.mean(axis=0),
-            "finale_points": finale_points.mean(axis=0),
-            "win_share": win.mean(axis=0),
-        }
-    )
-    seat_wins = pd.DataFrame(
-        {
-            "fan": key["fan"],
-            "players": players,
-            "seat": np.arange(players),
-            "games": n,
-            "wins": win.sum(axis=0),
-        }
-    )
-    return _Run(
-        cell,
-        counts,
-        seat_finale,
-        seat_wins,
-        pd.Series(win[:, 0], index=games_idx),
-        pd.Series(decides.astype(np.float64), index=games_idx),
-    )
-
-
-# --------------------------------------------------------------------------------------------
-# Combining cells
 
 
 def _fan_gains(gains: pd.DataFrame) -> pd.DataFrame:
@@ -569,6 +465,27 @@ def _fan_differences(
     return pd.DataFrame(rows, columns=columns)
 
 
+def baseline_table(strength: FanStrength, column: str) -> pd.DataFrame:
+    """One column of the baseline lineup's cells as a fan x player-count table.
+
+    Parameters
+    ----------
+    strength : FanStrength
+        A finished study.
+    column : str
+        A column of :attr:`FanStrength.cells` (e.g. ``"finale_decides"``).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Fans in ranking order (rows) by player count (columns).
+    """
+    cells = strength.cells
+    base = cells[cells["lineup"] == strength.meta["baseline"]]
+    table = base.pivot(index="fan", columns="players", values=column)
+    return table.reindex(list(strength.ranking["fan"]))
+
+
 def gain_column(lineup: Lineup) -> str:
     """Ranking column holding ``lineup``'s gain: ``gain_<seat-0 policy>`` (e.g. ``gain_hoarder``).
 
@@ -583,16 +500,6 @@ def gain_column(lineup: Lineup) -> str:
         Column name (non-identifier characters replaced by ``_``).
     """
     return "gain_" + re.sub(r"\W+", "_", lineup.seat0).strip("_")
-
-
-def _check_players(players: Sequence[int]) -> tuple[int, ...]:
-    values = tuple(int(p) for p in players)
-    if not values or any(not MIN_PLAYERS <= p <= MAX_PLAYERS for p in values):
-        raise FairysimError(
-            "--players",
-            f"player counts must be {MIN_PLAYERS} to {MAX_PLAYERS}, got {list(players)}",
-        )
-    return tuple(dict.fromkeys(values))
 
 
 def _check_fans(fans: Sequence[str]) -> tuple[str, ...]:
@@ -611,7 +518,7 @@ __all__ = [
     "PLAYER_COUNTS",
     "FanStrength",
     "Lineup",
+    "baseline_table",
     "fan_strength",
-    "finale_decides",
     "gain_column",
 ]
