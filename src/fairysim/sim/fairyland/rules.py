@@ -80,6 +80,7 @@ from __future__ import annotations
 
 import numba as nb
 import numpy as np
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 # --- Card types (rulings L1, L8) -----------------------------------------------------------------
 
@@ -471,11 +472,16 @@ def visit_values(face_value, out):
 
 @nb.njit(cache=True, inline="always")
 def mask_value(mask, values):
-    """Total of ``values[t]`` over the fairy types ``t`` in bitmask ``mask``."""
+    """Total of ``values[t]`` over the fairy types ``t`` in bitmask ``mask``.
+
+    One step per card in ``mask`` (its lowest bit's type, ``trailing_zeros``), not per fairy
+    type: payments and visits sum every subset of a hand.
+    """
     total = 0
-    for t in range(N_FAIRY_TYPES):
-        if (mask >> t) & 1:
-            total += values[t]
+    rest = mask & ((1 << N_FAIRY_TYPES) - 1)
+    while rest:
+        total += values[trailing_zeros(rest)]
+        rest &= rest - 1
     return total
 
 
