@@ -16,7 +16,8 @@ policy is asked (ruling PL2: every seat sees the same table). What no seat sees 
 it: the forest in its shuffled order, and the Druid and court decks as ring buffers of
 :data:`RING` slots (cards seen at a visit and not kept go to the bottom, L18).
 
-Policies are asked in one place, :func:`decide`, which compiles the policy dispatch
+Each decision's rows are written by :mod:`.choices` (tested row for row against the reference's
+offers). Policies are asked in one place, :func:`decide`, which compiles the policy dispatch
 (:func:`.policies.ask_policy`) once. A policy answering outside the legal choices fills the
 block's error record and is answered for with choice 0, so that the game runs to its end and
 the block stops after it (:func:`play_block`).
@@ -28,7 +29,6 @@ from collections import namedtuple
 
 import numba as nb
 import numpy as np
-from numba.cpython.unsafe.numbers import trailing_zeros
 
 from fairysim.sim.batch import ERROR_ROW
 from fairysim.sim.blocks import (
@@ -39,12 +39,23 @@ from fairysim.sim.blocks import (
     worker_count,
 )
 from fairysim.sim.borrow import borrowed, borrowed_fields, keep_alive
+from fairysim.sim.fairyland.choices import (
+    bid_choices,
+    broom_choices,
+    dawn_choices,
+    day_choices,
+    horn_choices,
+    net_choices,
+    ogre_choices,
+    payment_choices,
+    pick_choices,
+    visit_choices,
+)
 from fairysim.sim.fairyland.policies import ask_policy
 from fairysim.sim.fairyland.rules import (
     ACT_CREST,
     ACT_DRUIDS,
     ACT_EXPLORE,
-    ACT_ITEM,
     ACT_QUEEN,
     BID,
     BID_BONUS,
@@ -94,7 +105,6 @@ from fairysim.sim.fairyland.rules import (
     N_PARTS,
     NET,
     NET_TAKE,
-    NO_ARG,
     NO_CARD,
     NO_CLEARING,
     NO_PRIMITIVE,
@@ -139,7 +149,6 @@ from fairysim.sim.fairyland.rules import (
     WIND,
     WIND_HAND_LIMIT,
     explore_values,
-    is_evil,
     is_special,
     mask_value,
     popcount,
@@ -203,9 +212,7 @@ Table = namedtuple(
         "seen",  # int64[RING]: cards looked at during a visit, in the order seen
         "taken",  # int64[N_CARD_TYPES]: the cards of a clearing being taken
         "values",  # int64[N_FAIRY_TYPES]: each fairy's value for the current action
-        "bit_type",  # int64[N_FAIRY_TYPES]: fairy type of each bit of a compacted hand
-        "sub_mask",  # int64[MAX_CHOICES]: subsets of a hand, ascending
-        "sub_value",  # int64[MAX_CHOICES]: their values
+        "evil",  # int64[CLEARINGS]: goblins and ogres in each clearing (Dawn, L3)
         "stats",  # int64[MAX_SEATS, N_STATS]
         "counters",  # int64[N_COUNTERS]
         "parts",  # int64[MAX_SEATS, N_PARTS]: final score parts, half points
@@ -236,9 +243,7 @@ def new_table(forest_counts, item_table, face_value, majority):
         np.zeros(RING, np.int64),
         np.zeros(N_CARD_TYPES, np.int64),
         np.zeros(N_FAIRY_TYPES, np.int64),
-        np.zeros(N_FAIRY_TYPES, np.int64),
-        np.zeros(MAX_CHOICES, np.int64),
-        np.zeros(MAX_CHOICES, np.int64),
+        np.zeros(CLEARINGS, np.int64),
         np.zeros((MAX_SEATS, N_STATS), np.int64),
         np.zeros(N_COUNTERS, np.int64),
         np.zeros((MAX_SEATS, N_PARTS), np.int64),
@@ -305,46 +310,6 @@ def discard_clearing(t, c):
 
 
 @nb.njit(cache=True, inline="always")
-def evil_in(v, c):
-    """Goblins and ogres in clearing ``c`` (L3)."""
-    at = V_CLEARING + c * N_CARD_TYPES
-    return v[at + GOBLIN] + v[at + OGRE]
-
-
-@nb.njit(cache=True, inline="always")
-def set_row(choices, n, a, b, c):
-    """Write choice row ``n`` (unused columns 0) and return ``n + 1``."""
-    choices[n, 0] = a
-    choices[n, 1] = b
-    choices[n, 2] = c
-    return n + 1
-
-
-@nb.njit(cache=True, inline="always")
-def list_subsets(t, mask):
-    """Every subset of the fairy bitmask ``mask``, ascending, into ``t.sub_mask`` with its value
-    under ``t.values`` in ``t.sub_value``; returns how many (``2 ** cards``).
-
-    Subset ``i`` takes the cards of ``mask`` whose rank among its bits is set in ``i``: ``i``
-    ascending lists the subsets ascending, and each is one card added to an earlier one.
-    """
-    k = 0
-    for f in range(N_FAIRY_TYPES):
-        if (mask >> f) & 1:
-            t.bit_type[k] = f
-            k += 1
-    n = 1 << k
-    t.sub_mask[0] = 0
-    t.sub_value[0] = 0
-    for i in range(1, n):
-        low = t.bit_type[trailing_zeros(i)]
-        rest = i & (i - 1)
-        t.sub_mask[i] = t.sub_mask[rest] | (1 << low)
-        t.sub_value[i] = t.sub_value[rest] + t.values[low]
-    return n
-
-
-@nb.njit(cache=True, inline="always")
 def play_fairies(t, seat, mask, value):
     """Play the fairies of ``mask`` face up; the Wind comes back when the hand then holds 3 cards
     or fewer, the Wind not counted (L15, L18)."""
@@ -364,31 +329,33 @@ def play_fairies(t, seat, mask, value):
 
 
 @nb.njit(cache=True, _nrt=False)
-def decide(t, seat, decision, n, seats, error):
-    """``seat``'s answer (a row of ``t.choices[:n]``) to ``decision``.
+def decide(v, choices, policy_rng, counters, seats, error, seat, decision, n):
+    """``seat``'s answer (a row of ``choices[:n]``) to ``decision``.
 
     A single choice is taken without asking (ruling PL1). An answer outside the choices fills
     the error record ``error`` (seat, decision, choice, n_choices; the first failure of the game
-    only) and is replaced by 0: the game runs on and the block stops after it.
+    only) and is replaced by 0: the game runs on and the block stops after it. The one call site
+    of the policies (compiled once); it takes only the arrays it reads, because a call that
+    takes the whole table copies every array's fields.
     """
     if n == 1:
         return 0
-    t.public[V_SEAT] = seat
+    v[V_SEAT] = seat
     answer = ask_policy(
         seats.policy_ids,
         seats.policies,
         seat,
         decision,
-        t.public,
-        t.choices,
+        v,
+        choices,
         n,
         seats.weights[seat],
-        t.policy_rng[seat],
+        policy_rng[seat],
     )
     if 0 <= answer < n:
         return answer
-    if t.counters[FAILED] == 0:
-        t.counters[FAILED] = 1
+    if counters[FAILED] == 0:
+        counters[FAILED] = 1
         error[0] = seat
         error[1] = decision
         error[2] = answer
@@ -396,10 +363,16 @@ def decide(t, seat, decision, n, seats, error):
     return 0
 
 
+@nb.njit(cache=True, inline="always")
+def ask(t, seats, error, seat, decision, n):
+    """:func:`decide` on the table ``t``."""
+    return decide(t.public, t.choices, t.policy_rng, t.counters, seats, error, seat, decision, n)
+
+
 # --- Setup (L2) -----------------------------------------------------------------------------------
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, inline="always")
 def setup_game(t, seed, game, n_players, crests):
     """Reset the table and set up game ``game`` with the reference's draws: the forest shuffle,
     the court shuffle, the starting seat (:mod:`.reference`, "Order of random draws")."""
@@ -455,7 +428,7 @@ def setup_game(t, seed, game, n_players, crests):
 # --- Gaining cards (L6, L17) -------------------------------------------------------------------
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, inline="always")
 def resolve_ogre(t, seat, seats, error):
     """Rulebook "Ogres" (L6): the ogre and 2 of the seat's animals/flowers (its choice) go to the
     box; with only one such card, it goes; with none, nothing; an ogre ward (Ogre Bane) discards
@@ -477,16 +450,8 @@ def resolve_ogre(t, seat, seats, error):
         v[row + only] -= 1
         t.counters[BOX] += 1
         return
-    n = 0
-    for a in range(FIRST_VICTIM, END_VICTIM):
-        if v[row + a] == 0:
-            continue
-        if v[row + a] >= 2:
-            n = set_row(t.choices, n, a, a, 0)
-        for b in range(a + 1, END_VICTIM):
-            if v[row + b] > 0:
-                n = set_row(t.choices, n, a, b, 0)
-    k = decide(t, seat, OGRE_VICTIMS, n, seats, error)
+    n = ogre_choices(v[V_COLLECTED : V_COLLECTED + MAX_SEATS * N_CARD_TYPES], seat, t.choices)
+    k = ask(t, seats, error, seat, OGRE_VICTIMS, n)
     v[row + t.choices[k, C_CARD]] -= 1
     v[row + t.choices[k, C_CARD_2]] -= 1
     t.counters[BOX] += 2
@@ -505,7 +470,7 @@ def gain_card(t, seat, card, seats, error):
         v[V_COLLECTED + seat * N_CARD_TYPES + card] += 1
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, inline="always")
 def take_cards(t, seat, seats, error):
     """Take the cards of ``t.taken``: the others are placed first, then each ogre is resolved in
     turn, so its victims may come from them (L18)."""
@@ -526,7 +491,7 @@ def take_cards(t, seat, seats, error):
 # --- Phase 1: Dawn (L3) ---------------------------------------------------------------------------
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, inline="always")
 def dawn(t, seat, seats, error):
     """Draw the top 2 forest cards (1 if only 1 is left) and place them in 2 clearings: an evil
     card in a clearing with the fewest evil cards, a second evil card in the fewest-evil clearing
@@ -541,31 +506,11 @@ def dawn(t, seat, seats, error):
     v[V_FOREST_LEFT] = left
     v[V_DAWN_CARDS] = first
     v[V_DAWN_CARDS + 1] = second
-    e0 = evil_in(v, 0)
-    e1 = evil_in(v, 1)
-    e2 = evil_in(v, 2)
-    least = min(e0, min(e1, e2))
-    first_evil = is_evil(first)
-    n = 0
-    for a in range(CLEARINGS):
-        ea = e0 if a == 0 else (e1 if a == 1 else e2)
-        if first_evil and ea != least:
-            continue
-        if second == NO_CARD:
-            n = set_row(t.choices, n, a, NO_CLEARING, 0)
-            continue
-        # the fewest evil among the clearings the second card may go to
-        among = least
-        if first_evil:
-            among = min(e1, e2) if a == 0 else (min(e0, e2) if a == 1 else min(e0, e1))
-        for b in range(CLEARINGS):
-            if b == a:
-                continue
-            eb = e0 if b == 0 else (e1 if b == 1 else e2)
-            if is_evil(second) and eb != among:
-                continue
-            n = set_row(t.choices, n, a, b, 0)
-    k = decide(t, seat, DAWN, n, seats, error)
+    for c in range(CLEARINGS):
+        at = V_CLEARING + c * N_CARD_TYPES
+        t.evil[c] = v[at + GOBLIN] + v[at + OGRE]
+    n = dawn_choices(t.evil, first, second, t.choices)
+    k = ask(t, seats, error, seat, DAWN, n)
     add_to_clearing(v, t.choices[k, C_FIRST], first)
     if second != NO_CARD:
         add_to_clearing(v, t.choices[k, C_SECOND], second)
@@ -576,7 +521,7 @@ def dawn(t, seat, seats, error):
 # --- Phase 2: Day (L4, L16) -----------------------------------------------------------------------
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, inline="always")
 def explore(t, seat, c, n_players, seats, error):
     """Explore clearing ``c``: an auction from the explorer's left, the explorer bidding last
     (L5, L14); the winner pays and takes the clearing (a Warrior in the payment discards its
@@ -600,10 +545,8 @@ def explore(t, seat, c, n_players, seats, error):
         can_pay = mask_value(v[V_HAND + bidder], t.values) + v[V_BID_BONUS + bidder]
         if can_pay <= high:  # only a pass: not asked (PL1)
             continue
-        n = set_row(t.choices, 0, PASS, 0, 0)
-        for bid in range(high + 1, can_pay + 1):
-            n = set_row(t.choices, n, bid, 0, 0)
-        bid = t.choices[decide(t, bidder, BID, n, seats, error), C_BID]
+        n = bid_choices(high, can_pay, t.choices)
+        bid = t.choices[ask(t, seats, error, bidder, BID, n), C_BID]
         if bid != PASS:
             high = bid
             winner = bidder
@@ -615,13 +558,8 @@ def explore(t, seat, c, n_players, seats, error):
         v[V_AUCTION_CLEARING] = NO_CLEARING
         return
     # The winner plays fairies worth at least the bid, the bonus counting (L14).
-    need = high - v[V_BID_BONUS + winner]
-    n_subsets = list_subsets(t, v[V_HAND + winner])
-    n = 0
-    for i in range(n_subsets):
-        if t.sub_value[i] >= need:
-            n = set_row(t.choices, n, t.sub_mask[i], t.sub_value[i], 0)
-    k = decide(t, winner, PAYMENT, n, seats, error)
+    n = payment_choices(v[V_HAND + winner], t.values, v[V_BID_BONUS + winner], high, t.choices)
+    k = ask(t, seats, error, winner, PAYMENT, n)
     mask = t.choices[k, C_MASK]
     value = t.choices[k, C_VALUE]
     v[V_AUCTION_CLEARING] = NO_CLEARING
@@ -639,7 +577,7 @@ def explore(t, seat, c, n_players, seats, error):
     take_cards(t, winner, seats, error)
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, inline="always")
 def visit(t, seat, deck, bottom_slot, left_slot, fairies, pick, seats, error):
     """The Queen or the Druids (L7): play 1 or more fairies of value V, look at
     ``min(V + bonus - 1, deck)`` cards from the top of ``deck`` (a ring), keep one; the others go
@@ -648,30 +586,20 @@ def visit(t, seat, deck, bottom_slot, left_slot, fairies, pick, seats, error):
     left = v[left_slot]
     bonus = v[V_VISIT_BONUS + seat]
     visit_values(v[V_FACE_VALUE : V_FACE_VALUE + N_FAIRY_TYPES], t.values)
-    n_subsets = list_subsets(t, v[V_HAND + seat])
-    n = 0
-    for i in range(1, n_subsets):
-        value = t.sub_value[i]
-        n = set_row(t.choices, n, t.sub_mask[i], value, min(value + bonus - 1, left))
-    k = decide(t, seat, fairies, n, seats, error)
+    n = visit_choices(v[V_HAND + seat], t.values, bonus, left, t.choices)
+    k = ask(t, seats, error, seat, fairies, n)
     mask = t.choices[k, C_MASK]
     look = t.choices[k, C_LOOK]
     play_fairies(t, seat, mask, t.choices[k, C_VALUE])
     bottom = t.counters[bottom_slot]
-    kinds = 0
     for j in range(look):
         left -= 1
-        card = deck[(bottom + left) & RING_MASK]
-        t.seen[j] = card
-        kinds |= 1 << card
+        t.seen[j] = deck[(bottom + left) & RING_MASK]
     v[left_slot] = left
     if look == 0:
         return NO_CARD
-    n = 0
-    for kind in range(MAX_COURT_ITEMS):  # item ids and card types are both below 32
-        if (kinds >> kind) & 1:
-            n = set_row(t.choices, n, kind, 0, 0)
-    kept = t.choices[decide(t, seat, pick, n, seats, error), C_CARD]
+    n = pick_choices(t.seen, look, t.choices)
+    kept = t.choices[ask(t, seats, error, seat, pick, n), C_CARD]
     skipped = False
     for j in range(look):
         card = t.seen[j]
@@ -701,24 +629,6 @@ def gain_item(v, seat, item):
 
 
 @nb.njit(cache=True, inline="always")
-def is_usable(primitive):
-    """True for the primitives of Usable items (L13)."""
-    return primitive in (NET, BROOM, GOBLIN_TRAP, HORN_OF_RECALL, DRUIDS_KEY)
-
-
-@nb.njit(cache=True, inline="always")
-def usable_item_legal(v, seat, primitive):
-    """L16: a usable item is legal only when its effect changes something."""
-    if primitive == NET or primitive == BROOM:  # noqa: SIM109 (numba)
-        return v[V_CLEARING_SIZE] + v[V_CLEARING_SIZE + 1] + v[V_CLEARING_SIZE + 2] > 0
-    if primitive == GOBLIN_TRAP:
-        return v[V_COLLECTED + seat * N_CARD_TYPES + GOBLIN] > 0
-    if primitive == HORN_OF_RECALL:
-        return v[V_PLAYED + seat] != 0
-    return v[V_DRUIDS_LEFT] > 0  # the Druid's Key
-
-
-@nb.njit(cache=True, _nrt=False)
 def use_item(t, seat, item, seats, error):
     """Use a usable item; it leaves the game first (L13, L18)."""
     v = t.public
@@ -729,36 +639,24 @@ def use_item(t, seat, item, seats, error):
     primitive = item_field(v, item, IT_PRIMITIVE)
     amount = item_field(v, item, IT_AMOUNT)
     if primitive == NET:  # take 1 card of your choice from any clearing, as if explored
-        n = 0
-        for c in range(CLEARINGS):
-            at = V_CLEARING + c * N_CARD_TYPES
-            for card in range(FIRST_FOREST_TYPE, N_CARD_TYPES):
-                if v[at + card] > 0:
-                    n = set_row(t.choices, n, c, card, 0)
-        k = decide(t, seat, NET_TAKE, n, seats, error)
+        n = net_choices(v[V_CLEARING : V_CLEARING + CLEARINGS * N_CARD_TYPES], t.choices)
+        k = ask(t, seats, error, seat, NET_TAKE, n)
         c = t.choices[k, C_CLEARING]
         card = t.choices[k, C_CARD_NET]
         v[V_CLEARING + c * N_CARD_TYPES + card] -= 1
         v[V_CLEARING_SIZE + c] -= 1
         gain_card(t, seat, card, seats, error)
     elif primitive == BROOM:  # discard all cards of one non-empty clearing
-        n = 0
-        for c in range(CLEARINGS):
-            if v[V_CLEARING_SIZE + c] > 0:
-                n = set_row(t.choices, n, c, 0, 0)
-        discard_clearing(t, t.choices[decide(t, seat, BROOM_SWEEP, n, seats, error), C_CLEARING])
+        n = broom_choices(v[V_CLEARING_SIZE : V_CLEARING_SIZE + CLEARINGS], t.choices)
+        discard_clearing(t, t.choices[ask(t, seats, error, seat, BROOM_SWEEP, n), C_CLEARING])
     elif primitive == GOBLIN_TRAP:  # discard up to `amount` goblins held
         row = V_COLLECTED + seat * N_CARD_TYPES + GOBLIN
         caught = min(amount, v[row])
         v[row] -= caught
         t.counters[BOX] += caught
     elif primitive == HORN_OF_RECALL:  # return 1 to `amount` played fairies to the hand
-        n_subsets = list_subsets(t, v[V_PLAYED + seat])
-        n = 0
-        for i in range(1, n_subsets):
-            if popcount(i) <= amount:
-                n = set_row(t.choices, n, t.sub_mask[i], 0, 0)
-        mask = t.choices[decide(t, seat, HORN_RECALL, n, seats, error), C_MASK]
+        n = horn_choices(v[V_PLAYED + seat], amount, t.choices)
+        mask = t.choices[ask(t, seats, error, seat, HORN_RECALL, n), C_MASK]
         v[V_PLAYED + seat] &= ~mask
         v[V_HAND + seat] |= mask
     elif primitive == DRUIDS_KEY:  # the top Druid card, as a Druid card
@@ -768,28 +666,25 @@ def use_item(t, seat, item, seats, error):
         gain_card(t, seat, card, seats, error)
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, inline="always")
 def day(t, seat, n_players, seats, error):
     """Choose and take one action: explore clearing 0, 1, 2 (always), the Queen, the Druids,
     the Crest, each usable item held whose effect changes something (L4, L16)."""
     v = t.public
-    n = 0
-    for c in range(CLEARINGS):
-        n = set_row(t.choices, n, ACT_EXPLORE, c, 0)
-    hand = v[V_HAND + seat]
-    if v[V_COURT_LEFT] > 0 and hand != 0:
-        n = set_row(t.choices, n, ACT_QUEEN, NO_ARG, 0)
-    if v[V_DRUIDS_LEFT] > 0 and hand != 0:
-        n = set_row(t.choices, n, ACT_DRUIDS, NO_ARG, 0)
-    if v[V_CRESTS + seat] > 0 and v[V_PLAYED + seat] != 0:
-        n = set_row(t.choices, n, ACT_CREST, NO_ARG, 0)
-    held = v[V_ITEMS_HELD + seat]
-    for item in range(MAX_COURT_ITEMS):
-        if (held >> item) & 1:
-            primitive = item_field(v, item, IT_PRIMITIVE)
-            if is_usable(primitive) and usable_item_legal(v, seat, primitive):
-                n = set_row(t.choices, n, ACT_ITEM, item, 0)
-    k = decide(t, seat, DAY, n, seats, error)
+    sizes = v[V_CLEARING_SIZE] + v[V_CLEARING_SIZE + 1] + v[V_CLEARING_SIZE + 2]
+    n = day_choices(
+        v[V_HAND + seat],
+        v[V_PLAYED + seat],
+        v[V_CRESTS + seat],
+        v[V_ITEMS_HELD + seat],
+        v[V_ITEM_TABLE : V_ITEM_TABLE + MAX_COURT_ITEMS * ITEM_FIELDS],
+        sizes > 0,
+        v[V_COLLECTED + seat * N_CARD_TYPES + GOBLIN],
+        v[V_COURT_LEFT],
+        v[V_DRUIDS_LEFT],
+        t.choices,
+    )
+    k = ask(t, seats, error, seat, DAY, n)
     action = t.choices[k, C_ACTION]
     arg = t.choices[k, C_ARG]
     if action == ACT_EXPLORE:
@@ -828,7 +723,7 @@ def sunset(t):
             discard_clearing(t, c)
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, inline="always")
 def final_scoring(t, n_players):
     """Score every seat in half points (L11, L13) and rank them (L12) into the table."""
     v = t.public
@@ -853,7 +748,7 @@ def final_scoring(t, n_players):
     rank_seats(t.score, t.hand_value, t.last_turn, n_players, t.rank)
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, inline="always")
 def write_outcome(t, n_players, out, row):
     """Write game row ``row`` of ``out`` (see :data:`OUTCOME_COLUMNS`); points are half points
     halved."""
@@ -912,7 +807,7 @@ def write_outcome(t, n_players, out, row):
     out.court_accounted[row] = v[V_COURT_LEFT] + court_held
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, inline="always")
 def play_game(t, seed, game, n_players, crests, seats, error):
     """Play game ``game`` into the table; True unless a policy answered illegally."""
     setup_game(t, seed, game, n_players, crests)
