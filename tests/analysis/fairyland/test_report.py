@@ -89,7 +89,7 @@ def test_a_court_effect_that_fails_holm_is_not_significant(study):
     effects = study.court_effects.copy()
     effects["p_adjusted"], effects["significant"] = 0.5, False
     text = text_of(fr.build_report(replace(study, court_effects=effects)).html())
-    assert "random court: no measure differs significantly from the court of no effect" in text
+    assert "random court against none, 3 players: no measure differs significantly." in text
 
 
 def test_write_report_end_to_end(tmp_path):
@@ -165,3 +165,16 @@ def test_bad_input_is_one_line_exit_2(tmp_path, args, option):
     lines = result.output.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith(f"Error: {option}"), result.output
     assert not (tmp_path / "r" / "fairyland-report.html").exists()
+
+
+def test_a_card_type_without_lift_is_ranked_last_and_never_named(study):
+    # a variant card file without unicorns: nobody collects one, so it has no lift
+    pooled = study.cards_pooled.copy()
+    first = pooled.index[0]
+    pooled.loc[first, ["lift", "se", "low", "high", "p_value", "p_adjusted"]] = float("nan")
+    pooled.loc[first, "significant"] = False
+    pooled = pd.concat([pooled.drop(index=first), pooled.loc[[first]]], ignore_index=True)
+    text = text_of(fr.build_report(replace(study, cards_pooled=pooled)).html())
+    assert "Lowest estimated lift: " + pooled["label"].iloc[0] not in text
+    assert f"Lowest estimated lift: {pooled['label'].iloc[-2]}" in text
+    assert " nan" not in text

@@ -129,8 +129,8 @@ def test_a_seat_outside_its_wilson_interval_can_stay_not_significant():
 @pytest.mark.parametrize(
     ("kwargs", "option"),
     [
-        ({"courts": ("starred", "none")}, "--court"),
-        ({"courts": ("random", "queen")}, "--court"),
+        ({"courts": ("starred", "none")}, "courts"),
+        ({"courts": ("random", "queen")}, "courts"),
         ({"players": (5,)}, "--players"),
         ({"auction_games": 0}, "--auction-games"),
         ({"games": 0}, "--games"),

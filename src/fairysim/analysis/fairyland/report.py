@@ -24,6 +24,7 @@ from fairysim.analysis.fairyland.figures import (
     length_figure,
     seat_figure,
 )
+from fairysim.analysis.fairyland.runs import GAME_MEASURES
 from fairysim.analysis.fairyland.study import (
     BALANCE_COURT,
     NO_COURT,
@@ -42,16 +43,19 @@ from fairysim.sim.fairyland import FairyLandCards
 DEFAULT_GAMES = 15_000
 """Games per (court, player count) run: 3 courts x 3 player counts = 9 runs, 135,000 games.
 
-A card type's lift (pooled over player counts) is then known to about +/- 0.7 percentage points
-for a card half the seats collect (wider for rare ones), a court effect on the starting
-player's win share to about +/- 1 percentage point, and every game-length mean to a few
-hundredths of an auction. See :data:`DEFAULT_AUCTION_GAMES` for the auctions."""
+Measured at this size (seed 1, greedy): a card type's lift, pooled over player counts, is known
+to +/- 0.6 to 1.2 percentage points (+/- 2 to 3 for the rarest court items, +/- 5 for goblins,
+which almost every seat collects), a turn position's win share to +/- 0.8, a court's effect on
+the starting player's win share to +/- 0.9 and on a seat's score to +/- 0.1 point: enough to
+call 38 of the 40 card types and every turn-position gap above ~2 points significant after
+Holm. The study took about 70 CPU seconds with a warm numba cache (the fast engine's games
+about 55 of them, on every core), so the report runs in about a minute on 2 cores."""
 
 DEFAULT_AUCTION_GAMES = 80
-"""Games per player count the reference engine replays to record every auction (about 2,000
-auctions per player count): the price and prize of a clearing size are then known to a few
-tenths of a fairy or a point. The replay runs at tens of games a second, so it is a large part
-of the report's run time."""
+"""Games per player count the reference engine replays to record every auction (about 2,250
+auctions per player count): the mean price and prize of a clearing size are then known to
++/- 0.1 to 0.4 fairy value or point (+/- 0.7 for the rare clearings of 6 cards or more). The
+replay is plain Python (tens of games a second), about 9 CPU seconds of the report."""
 
 REPORT_FILENAME = "fairyland-report.html"
 FILE_PREFIX = "fairyland-"
@@ -222,7 +226,7 @@ def _card_section(report: Report, study: FairyLandStudy) -> None:
             "seat-games": c["seat_games"].map(lambda v: f"{int(v):,}"),
             "collected by": c["collect_share"].map(fmt_percent),
             "95% interval": fmt_intervals(c["collect_low"], c["collect_high"]),
-            "cards per seat": c["mean_count"].map(lambda v: f"{v:.2f}"),
+            "cards per seat": c["mean_count"].map(_num),
             "lift": c["lift"].map(fmt_points),
             "lift interval": fmt_intervals(c["low"], c["high"], points=True),
             "p (Holm)": c["p_adjusted"].map(_fmt_p),
@@ -248,15 +252,18 @@ def _card_lines(c: pd.DataFrame) -> list[str]:
         f"{len(down)} with a significantly lower one, and {len(c) - len(up) - len(down)} are "
         "not told apart from no change (Holm over the card types)."
     ]
-    top, bottom = c.iloc[0], c.iloc[-1]
-    if clearly_first(c):
+    ranked = c[c["lift"].notna()]  # a type every seat (or none) collects has no lift
+    if ranked.empty:
+        return lines
+    top, bottom = ranked.iloc[0], ranked.iloc[-1]
+    if clearly_first(ranked):
         lines.append(
             f"{top['label']} ({top['group']}) moves the win share most: "
             f"{fmt_points(top['lift'])} {fmt_interval(top['low'], top['high'], points=True)}, "
             "its interval above every other card's."
         )
     else:
-        rivals = c[c["high"] >= top["low"]]
+        rivals = ranked[ranked["high"] >= top["low"]]
         lines.append(
             f"Highest estimated lift: {top['label']} ({top['group']}), {fmt_points(top['lift'])} "
             f"{fmt_interval(top['low'], top['high'], points=True)}, {verdict(top['significant'])}"
@@ -297,9 +304,10 @@ def _auction_section(report: Report, study: FairyLandStudy) -> None:
     report.bullets(
         [
             f"{int(r.players)} players ({int(r.auctions):,} auctions in {int(r.games):,} games, "
-            f"{r.auctions_per_game:.1f} a game): a won clearing costs {r.price:.2f} fairy value "
-            f"{_fmt_mean_interval(r.price_low, r.price_high)} and brings {r.prize:.2f} points "
-            f"{_fmt_mean_interval(r.prize_low, r.prize_high)}, {r.points_per_fairy:.2f} points "
+            f"{_num(r.auctions_per_game, '.1f')} a game): a won clearing costs {_num(r.price)} "
+            f"fairy value {_fmt_mean_interval(r.price_low, r.price_high)} and brings "
+            f"{_num(r.prize)} points {_fmt_mean_interval(r.prize_low, r.prize_high)}, "
+            f"{_num(r.points_per_fairy)} points "
             f"per fairy value; {fmt_percent(r.unbid_share)} of clearings go unbid "
             f"{fmt_interval(r.unbid_low, r.unbid_high)}; the explorer wins "
             f"{fmt_percent(r.explorer_share)} of the auctions somebody wins "
@@ -320,14 +328,14 @@ def _auction_section(report: Report, study: FairyLandStudy) -> None:
             "auctions": p["auctions"].map(lambda v: f"{int(v):,}"),
             "unbid": p["unbid_share"].map(fmt_percent),
             "price (fairy value)": [
-                f"{v:.2f} {_fmt_mean_interval(lo, hi)}"
+                f"{_num(v)} {_fmt_mean_interval(lo, hi)}"
                 for v, lo, hi in zip(p["price"], p["price_low"], p["price_high"], strict=True)
             ],
             "prize (points)": [
-                f"{v:.2f} {_fmt_mean_interval(lo, hi)}"
+                f"{_num(v)} {_fmt_mean_interval(lo, hi)}"
                 for v, lo, hi in zip(p["prize"], p["prize_low"], p["prize_high"], strict=True)
             ],
-            "fairy cards paid": p["fairies_paid"].map(lambda v: f"{v:.2f}"),
+            "fairy cards paid": p["fairies_paid"].map(_num),
             "explorer wins": p["explorer_share"].map(fmt_percent),
         }
     )
@@ -391,24 +399,28 @@ def _court_section(report: Report, study: FairyLandStudy) -> None:
 
 
 def _court_lines(e: pd.DataFrame) -> list[str]:
-    """Per court against the court of no effect: what changes significantly."""
+    """Per court and player count, against the court of no effect: what changes significantly,
+    and what does not."""
+    short = {m.column: m.short for m in GAME_MEASURES}
     lines = []
     against_none = e[e["baseline"] == NO_COURT]
-    for court, g in against_none.groupby("court", sort=False):
+    courts = list(dict.fromkeys(against_none["court"]))  # the study's order, court by court
+    groups = against_none.groupby(["court", "players"], sort=False)
+    for (court, players), g in sorted(groups, key=lambda kg: (courts.index(kg[0][0]), kg[0][1])):
         changed = g[g["significant"]]
+        same = g[~g["significant"]]
+        text = f"{court} court against none, {int(players)} players: "
         if changed.empty:
-            lines.append(f"{court} court: no measure differs significantly from the court of no "
-                         "effect.")  # fmt: skip
-            continue
-        parts = [
-            f"{r.label} {_fmt_value(r.difference, r.unit)} "
-            f"{_fmt_range(r.low, r.high, r.unit)} ({int(r.players)} players)"
-            for r in changed.itertuples(index=False)
-        ]
-        lines.append(
-            f"{court} court against none, significant: {'; '.join(parts)}. "
-            f"{len(g) - len(changed)} of {len(g)} comparisons are not significant."
-        )
+            text += "no measure differs significantly"
+        else:
+            text += "; ".join(
+                f"{short[r.measure]} {_fmt_value(r.difference, r.unit)} "
+                f"{_fmt_range(r.low, r.high, r.unit)}"
+                for r in changed.itertuples(index=False)
+            )
+        if not same.empty and not changed.empty:
+            text += f"; not significant: {', '.join(short[m] for m in same['measure'])}"
+        lines.append(text + ".")
     return lines
 
 
@@ -438,7 +450,7 @@ def _length_section(report: Report, study: FairyLandStudy) -> None:
                     length["turns"], length["turns_min"], length["turns_max"], strict=True
                 )
             ],
-            "auctions": length["auctions"].map(lambda v: f"{v:.2f}"),
+            "auctions": length["auctions"].map(_num),
             "95% interval": [
                 _fmt_mean_interval(lo, hi)
                 for lo, hi in zip(length["auctions_low"], length["auctions_high"], strict=True)
@@ -452,7 +464,7 @@ def _length_section(report: Report, study: FairyLandStudy) -> None:
                     strict=True,
                 )
             ],
-            "unbid clearings": length["unbid"].map(lambda v: f"{v:.2f}"),
+            "unbid clearings": length["unbid"].map(_num),
         }
     )
     report.table(
@@ -498,19 +510,24 @@ def _fmt_p(p: float) -> str:
     return "n/a" if p is None or not math.isfinite(float(p)) else f"{float(p):.3g}"
 
 
+def _num(value: float, spec: str = ".2f") -> str:
+    """A number to ``spec``; ``"n/a"`` where there is none (a group too small for a mean)."""
+    return "n/a" if value is None or not math.isfinite(float(value)) else format(value, spec)
+
+
 def _fmt_mean_interval(low: float, high: float) -> str:
-    return f"[{low:.2f}, {high:.2f}]"
+    return f"[{_num(low)}, {_num(high)}]"
 
 
 def _fmt_value(value: float, unit: str) -> str:
     """A difference in its unit: percentage points for shares, else signed numbers."""
-    return fmt_points(value) if unit == "share" else f"{value:+.2f}"
+    return fmt_points(value) if unit == "share" else _num(value, "+.2f")
 
 
 def _fmt_range(low: float, high: float, unit: str) -> str:
     if unit == "share":
         return fmt_interval(low, high, points=True)
-    return f"[{low:+.2f}, {high:+.2f}]"
+    return f"[{_num(low, '+.2f')}, {_num(high, '+.2f')}]"
 
 
 __all__ = [

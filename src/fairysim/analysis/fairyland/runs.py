@@ -72,24 +72,28 @@ class GameMeasure:
     """A per-game measure the courts are compared on (:func:`game_rows` makes its column).
 
     ``unit`` is ``"share"`` for a share of games (0..1, differences shown in percentage
-    points), else what the measure counts (``"points"``, ``"auctions"`` ...).
+    points), else what the measure counts (``"points"``, ``"auctions"`` ...); ``short`` names
+    it in a sentence.
     """
 
     column: str
     label: str
     unit: str
+    short: str
 
 
 GAME_MEASURES = (
-    GameMeasure("mean_score", "mean score of a seat", "points"),
-    GameMeasure("winning_score", "winner's score", "points"),
-    GameMeasure("margin", "winning margin (winner minus runner-up)", "points"),
-    GameMeasure("items_points", "item points of a seat", "points"),
-    GameMeasure("queen_visits", "Queen visits per game (all seats)", "visits"),
-    GameMeasure("value_paid", "fairy value played per game (all seats)", "fairy value"),
-    GameMeasure("auctions", "auctions per game", "auctions"),
-    GameMeasure("unbid", "unbid clearings per game", "clearings"),
-    GameMeasure("starter_wins", "starting player's win share", "share"),
+    GameMeasure("mean_score", "mean score of a seat", "points", "seat score"),
+    GameMeasure("winning_score", "winner's score", "points", "winner's score"),
+    GameMeasure("margin", "winning margin (winner minus runner-up)", "points", "margin"),
+    GameMeasure("items_points", "item points of a seat", "points", "item points"),
+    GameMeasure("queen_visits", "Queen visits per game (all seats)", "visits", "Queen visits"),
+    GameMeasure(
+        "value_paid", "fairy value played per game (all seats)", "fairy value", "fairy value played"
+    ),
+    GameMeasure("auctions", "auctions per game", "auctions", "auctions"),
+    GameMeasure("unbid", "unbid clearings per game", "clearings", "unbid clearings"),
+    GameMeasure("starter_wins", "starting player's win share", "share", "starter's win share"),
 )
 """What the court comparison pairs game by game, in report order."""
 

@@ -187,7 +187,7 @@ def fairyland_study(
         Card file (forest deck and House cards); the rulebook's by default.
     auction_games : int, default 100
         Games per player count the reference engine replays to record every auction (the
-        first games of the random-court run).
+        first games of the random-court run; at most ``games``).
     courts : sequence of str, default ("random", "starred", "none")
         Courts to play; ``random`` is always played (the card balance needs it).
     threads : int, optional
@@ -561,7 +561,7 @@ def _check_courts(courts: Sequence[str]) -> tuple[str, ...]:
     unknown = [c for c in values if c not in COURTS]
     if unknown or BALANCE_COURT not in values:
         raise FairysimError(
-            "--court",
+            "courts",
             f"the study compares the named courts {', '.join(COURTS)} and always plays "
             f"'{BALANCE_COURT}'; got {list(courts)}",
         )
