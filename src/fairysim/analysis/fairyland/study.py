@@ -266,7 +266,7 @@ def fairyland_study(
         auction_counts=_auction_counts(per_game),
         auctions=auctions,
         auction_prices=auction_prices(auctions),
-        auction_summary=auction_summary(auctions, per_game),
+        auction_summary=auction_summary(auctions),
         seats=seats,
         seat_tests=seat_tests,
         meta=meta,
@@ -531,7 +531,7 @@ def auction_prices(auctions: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def auction_summary(auctions: pd.DataFrame, per_game: pd.DataFrame) -> pd.DataFrame:
+def auction_summary(auctions: pd.DataFrame) -> pd.DataFrame:
     """Every auction of a player count together (see :attr:`FairyLandStudy.auction_summary`)."""
     rows = []
     for n, g in auctions.groupby("players", sort=True):
