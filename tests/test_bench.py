@@ -7,7 +7,6 @@ import statistics
 import pytest
 
 from fairysim.bench import (
-    BENCH_CASES,
     WARMUP_GAMES,
     BenchCase,
     BenchResult,
@@ -86,11 +85,13 @@ def test_run_bench_rejects_bad_counts(kwargs, option):
     assert calls == []
 
 
-def test_other_games_can_register_cases(monkeypatch):
-    case, _ = recording_case("registered")
-    monkeypatch.setitem(BENCH_CASES, "toy", lambda: [case])
-    assert select_cases(["toy"]) == [case]
-    assert case in select_cases()
+def test_a_registered_game_brings_its_cases():
+    # The toy game of tests/highcard declares one case in its spec; no line of src/ names it.
+    (case,) = select_cases(["highcard"])
+    assert (case.game, case.label) == ("highcard", "3 players, stand")
+    assert case.label in {c.label for c in select_cases()}
+    result = run_bench([case], games=200, reference_games=20, repeats=1)[0]
+    assert result.fast_rate > 0 and result.reference_rate > 0
 
 
 def test_unknown_game_names_the_option():

@@ -1,10 +1,10 @@
 """The contract every game keeps, whatever its rules: one test module that every game form passes.
 
-A game package offers ``make_setup``, ``play_chunks`` and ``simulate`` with the same shape
-(docs/architecture.md); this module checks what users rely on across all of them: the numbers
-depend only on (seed, game index), never on threads, chunks or where a game range starts, and
-``simulate`` returns a tidy frame (one row per game and seat, win shares that split each game)
-carrying the run's metadata. A new game adds its forms to ``FORMS``.
+Every registered game (:mod:`fairysim.sim.game`; the toy game of tests/highcard too) offers
+``make_setup`` and ``play_chunks`` with the same shape; this module checks what users rely on
+across all of them: the numbers depend only on (seed, game index), never on threads, chunks or
+where a game range starts, and ``simulate`` returns a tidy frame (one row per game and seat, win
+shares that split each game) carrying the run's metadata. The forms come from the registry.
 """
 
 from __future__ import annotations
@@ -14,35 +14,48 @@ import numpy as np
 import pytest
 
 import fairysim
-from fairysim.sim import concerto, fantastique
+from fairysim.errors import FairysimError
 from fairysim.sim.batch import SCHEMA_VERSION, join_chunks
+from fairysim.sim.game import games
+from fairysim.sim.run import simulate
 
-FORMS = {
-    # form: (game, make_setup options, play_chunks options). Mixed lineups, so that every
-    # policy's stream and both ways of dispatching a seat are exercised; Fantastique's forms
-    # also record the per-round trace.
-    "fantastique 2p": (
-        fantastique,
-        {"players": 2, "fan": "III", "policies": "random,hoarder"},
-        {"trace": True},
-    ),
-    "fantastique 5p": (
-        fantastique,
-        {"players": 5, "fan": "VI", "policies": "balancer,random,hoarder,greedy,random"},
-        {"trace": True},
-    ),
-    "concerto solo": (concerto, {"players": 1, "policies": "random"}, {}),
-    "concerto 2p": (concerto, {"players": 2, "policies": "maestro,denier"}, {}),
-    "concerto 4p": (concerto, {"players": 4, "policies": "random,greedy,chaser,denier"}, {}),
-}
-GAME_NAMES = {fantastique: "fantastique", concerto: "concerto"}
+
+def forms() -> dict[str, tuple]:
+    """Every player count of every registered game, each with a mixed lineup of the game's
+    built-in policies (rotated by the player count, so that policies change seats) and every
+    flag on: every policy's stream and both ways of dispatching a seat are exercised."""
+    cases = {}
+    for spec in games().values():
+        names = list(spec.policies)
+        for players in range(spec.min_players, spec.max_players + 1):
+            lineup = _lineup(spec, names, players)
+            cases[f"{spec.name} {players}p"] = (spec, {"players": players, "policies": lineup})
+    return cases
+
+
+def _lineup(spec, names: list[str], players: int) -> list[str]:
+    """The first lineup of rotated built-ins that the game accepts for ``players``: a policy
+    meant for other forms only is refused by ``make_setup`` and skipped."""
+    for offset in range(len(names)):
+        lineup = [names[(players + offset + seat) % len(names)] for seat in range(players)]
+        try:
+            spec.make_setup(players=players, policies=lineup, seed=0)
+        except FairysimError:
+            continue
+        if "lookahead" not in lineup:  # Monte Carlo rollouts: thousands of games per decision
+            return lineup
+    raise AssertionError(f"{spec.name}: no lineup of built-ins for {players} players")
+
+
+FORMS = forms()
 
 
 def play(form: str, games: int, seed: int = 5, **options):
     """The run's arrays, chunks joined in game order; ``options`` go to ``play_chunks``."""
-    game, setup_options, play_options = FORMS[form]
-    setup = game.make_setup(**setup_options, seed=seed)
-    return join_chunks(game.play_chunks(setup, games, **play_options, **options))
+    spec, setup_options = FORMS[form]
+    setup = spec.make_setup(**setup_options, seed=seed)
+    flags = {flag.name: True for flag in spec.flags}
+    return join_chunks(spec.play_chunks(setup, games, **flags, **options))
 
 
 def assert_same_games(a: dict[str, np.ndarray], b: dict[str, np.ndarray]) -> None:
@@ -79,8 +92,8 @@ def test_the_seed_decides_the_games(form):
 
 @pytest.mark.parametrize("form", FORMS)
 def test_simulate_returns_a_tidy_frame_with_its_metadata(form):
-    game, options, _ = FORMS[form]
-    df = game.simulate(**options, games=400, seed=3)
+    spec, options = FORMS[form]
+    df = simulate(spec.name, **options, games=400, seed=3)
     seats = df.seat.nunique()
     assert len(df) == 400 * seats
     assert df.groupby("game").size().eq(seats).all()  # one row per game and seat
@@ -94,7 +107,7 @@ def test_simulate_returns_a_tidy_frame_with_its_metadata(form):
     assert np.allclose(winners.win_share, 1.0 / per_game)
     assert (df.loc[df["rank"] > 1, "win_share"] == 0).all()
     meta = df.attrs["fairysim"]
-    assert meta["game"] == GAME_NAMES[game]
+    assert meta["game"] == spec.name
     assert meta["package_version"] == fairysim.__version__
     assert meta["schema_version"] == SCHEMA_VERSION
     assert meta["config"]["seed"] == 3

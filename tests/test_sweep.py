@@ -21,8 +21,10 @@ from fairysim import sweep
 from fairysim.errors import FairysimError
 from fairysim.sim import concerto
 from fairysim.sim.concerto.cards import DEFAULT_CARDS as CONCERTO_CARDS
-from fairysim.sim.concerto.simulate import SUMMARY_COLUMNS as CONCERTO_SUMMARY_COLUMNS
-from fairysim.sim.fantastique import SEAT_COLUMNS, make_setup, simulate_summary
+from fairysim.sim.fairyland.cards import DEFAULT_COURT as FAIRYLAND_COURT
+from fairysim.sim.fantastique import make_setup, simulate_summary
+from fairysim.sim.fantastique.cards import DEFAULT_CARDS as FANTASTIQUE_CARDS
+from fairysim.sim.game import get_game
 from fairysim.sweep import read_sweep, run_sweep, run_task, task_pieces
 
 GRID = {"fans": "I,III", "players": "2,5", "lineups": ["greedy", "random"], "seed": 4}
@@ -71,17 +73,13 @@ def test_task_pieces_cut_at_chunk_boundaries():
     assert task_pieces(8, 4, chunk_games=4) == [(8, 4)]
 
 
-def test_seat_columns_follow_the_engine():
-    # The runner spells them out so that importing fairysim.sweep does not load the engine.
-    assert sweep.CELL_RUNNERS["fantastique"].seat_columns == SEAT_COLUMNS
-
-
 def test_cells_equal_simulate_summary_whatever_task_size_and_workers(finished, scheduler, tmp_path):
     _, summary = finished
     assert len(summary) == 2 * (2 + 5) * 2
-    summary_columns = simulate_summary(make_setup(2, "I", "greedy", 4), 10).columns
+    summary_columns = simulate_summary(make_setup(players=2, seed=4), 10).columns
     for (fan, players, lineup), cell in summary.groupby(["fan", "players", "lineup"], sort=False):
-        expected = simulate_summary(make_setup(players, fan, lineup, GRID["seed"]), GAMES)
+        setup = make_setup(players=players, fan=fan, policies=lineup, seed=GRID["seed"])
+        expected = simulate_summary(setup, GAMES)
         got = cell[list(summary_columns)].reset_index(drop=True)
         pd.testing.assert_frame_equal(got, expected, check_exact=True)
     # one task per cell instead of six: the very same numbers
@@ -116,7 +114,7 @@ def test_mixed_lineup_seats_each_policy(scheduler, tmp_path):
     )
     assert list(summary["policy"]) == ["hoarder", "greedy", "random"]
     assert set(summary["lineup"]) == {"hoarder,greedy,random"}
-    expected = simulate_summary(make_setup(3, "II", lineup, 9), 300)
+    expected = simulate_summary(make_setup(players=3, fan="II", policies=lineup, seed=9), 300)
     pd.testing.assert_frame_equal(
         summary[list(expected.columns)].reset_index(drop=True), expected, check_exact=True
     )
@@ -220,6 +218,38 @@ def test_changed_configuration_is_refused(finished, tmp_path, change):
     assert cell_files(out) == before
 
 
+def test_a_folder_with_other_cells_is_refused(finished, tmp_path):
+    # The same options but other cell files (another fairysim's names, or changed policy
+    # defaults): resuming would mix them, so the folder is refused.
+    out = copy_of(finished, tmp_path)
+    manifest = json.loads((out / "sweep.json").read_text())
+    manifest["cells"][0] = "players2_fanI_greedy_0000000000"
+    (out / "sweep.json").write_text(json.dumps(manifest))
+    with pytest.raises(FairysimError) as error:
+        run_sweep("fantastique", **GRID, games=GAMES, out_dir=out, scheduler="tcp://127.0.0.1:1")
+    assert error.value.where == "--out-dir"
+    assert "other cells" in error.value.message
+
+
+def test_a_card_file_is_played_in_every_cell_and_pinned(scheduler, tmp_path):
+    cards = tmp_path / "cards.toml"
+    cards.write_text(FANTASTIQUE_CARDS.read_text().replace("gold = 20", "gold = 40", 1))
+    args = {"fans": "II", "players": 3, "lineups": ["greedy"], "games": 300, "seed": 6}
+    out = tmp_path / "sweep"
+    summary = run_sweep("fantastique", **args, cards=cards, out_dir=out, scheduler=scheduler)
+    setup = make_setup(players=3, fan="II", seed=6, cards=cards)
+    expected = simulate_summary(setup, 300)
+    pd.testing.assert_frame_equal(
+        summary[list(expected.columns)].reset_index(drop=True), expected, check_exact=True
+    )
+    shipped = simulate_summary(make_setup(players=3, fan="II", seed=6), 300)
+    assert not np.array_equal(expected["finale_points_mean"], shipped["finale_points_mean"])
+    # The shipped cards are another configuration for the same folder.
+    with pytest.raises(FairysimError) as error:
+        run_sweep("fantastique", **args, out_dir=out)
+    assert "cards_sha256" in error.value.message
+
+
 def test_task_and_worker_options_are_not_configuration(finished, tmp_path):
     out = copy_of(finished, tmp_path)
     summary = run_sweep("fantastique", **GRID, games=GAMES, out_dir=out, task_games=5, workers=3)
@@ -230,6 +260,7 @@ BAD = [
     ({"fans": "VII"}, "--fans"),
     ({"fans": "I,I"}, "--fans"),
     ({"fans": ""}, "--fans"),
+    ({"fans": "random"}, "--fans"),  # a fan is never drawn per game
     ({"players": "1"}, "--players"),
     ({"players": "2,six"}, "--players"),
     ({"players": [4, 9]}, "--players"),
@@ -275,7 +306,7 @@ def test_out_dir_that_cannot_be_a_folder(tmp_path, where):
 
 
 def test_unreachable_scheduler(tmp_path, monkeypatch):
-    monkeypatch.setattr(sweep, "CONNECT_TIMEOUT_S", 1.0)
+    monkeypatch.setattr(sweep.cluster, "CONNECT_TIMEOUT_S", 1.0)
     out = tmp_path / "out"
     with pytest.raises(FairysimError) as error:
         run_sweep("fantastique", games=10, out_dir=out, scheduler="tcp://127.0.0.1:1")
@@ -291,10 +322,10 @@ def test_an_illegal_policy_answer_comes_back_as_an_error(tmp_path, monkeypatch):
         "def cheat(decision, view, choices, n_choices, weights, rng):\n    return n_choices\n"
     )
     monkeypatch.syspath_prepend(str(tmp_path))
-    _, _, _, cells = sweep.plan_cells(
-        "fantastique", {"fan": "I", "players": 2}, ["sweep_bad_policy:cheat"], 1
+    plan = sweep.plan_cells(
+        "fantastique", {"fans": "I", "players": 2}, ["sweep_bad_policy:cheat"], 1
     )
-    result = run_task("fantastique", cells[0].task_args, 5, 3, None)
+    result = run_task(plan.cells[0].task, 5, 3, None)
     assert result.pieces == []
     where, message = result.error
     assert where == "policy"
@@ -330,7 +361,13 @@ CONCERTO_GAMES = 400
 def concerto_summary(players, soloist, pianist, harpist, lineup, games, cards=None, **options):
     """The in-process run of one Concerto cell ("random" cards drawn per game)."""
     fixed = [None if card == "random" else card for card in (soloist, pianist, harpist)]
-    setup = concerto.make_setup(players, lineup, CONCERTO_GRID["seed"], *fixed, cards)
+    setup = concerto.make_setup(
+        players=players,
+        policies=lineup,
+        seed=CONCERTO_GRID["seed"],
+        cards=cards,
+        **dict(zip(("soloist", "pianist", "harpist"), fixed, strict=True)),
+    )
     return concerto.simulate_summary(setup, games, **options)
 
 
@@ -356,10 +393,6 @@ def concerto_finished(scheduler, tmp_path_factory):
         task_games=100,
     )
     return out, summary
-
-
-def test_concerto_seat_columns_follow_the_engine():
-    assert sweep.CELL_RUNNERS["concerto"].seat_columns == CONCERTO_SUMMARY_COLUMNS
 
 
 def test_concerto_cells_equal_simulate_summary(concerto_finished, scheduler, tmp_path):
@@ -497,7 +530,7 @@ CONCERTO_BAD = [
     ({"lineups": ["greedy,greedy"]}, "--lineup"),
     ({"lineups": ["nosuchpolicy"]}, "--lineup"),
     ({"seed": -1}, "--seed"),
-    ({"fans": "I"}, "--fan"),
+    ({"fans": "I"}, "--fans"),  # another game's axis
     ({"games": 0}, "--games"),
 ]
 
@@ -513,11 +546,92 @@ def test_concerto_bad_input_names_the_option_and_writes_nothing(tmp_path, change
     assert list(tmp_path.iterdir()) == []
 
 
-def test_settings_belong_to_their_game(tmp_path):
+def test_a_card_file_that_is_not_the_games_is_refused(tmp_path):
     with pytest.raises(FairysimError) as error:
         run_sweep("fantastique", games=10, cards=CONCERTO_CARDS, out_dir=tmp_path / "out")
     assert error.value.where == "--cards"
+    assert str(CONCERTO_CARDS) in error.value.message
     with pytest.raises(FairysimError) as error:
         run_sweep("concerto", games=10, cards=tmp_path / "none.toml", out_dir=tmp_path / "out")
     assert "none.toml" in str(error.value)
+    assert list(tmp_path.iterdir()) == []
+
+
+# --------------------------------------------------------------------------------------------
+# A game that fairysim does not ship: the toy game of tests/highcard, registered by conftest.py
+
+
+def test_a_game_registered_outside_fairysim_is_swept_by_the_workers(scheduler, tmp_path):
+    # The workers import the game's package to find it (tests/ is on their path, as on the
+    # client's); its cells are its own simulate_summary's.
+    summary = run_sweep(
+        "highcard",
+        players="2,4",
+        deck="all",
+        lineups=["stand", "redraw-low"],
+        games=300,
+        seed=3,
+        out_dir=tmp_path / "toy",
+        scheduler=scheduler,
+        task_games=100,
+    )
+    assert list(summary.columns[:5]) == ["game", "cell", "players", "deck", "lineup"]
+    assert summary.groupby(["players", "deck", "lineup"]).ngroups == 8
+    spec = get_game("highcard")
+    for (players, deck, lineup), cell in summary.groupby(["players", "deck", "lineup"]):
+        setup = spec.make_setup(players=players, policies=lineup, seed=3, deck=deck)
+        expected = simulate_summary(setup, 300, chunk_games=100)
+        got = cell[list(expected.columns)].reset_index(drop=True)
+        pd.testing.assert_frame_equal(got, expected, check_exact=True)
+    assert summary.attrs["fairysim"]["config"]["deck"] == ["short", "long"]
+
+
+TOY_BAD = [
+    ({"deck": "tiny"}, "--deck"),
+    ({"deck": "random"}, "--deck"),  # the deck has a default: it is never drawn per game
+    ({"players": "5"}, "--players"),
+    ({"lineups": ["greedy"]}, "--lineup"),  # another game's policy
+    ({"cards": "cards.toml"}, "--cards"),
+]
+
+
+@pytest.mark.parametrize(("change", "option"), TOY_BAD, ids=[f"{o} {c}" for c, o in TOY_BAD])
+def test_the_toy_games_bad_input_names_the_option(tmp_path, change, option):
+    args = {"lineups": ["stand"], "games": 10, **change}
+    with pytest.raises(FairysimError) as error:
+        run_sweep("highcard", **args, out_dir=tmp_path / "out")
+    assert error.value.where == option, error.value
+    assert list(tmp_path.iterdir()) == []
+
+
+# --------------------------------------------------------------------------------------------
+# An axis that takes any text: Fairy Land's --court, a court file among the named courts
+
+
+def test_a_file_an_axis_names_is_pinned_by_its_contents(tmp_path):
+    court = tmp_path / "my court.toml"
+    court.write_text(FAIRYLAND_COURT.read_text())
+
+    def plan():
+        return sweep.plan_cells(
+            "fairyland", {"players": 3, "court": f"starred,{court}"}, "random", 1
+        )
+
+    before = plan()
+    ids = [cell.cell_id for cell in before.cells]
+    assert not [cell_id for cell_id in ids if "/" in cell_id or " " in cell_id]
+    digests = before.fingerprint()["court_sha256"]
+    assert list(digests) == [str(court)]  # starred names no file
+    court.write_text(court.read_text() + "# edited\n")
+    after = plan()
+    assert after.fingerprint()["court_sha256"] != digests
+    assert after.cells[0].cell_id == ids[0]
+    assert after.cells[1].cell_id != ids[1]  # the edited court's cell is another cell
+
+
+@pytest.mark.parametrize("court", ["all", "nosuchcourt"])
+def test_a_bad_court_names_the_option(tmp_path, court):
+    with pytest.raises(FairysimError) as error:
+        run_sweep("fairyland", players=3, court=court, games=10, out_dir=tmp_path / "out")
+    assert error.value.where == "--court"
     assert list(tmp_path.iterdir()) == []

@@ -1,13 +1,13 @@
 """Speed benchmark: the jitted engines against their plain-Python reference engines.
 
-Each game registers a function returning its :class:`BenchCase` list in :data:`BENCH_CASES`.
-A case times the fast engine on many games and the reference engine on few (it is orders of
-magnitude slower) and reports both as games per second, the median over repeats after a warm-up
+Each game declares its cases in its spec (:attr:`fairysim.sim.game.GameSpec.bench`). A case
+times the fast engine on many games and the reference engine on few (it is orders of magnitude
+slower) and reports both as games per second, the median over repeats after a warm-up
 run, so the compile and first-touch costs never count.
 
->>> from fairysim.bench import BENCH_CASES
->>> sorted(BENCH_CASES)
-['concerto', 'fantastique']
+>>> from fairysim.sim.game import games
+>>> all(spec.bench for spec in games().values())  # every built-in game has cases
+True
 """
 
 from __future__ import annotations
@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from fairysim.errors import FairysimError
+from fairysim.sim.game import GameSpec, load_entry
+from fairysim.sim.game import games as all_games
 
 DEFAULT_GAMES = 100_000
 """Games per timed run of a fast engine."""
@@ -42,7 +44,7 @@ class BenchCase:
     Attributes
     ----------
     game : str
-        The game (``fantastique``, ``concerto``).
+        The registered game's name.
     label : str
         What is measured, e.g. ``4 players, greedy``.
     fast : callable
@@ -110,65 +112,26 @@ class BenchResult:
         }
 
 
-def fantastique_bench_cases() -> list[BenchCase]:
-    """Fantastique's cases: 4 players with each main policy, and 2 and 5 players greedy.
+def game_cases(spec: GameSpec) -> list[BenchCase]:
+    """The benchmark cases a game declares (:attr:`GameSpec.bench`), seed 1.
 
-    Returns
-    -------
-    list of BenchCase
-        Fan I, seed 1. The fast engine is timed through ``play_chunks`` alone (no DataFrame),
-        the reference through ``reference.simulate_arrays``.
+    The fast engine is timed through ``play_chunks`` alone (no DataFrame), the reference engine
+    through its ``play_games``.
     """
-    from fairysim.sim import fantastique
-    from fairysim.sim.fantastique import reference
-
+    reference = load_entry(spec.reference)
     cases = []
-    for players, policy, lanes in (
-        (4, "greedy", True),
-        (4, "greedy", False),
-        (4, "random", False),
-        (4, "hoarder", False),
-        (2, "greedy", True),
-        (5, "greedy", True),
-    ):
-        setup = fantastique.make_setup(players=players, fan="I", policies=policy, seed=1)
+    for bench_spec in spec.bench:
+        setup = spec.make_setup(seed=1, **bench_spec.setup)
 
-        def fast(
-            games: int, setup: fantastique.FantastiqueSetup = setup, lanes: bool = lanes
-        ) -> None:
-            for _ in fantastique.play_chunks(setup, games, lanes=lanes):
+        def fast(games: int, setup: Any = setup, lanes: bool = bench_spec.lanes) -> None:
+            for _ in spec.play_chunks(setup, games, lanes=lanes):
                 pass
 
-        def slow(games: int, setup: fantastique.FantastiqueSetup = setup) -> None:
-            reference.simulate_arrays(setup, games)
+        def slow(games: int, setup: Any = setup) -> None:
+            reference(setup, games)
 
-        # Greedy tables play in lanes; the one-game engine's figure is kept beside it.
-        label = f"{players} players, {policy}"
-        if policy == "greedy" and not lanes:
-            label += ", one game at a time"
-        cases.append(BenchCase("fantastique", label, fast, slow))
+        cases.append(BenchCase(spec.name, bench_spec.label, fast, slow))
     return cases
-
-
-def concerto_bench_cases() -> list[BenchCase]:
-    """Fairy Concerto's cases: 4, 3 and 2 players greedy and solo greedy, each against the
-    reference engine (see :mod:`fairysim.sim.concerto.bench`).
-
-    Returns
-    -------
-    list of BenchCase
-    """
-    # Imported when the cases are asked for: that module imports BenchCase from here.
-    from fairysim.sim.concerto.bench import bench_cases
-
-    return bench_cases()
-
-
-BENCH_CASES: dict[str, Callable[[], list[BenchCase]]] = {
-    "fantastique": fantastique_bench_cases,
-    "concerto": concerto_bench_cases,
-}
-"""Game name -> function returning that game's cases; other games add themselves here."""
 
 
 def time_runs(run: Callable[[int], object], games: int, repeats: int) -> tuple[float, ...]:
@@ -227,15 +190,14 @@ def select_cases(games: Iterable[str] | None = None) -> list[BenchCase]:
     FairysimError
         Naming ``--game`` for a game without benchmark cases.
     """
-    names = list(BENCH_CASES) if games is None else list(games)
-    cases: list[BenchCase] = []
+    registered = {name: spec for name, spec in all_games().items() if spec.bench}
+    names = list(registered) if games is None else list(games)
     for name in names:
-        if name not in BENCH_CASES:
+        if name not in registered:
             raise FairysimError(
-                "--game", f"no benchmark for {name!r}; choose one of {', '.join(BENCH_CASES)}"
+                "--game", f"no benchmark for {name!r}; choose one of {', '.join(registered)}"
             )
-        cases.extend(BENCH_CASES[name]())
-    return cases
+    return [case for name in names for case in game_cases(registered[name])]
 
 
 def run_bench(

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from fairysim.cli import app
 
 runner = CliRunner(env={"COLUMNS": "200"})
-REPORT_MODULE = "fairysim.analysis.fantastique_report"
+REPORT_MODULE = "fairysim.analysis.fantastique"
 DEFAULTS = {"games": 6_000, "seed": 1}  # the stand-in writer's own defaults
 
 
@@ -21,7 +21,7 @@ def fake_writer(monkeypatch):
     """Stand in for the report writer: records its arguments, writes a stub page."""
     calls = []
 
-    def write_fantastique_report(
+    def write_report(
         out_dir,
         games=DEFAULTS["games"],
         seed=DEFAULTS["seed"],
@@ -36,7 +36,7 @@ def fake_writer(monkeypatch):
         return html
 
     module = types.ModuleType(REPORT_MODULE)
-    module.write_fantastique_report = write_fantastique_report
+    module.write_report = write_report
     monkeypatch.setitem(sys.modules, REPORT_MODULE, module)
     return calls
 

@@ -7,6 +7,7 @@ import re
 
 import pandas as pd
 import pytest
+from rich.console import Console
 from typer.testing import CliRunner
 
 from fairysim import sweep
@@ -15,6 +16,7 @@ from fairysim.cli import sweep as sweep_cli
 from fairysim.sim import concerto
 from fairysim.sim.concerto.cards import DEFAULT_CARDS as CONCERTO_CARDS
 from fairysim.sim.fantastique import make_setup, simulate_summary
+from fairysim.sim.game import get_game
 from fairysim.sweep import read_sweep
 
 runner = CliRunner(env={"COLUMNS": "200"})  # wide enough that rich never folds a name
@@ -42,7 +44,10 @@ def test_sweep_prints_table_writes_files_and_resumes(tmp_path):
     # The default local cluster: one worker process.
     result = run(*args, "--workers", "1", "--task-games", "100")
     assert result.exit_code == 0, result.output
-    assert "8 cells, 300 games each, seed 2; 8 played, 0 resumed" in result.output
+    assert (
+        "Fantastique sweep: players 2,3 x fan I,II x 2 lineups = 8 cells, 300 games each, "
+        "seed 2; 8 played, 0 resumed"
+    ) in result.output
     assert "95% CI" in result.output
     summary, meta = read_sweep(out)
     assert meta["config"]["lineups"] == ["greedy", "random"]
@@ -52,7 +57,7 @@ def test_sweep_prints_table_writes_files_and_resumes(tmp_path):
         assert f"{row.win_share:.3f}  {row.win_low:.3f}-{row.win_high:.3f}" in result.output
     # and the file's numbers are simulate_summary's
     cell = summary[(summary.fan == "II") & (summary.players == 3) & (summary.lineup == "random")]
-    expected = simulate_summary(make_setup(3, "II", "random", 2), 300)
+    expected = simulate_summary(make_setup(players=3, fan="II", policies="random", seed=2), 300)
     pd.testing.assert_frame_equal(
         cell[list(expected.columns)].reset_index(drop=True), expected, check_exact=True
     )
@@ -73,6 +78,8 @@ def test_sweep_prints_table_writes_files_and_resumes(tmp_path):
 
 BAD = [
     (["--fans", "VII"], "--fans"),
+    (["--fans", "random"], "--fans"),
+    (["--cards", "no-such-cards.toml"], "--cards"),
     (["--players", "1"], "--players"),
     (["--players", "2,x"], "--players"),
     (["--lineup", "nosuchpolicy"], "--lineup"),
@@ -98,7 +105,7 @@ def test_out_dir_is_a_file(tmp_path):
 
 
 def test_unreachable_scheduler(tmp_path, monkeypatch):
-    monkeypatch.setattr(sweep, "CONNECT_TIMEOUT_S", 1.0)
+    monkeypatch.setattr(sweep.cluster, "CONNECT_TIMEOUT_S", 1.0)
     out = tmp_path / "sweep"
     result = run("--games", "10", "--out-dir", str(out), "--scheduler", "tcp://127.0.0.1:1")
     assert_one_line_error(result, "--scheduler")
@@ -113,9 +120,11 @@ def test_out_dir_is_required():
 
 def test_help_default_task_games_is_the_engines():
     assert sweep_cli.DEFAULT_TASK_GAMES == sweep.DEFAULT_TASK_GAMES
+    assert sweep_cli.RANDOM == sweep.RANDOM
     result = runner.invoke(app, ["sweep", "fantastique", "--help"])
     assert result.exit_code == 0
-    for option in ("--fans", "--players", "--lineup", "--scheduler", "--workers", "--task-games"):
+    options = ("--fans", "--players", "--lineup", "--cards", "--scheduler", "--workers")
+    for option in (*options, "--task-games"):
         assert option in result.output
 
 
@@ -152,7 +161,9 @@ def test_concerto_sweep_prints_table_writes_files_and_resumes(tmp_path):
         assert f"{row.win_share:.3f}  {row.win_low:.3f}-{row.win_high:.3f}" in result.output
     # the file's numbers are those of the in-process run with the same options
     cell = summary[(summary.players == 1) & (summary.harpist_card == "H3")]
-    setup = concerto.make_setup(1, "chaser", 3, soloist="B", harpist="H3", cards=cards)
+    setup = concerto.make_setup(
+        players=1, policies="chaser", seed=3, soloist="B", harpist="H3", cards=cards
+    )
     expected = concerto.simulate_summary(setup, 200, chunk_games=100)
     pd.testing.assert_frame_equal(
         cell[list(expected.columns)].reset_index(drop=True), expected, check_exact=True
@@ -197,3 +208,83 @@ def test_concerto_help_spells_the_simulate_options():
     for option in ("--players", "--lineup", "--soloist", "--pianist", "--harpist", "--cards"):
         assert option in result.output
     assert "fairysim simulate concerto" in result.output
+
+
+# --------------------------------------------------------------------------------------------
+# fairysim sweep highcard: the toy game of tests/highcard, which no line of src/ names
+
+
+def test_the_toy_game_has_a_sweep_command(tmp_path):
+    out = tmp_path / "sweep"
+    args = ["--players", "2,3", "--deck", "all", "--lineup", "stand,coin,stand"]
+    result = runner.invoke(
+        app, ["sweep", "highcard", *args, "--games", "200", "--out-dir", str(out)]
+    )
+    assert result.exit_code == 2  # a 3-seat lineup in a sweep with 2-player cells
+    assert result.output.startswith("Error: --lineup: ")
+    assert not out.exists()
+    args[-1] = "redraw-low"
+    result = runner.invoke(
+        app, ["sweep", "highcard", *args, "--games", "200", "--out-dir", str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    assert (
+        "High card sweep: players 2,3 x deck short,long x 1 lineups = 4 cells, 200 games each"
+    ) in result.output
+    summary, _ = read_sweep(out)
+    for row in summary.itertuples():
+        assert f"{row.win_share:.3f}  {row.win_low:.3f}-{row.win_high:.3f}" in result.output
+    help_text = runner.invoke(app, ["sweep", "highcard", "--help"]).output
+    assert "--deck" in help_text and "fairysim simulate highcard" in help_text
+
+
+def test_a_stopped_sweep_says_what_it_kept_and_resumes(tmp_path, monkeypatch):
+    out = tmp_path / "sweep"
+    args = ["--players", "2,3", "--deck", "all", "--lineup", "stand", "--games", "200"]
+    args += ["--out-dir", str(out)]
+
+    class StopAfterACell(sweep_cli.ProgressBar):
+        """Ctrl-C once a cell is on disk."""
+
+        def __call__(self, done: int, total: int) -> None:
+            if list((out / "cells").glob("*.json")):
+                raise KeyboardInterrupt
+
+    monkeypatch.setattr(sweep_cli, "ProgressBar", StopAfterACell)
+    result = runner.invoke(app, ["sweep", "highcard", *args, "--task-games", "50"])
+    assert result.exit_code == 130, result.output
+    kept = len(list((out / "cells").glob("*.json")))
+    assert result.output.strip().splitlines()[-1] == (
+        f"Stopped: {kept} finished cells kept in {out}; run the same command to resume"
+    )
+    monkeypatch.undo()
+    again = runner.invoke(app, ["sweep", "highcard", *args])
+    assert again.exit_code == 0, again.output
+    assert f"{4 - kept} played, {kept} resumed" in again.output
+
+
+def test_the_table_leaves_out_the_last_means_that_do_not_fit_the_terminal():
+    # A grid's axis columns come on top of simulate's table: at 80 columns the last of the
+    # game's means goes (and is named) rather than being cut off at the terminal's edge.
+    spec = get_game("concerto")
+    means = {f"{c}_mean": 12.345 for column in spec.summary for c in column.columns}
+    summary = pd.DataFrame(
+        [
+            {"cell": "c", "players": 1, "soloist_card": "A", "seat": seat, "policy": policy}
+            | {"win_share": 0.5, "win_low": 0.49, "win_high": 0.51, **means}
+            for seat, policy in enumerate(["greedy", "pahha"])
+        ]
+    )
+    axes = ["players", "soloist_card"]
+    wide = Console(width=200, record=True)
+    table, left_out = sweep_cli.fitting_table(wide, spec, summary, axes)
+    assert left_out == []
+    wide.print(table)
+    assert "12.35/12.35" in wide.export_text()
+    narrow = Console(width=80, record=True)
+    table, left_out = sweep_cli.fitting_table(narrow, spec, summary, axes)
+    assert left_out == [spec.summary[-1].header]
+    narrow.print(table)
+    text = narrow.export_text()
+    assert max(map(len, text.splitlines())) <= 80
+    assert "0.490-0.510  12.35" in text and "12.35/" not in text

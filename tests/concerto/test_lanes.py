@@ -22,7 +22,7 @@ from fairysim.sim.concerto import lanes, load_cards, make_setup, play_chunks
 from fairysim.sim.concerto.rules import COMPOSER, MIN_TOKENS, N_KINDS, N_SCORE_CARDS, SOLOISTS
 
 # The module (the package's ``simulate`` is the function of that name).
-simulate_module = import_module("fairysim.sim.concerto.simulate")
+simulate_module = import_module("fairysim.sim.concerto.play")
 
 CARDS = load_cards()
 
@@ -40,7 +40,7 @@ def test_lanes_play_the_one_game_engines_games(players):
     assert lanes.GAMES_PER_LANE_BLOCK % lanes.LANES == 0
     assert 2 * lanes.GAMES_PER_LANE_BLOCK < 700 < 3 * lanes.GAMES_PER_LANE_BLOCK
     assert 700 % lanes.LANES != 0
-    setup = make_setup(players, "greedy", seed=40 + players)
+    setup = make_setup(players=players, policies="greedy", seed=40 + players)
     assert_lanes_equal_one_game(setup, 700)
 
 
@@ -51,8 +51,8 @@ def test_lanes_for_every_soloist_method_and_fixed_setup_cards(soloist, players):
     # fixed too, so that every pianist and harpist card gets a run.
     i = SOLOISTS.index(soloist)
     setup = make_setup(
-        players,
-        "greedy",
+        players=players,
+        policies="greedy",
         seed=7,
         soloist=soloist,
         pianist=CARDS.pianist_ids[i % len(CARDS.pianist_ids)],
@@ -63,7 +63,7 @@ def test_lanes_for_every_soloist_method_and_fixed_setup_cards(soloist, players):
 
 @pytest.mark.parametrize("players", [1, 4])
 def test_lanes_with_small_chunks_two_threads_and_a_late_first_game(players):
-    setup = make_setup(players, "greedy", seed=3)
+    setup = make_setup(players=players, policies="greedy", seed=3)
     assert_lanes_equal_one_game(setup, 600, chunk_games=97, threads=2, first_game=12_345)
     assert_lanes_equal_one_game(setup, 5, threads=2)
 
@@ -83,7 +83,7 @@ def many_composers(composers: int) -> object:
 @pytest.mark.parametrize("players", [3, 4])
 def test_lanes_when_composers_empty_the_score_card_pile(players):
     one_game = assert_lanes_equal_one_game(
-        make_setup(players, "greedy", seed=9, cards=many_composers(40)), 400
+        make_setup(players=players, policies="greedy", seed=9, cards=many_composers(40)), 400
     )
     composers = one_game["n_composer"].sum(axis=1)
     drawn = 2 * players + 2 * composers  # setup cards, and two a composer (C4)
@@ -95,7 +95,7 @@ def test_lanes_when_composers_empty_the_score_card_pile(players):
 
 def test_solo_lanes_when_composers_empty_the_score_card_pile():
     one_game = assert_lanes_equal_one_game(
-        make_setup(1, "greedy", seed=9, cards=many_composers(40)), 400
+        make_setup(players=1, policies="greedy", seed=9, cards=many_composers(40)), 400
     )
     yours, pahhas = one_game["n_composer"][:, 0], one_game["n_composer"][:, 1]
     # C8: 2 setup cards and 2 a composer for you, 1 face down and 1 a composer for Pahha
@@ -126,26 +126,28 @@ def test_lanes_on_random_card_files():
             harpist_sets=hsets.astype(np.int64),
             source=f"random {i}",
         )
-        setup = make_setup(lanes.PLAYER_COUNTS[i % 3], "greedy", seed=i, cards=cards)
+        setup = make_setup(
+            players=lanes.PLAYER_COUNTS[i % 3], policies="greedy", seed=i, cards=cards
+        )
         assert_lanes_equal_one_game(setup, 150, first_game=int(rng.integers(0, 10**9)))
 
 
 def test_only_greedy_solo_and_draft_tables_play_in_lanes(monkeypatch):
     calls = record_lane_calls(monkeypatch, simulate_module)
     for setup, in_lanes in (
-        (make_setup(3, "greedy", seed=5), True),
-        (make_setup(4, "greedy", seed=5), True),
-        (make_setup(4, ["greedy", "greedy", "greedy", "chaser"], seed=5), False),
-        (make_setup(2, "greedy", seed=5), False),  # two-player rules (C7)
-        (make_setup(1, "greedy", seed=5), True),  # solo (C8)
-        (make_setup(1, "lookahead", seed=5), False),
+        (make_setup(players=3, policies="greedy", seed=5), True),
+        (make_setup(players=4, policies="greedy", seed=5), True),
+        (make_setup(players=4, policies=["greedy", "greedy", "greedy", "chaser"], seed=5), False),
+        (make_setup(players=2, policies="greedy", seed=5), False),  # two-player rules (C7)
+        (make_setup(players=1, policies="greedy", seed=5), True),  # solo (C8)
+        (make_setup(players=1, policies="lookahead", seed=5), False),
     ):
         calls.clear()
         games = join_chunks(play_chunks(setup, 50))
         assert calls == ([setup.players] if in_lanes else [])
         assert games["score"].shape == (50, setup.seats)
     calls.clear()
-    join_chunks(play_chunks(make_setup(4, "greedy", seed=5), 50, lanes=False))
+    join_chunks(play_chunks(make_setup(players=4, policies="greedy", seed=5), 50, lanes=False))
     assert not calls
 
 

@@ -5,7 +5,7 @@ import pytest
 
 from fairysim.errors import FairysimError
 from fairysim.sim.concerto import SEAT_COLUMNS, simulate
-from fairysim.sim.concerto.simulate import make_setup, play_chunks
+from fairysim.sim.concerto.play import make_setup, play_chunks
 
 
 def test_simulate_schema():
@@ -81,7 +81,7 @@ def test_the_largest_bag_a_card_file_allows_fits_the_outcome(tmp_path):
     text = text.replace("composer = 8\n", f"composer = {MAX_TOKENS_PER_KIND}\n", 1)
     path = tmp_path / "big-bag.toml"
     path.write_text(text)
-    setup = make_setup(1, "greedy", seed=3, cards=str(path))
+    setup = make_setup(players=1, policies="greedy", seed=3, cards=str(path))
     ((_, arrays),) = list(play_chunks(setup, 50))
     left = arrays["bag_left"]
     assert (left == 5 * MAX_TOKENS_PER_KIND - 27).all()

@@ -16,6 +16,7 @@ from fairysim.sim.batch import join_chunks
 from fairysim.sim.fantastique import make_setup, play_chunks
 from fairysim.sim.fantastique import reference as ref
 from fairysim.sim.fantastique.cards import FantastiqueCards
+from fairysim.sim.fantastique.play import SEAT_COLUMNS
 from fairysim.sim.fantastique.rules import (
     BRONZE_MIN_PLAYERS,
     PLAY_FAN,
@@ -24,7 +25,6 @@ from fairysim.sim.fantastique.rules import (
     V_HAND,
     V_ROUND,
 )
-from fairysim.sim.fantastique.simulate import SEAT_COLUMNS
 from fairysim.sim.policy import Policy, policy
 from fairysim.sim.rng import randint
 
@@ -43,13 +43,13 @@ def run(setup, games: int, **options) -> dict[str, np.ndarray]:
 def test_deal_does_not_depend_on_the_policies():
     """Common random numbers: game g is dealt the same whatever the lineup."""
     seats = [
-        run(make_setup(4, "I", lineup, seed=15), 400)["first_seat"]
+        run(make_setup(players=4, fan="I", policies=lineup, seed=15), 400)["first_seat"]
         for lineup in ("greedy", "random", MIXED[:4])
     ]
     np.testing.assert_array_equal(seats[0], seats[1])
     np.testing.assert_array_equal(seats[0], seats[2])
-    a = ref.new_game(make_setup(4, "I", "greedy", seed=15), 3)
-    b = ref.new_game(make_setup(4, "I", MIXED[:4], seed=15), 3)
+    a = ref.new_game(make_setup(players=4, fan="I", policies="greedy", seed=15), 3)
+    b = ref.new_game(make_setup(players=4, fan="I", policies=MIXED[:4], seed=15), 3)
     assert [p.hand for p in a.players] == [p.hand for p in b.players]
     assert a.draw_pile == b.draw_pile
 
@@ -60,7 +60,7 @@ def test_deal_does_not_depend_on_the_policies():
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_cards_are_conserved_jitted(players):
     for fan, lineup in (("I", "greedy"), ("III", "random"), ("V", MIXED[:players])):
-        arrays = run(make_setup(players, fan, lineup, seed=16), 1500)
+        arrays = run(make_setup(players=players, fan=fan, policies=lineup, seed=16), 1500)
         total = arrays["hand_size"].sum(axis=1) + arrays["cards_outside_hands"]
         assert (total == CARDS.total_cards).all()
         assert (arrays["hand_size"] >= 0).all()
@@ -70,13 +70,13 @@ def test_cards_are_conserved_jitted_with_a_deck_that_runs_dry():
     cards = FantastiqueCards(
         np.array([0, 12, 12, 12, 12, 2, 0, 0, 0]), CARDS.medal_values, CARDS.finale_medals
     )
-    arrays = run(make_setup(5, "II", "random", seed=17, cards=cards), 500)
+    arrays = run(make_setup(players=5, fan="II", policies="random", seed=17, cards=cards), 500)
     assert (arrays["hand_size"].sum(axis=1) + arrays["cards_outside_hands"] == 50).all()
 
 
 @pytest.mark.parametrize("players", [2, 5])
 def test_cards_are_conserved_reference(players):
-    setup = make_setup(players, "VI", MIXED[:players], seed=18)
+    setup = make_setup(players=players, fan="VI", policies=MIXED[:players], seed=18)
     for game in range(5):
         state = ref.new_game(setup, game)
         assert state.total_cards == CARDS.total_cards
@@ -105,7 +105,9 @@ def test_cards_are_conserved_reference(players):
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_outcome_columns_are_consistent(players):
-    arrays = run(make_setup(players, "III", MIXED[:players], seed=19), 2000, trace=True)
+    arrays = run(
+        make_setup(players=players, fan="III", policies=MIXED[:players], seed=19), 2000, trace=True
+    )
     for name in SEAT_COLUMNS:
         assert arrays[name].shape == (2000, players)
     score, rank, share = arrays["score"], arrays["rank"], arrays["win_share"]
@@ -185,7 +187,7 @@ def first_reference_error(setup, games: int) -> IllegalChoiceError:
 )
 def test_illegal_answer_raises_in_both_engines(function, decision):
     bad = Policy("bad", function)
-    setup = make_setup(4, "I", ["greedy", bad, "random", bad], seed=20)
+    setup = make_setup(players=4, fan="I", policies=["greedy", bad, "random", bad], seed=20)
     expected = first_reference_error(setup, 300)
     assert expected.seat in (1, 3)
     if decision is not None:
@@ -205,7 +207,7 @@ def test_illegal_answer_raises_in_both_engines(function, decision):
 
 def test_illegal_answer_names_the_game_it_happened_in():
     bad = Policy("bad", illegal_fan_policy)
-    setup = make_setup(2, "II", [bad, bad], seed=21)
+    setup = make_setup(players=2, fan="II", policies=[bad, bad], seed=21)
     with pytest.raises(IllegalChoiceError) as raised:
         ref.play_game(setup, 41)
     assert raised.value.game == 41
@@ -235,7 +237,7 @@ def test_a_policy_cannot_rewrite_its_choices(tmp_path, monkeypatch):
     )
     monkeypatch.syspath_prepend(str(tmp_path))
     with pytest.raises(FairysimError, match="does not compile as a policy"):
-        make_setup(3, "I", "rewriting:rewrite", seed=22)
+        make_setup(players=3, fan="I", policies="rewriting:rewrite", seed=22)
 
 
 def test_reference_refuses_a_deck_too_small_to_deal():
@@ -243,8 +245,10 @@ def test_reference_refuses_a_deck_too_small_to_deal():
         np.array([0, 5, 5, 5, 5, 5, 5, 0, 0]), CARDS.medal_values, CARDS.finale_medals
     )
     with pytest.raises(CardFileError, match="cannot deal 10 to each of 5 players"):
-        ref.play_game(make_setup(5, "I", "greedy", seed=1, cards=cards), 0)
-    ref.play_game(make_setup(3, "I", "greedy", seed=1, cards=cards), 0)  # 30 cards deal 3 hands
+        ref.play_game(make_setup(players=5, fan="I", policies="greedy", seed=1, cards=cards), 0)
+    ref.play_game(
+        make_setup(players=3, fan="I", policies="greedy", seed=1, cards=cards), 0
+    )  # 30 cards deal 3 hands
 
 
 @pytest.mark.parametrize("players", [1, 2, 3, 4, 5])

@@ -23,7 +23,7 @@ from fairysim.sim.fantastique.rules import FANS
 from . import CARDS
 
 # The module (the package's ``simulate`` is the function of that name).
-simulate_module = import_module("fairysim.sim.fantastique.simulate")
+simulate_module = import_module("fairysim.sim.fantastique.play")
 
 
 def assert_lanes_equal_one_game(setup, games: int, **options) -> None:
@@ -44,13 +44,15 @@ def deck(counts: list[int], name: str) -> FantastiqueCards:
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_lanes_play_the_one_game_engines_games(players, fan):
     # 700 games: two full batches of lanes and a part-filled third.
-    setup = make_setup(players, fan, "greedy", seed=90 + 10 * players + FANS.index(fan))
+    setup = make_setup(
+        players=players, fan=fan, policies="greedy", seed=90 + 10 * players + FANS.index(fan)
+    )
     assert 2 * lanes.LANES < 700 < 3 * lanes.LANES
     assert_lanes_equal_one_game(setup, 700)
 
 
 def test_lanes_with_small_chunks_two_threads_and_a_late_first_game():
-    setup = make_setup(4, "III", "greedy", seed=3)
+    setup = make_setup(players=4, fan="III", policies="greedy", seed=3)
     assert_lanes_equal_one_game(setup, 600, chunk_games=97, threads=2, first_game=12_345)
     assert_lanes_equal_one_game(setup, 5, threads=2)
 
@@ -70,7 +72,9 @@ def test_lanes_on_decks_that_run_dry_or_fill_a_byte(counts, players):
     cards = deck(counts, "variant")
     assert lanes.fits_lanes(cards.deck_counts)
     for fan in ("I", "IV", "VI"):
-        setup = make_setup(players, fan, "greedy", seed=17 + players, cards=cards)
+        setup = make_setup(
+            players=players, fan=fan, policies="greedy", seed=17 + players, cards=cards
+        )
         assert_lanes_equal_one_game(setup, 300)
 
 
@@ -79,16 +83,21 @@ def test_only_greedy_tables_that_fit_a_byte_play_in_lanes(monkeypatch):
     big = deck([256, 15, 14, 13, 12, 11, 10, 9], "big")
     assert not lanes.fits_lanes(big.deck_counts) and lanes.fits_lanes(CARDS.deck_counts)
     for setup, in_lanes in (
-        (make_setup(3, "II", "greedy", seed=5), True),
-        (make_setup(3, "II", "greedy", seed=5, cards=big), False),  # a count past a byte
-        (make_setup(3, "II", ["greedy", "greedy", "hoarder"], seed=5), False),
+        (make_setup(players=3, fan="II", policies="greedy", seed=5), True),
+        (
+            make_setup(players=3, fan="II", policies="greedy", seed=5, cards=big),
+            False,
+        ),  # a count past a byte
+        (make_setup(players=3, fan="II", policies=["greedy", "greedy", "hoarder"], seed=5), False),
     ):
         calls.clear()
         games = join_chunks(play_chunks(setup, 50))
         assert bool(calls) == in_lanes
         assert games["score"].shape == (50, 3)
     calls.clear()
-    join_chunks(play_chunks(make_setup(3, "II", "greedy", seed=5), 50, lanes=False))
+    join_chunks(
+        play_chunks(make_setup(players=3, fan="II", policies="greedy", seed=5), 50, lanes=False)
+    )
     assert not calls
 
 
@@ -140,5 +149,7 @@ def test_lanes_on_random_decks_and_medal_ladders():
         cards = FantastiqueCards(
             np.array([0, *counts], dtype=np.int64), medals, CARDS.finale_medals, f"random {i}"
         )
-        setup = make_setup(players, FANS[i % len(FANS)], "greedy", seed=i, cards=cards)
+        setup = make_setup(
+            players=players, fan=FANS[i % len(FANS)], policies="greedy", seed=i, cards=cards
+        )
         assert_lanes_equal_one_game(setup, 500, first_game=int(rng.integers(0, 10**9)))

@@ -55,7 +55,7 @@ def jitted_arrays(setup, games: int, trace: bool = True) -> dict[str, np.ndarray
 
 def assert_same_games(setup, games: int, first_game: int = 0) -> None:
     """Reference games ``first_game ..`` equal the jitted ones on every column."""
-    expected = ref.simulate_arrays(setup, games, first_game=first_game, trace=True)
+    expected = ref.play_games(setup, games, first_game=first_game, trace=True)
     got = {k: v[first_game:] for k, v in jitted_arrays(setup, first_game + games).items()}
     assert set(got) == set(expected)
     for name in expected:
@@ -73,7 +73,9 @@ def assert_same_games(setup, games: int, first_game: int = 0) -> None:
 def play_lineups(players: int, fan: str, games_per_lineup: int, base_seed: int) -> None:
     for i, lineup in enumerate(lineups(players)):
         seed = base_seed + 1000 * players + 10 * FANS.index(fan) + i
-        assert_same_games(make_setup(players, fan, lineup, seed=seed), games_per_lineup)
+        assert_same_games(
+            make_setup(players=players, fan=fan, policies=lineup, seed=seed), games_per_lineup
+        )
 
 
 @pytest.mark.parametrize("fan", FANS)
@@ -92,7 +94,9 @@ def test_engines_agree_20000_games(players, fan):
 
 
 def test_engines_agree_from_any_first_game():
-    setup = make_setup(4, "V", ["balancer", "random", "hoarder", "greedy"], seed=31)
+    setup = make_setup(
+        players=4, fan="V", policies=["balancer", "random", "hoarder", "greedy"], seed=31
+    )
     assert_same_games(setup, 20, first_game=57)
 
 
@@ -115,7 +119,9 @@ def test_engines_agree_on_decks_that_run_dry(deck, players):
         np.array(VARIANT_DECKS[deck], dtype=np.int64), CARDS.medal_values, CARDS.finale_medals, deck
     )
     for i, lineup in enumerate(lineups(players)):
-        setup = make_setup(players, FANS[i % len(FANS)], lineup, seed=500 + i, cards=cards)
+        setup = make_setup(
+            players=players, fan=FANS[i % len(FANS)], policies=lineup, seed=500 + i, cards=cards
+        )
         assert_same_games(setup, 12)
 
 
@@ -143,7 +149,7 @@ def test_variant_decks_do_reach_the_edge_cases(monkeypatch):
             CARDS.finale_medals,
             deck,
         )
-        ref.simulate_arrays(make_setup(5, "I", "random", seed=500, cards=cards), 12)
+        ref.play_games(make_setup(players=5, fan="I", policies="random", seed=500, cards=cards), 12)
     assert seen["both_empty"] > 0
     assert seen["passer"] > 0
 
@@ -170,7 +176,9 @@ VIEW_HASH = Policy("view_hash", view_hash_policy, description="hash of the whole
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_engines_agree_with_a_policy_that_reads_the_whole_view(players):
-    setup = make_setup(players, FANS[players], [VIEW_HASH] * players, seed=77 + players)
+    setup = make_setup(
+        players=players, fan=FANS[players], policies=[VIEW_HASH] * players, seed=77 + players
+    )
     assert_same_games(setup, 40)
 
 
@@ -243,7 +251,10 @@ def test_reference_view_equals_engine_fill_view(players):
     """Slot by slot, at every decision: hand, stacks, fans played, medal points, hand sizes,
     draw pile, discard pile, next medals (but see the test below for exhausted medal rows)."""
     setup = make_setup(
-        players, "III", ["balancer", "hoarder", "random", "greedy", "balancer"][:players], seed=3
+        players=players,
+        fan="III",
+        policies=["balancer", "hoarder", "random", "greedy", "balancer"][:players],
+        seed=3,
     )
     mismatches, decisions = check_views(setup, 4, skip_exhausted_rows=True)
     assert decisions >= 4 * ROUNDS * players
@@ -270,7 +281,7 @@ def test_next_medal_of_an_exhausted_row_is_zero():
 
 
 def test_reference_shows_zero_for_an_exhausted_row():
-    setup = make_setup(MAX_PLAYERS, "I", "greedy", seed=1)
+    setup = make_setup(players=MAX_PLAYERS, fan="I", policies="greedy", seed=1)
     seen = []
 
     def recording(decision, view, choices, n_choices, weights, rng):

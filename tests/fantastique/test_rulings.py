@@ -67,7 +67,7 @@ def assert_same_round_outcome(state: ref.GameState, t) -> None:
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_f1_first_start_seat_is_uniform(players):
-    setup = make_setup(players, "I", "greedy", seed=2024)
+    setup = make_setup(players=players, fan="I", policies="greedy", seed=2024)
     ((_, arrays),) = list(play_chunks(setup, 20_000))
     counts = np.bincount(arrays["first_seat"], minlength=players)
     assert len(counts) == players
@@ -75,7 +75,7 @@ def test_f1_first_start_seat_is_uniform(players):
 
 
 def test_f1_reference_draws_the_same_start_seat():
-    setup = make_setup(4, "I", "greedy", seed=99)
+    setup = make_setup(players=4, fan="I", policies="greedy", seed=99)
     ((_, arrays),) = list(play_chunks(setup, 300))
     seats = [ref.new_game(setup, game).start_seat for game in range(300)]
     assert seats == list(arrays["first_seat"])

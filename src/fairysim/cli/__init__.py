@@ -1,6 +1,7 @@
 """The ``fairysim`` command line: thin commands over :mod:`fairysim.sim` and :mod:`.analysis`.
 
-One module per command (``simulate``, ``report``, ``sweep``, ``policies``, ``bench``); each
+One module per command (``simulate``, ``report``, ``sweep``, ``policies``, ``bench``); the
+per-game subcommands are made from the game registry (:mod:`fairysim.cli.by_game`). Each
 command checks its options, calls a plain function that tests can import, and prints. Errors a
 user can fix are :class:`fairysim.errors.FairysimError` and come out as one line with exit code 2
 (:func:`fairysim.cli.common.handle_errors`).
@@ -15,10 +16,13 @@ import typer
 from fairysim import __version__
 from fairysim.cli import bench, policies, report, simulate, sweep
 from fairysim.cli.common import OneLineErrorGroup
+from fairysim.sim.game import games
 
 app = typer.Typer(
     name="fairysim",
-    help="Monte Carlo balance analysis for Fantastique and Fairy Concerto (Fairy Land to come).",
+    help="Monte Carlo balance analysis of the card games "
+    + ", ".join(spec.title for spec in games().values())
+    + ": simulate, report, sweep, benchmark.",
     no_args_is_help=True,
     add_completion=False,
     # An unexpected exception is a bug: show numba's and Python's plain traceback, not rich's

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import functools
 import math
+import signal
 import sys
+import threading
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -98,20 +100,55 @@ class OneLineErrorGroup(TyperGroup):
         sys.exit(code if isinstance(code, int) else 0)
 
 
-def handle_errors(command: F) -> F:
-    """Decorator for commands: every :class:`FairysimError` becomes a one-line error, exit 2.
+STOPPED = 130
+"""Exit code of a run stopped by SIGINT or SIGTERM (128 + SIGINT, as shells report Ctrl-C)."""
 
-    Anything else is a bug in fairysim and keeps its traceback.
+
+class Stopped(KeyboardInterrupt):
+    """Raised in the main thread when SIGTERM arrives, so that a stop unwinds like Ctrl-C: every
+    ``with`` block closes (temporary files removed) before the command says what it kept."""
+
+
+def _raise_stopped(signum: int, frame: Any) -> None:
+    raise Stopped
+
+
+def handle_errors(command: F) -> F:
+    """Decorator for commands: every :class:`FairysimError` becomes a one-line error, exit 2;
+    SIGINT (Ctrl-C) and SIGTERM end the command with one line, exit 130.
+
+    A stop is noticed between chunks of games, when a kernel hands control back to Python (a
+    user policy that never returns cannot be stopped this way: README, "Writing your own
+    policy"). What the line says is the command's :func:`stop_message`. Anything else is a bug
+    in fairysim and keeps its traceback.
     """
 
     @functools.wraps(command)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
+        on_main_thread = threading.current_thread() is threading.main_thread()
+        before = signal.signal(signal.SIGTERM, _raise_stopped) if on_main_thread else None
+        _stop_message.clear()
         try:
             return command(*args, **kwargs)
         except FairysimError as error:
             raise fail(error) from None
+        except KeyboardInterrupt:
+            message = _stop_message[-1]() if _stop_message else "nothing written"
+            typer.echo(f"Stopped: {message}", err=True)
+            raise typer.Exit(STOPPED) from None
+        finally:
+            if on_main_thread:
+                signal.signal(signal.SIGTERM, before)
 
     return wrapper  # type: ignore[return-value]
+
+
+_stop_message: list[Callable[[], str]] = []
+
+
+def stop_message(describe: Callable[[], str]) -> None:
+    """Set what a stopped command says it kept (``describe()`` is called at the stop)."""
+    _stop_message.append(describe)
 
 
 def stdout_console() -> Console:
@@ -156,8 +193,11 @@ class ProgressBar:
         )
         # The first chunk includes the JIT compile; the spinner shows that something happens.
         self._task = self._progress.add_task(description, total=total)
+        self.done = 0
+        """The last ``done`` reported (what a stopped command says it had finished)."""
 
     def __call__(self, done: int, total: int) -> None:
+        self.done = done
         self._progress.update(self._task, completed=done, total=total)
 
     def __enter__(self) -> ProgressBar:
@@ -173,6 +213,19 @@ def positive_int(value: int | None, option: str) -> int | None:
     if value is not None and value < 1:
         raise FairysimError(option, f"must be a positive whole number, got {value}")
     return value
+
+
+def check_threads(threads: int | None, option: str = "--threads") -> int | None:
+    """Return ``threads`` (None passes) if numba can run that many threads, else raise naming
+    ``option``: checked before any folder or file is made."""
+    import numba
+
+    positive_int(threads, option)
+    if threads is not None and threads > numba.config.NUMBA_NUM_THREADS:
+        raise FairysimError(
+            option, f"must be between 1 and {numba.config.NUMBA_NUM_THREADS}, got {threads}"
+        )
+    return threads
 
 
 def apply_weights(policies: Sequence[Policy], spec: str | None) -> tuple[Policy, ...]:
@@ -200,10 +253,11 @@ def apply_weights(policies: Sequence[Policy], spec: str | None) -> tuple[Policy,
 
     Examples
     --------
-    >>> from fairysim.sim.fantastique import POLICIES
-    >>> seats = apply_weights([POLICIES["greedy"], POLICIES["hoarder"]], "hoarder:finale=2")
-    >>> seats[1].weights[0]
-    2.0
+    >>> from fairysim.sim.policy import builtin, weight
+    >>> greedy = builtin("greedy", print, "takes the most", 0)
+    >>> hoarder = builtin("hoarder", print, "keeps cards", 1, finale=weight(1.0, 0.0, 5.0))
+    >>> apply_weights([greedy, hoarder], "hoarder:finale=2")[1].weights
+    (2.0,)
     """
     seats = list(policies)
     if spec is None:

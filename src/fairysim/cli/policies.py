@@ -1,32 +1,34 @@
-"""``fairysim policies <game>``: the built-in policies, their weights and what they do."""
+"""``fairysim policies GAME``: the built-in policies, their weights and what they do."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-import typer
 from rich.table import Table
 
+from fairysim.cli.by_game import game_group, game_names, make_command, spec_of
 from fairysim.cli.common import handle_errors, stdout_console
-from fairysim.cli.concerto import policies_concerto
 
 if TYPE_CHECKING:
     from fairysim.sim.policy import Policy
 
-app = typer.Typer(
-    help="List the built-in policies of a game with their default weights.",
-    no_args_is_help=True,
-)
 
+def policies_command(name: str) -> Any:
+    """The ``policies`` command of game ``name``."""
+    spec = spec_of(name)
 
-@app.command("fantastique")
-@handle_errors
-def fantastique() -> None:
-    """List Fantastique's built-in policies (names for --policy, weights for --weights)."""
-    from fairysim.sim.fantastique import POLICIES
+    def body() -> None:
+        console = stdout_console()
+        console.print(policy_table(f"{spec.title} policies", spec.policies))
+        if spec.policies_note:
+            console.print(spec.policies_note, soft_wrap=True)
 
-    stdout_console().print(policy_table("Fantastique policies", POLICIES))
+    return make_command(
+        handle_errors(body),
+        [],
+        f"List {spec.title}'s built-in policies (names for --policy, weights for --weights).",
+    )
 
 
 def policy_table(title: str, policies: Mapping[str, Policy]) -> Table:
@@ -46,14 +48,20 @@ def policy_table(title: str, policies: Mapping[str, Policy]) -> Table:
     """
     table = Table(title=title)
     table.add_column("policy")
-    table.add_column("weights")
+    table.add_column("weights (allowed range)")
     table.add_column("description")
     for name, policy in policies.items():
+        ranges = policy.ranges or (None,) * len(policy.weights)
         weights = ", ".join(
-            f"{w}={v:g}" for w, v in zip(policy.weight_names, policy.weights, strict=True)
+            f"{w}={v:g}" + (f" ({r.low:g}..{r.high:g})" if r is not None else "")
+            for w, v, r in zip(policy.weight_names, policy.weights, ranges, strict=True)
         )
         table.add_row(name, weights or "-", policy.description)
     return table
 
 
-app.command("concerto")(policies_concerto)
+app = game_group(
+    "List the built-in policies of a game with their default weights.",
+    policies_command,
+    game_names,
+)

@@ -1,77 +1,108 @@
-"""``fairysim report <game>``: run the standard study of a game and write its HTML report."""
+"""``fairysim report NAME``: run a game's standard study and write its HTML report.
+
+One command per report that a registered game declares (:attr:`GameSpec.reports`); the options
+every report shares are declared once here, the report adds its own (:class:`ReportOption`).
+"""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Any
 
-import typer
-
-from fairysim.cli.common import ProgressBar, handle_errors, positive_int, stdout_console
-from fairysim.cli.concerto import report_concerto, report_concerto_solo
+from fairysim.cli.by_game import Param, game_group, make_command, option
+from fairysim.cli.common import ProgressBar, check_threads, handle_errors, stdout_console
+from fairysim.cli.simulate import load_card_option
 from fairysim.errors import FairysimError
+from fairysim.sim.game import games, load_entry
 
-app = typer.Typer(
-    help="Run a game's standard balance study and write a designer report (HTML and figures).",
-    no_args_is_help=True,
-)
+if TYPE_CHECKING:
+    from fairysim.sim.game import GameSpec, ReportSpec
 
 
-@app.command("fantastique")
-@handle_errors
-def fantastique(
-    games: Annotated[
-        int | None,
-        typer.Option(
+def reports() -> dict[str, tuple[GameSpec, ReportSpec]]:
+    """Every registered report by name, with its game."""
+    return {report.name: (spec, report) for spec in games().values() for report in spec.reports}
+
+
+def report_params(spec: GameSpec, report: ReportSpec) -> list[Param]:
+    """The options of ``fairysim report <name>``."""
+    params = [
+        option(
+            "games",
+            int | None,
+            None,
             "--games",
-            help="Games per (fan, player count, lineup) cell (default: the report's size, "
-            "fairysim.analysis.fantastique_report.DEFAULT_GAMES).",
+            f"{report.games_help} (default: the report's size).",
         ),
-    ] = None,
-    seed: Annotated[
-        int | None,
-        typer.Option("--seed", help="Seed of every run of the report (default: the report's)."),
-    ] = None,
-    out_dir: Annotated[
-        Path,
-        typer.Option("--out-dir", help="Folder for the report (created if missing)."),
-    ] = Path("results/fantastique"),
-    threads: Annotated[
-        int | None, typer.Option("--threads", help="Numba threads (default: all cores).")
-    ] = None,
-) -> None:
-    """Write the Fantastique balance report (2 to 5 players) and print where the HTML is."""
+        option(
+            "seed",
+            int | None,
+            None,
+            "--seed",
+            "Seed of every run of the report (default: the report's).",
+        ),
+    ]
+    for extra in report.options:
+        annotation = str if extra.kind == "policy" else int | None
+        params.append(option(extra.name, annotation, extra.default, extra.option, extra.help))
+    if report.takes_cards:
+        params.append(option("cards", Path | None, None, "--cards", spec.cards_help))
+    params += [
+        option(
+            "out_dir",
+            Path,
+            Path("results") / report.name,
+            "--out-dir",
+            "Folder for the report (created if missing).",
+        ),
+        option("threads", int | None, None, "--threads", "Numba threads (default: all cores)."),
+    ]
+    return params
+
+
+def run_report(spec: GameSpec, report: ReportSpec, **options: Any) -> None:
+    """Check every option, then play the report's games and write it."""
     from fairysim.sim.batch import check_games
     from fairysim.sim.rng import check_seed
 
     # The report owns its defaults (sized to its run time): pass only what the user gave.
-    options: dict[str, int] = {}
-    if games is not None:
-        options["games"] = check_games(games, "--games")
-    if seed is not None:
+    given: dict[str, Any] = {}
+    if options["games"] is not None:
+        given["games"] = check_games(options["games"], "--games")
+    if options["seed"] is not None:
         try:
-            options["seed"] = check_seed(seed)
+            given["seed"] = check_seed(options["seed"])
         except ValueError as error:
             raise FairysimError("--seed", str(error)) from None
-    positive_int(threads, "--threads")
-    prepare_out_dir(out_dir)
-    # Imported after the checks: the analysis stack (matplotlib) is slow to load.
-    from fairysim.analysis.fantastique_report import write_fantastique_report
-
+    threads = check_threads(options["threads"])
+    if report.takes_cards:
+        given["cards"] = load_card_option(spec, options["cards"])
+    for extra in report.options:
+        value = options[extra.name]
+        if extra.kind == "games" and value is not None:
+            given[extra.name] = check_games(value, extra.option)
+        elif extra.kind == "policy":
+            if "," in value:
+                raise FairysimError(extra.option, "give one policy: every seat plays it")
+            # Resolves (for module:function, imports and compiles) the policy before any game.
+            spec.make_setup(policies=value, seed=0, cards=given.get("cards"))
+            given[extra.name] = value
+    out_dir = prepare_out_dir(options["out_dir"])
+    write = load_entry(report.writer)
     with ProgressBar("report") as progress:
-        html = write_fantastique_report(out_dir, threads=threads, progress=progress, **options)
+        html = write(out_dir, threads=threads, progress=progress, **given)
     stdout_console().print(f"Report written to {html}", soft_wrap=True)
 
 
-def prepare_out_dir(out_dir: Path, option: str = "--out-dir") -> Path:
-    """Create ``out_dir`` (and its parents) if needed, or raise naming ``option``.
+def prepare_out_dir(out_dir: Path, option_name: str = "--out-dir") -> Path:
+    """Create ``out_dir`` (and its parents) if needed, or raise naming ``option_name``.
 
     Parameters
     ----------
     out_dir : Path
         The folder a command writes into.
-    option : str
+    option_name : str
         Named in the error.
 
     Returns
@@ -80,15 +111,28 @@ def prepare_out_dir(out_dir: Path, option: str = "--out-dir") -> Path:
         ``out_dir``, now an existing folder.
     """
     if out_dir.exists() and not out_dir.is_dir():
-        raise FairysimError(option, f"{out_dir} exists and is not a folder")
+        raise FairysimError(option_name, f"{out_dir} exists and is not a folder")
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
     except OSError as error:
-        raise FairysimError(option, f"cannot create {out_dir} ({error.strerror})") from None
+        raise FairysimError(option_name, f"cannot create {out_dir} ({error.strerror})") from None
     if not os.access(out_dir, os.W_OK):
-        raise FairysimError(option, f"{out_dir} is not writable")
+        raise FairysimError(option_name, f"{out_dir} is not writable")
     return out_dir
 
 
-app.command("concerto")(report_concerto)
-app.command("concerto-solo")(report_concerto_solo)
+def report_command(name: str) -> Any:
+    """The ``report`` command called ``name``."""
+    spec, report = reports()[name]
+
+    def body(**options: Any) -> None:
+        run_report(spec, report, **options)
+
+    return make_command(handle_errors(body), report_params(spec, report), report.help)
+
+
+app = game_group(
+    "Run a game's standard balance study and write a designer report (HTML and figures).",
+    report_command,
+    lambda: list(reports()),
+)

@@ -1,157 +1,176 @@
-"""``fairysim simulate <game>``: play a run, print a per-seat summary, optionally save every row."""
+"""``fairysim simulate GAME``: play a run, print a per-seat summary, optionally save every row.
+
+One command per registered game, made from its spec (:mod:`fairysim.cli.by_game`): the options
+every game shares are declared once here; the game adds its setup axes and flags.
+"""
 
 from __future__ import annotations
 
 import dataclasses
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Any
 
-import typer
 from rich import box
 from rich.table import Table
 
+from fairysim.cli.by_game import Param, game_group, game_names, make_command, option, spec_of
 from fairysim.cli.common import (
     ProgressBar,
     apply_weights,
+    check_threads,
     handle_errors,
     positive_int,
     stdout_console,
+    stop_message,
 )
-from fairysim.cli.concerto import simulate_concerto
+from fairysim.errors import CardFileError, FairysimError
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
     import pandas as pd
 
+    from fairysim.sim.game import GameSpec
     from fairysim.sim.policy import Policy
 
-app = typer.Typer(
-    help="Play many games and summarise who wins; optionally save one row per game and seat.",
-    no_args_is_help=True,
-)
+
+def load_card_option(spec: GameSpec, cards: Path | None, option_name: str = "--cards") -> Any:
+    """Read a ``--cards`` file (the shipped set when None); a bad file is an error naming the
+    option, the file and the problem."""
+    try:
+        return spec.load_cards(cards)
+    except CardFileError as error:
+        raise FairysimError(option_name, str(error)) from None
 
 
-@app.command("fantastique")
-@handle_errors
-def fantastique(
-    players: Annotated[int, typer.Option("--players", help="Number of players, 2 to 5.")] = 4,
-    fan: Annotated[
-        str, typer.Option("--fan", help="Grande Finale fan side: I, II, III, IV, V or VI.")
-    ] = "I",
-    policy: Annotated[
-        str,
-        typer.Option(
+def simulate_params(spec: GameSpec) -> list[Param]:
+    """The options of ``fairysim simulate <game>``."""
+    params = [
+        option("players", int, spec.default_players, "--players", spec.players_help),
+        option(
+            "policy",
+            str,
+            "greedy",
             "--policy",
-            help="One policy for every seat, or a comma-separated policy per seat. Built-ins "
-            "(see `fairysim policies fantastique`) or module:function for your own.",
+            "One policy for every seat, or a comma-separated policy per seat. Built-ins (see "
+            f"`fairysim policies {spec.name}`) or module:function for your own.",
         ),
-    ] = "greedy",
-    games: Annotated[int, typer.Option("--games", help="Number of games to play.")] = 10_000,
-    seed: Annotated[
-        int, typer.Option("--seed", help="Seed of the run; game i depends only on (seed, i).")
-    ] = 0,
-    out: Annotated[
-        Path | None,
-        typer.Option(
+        option("games", int, 10_000, "--games", "Number of games to play."),
+        option("seed", int, 0, "--seed", "Seed of the run; game i depends only on (seed, i)."),
+    ]
+    params += [option(axis.name, str | None, None, axis.option, axis.help) for axis in spec.axes]
+    params += [
+        option("cards", Path | None, None, "--cards", spec.cards_help),
+        option(
+            "out",
+            Path | None,
+            None,
             "--out",
-            help="Parquet file for one row per (game, seat), written atomically with the run's "
+            "Parquet file for one row per (game, seat), written atomically with the run's "
             "configuration. Without it only the summary is printed.",
         ),
-    ] = None,
-    threads: Annotated[
-        int | None, typer.Option("--threads", help="Numba threads (default: all cores).")
-    ] = None,
-    chunk_games: Annotated[
-        int | None,
-        typer.Option(
+        option("threads", int | None, None, "--threads", "Numba threads (default: all cores)."),
+        option(
+            "chunk_games",
+            int | None,
+            None,
             "--chunk-games",
-            help="Games per chunk (memory and progress granularity; never changes results).",
+            "Games per chunk (memory and progress granularity; never changes results).",
         ),
-    ] = None,
-    trace: Annotated[
-        bool,
-        typer.Option(
-            "--trace", help="Add each seat's medal points after every round to the --out rows."
-        ),
-    ] = False,
-    cards: Annotated[
-        Path | None,
-        typer.Option("--cards", help="Card file (TOML) for a variant deck or medal ladder."),
-    ] = None,
-    weights: Annotated[
-        str | None,
-        typer.Option(
+        option(
+            "weights",
+            str | None,
+            None,
             "--weights",
-            help="Policy weights as comma-separated \\[seat or policy:]name=value, e.g. "
-            "'finale=2' (every seat whose policy has it), 'hoarder:finale=2', '1:risk=0.3'.",
+            "Policy weights as comma-separated \\[seat or policy:]name=value, e.g. 'w0=2' "
+            "(every seat whose policy has it), 'greedy:w0=2', '1:w0=0.3'.",
         ),
-    ] = None,
-) -> None:
-    """Simulate Fantastique games and print win shares with 95% intervals and mean scores."""
-    # Engines load here, not at import: `fairysim --help` should not wait for numba.
-    from fairysim.errors import CardFileError, FairysimError
+    ]
+    params += [option(flag.name, bool, False, flag.option, flag.help) for flag in spec.flags]
+    return params
+
+
+def run_simulate(spec: GameSpec, **options: Any) -> None:
+    """Check every option, play the run and print its summary (and write ``--out``)."""
     from fairysim.sim.batch import DEFAULT_CHUNK_GAMES, check_games, check_out_path
-    from fairysim.sim.fantastique import load_cards, make_setup, simulate_summary
+    from fairysim.sim.run import simulate_summary
 
     # Every check runs before the first game, so a bad option costs no compile and no file.
-    games = check_games(games, "--games")
-    chunk_games = positive_int(chunk_games, "--chunk-games") or DEFAULT_CHUNK_GAMES
-    positive_int(threads, "--threads")
+    games = check_games(options["games"], "--games")
+    chunk_games = positive_int(options["chunk_games"], "--chunk-games") or DEFAULT_CHUNK_GAMES
+    threads = check_threads(options["threads"])
+    out = options["out"]
     if out is not None:
         out = check_out_path(out, "--out")
-    try:
-        card_set = load_cards(cards)
-    except CardFileError as error:
-        raise FairysimError("--cards", str(error)) from None
-    setup = make_setup(players=players, fan=fan, policies=policy, seed=seed, cards=card_set)
-    setup = dataclasses.replace(setup, policies=apply_weights(setup.policies, weights))
+    card_set = load_card_option(spec, options["cards"])
+    axes = {
+        axis.name: axis.parse(options[axis.name], card_set)
+        for axis in spec.axes
+        if options[axis.name] is not None
+    }
+    setup = spec.make_setup(
+        players=options["players"],
+        policies=options["policy"],
+        seed=options["seed"],
+        cards=card_set,
+        **axes,
+    )
+    setup = dataclasses.replace(setup, policies=apply_weights(setup.policies, options["weights"]))
+    flags = {flag.name: options[flag.name] for flag in spec.flags}
 
     start = time.perf_counter()
     with ProgressBar("simulating", total=games) as progress:
+        kept = "nothing written" if out is None else f"nothing written, {out} untouched"
+        stop_message(lambda: f"stopped after {progress.done:,} games; {kept}")
         summary = simulate_summary(
             setup,
             games,
             out=out,
-            trace=trace,
             chunk_games=chunk_games,
             threads=threads,
             progress=progress,
+            **flags,
         )
     elapsed = time.perf_counter() - start
 
     console = stdout_console()
-    console.print(
-        f"Fantastique, {setup.players} players, fan {setup.fan}, {games:,} games, seed {setup.seed}"
-        f" ({elapsed:.1f} s wall time)"
-    )
-    console.print(summary_table(summary, [policy_label(p) for p in setup.policies]))
+    console.print(f"{setup.headline(games)} ({elapsed:.1f} s wall time)")
+    for line in setup.preamble():
+        console.print(line, soft_wrap=True)
+    labels = setup.row_labels([policy_label(p) for p in setup.policies])
+    console.print(summary_table(spec, summary, labels))
+    for line in setup.footnotes():
+        console.print(line, soft_wrap=True)
     if out is not None:
-        console.print(f"Wrote {games * setup.players:,} rows to {out}", soft_wrap=True)
+        console.print(f"Wrote {games * setup.seats:,} rows to {out}", soft_wrap=True)
 
 
-def summary_table(summary: pd.DataFrame, labels: Sequence[str] | None = None) -> Table:
+def summary_table(
+    spec: GameSpec, summary: pd.DataFrame, labels: Sequence[str] | None = None
+) -> Table:
     """A rich table of a per-seat summary from ``simulate_summary``.
 
     Parameters
     ----------
+    spec : GameSpec
+        The game; its :attr:`~fairysim.sim.game.GameSpec.summary` names the columns after the
+        win share.
     summary : pandas.DataFrame
-        One row per seat with ``games``, ``wins`` and ``<column>_mean`` for score, medal points,
-        finale points and finale count.
+        One row per seat with ``games``, ``wins`` and ``<column>_mean`` per seat column.
     labels : sequence of str, optional
         What to show for each seat's policy (default: the summary's ``policy`` column).
 
     Returns
     -------
     rich.table.Table
-        Win share with its 95% Wilson interval and the mean score and its parts, per seat.
+        Win share with its 95% Wilson interval, then the game's mean points, per seat.
     """
     from fairysim.analysis.stats import wilson_interval
 
     labels = [str(p) for p in summary["policy"]] if labels is None else list(labels)
     lows, highs = wilson_interval(summary["wins"], summary["games"])
-    # No vertical rules and collapsed padding, so that eight columns fit an 80-column terminal.
+    # No vertical rules and collapsed padding, so that the columns fit an 80-column terminal.
     table = Table(
         title="Per seat: win share (ties split), 95% Wilson CI, mean points",
         box=box.SIMPLE_HEAD,
@@ -160,29 +179,17 @@ def summary_table(summary: pd.DataFrame, labels: Sequence[str] | None = None) ->
         show_edge=False,
     )
     table.add_column("seat", justify="right")
-    # Policy names are what a reader looks for: keep them whole and let the headers wrap.
+    # Long policy names (with changed weights) fold rather than push the numbers off the screen.
     table.add_column("policy", overflow="fold", min_width=min(max(map(len, labels)), 20))
-    for name in (
-        "win\nshare",
-        "95% CI",
-        "score",
-        "medal\npoints",
-        "finale\npoints",
-        "finale\ncards",
-    ):
+    for name in ("win\nshare", "95% CI", *(column.header for column in spec.summary)):
         table.add_column(name, justify="right", no_wrap=True)
-    for row, label, low, high in zip(
-        summary.itertuples(index=False), labels, lows, highs, strict=True
-    ):
+    for row, label, low, high in zip(summary.to_dict("records"), labels, lows, highs, strict=True):
         table.add_row(
-            str(row.seat),
+            str(row["seat"]),
             str(label),
-            f"{row.wins / row.games:.3f}",
+            f"{row['wins'] / row['games']:.3f}",
             f"{low:.3f}-{high:.3f}",
-            f"{row.score_mean:.2f}",
-            f"{row.medal_points_mean:.2f}",
-            f"{row.finale_points_mean:.2f}",
-            f"{row.finale_count_mean:.2f}",
+            *(column.cell(row) for column in spec.summary),
         )
     return table
 
@@ -192,8 +199,9 @@ def policy_label(policy: Policy) -> str:
 
     Examples
     --------
-    >>> from fairysim.sim.fantastique import POLICIES
-    >>> policy_label(POLICIES["hoarder"].with_weights(finale=2))
+    >>> from fairysim.sim.policy import builtin, weight
+    >>> hoarder = builtin("hoarder", print, "keeps cards", 0, finale=weight(1.0, 0.0, 5.0))
+    >>> policy_label(hoarder.with_weights(finale=2))
     'hoarder (finale=2)'
     """
     changed = [
@@ -206,4 +214,22 @@ def policy_label(policy: Policy) -> str:
     return f"{policy.name} ({', '.join(changed)})" if changed else policy.name
 
 
-app.command("concerto")(simulate_concerto)
+def simulate_command(name: str) -> Any:
+    """The ``simulate`` command of game ``name``."""
+    spec = spec_of(name)
+
+    def body(**options: Any) -> None:
+        run_simulate(spec, **options)
+
+    return make_command(
+        handle_errors(body),
+        simulate_params(spec),
+        f"Simulate {spec.title} games and print win shares with 95% intervals and mean points.",
+    )
+
+
+app = game_group(
+    "Play many games and summarise who wins; optionally save one row per game and seat.",
+    simulate_command,
+    game_names,
+)

@@ -1,137 +1,140 @@
-"""``fairysim sweep <game>``: a grid of setups x lineups on Dask, resumable, one file a cell.
+"""``fairysim sweep GAME``: a grid of setups x lineups on Dask, resumable, one file a cell.
 
-One command per game (``fantastique``, ``concerto``); the options every sweep has are declared
-once here and the running and printing shared, so the commands differ only in their grid axes.
+One command per registered game, made from its spec (:mod:`fairysim.cli.by_game`): the options
+every sweep has are declared once here; the game adds ``--players`` and one option per setup
+axis (its :attr:`~fairysim.sim.game.SetupAxis.sweep_option_name`), each taking a list.
 """
 
 from __future__ import annotations
 
+import functools
 import time
-from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Any
 
-import typer
 from rich import box
+from rich.console import Console
+from rich.measure import Measurement
 from rich.table import Table
 
-from fairysim.cli.common import ProgressBar, handle_errors, stdout_console
-from fairysim.cli.concerto import PAHHA_NOTE, CardsOption, load_card_option
+from fairysim.cli.by_game import Param, game_group, game_names, make_command, option, spec_of
+from fairysim.cli.common import ProgressBar, handle_errors, stdout_console, stop_message
+from fairysim.cli.simulate import load_card_option
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     import pandas as pd
 
-    from fairysim.sweep import CellRunner
+    from fairysim.sim.game import GameSpec, SetupAxis, SummaryColumn
 
 DEFAULT_TASK_GAMES = 262_144
 """Shown in --help without importing the engines; equal to fairysim.sweep.DEFAULT_TASK_GAMES."""
 
-app = typer.Typer(
-    help="Play a grid of setups x lineups on Dask distributed; resumes where a stopped run ended.",
-    no_args_is_help=True,
-)
+RANDOM = "random"
+"""The default of an axis drawn per game; equal to fairysim.sweep.RANDOM (same reason)."""
 
 
-OutDirOption = Annotated[
-    Path,
-    typer.Option(
-        "--out-dir",
-        help="Folder of the sweep: sweep.json (its configuration), cells/ (one file per "
-        "finished cell) and summary.parquet. Run the same command again to resume.",
-    ),
-]
-GamesOption = Annotated[int, typer.Option("--games", help="Games per cell.")]
-SeedOption = Annotated[
-    int,
-    typer.Option(
-        "--seed", help="Seed of every cell; game i depends only on (seed, i): common deals."
-    ),
-]
-SchedulerOption = Annotated[
-    str | None,
-    typer.Option(
-        "--scheduler",
-        help="Address of a running Dask scheduler (tcp://host:8786) whose workers have "
-        "fairysim installed. Default: a local cluster.",
-    ),
-]
-WorkersOption = Annotated[
-    int | None,
-    typer.Option(
-        "--workers",
-        help="Worker processes of the local cluster (default 1 with all cores' numba "
-        "threads; N workers share the cores).",
-    ),
-]
-TaskGamesOption = Annotated[
-    int | None,
-    typer.Option(
-        "--task-games",
-        help=f"Games per Dask task (default {DEFAULT_TASK_GAMES:,}); never changes results.",
-    ),
-]
+POLICY_WIDTH = 16
+"""Characters a line of a sweep table's policy column has at least (longer names fold)."""
 
 
-def lineup_option(simulate_command: str) -> Any:
-    """The ``--lineup`` option, its help naming the command whose ``--policy`` it mirrors.
+UNBOUNDED = 10_000
+"""A width no table reaches: what a table is measured in to learn its natural width."""
 
-    Parameters
-    ----------
-    simulate_command : str
-        ``fairysim simulate`` or ``fairysim simulate concerto``.
 
-    Returns
-    -------
-    typing.Annotated
-        The option's type for a command's signature.
-    """
-    return Annotated[
-        list[str] | None,
-        typer.Option(
-            "--lineup",
-            help=f"A lineup, as --policy of `{simulate_command}` takes it: one policy for every "
-            "seat, or one per seat (then for every player count of the sweep). Repeat for more "
-            "lineups. Default: greedy.",
+def axis_default(axis: SetupAxis) -> str:
+    """The sweep option's default: the axis's, or ``random`` where it is drawn per game."""
+    return RANDOM if axis.default is None else axis.default
+
+
+def sweep_params(spec: GameSpec) -> list[Param]:
+    """The options of ``fairysim sweep <game>``."""
+    params = [
+        option(
+            "out_dir",
+            Path,
+            ...,
+            "--out-dir",
+            "Folder of the sweep: sweep.json (its configuration), cells/ (one file per "
+            "finished cell) and summary.parquet. Run the same command again to resume.",
+        ),
+        option(
+            "players",
+            str,
+            str(spec.default_players),
+            "--players",
+            f"Comma-separated player counts, or 'all'. {spec.players_help}",
         ),
     ]
+    for axis in spec.axes:
+        # An axis that takes any text (a file path) has no 'all'.
+        every = ", 'all'" if axis.values or axis.values_from else ""
+        drawn = f", or '{RANDOM}' (drawn per game)" if axis.default is None else ""
+        params.append(
+            option(
+                axis.name,
+                str,
+                axis_default(axis),
+                axis.sweep_option_name,
+                f"{axis.help} Here a comma-separated list{every}{drawn}.",
+            )
+        )
+    params += [
+        option(
+            "lineup",
+            list[str] | None,
+            None,
+            "--lineup",
+            f"A lineup, as --policy of `fairysim simulate {spec.name}` takes it: one policy for "
+            "every seat, or one per seat (then for every player count of the sweep). Repeat for "
+            "more lineups. Default: greedy.",
+        ),
+        option("cards", Path | None, None, "--cards", spec.cards_help),
+        option("games", int, 10_000, "--games", "Games per cell."),
+        option(
+            "seed",
+            int,
+            0,
+            "--seed",
+            "Seed of every cell; game i depends only on (seed, i): common deals.",
+        ),
+        option(
+            "scheduler",
+            str | None,
+            None,
+            "--scheduler",
+            "Address of a running Dask scheduler (tcp://host:8786) whose workers have "
+            "fairysim installed. Default: a local cluster.",
+        ),
+        option(
+            "workers",
+            int | None,
+            None,
+            "--workers",
+            "Worker processes of the local cluster (default 1 with all cores' numba threads; "
+            "N workers share the cores).",
+        ),
+        option(
+            "task_games",
+            int | None,
+            None,
+            "--task-games",
+            f"Games per Dask task (default {DEFAULT_TASK_GAMES:,}); never changes results.",
+        ),
+    ]
+    return params
 
 
-FantastiqueLineupOption = lineup_option("fairysim simulate")
-ConcertoLineupOption = lineup_option("fairysim simulate concerto")
-
-
-def sweep_and_print(
-    game: str,
-    headline: Callable[[dict[str, Any]], str],
-    *,
-    out_dir: Path,
-    lineup: Sequence[str] | None,
-    games: int,
-    seed: int,
-    scheduler: str | None,
-    workers: int | None,
-    task_games: int | None,
-    notes: Callable[[dict[str, Any]], list[str]] = lambda config: [],
-    table_axes: Callable[[dict[str, Any]], list[str]] | None = None,
-    **grid: Any,
-) -> pd.DataFrame:
+def sweep_and_print(spec: GameSpec, **options: Any) -> pd.DataFrame:
     """Run :func:`fairysim.sweep.run_sweep` with a progress bar and print what it found.
 
     Parameters
     ----------
-    game : str
-        The game's sweep (``fantastique``, ``concerto``).
-    headline : callable
-        ``headline(config) -> str``: the game's name and grid, from the manifest's
-        configuration; the line goes on with the cells, games, seed and what was resumed.
-    out_dir, lineup, games, seed, scheduler, workers, task_games
-        The options every sweep command has (``lineup`` None: greedy).
-    notes : callable, optional
-        ``notes(config) -> lines`` printed after the table.
-    table_axes : callable, optional
-        ``table_axes(config) -> names``: the axes the table shows (default: all).
-    **grid
-        The game's axes and settings, passed on to ``run_sweep``.
+    spec : GameSpec
+        The game.
+    **options
+        The command's options (:func:`sweep_params`), by keyword.
 
     Returns
     -------
@@ -139,37 +142,61 @@ def sweep_and_print(
         The sweep's summary.
     """
     # Engines and Dask load here, not at import: `fairysim --help` should not wait for them.
-    from fairysim.sweep import CELL_RUNNERS, run_sweep
+    from fairysim.sweep import run_sweep
 
+    card_set = load_card_option(spec, options["cards"])
+    task_games = options["task_games"]
+    out_dir = options["out_dir"]
     start = time.perf_counter()
     console = stdout_console()
+    stop_message(lambda: finished_cells(out_dir))
     with ProgressBar("sweeping") as progress:
         summary = run_sweep(
-            game,
-            lineups=lineup or ["greedy"],
-            games=games,
-            seed=seed,
+            spec,
+            players=options["players"],
+            lineups=options["lineup"] or ["greedy"],
+            games=options["games"],
+            seed=options["seed"],
             out_dir=out_dir,
-            scheduler=scheduler,
-            workers=workers,
+            cards=card_set,
+            scheduler=options["scheduler"],
+            workers=options["workers"],
             task_games=DEFAULT_TASK_GAMES if task_games is None else task_games,
             progress=progress,
             log=lambda line: console.print(line, soft_wrap=True),
-            **grid,
+            **{axis.sweep_keyword_name: options[axis.name] for axis in spec.axes},
         )
     elapsed = time.perf_counter() - start
     meta = summary.attrs["fairysim"]
     config = meta["config"]
     cells = len(meta["cells"])
+    # Each axis's values rather than their count: a grid is mostly single values.
+    columns = {"players": "players"} | {axis.name: axis.result_column for axis in spec.axes}
+    grid = " x ".join(
+        f"{label} {','.join(map(str, config[column]))}" for label, column in columns.items()
+    )
     console.print(
-        f"{headline(config)} x {len(config['lineups'])} lineups = {cells} cells, "
+        f"{spec.title} sweep: {grid} x {len(config['lineups'])} lineups = {cells} cells, "
         f"{config['games']:,} games each, seed {config['seed']}; {len(meta['computed'])} played, "
         f"{len(meta['skipped'])} resumed ({elapsed:.1f} s wall time)",
         soft_wrap=True,
     )
-    axes = None if table_axes is None else table_axes(config)
-    console.print(sweep_table(summary, CELL_RUNNERS[game], axes))
-    for line in notes(config):
+    for line in meta["preamble"]:
+        console.print(line, soft_wrap=True)
+    # An axis with one value is said once in the line above, not on every row: axis columns
+    # would push the numbers off an 80-column terminal.
+    shown = [
+        column for column in columns.values() if len(config[column]) > 1 or column == "players"
+    ]
+    table, left_out = fitting_table(console, spec, summary, shown)
+    console.print(table)
+    if left_out:
+        names = ", ".join(" ".join(header.replace("-\n", "").split()) for header in left_out)
+        console.print(
+            f"Too wide for this terminal: {names}; summary.parquet has every mean.",
+            soft_wrap=True,
+        )
+    for line in meta["footnotes"]:
         console.print(line, soft_wrap=True)
     console.print(
         f"Wrote {out_dir / 'summary.parquet'} and {cells} cell files in {out_dir / 'cells'}",
@@ -178,127 +205,37 @@ def sweep_and_print(
     return summary
 
 
-@app.command("fantastique")
-@handle_errors
-def fantastique(
-    out_dir: OutDirOption,
-    fans: Annotated[
-        str,
-        typer.Option("--fans", help="Comma-separated Grande Finale fans (I..VI), or 'all'."),
-    ] = "I",
-    players: Annotated[
-        str,
-        typer.Option("--players", help="Comma-separated player counts (2..5), or 'all'."),
-    ] = "4",
-    lineup: FantastiqueLineupOption = None,
-    games: GamesOption = 10_000,
-    seed: SeedOption = 0,
-    scheduler: SchedulerOption = None,
-    workers: WorkersOption = None,
-    task_games: TaskGamesOption = None,
-) -> None:
-    """Sweep Fantastique over fans x player counts x lineups; print win shares per cell and seat."""
-    sweep_and_print(
-        "fantastique",
-        lambda config: (
-            f"Fantastique sweep: {len(config['fan'])} fans x {len(config['players'])} player counts"
-        ),
-        out_dir=out_dir,
-        lineup=lineup,
-        games=games,
-        seed=seed,
-        scheduler=scheduler,
-        workers=workers,
-        task_games=task_games,
-        fans=fans,
-        players=players,
-    )
+def finished_cells(out_dir: Path) -> str:
+    """What a stopped sweep kept: its finished cells, which the same command resumes from."""
+    finished = len(list((out_dir / "cells").glob("*.json")))
+    if not finished:
+        return "no cell finished"
+    return f"{finished} finished cells kept in {out_dir}; run the same command to resume"
 
 
-RANDOM_HELP = "'random' (drawn per game, the default) or 'all'"
-CONCERTO_CARD_AXES = ("soloist_card", "pianist_card", "harpist_card")
+def fitting_table(
+    console: Console, spec: GameSpec, summary: pd.DataFrame, axes: Sequence[str]
+) -> tuple[Table, list[str]]:
+    """:func:`sweep_table` with as many of the game's mean points as fit ``console``'s width
+    (the first ones, the most telling), and the headers of those left out.
 
-
-@app.command("concerto")
-@handle_errors
-def concerto(
-    out_dir: OutDirOption,
-    players: Annotated[
-        str,
-        typer.Option(
-            "--players",
-            help="Comma-separated player counts (1 = solo against Pahha, 2 = the two-player "
-            "rules, 3 or 4 = the draft), or 'all'.",
-        ),
-    ] = "4",
-    lineup: ConcertoLineupOption = None,
-    soloist: Annotated[
-        str,
-        typer.Option("--soloist", help=f"Comma-separated fixed soloist cards A..D, {RANDOM_HELP}."),
-    ] = "random",
-    pianist: Annotated[
-        str,
-        typer.Option(
-            "--pianist",
-            help=f"Comma-separated fixed pianist card ids of the card file, {RANDOM_HELP}.",
-        ),
-    ] = "random",
-    harpist: Annotated[
-        str,
-        typer.Option(
-            "--harpist",
-            help=f"Comma-separated fixed harpist card ids of the card file, {RANDOM_HELP}.",
-        ),
-    ] = "random",
-    cards: CardsOption = None,
-    games: GamesOption = 10_000,
-    seed: SeedOption = 0,
-    scheduler: SchedulerOption = None,
-    workers: WorkersOption = None,
-    task_games: TaskGamesOption = None,
-) -> None:
-    """Sweep Fairy Concerto over player counts x soloist x pianist x harpist cards x lineups;
-    print win shares per cell and seat."""
-    card_set = load_card_option(cards)
-
-    def headline(config: dict[str, Any]) -> str:
-        # Each axis's values rather than their count: a Concerto grid is mostly single values.
-        grid = " x ".join(
-            f"{name.removesuffix('_card')} {','.join(map(str, config[name]))}"
-            for name in ("players", *CONCERTO_CARD_AXES)
-        )
-        return f"Fairy Concerto sweep: {grid}"
-
-    def table_axes(config: dict[str, Any]) -> list[str]:
-        # A card axis with one value is said once in the headline, not on every row: four
-        # axis columns would push the numbers off an 80-column terminal.
-        return ["players"] + [name for name in CONCERTO_CARD_AXES if len(config[name]) > 1]
-
-    def notes(config: dict[str, Any]) -> list[str]:
-        return [f"Cards: {card_set.label}"] + ([PAHHA_NOTE] if 1 in config["players"] else [])
-
-    sweep_and_print(
-        "concerto",
-        headline,
-        out_dir=out_dir,
-        lineup=lineup,
-        games=games,
-        seed=seed,
-        scheduler=scheduler,
-        workers=workers,
-        task_games=task_games,
-        notes=notes,
-        table_axes=table_axes,
-        players=players,
-        soloist_card=soloist,
-        pianist_card=pianist,
-        harpist_card=harpist,
-        cards=card_set,
-    )
+    Axis columns come on top of what ``simulate`` prints, so a wide grid may not fit 80
+    columns; a table wider than the terminal would be cut at its edge, numbers included.
+    """
+    points = list(spec.summary)
+    # Long policy names may fold to POLICY_WIDTH characters; every other column keeps its width.
+    folded = max(0, int(summary["policy"].astype(str).str.len().max()) - POLICY_WIDTH)
+    while True:
+        table = sweep_table(summary, axes, points)
+        unbounded = console.options.update_width(UNBOUNDED)
+        width = Measurement.get(console, unbounded, table).maximum - folded
+        if len(points) <= 1 or width <= console.width:
+            return table, [column.header for column in spec.summary[len(points) :]]
+        points.pop()
 
 
 def sweep_table(
-    summary: pd.DataFrame, runner: CellRunner, axes: Sequence[str] | None = None
+    summary: pd.DataFrame, axes: Sequence[str], points: Sequence[SummaryColumn]
 ) -> Table:
     """A rich table of a sweep's summary: one row per cell and seat.
 
@@ -306,15 +243,16 @@ def sweep_table(
     ----------
     summary : pandas.DataFrame
         What :func:`fairysim.sweep.run_sweep` returns.
-    runner : CellRunner
-        The game's runner: its axes are the leading columns, its ``points`` the trailing ones.
-    axes : sequence of str, optional
-        The axes to show (default: all of the runner's).
+    axes : sequence of str
+        The result columns of the axes to show, leading each cell's first row.
+    points : sequence of SummaryColumn
+        The mean points to show after the win share (a game's
+        :attr:`~fairysim.sim.game.GameSpec.summary`).
 
     Returns
     -------
     rich.table.Table
-        Axis values, seat, policy, win share with its 95% Wilson interval and the mean
+        Axis values, seat, policy, win share with its 95% Wilson interval and the game's mean
         points, with a rule between cells.
     """
     table = Table(
@@ -324,32 +262,47 @@ def sweep_table(
         pad_edge=False,
         show_edge=False,
     )
-    axes = [axis.name for axis in runner.axes] if axes is None else list(axes)
     for name in axes:
-        # "soloist_card" -> two short header lines: the columns' values are short.
+        # "x_card" -> two short header lines: the columns' values are short.
         table.add_column(name.replace("_", "\n"), justify="right")
     table.add_column("seat", justify="right")
     # Each seat's policy says what the lineup is, so the lineup needs no column of its own and
-    # the table fits 80 columns. Policy names are what a reader looks for: 16 characters a line.
+    # the table fits 80 columns. Policy names are what a reader looks for: 16 characters a line
+    # at least.
     widest = int(summary["policy"].astype(str).str.len().max())
-    table.add_column("policy", overflow="fold", min_width=min(widest, 16))
-    table.add_column("win\nshare", justify="right", no_wrap=True)
-    table.add_column("95% CI", justify="right", no_wrap=True)
-    for header, _ in runner.points:
+    table.add_column("policy", overflow="fold", min_width=min(widest, POLICY_WIDTH))
+    for header in ("win\nshare", "95% CI", *(column.header for column in points)):
         table.add_column(header, justify="right", no_wrap=True)
     for index, (_, cell) in enumerate(summary.groupby("cell", sort=False)):
         if index:
             table.add_section()
-        for row_index, row in enumerate(cell.itertuples(index=False)):
-            record = row._asdict()
+        for row_index, row in enumerate(cell.to_dict("records")):
             # Cell columns only on a cell's first row: the eye finds where a cell starts.
-            lead = [str(record[name]) if row_index == 0 else "" for name in axes]
+            lead = [str(row[name]) if row_index == 0 else "" for name in axes]
             table.add_row(
                 *lead,
-                str(record["seat"]),
-                str(record["policy"]),
-                f"{record['win_share']:.3f}",
-                f"{record['win_low']:.3f}-{record['win_high']:.3f}",
-                *[f"{record[column]:.2f}" for _, column in runner.points],
+                str(row["seat"]),
+                str(row["policy"]),
+                f"{row['win_share']:.3f}",
+                f"{row['win_low']:.3f}-{row['win_high']:.3f}",
+                *(column.cell(row) for column in points),
             )
     return table
+
+
+def sweep_command(name: str) -> Any:
+    """The ``sweep`` command of game ``name``."""
+    spec = spec_of(name)
+    grid = " x ".join(["player counts", *(axis.name for axis in spec.axes), "lineups"])
+    return make_command(
+        handle_errors(functools.partial(sweep_and_print, spec)),
+        sweep_params(spec),
+        f"Sweep {spec.title} over {grid}; print win shares per cell and seat.",
+    )
+
+
+app = game_group(
+    "Play a grid of setups x lineups on Dask distributed; resumes where a stopped run ended.",
+    sweep_command,
+    game_names,
+)

@@ -48,18 +48,29 @@ Progress = Callable[[int, int], None]
 """Progress callback: ``(games_done, games_total)``."""
 
 
+MAX_GAMES = 10**13
+"""The most games one run or sweep cell plays: some years of a 2-core machine at a million games
+a second, and far from the 2**63 game indices the random streams can key."""
+
+
 def check_games(games: int, option: str = "--games") -> int:
-    """Return ``games`` if it is a positive integer, else raise naming ``option``."""
+    """Return ``games`` if it is a whole number from 1 to :data:`MAX_GAMES`, else raise naming
+    ``option``."""
     if isinstance(games, bool) or not isinstance(games, int | np.integer) or games <= 0:
         raise FairysimError(option, f"must be a positive whole number of games, got {games!r}")
+    if games > MAX_GAMES:
+        raise FairysimError(option, f"must be at most {MAX_GAMES:,} games, got {games:,}")
     return int(games)
 
 
-def chunk_ranges(games: int, chunk_games: int = DEFAULT_CHUNK_GAMES) -> list[tuple[int, int]]:
-    """Split games ``0 .. games - 1`` into ``(first_game, n_games)`` chunks."""
+def chunk_ranges(games: int, chunk_games: int = DEFAULT_CHUNK_GAMES) -> Iterator[tuple[int, int]]:
+    """Split games ``0 .. games - 1`` into ``(first_game, n_games)`` chunks, made one at a time
+    (memory does not depend on ``games``)."""
+    if isinstance(chunk_games, bool) or not isinstance(chunk_games, int | np.integer):
+        raise FairysimError("chunk_games", f"must be a positive whole number, got {chunk_games!r}")
     if chunk_games <= 0:
         raise FairysimError("chunk_games", f"must be positive, got {chunk_games}")
-    return [(first, min(chunk_games, games - first)) for first in range(0, games, chunk_games)]
+    return ((first, min(chunk_games, games - first)) for first in range(0, games, chunk_games))
 
 
 @contextmanager
@@ -225,23 +236,13 @@ def tidy_frame(
             "policy": pd.Categorical(np.tile(np.asarray(policies, dtype=object), n)),
         }
     )
+    # Each column keeps the dtype the engine declares for it (its outcome arrays), never one
+    # inferred from a chunk's values: every chunk of a Parquet file then has the same schema.
     for name, values in columns.items():
-        frame[name] = _compact(values)
+        frame[name] = values
     for name, value in setup.items():
         frame[name] = pd.Categorical([value] * len(frame)) if isinstance(value, str) else value
     return frame
-
-
-def _compact(values: np.ndarray) -> np.ndarray:
-    """Smallest integer type that holds ``values`` (floats unchanged): keeps big frames small."""
-    if values.dtype.kind != "i" or values.size == 0:
-        return values
-    lo, hi = int(values.min()), int(values.max())
-    for dtype in (np.int8, np.int16, np.int32):
-        info = np.iinfo(dtype)
-        if info.min <= lo and hi <= info.max:
-            return values.astype(dtype)
-    return values
 
 
 def run_metadata(game: str, config: Mapping[str, Any]) -> dict[str, Any]:
@@ -259,11 +260,15 @@ def run_metadata(game: str, config: Mapping[str, Any]) -> dict[str, Any]:
 def check_out_path(out: str | Path, option: str = "--out") -> Path:
     """Return ``out`` as a Path if a file can be written there, else raise naming ``option``."""
     path = Path(out)
+    if path.suffix.lower() != ".parquet":
+        raise FairysimError(option, f"{path} must end in .parquet (results are written as Parquet)")
     if path.exists() and path.is_dir():
         raise FairysimError(option, f"{path} is a directory")
     parent = path.parent if str(path.parent) else Path(".")
     if not parent.exists():
         raise FairysimError(option, f"folder {parent} does not exist")
+    if not parent.is_dir():
+        raise FairysimError(option, f"{parent} is a file, not a folder")
     if not os.access(parent, os.W_OK):
         raise FairysimError(option, f"folder {parent} is not writable")
     if path.exists() and not os.access(path, os.W_OK):

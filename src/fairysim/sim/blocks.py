@@ -4,7 +4,7 @@ A kernel call plays a chunk of games on ``n_threads`` worker threads. Splitting 
 equal block per thread up front made the call as slow as its slowest thread, and on a shared
 machine one virtual CPU is often slowed for seconds at a time: timed side by side, one thread of
 a 4-player Concerto chunk took ~7 µs a game while the other took ~4, and the call waited for the
-slow one (docs/architecture.md, "Tenth pass"). Instead the chunk is cut into small blocks, and
+slow one (docs/architecture.md, "Data flow"). Instead the chunk is cut into small blocks, and
 each worker, when it finishes one, takes the next unplayed block from a shared counter (an
 atomic fetch-and-add), so a slowed thread simply plays fewer blocks.
 

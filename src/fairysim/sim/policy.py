@@ -12,20 +12,33 @@ Every game offers each decision to a policy the same way::
 Policies are compiled with the one explicit :data:`POLICY_SIGNATURE`, so a tuple of different
 policies is a homogeneous tuple of numba first-class functions: engines take one policy per seat
 without recompiling, and user policies from any module run at full speed.
+
+A user policy is checked when it is loaded (:func:`load_user_policy`), so that a bad one is refused
+in one line before any game is played: its module imports, it takes the six parameters, it returns
+an integer for these argument types, it cannot raise, and its weights are finite numbers. Built-in
+weights carry a :class:`WeightRange`; a weight outside it is refused naming the policy and weight.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
+import inspect
+import math
+import numbers
 import sys
+import types as pytypes
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 import numba as nb
 import numpy as np
 from numba import types
+from numba.core import ir
+from numba.core.compiler import run_frontend
 from numba.core.errors import NumbaExperimentalFeatureWarning
 
 from fairysim.errors import FairysimError
@@ -53,6 +66,54 @@ POLICY_SIGNATURE = types.int64(
 
 MAX_WEIGHTS = 8
 """Weights per policy; unused ones are 0."""
+
+MAX_WEIGHT = 100.0
+"""Upper end of a built-in weight that scales a term of the policy's score (points per card,
+per token, per honor ...): the terms are a few points each, so at 100 one term already outweighs
+the others by far."""
+
+POLICY_PARAMETERS = ("decision", "view", "choices", "n_choices", "weights", "rng")
+"""The parameters of every policy, in order."""
+
+_RAISE_STATEMENTS = (
+    ir.Raise,
+    ir.StaticRaise,
+    ir.DynamicRaise,
+    ir.TryRaise,
+    ir.StaticTryRaise,
+    ir.DynamicTryRaise,
+)
+
+
+@dataclass(frozen=True)
+class WeightRange:
+    """The values one weight of a built-in policy may take: ``low`` to ``high`` inclusive, whole
+    numbers only when ``integer``.
+
+    The range is where the weight means what the policy's docstring says (a negative weight would
+    turn a preference into its opposite) and keeps every score the policy computes finite.
+    """
+
+    low: float
+    high: float
+    integer: bool = False
+
+    def __str__(self) -> str:
+        kind = "a whole number" if self.integer else "a number"
+        return f"{kind} from {self.low:g} to {self.high:g}"
+
+    def __contains__(self, value: object) -> bool:
+        if not isinstance(value, int | float) or not math.isfinite(value):
+            return False
+        if self.integer and value != int(value):
+            return False
+        return self.low <= value <= self.high
+
+
+def weight(default: float, low: float, high: float, integer: bool = False) -> tuple:
+    """A built-in weight's default and :class:`WeightRange` (the keyword values of
+    :func:`builtin`)."""
+    return float(default), WeightRange(float(low), float(high), integer)
 
 
 def policy(func: Callable) -> Callable:
@@ -82,6 +143,15 @@ class Policy:
     reads_view : bool
         False for policies that decide from the choices alone (greedy, random): the engine then
         skips filling the view for that seat, which is a sizeable share of a game's work.
+    ranges : tuple of WeightRange
+        The valid range of each weight (built-ins); empty for user policies, whose weights may be
+        any finite number.
+
+    Raises
+    ------
+    FairysimError
+        Naming ``policies`` when the weights are not finite, past :data:`MAX_WEIGHTS`, do not
+        match their names, or leave their ranges.
     """
 
     name: str
@@ -92,9 +162,48 @@ class Policy:
     defaults: tuple[float, ...] = field(default=(), repr=False)
     reads_view: bool = True
     builtin_id: int = -1
+    ranges: tuple[WeightRange, ...] = field(default=(), repr=False)
+
+    def __post_init__(self) -> None:
+        if len(self.weights) > MAX_WEIGHTS:
+            raise FairysimError("policies", f"policy {self.name}: at most {MAX_WEIGHTS} weights")
+        if len(self.weight_names) != len(self.weights):
+            raise FairysimError(
+                "policies",
+                f"policy {self.name}: {len(self.weights)} weights but "
+                f"{len(self.weight_names)} weight names",
+            )
+        if self.ranges and len(self.ranges) != len(self.weights):
+            raise FairysimError(
+                "policies", f"policy {self.name}: one range per weight, or none at all"
+            )
+        for i, value in enumerate(self.weights):
+            problem = self.weight_problem(self.weight_names[i], value)
+            if problem:
+                raise FairysimError("policies", problem)
+
+    def weight_problem(self, name: str, value: object) -> str | None:
+        """What is wrong with ``value`` for weight ``name``, naming the policy and the weight;
+        None when the weight may take it."""
+        if isinstance(value, bool) or not isinstance(value, numbers.Real):
+            return f"policy {self.name}: weight {name} must be a number, got {value!r}"
+        if not math.isfinite(value):
+            return f"policy {self.name}: weight {name} must be finite, got {value}"
+        if self.ranges:
+            allowed = self.ranges[self.weight_names.index(name)]
+            if float(value) not in allowed:
+                return f"policy {self.name}: weight {name} must be {allowed}, got {value:g}"
+        return None
 
     def with_weights(self, **updates: float) -> Policy:
-        """A copy with some weights changed by name."""
+        """A copy with some weights changed by name.
+
+        Raises
+        ------
+        FairysimError
+            Naming ``--weights``, the policy and the weight: an unknown weight, a value that is
+            not a finite number, or one outside the weight's :class:`WeightRange`.
+        """
         weights = list(self.weights)
         for key, value in updates.items():
             if key not in self.weight_names:
@@ -103,17 +212,11 @@ class Policy:
                     f"policy {self.name} has no weight {key!r}"
                     + (f" (it has {', '.join(self.weight_names)})" if self.weight_names else ""),
                 )
+            problem = self.weight_problem(key, value)
+            if problem:
+                raise FairysimError("--weights", problem)
             weights[self.weight_names.index(key)] = float(value)
-        return Policy(
-            self.name,
-            self.function,
-            tuple(weights),
-            self.weight_names,
-            self.description,
-            self.defaults,
-            self.reads_view,
-            self.builtin_id,
-        )
+        return dataclasses.replace(self, weights=tuple(weights))
 
 
 def builtin(
@@ -122,24 +225,41 @@ def builtin(
     description: str,
     builtin_id: int,
     reads_view: bool = True,
-    **weights: float,
+    **weights: tuple[float, WeightRange],
 ) -> Policy:
-    """Declare a built-in policy with its game's dispatch id and named default weights."""
-    if len(weights) > MAX_WEIGHTS:
-        raise ValueError(f"policy {name} declares more than {MAX_WEIGHTS} weights")
-    values = tuple(float(v) for v in weights.values())
+    """Declare a built-in policy with its game's dispatch id and its named weights, each given as
+    :func:`weight` ``(default, low, high)``."""
+    if not all(isinstance(w, tuple) and isinstance(w[1], WeightRange) for w in weights.values()):
+        raise ValueError(f"policy {name}: declare each weight as weight(default, low, high)")
+    values = tuple(default for default, _ in weights.values())
     return Policy(
-        name, function, values, tuple(weights), description, values, reads_view, builtin_id
+        name,
+        function,
+        values,
+        tuple(weights),
+        description,
+        defaults=values,
+        reads_view=reads_view,
+        builtin_id=builtin_id,
+        ranges=tuple(allowed for _, allowed in weights.values()),
     )
 
 
 def load_user_policy(spec: str, option: str = "--policy") -> Policy:
-    """Import ``module:function`` and return it as a :class:`Policy`.
+    """Import ``module:function``, check it and return it as a :class:`Policy`.
 
-    The function may be a plain Python function (compiled here with :data:`POLICY_SIGNATURE`) or
-    one already compiled with that signature (the :func:`policy` decorator). The module is looked
-    up on ``sys.path`` and in the current directory. Optional module attribute
-    ``<function>_weights`` (a sequence of floats) gives its weights.
+    The function may be a plain Python function or one decorated with :func:`policy`; either way
+    it is compiled here from its Python source. The module is looked up on ``sys.path`` and in the
+    current directory. Optional module attribute ``<function>_weights`` (a tuple or list of at
+    most :data:`MAX_WEIGHTS` finite numbers) gives its weights, named ``w0``, ``w1``, ...
+
+    Raises
+    ------
+    FairysimError
+        Naming ``option``, in one line: a module that fails to import (whatever it raises, exit
+        included), a missing function, parameters other than :data:`POLICY_PARAMETERS`, a
+        function that does not compile, returns no integer or can raise (``raise`` or
+        ``assert`` in it or in a jitted function it calls), or bad weights.
     """
     module_name, _, attr = spec.partition(":")
     if not module_name or not attr:
@@ -149,44 +269,145 @@ def load_user_policy(spec: str, option: str = "--policy") -> Policy:
         sys.path.insert(0, cwd)
     try:
         module = importlib.import_module(module_name)
-    except Exception as exc:  # any import failure is the user's module, reported in one line
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:  # the user's module, whatever it raises (sys.exit included)
         raise FairysimError(
-            option, f"cannot import module {module_name!r} ({type(exc).__name__}: {exc})"
+            option, f"cannot import module {module_name!r} ({_one_line(exc)})"
         ) from None
     function = getattr(module, attr, None)
     if function is None:
         raise FairysimError(option, f"module {module_name!r} has no function {attr!r}")
+    weights = _user_weights(getattr(module, f"{attr}_weights", ()), spec, option)
     compiled = _as_policy_function(function, spec, option)
-    weights = tuple(float(w) for w in getattr(module, f"{attr}_weights", ()))
-    if len(weights) > MAX_WEIGHTS:
-        raise FairysimError(option, f"{spec}: at most {MAX_WEIGHTS} weights")
     names = tuple(f"w{i}" for i in range(len(weights)))
     return Policy(spec, compiled, weights, names, f"user policy {spec}", weights)
 
 
+def _clipped(text: str, limit: int = 160) -> str:
+    """``text`` on one line (whitespace runs made one space), cut to ``limit`` characters."""
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _one_line(exc: BaseException) -> str:
+    """``Type: message`` of ``exc``, clipped to one line."""
+    return _clipped(f"{type(exc).__name__}: {exc}")
+
+
+def _user_weights(raw: object, spec: str, option: str) -> tuple[float, ...]:
+    where = f"{spec.partition(':')[2]}_weights"
+    if not isinstance(raw, tuple | list):
+        raise FairysimError(
+            option, f"{where} must be a tuple or list of numbers, got {type(raw).__name__}"
+        )
+    if len(raw) > MAX_WEIGHTS:
+        raise FairysimError(option, f"{where} has {len(raw)} weights; at most {MAX_WEIGHTS}")
+    for i, value in enumerate(raw):
+        if isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Real):
+            raise FairysimError(option, f"{where}[{i}] must be a number, got {value!r}")
+        if not math.isfinite(value):
+            raise FairysimError(option, f"{where}[{i}] must be finite, got {value}")
+    return tuple(float(w) for w in raw)
+
+
 def _as_policy_function(function: Callable, spec: str, option: str) -> Callable:
-    if isinstance(function, nb.core.registry.CPUDispatcher):
-        signatures = function.signatures
-        if signatures and all(tuple(s) == POLICY_SIGNATURE.args for s in signatures):
-            return function
-        if signatures:
-            raise FairysimError(
-                option,
-                f"{spec} is compiled with signature {signatures[0]}; policies need "
-                f"{POLICY_SIGNATURE} (use fairysim.sim.policy.policy as decorator)",
-            )
-        function = function.py_func
-    if not callable(function):
-        raise FairysimError(option, f"{spec} is not a function")
+    """Compile ``function`` as a policy after checking its parameters, its return type and that
+    it cannot raise.
+
+    It is compiled first on the argument types alone, so numba infers what it returns: a float
+    would otherwise be truncated to an index without a word. It is compiled with numpy's error
+    model, so a division by zero gives inf (or 0 for integers) instead of raising.
+    """
+    py_func = getattr(function, "py_func", function)
+    if not isinstance(py_func, pytypes.FunctionType):
+        raise FairysimError(option, f"{spec} is not a Python function")
+    _check_parameters(py_func, spec, option)
+    site = _raise_site(py_func, set())
+    if site:
+        raise FairysimError(
+            option,
+            f"{spec} can raise an exception ({site}); a policy must not raise or assert, since "
+            "an exception cannot leave a policy called by the compiled engine",
+        )
     try:
-        return nb.njit(POLICY_SIGNATURE)(function)
-    except Exception as exc:
-        first_line = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        typed = nb.njit(POLICY_SIGNATURE.args, error_model="numpy")(py_func)
+    except Exception as exc:  # any compile failure is the user's function, reported in one line
         raise FairysimError(
             option,
             f"{spec} does not compile as a policy "
-            f"(decision, view, choices, n_choices, weights, rng) -> int: {first_line}",
+            f"({', '.join(POLICY_PARAMETERS)}) -> int: {_compile_reason(exc)}",
         ) from None
+    returns = typed.nopython_signatures[0].return_type
+    if not isinstance(returns, types.Integer):
+        raise FairysimError(
+            option,
+            f"{spec} returns {returns}; a policy returns the integer index of its choice",
+        )
+    if returns == POLICY_SIGNATURE.return_type:
+        return typed
+    return nb.njit(POLICY_SIGNATURE, error_model="numpy")(py_func)  # int32, literal: cast
+
+
+def _check_parameters(py_func: Callable, spec: str, option: str) -> None:
+    positional = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    parameters = list(inspect.signature(py_func).parameters.values())
+    if len(parameters) != len(POLICY_PARAMETERS) or any(
+        p.kind not in positional for p in parameters
+    ):
+        given = ", ".join(str(p) for p in parameters)
+        raise FairysimError(
+            option,
+            f"{spec} takes ({given}); a policy takes the {len(POLICY_PARAMETERS)} parameters "
+            f"({', '.join(POLICY_PARAMETERS)})",
+        )
+
+
+def _compile_reason(exc: Exception) -> str:
+    """The line of a numba error that says what is wrong (numba starts with the failed step)."""
+    lines = [line for line in str(exc).splitlines() if line.strip()]
+    reasons = [line for line in lines if not line.startswith("Failed in ")]
+    return _clipped((reasons or lines or [type(exc).__name__])[0])
+
+
+def _raise_site(py_func: Callable, seen: set[int]) -> str | None:
+    """``file:line`` of a ``raise`` or ``assert`` in ``py_func`` or in a jitted function it calls
+    (through a global, a closure variable or a module attribute); None when there is none."""
+    if id(py_func) in seen:
+        return None
+    seen.add(id(py_func))
+    try:
+        func_ir = run_frontend(py_func)
+    except Exception:  # not compilable at all: the compile step reports it
+        return None
+    statements = [s for block in func_ir.blocks.values() for s in block.body]
+    for statement in statements:
+        if isinstance(statement, _RAISE_STATEMENTS):
+            return f"{Path(statement.loc.filename).name}:{statement.loc.line}"
+    for callee in _jitted_callees(statements):
+        site = _raise_site(callee.py_func, seen)
+        if site:
+            return f"{site}, in {callee.py_func.__name__}"
+    return None
+
+
+def _jitted_callees(statements: list[ir.Stmt]) -> list:
+    """Jitted functions the statements refer to: a global or closure variable, or an attribute
+    of a module held in one (``helpers.score``)."""
+    held: dict[str, object] = {}
+    found = []
+    for statement in statements:
+        if not isinstance(statement, ir.Assign):
+            continue
+        value = statement.value
+        if isinstance(value, ir.Global | ir.FreeVar):
+            held[statement.target.name] = value.value
+            found.append(value.value)
+        elif isinstance(value, ir.Expr) and value.op == "getattr":
+            module = held.get(value.value.name)
+            if isinstance(module, pytypes.ModuleType):
+                found.append(getattr(module, value.attr, None))
+    return [f for f in found if isinstance(f, nb.core.registry.CPUDispatcher)]
 
 
 def resolve_policies(
@@ -198,13 +419,31 @@ def resolve_policies(
     """One :class:`Policy` per seat from names, ``module:function`` specs or Policy objects.
 
     A single name (or a comma-separated string) is accepted; one entry is used for every seat.
+
+    Raises
+    ------
+    FairysimError
+        Naming ``option`` for an unknown name, a user policy that fails its checks or the wrong
+        number of policies; naming ``policies`` (the Python argument) for an object that is
+        neither a name nor a :class:`Policy`, or a list holding one.
     """
     if isinstance(policies, str):
         items: list[str | Policy] = [p.strip() for p in policies.split(",")]
     elif isinstance(policies, Policy):
         items = [policies]
-    else:
+    elif isinstance(policies, Sequence) and not isinstance(policies, bytes):
         items = list(policies)
+    else:
+        raise FairysimError(
+            "policies",
+            "must be a policy name, a Policy or a list of them (one per seat), "
+            f"got {_shown_type(policies)}",
+        )
+    for item in items:
+        if not isinstance(item, str | Policy):
+            raise FairysimError(
+                "policies", f"each policy must be a name or a Policy, got {_shown_type(item)}"
+            )
     if len(items) == 1:
         items = items * players
     if len(items) != players:
@@ -216,8 +455,8 @@ def resolve_policies(
     for item in items:
         if isinstance(item, Policy):
             resolved.append(item)
-        elif not isinstance(item, str) or not item:
-            raise FairysimError(option, f"{item!r} is not a policy name")
+        elif not item:
+            raise FairysimError(option, "an empty policy name")
         elif item in registry:
             resolved.append(registry[item])
         elif ":" in item:
@@ -231,6 +470,31 @@ def resolve_policies(
                 "or give module:function",
             )
     return tuple(resolved)
+
+
+def _shown_type(value: object) -> str:
+    """``None`` or ``an object of type dict`` (a repr could run to many lines)."""
+    return "None" if value is None else f"an object of type {type(value).__name__}"
+
+
+class SeatPolicies(NamedTuple):
+    """What a kernel takes to ask each seat: built-in ids, the function tuple, whether each
+    seat reads the view, and the weights (all padded to the game's most seats)."""
+
+    ids: np.ndarray
+    functions: tuple
+    reads_view: np.ndarray
+    weights: np.ndarray
+
+
+def seat_policies(policies: Sequence[Policy], max_players: int) -> SeatPolicies:
+    """The :class:`SeatPolicies` of a lineup, padded to ``max_players`` seats."""
+    return SeatPolicies(
+        seat_policy_ids(policies, max_players),
+        seat_functions(policies, max_players),
+        seat_reads_view(policies, max_players),
+        seat_weights(policies, max_players),
+    )
 
 
 def seat_functions(policies: Sequence[Policy], max_players: int) -> tuple:

@@ -2,19 +2,36 @@
 
 >>> from fairysim.sim import concerto
 >>> df = concerto.simulate(players=1, policies="greedy", games=1000, seed=1)
+
+Attributes load on first use, so that importing the game's spec (``fairysim --help``) does not
+load its engine. ``simulate(*, players=4, policies="greedy", games=10_000, seed=0, cards=None,
+soloist=None, pianist=None, harpist=None, chunk_games, threads, progress)`` returns one row per
+(game, seat), Pahha's row (policy ``pahha``) included in solo (see
+:func:`fairysim.sim.run.simulate`).
 """
 
-from fairysim.sim.concerto.cards import ConcertoCards, load_cards
-from fairysim.sim.concerto.policies import POLICIES
-from fairysim.sim.concerto.rules import KINDS, PART_NAMES, SOLOISTS
-from fairysim.sim.concerto.simulate import (
-    SEAT_COLUMNS,
-    ConcertoSetup,
-    make_setup,
-    play_chunks,
-    score_orchestra,
-    simulate,
-    simulate_summary,
+from fairysim.sim.lazy import lazy_attributes
+
+__getattr__ = lazy_attributes(
+    __name__,
+    {
+        "ConcertoCards": "cards",
+        "load_cards": "cards",
+        "POLICIES": "policies",
+        "ConcertoSetup": "play",
+        "chunk_frame": "play",
+        "make_setup": "play",
+        "play_chunks": "play",
+        "score_orchestra": "play",
+        "simulate": "runs",
+        "simulate_summary": "runs",
+        "KINDS": "spec",
+        "NAME": "spec",
+        "PART_NAMES": "spec",
+        "SEAT_COLUMNS": "spec",
+        "SOLOISTS": "spec",
+        "SPEC": "spec",
+    },
 )
 
 __all__ = [
@@ -23,8 +40,10 @@ __all__ = [
     "POLICIES",
     "SEAT_COLUMNS",
     "SOLOISTS",
+    "SPEC",
     "ConcertoCards",
     "ConcertoSetup",
+    "chunk_frame",
     "load_cards",
     "make_setup",
     "play_chunks",

@@ -58,7 +58,7 @@ from fairysim.sim.concerto.greedy import (
     set_quota_words,
     set_quotas,
 )
-from fairysim.sim.concerto.policies import GREEDY, ask_policy, stack_int64
+from fairysim.sim.concerto.policies import GREEDY, ask_policy
 from fairysim.sim.concerto.rules import (
     CARD_DISCARDED,
     CARD_OFFERED,
@@ -119,10 +119,7 @@ from fairysim.sim.rng import (
     seed_game_streams,
     shuffle_prefix,
 )
-
-ENGINE_VERSION = 2
-"""Bumped whenever the engine's behaviour (and so any result) changes."""
-
+from fairysim.sim.scratch import stack_int64
 
 SeatPolicies = namedtuple("SeatPolicies", ["policy_ids", "policies", "reads_view", "weights"])
 """Who decides for each seat, passed through the game loop as one value: each seat's built-in
@@ -410,7 +407,7 @@ def decide(
     the table at each call site instead, by greedy's rule for that one decision
     (:func:`greedy_card_on_table`, :func:`greedy_token_on_table`, :func:`greedy_pair_on_table`,
     :func:`greedy_keep_on_table`): with every rule inlined into every decision the engine took
-    3.5 to 6 times as long to compile (docs/architecture.md, "Compile time").
+    3.5 to 6 times as long to compile (docs/architecture.md, "The compile cache").
     """
     if n == 1:
         return 0
@@ -637,7 +634,7 @@ def pass_left(hands, n_players):
 
 # The per-game functions are compiled without numba's runtime (``_nrt=False``), as in the
 # Fantastique engine: no reference-count calls in the game loop, and an allocation there fails
-# to compile (docs/architecture.md, "Borrowed arrays").
+# to compile (docs/architecture.md, "Engine state").
 @nb.njit(cache=True, _nrt=False)
 def play_draft(t, n_players, seats, cards, error):
     """3-4 players: two rounds of six simultaneous picks passing left (C3, C4)."""

@@ -26,18 +26,27 @@ import numba as nb
 import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros
 
-from fairysim.sim.concerto.policies import stack_int64
 from fairysim.sim.concerto.rules import (
     CHOICE_WIDTH,
     COMPOSER,
+    CONDUCTOR_POINTS,
+    ECCENTRIC,
+    ECCENTRIC_POINTS,
     MAX_CHOICES,
+    MULTITALENTED,
+    MULTITALENTED_POINTS,
     N_KINDS,
     N_SCORE_CARDS,
     POINTS_PER_SCORE_CARD,
     POINTS_PER_SET,
+    POPULAR,
+    POPULAR_POINTS,
     SOLO_KEEP,
+    TRUSTWORTHY,
+    TRUSTWORTHY_POINTS,
     multiset_choices,
 )
+from fairysim.sim.scratch import stack_int64
 
 QUOTA_SIZE = 16
 """Token counts the lookup tables cover. An orchestra holds at most 12 tokens (Pahha's 14), so
@@ -49,7 +58,7 @@ KIND_MASK = 7
 """Covers every kind (0..4). A kind or card id read from an array is masked before it indexes
 one: the mask changes no valid value, but tells LLVM the index is not negative, so numba's
 negative-index wraparound (three instructions an index) folds away; 0.95-0.97x the time of a
-4-player game (docs/architecture.md, "Tenth pass")."""
+4-player game (docs/architecture.md, "Speed")."""
 CARD_MASK = 31
 """Covers every score card id (0..25, C9); see :data:`KIND_MASK`."""
 assert N_KINDS <= KIND_MASK + 1 and N_SCORE_CARDS <= CARD_MASK + 1
@@ -106,13 +115,13 @@ def soloist_points(soloist, present, most, fewest):
     """Points of soloist method ``soloist`` (0..3 = A..D) for an orchestra whose count histogram
     with nibble 0 cleared is ``present`` (nibble ``v``: kinds with ``v`` tokens), whose largest
     count is ``most`` and whose fewest tokens of a present kind are ``fewest`` (0 if none)."""
-    if soloist == 0:  # A: the fewest tokens of a present kind
-        return 4 * fewest
-    if soloist == 1:  # B: most minus fewest present
-        return 3 * (most - fewest)
-    if soloist == 2:  # C: the most present kinds sharing one count
-        return 3 * largest_nibble(present)
-    return 3 * nonzero_nibbles(present)  # D: distinct counts of present kinds
+    if soloist == TRUSTWORTHY:  # A: the fewest tokens of a present kind
+        return TRUSTWORTHY_POINTS * fewest
+    if soloist == POPULAR:  # B: most minus fewest present
+        return POPULAR_POINTS * (most - fewest)
+    if soloist == MULTITALENTED:  # C: the most present kinds sharing one count
+        return MULTITALENTED_POINTS * largest_nibble(present)
+    return ECCENTRIC_POINTS * nonzero_nibbles(present)  # D: distinct counts of present kinds
 
 
 @nb.njit(cache=True, inline="always")
@@ -150,7 +159,7 @@ def summary_part_points(summary, soloist):
         fewest = 0
     solo = soloist_points(soloist, histogram & ABSENT_NIBBLE, most, fewest)
     return (
-        2 * most,
+        CONDUCTOR_POINTS * most,
         solo,
         POINTS_PER_SET * sets_or_zero(pianist_sets),
         POINTS_PER_SET * sets_or_zero(harpist_sets),
@@ -247,7 +256,13 @@ def contest_points_plus_one(c, kind, histogram, most, pop, soloist, pq, hq, p_wi
     solo = soloist_points(soloist, present, most_after, fewest)
     pianist = sets_or_zero(min(p_without[kind], pq[kind, x_after]))
     harpist = sets_or_zero(min(h_without[kind], hq[kind, x_after]))
-    return c[pop] + (kind == pop) + 2 * most_after + solo + POINTS_PER_SET * (pianist + harpist)
+    return (
+        c[pop]
+        + (kind == pop)
+        + CONDUCTOR_POINTS * most_after
+        + solo
+        + POINTS_PER_SET * (pianist + harpist)
+    )
 
 
 @nb.njit(cache=True, inline="always")
@@ -597,20 +612,24 @@ def best_slot(c, hand, keep, deficits, n_open, complete, pop, pw, hw, method):
         held = (a0 <= h0) & (a1 <= h1) & (a2 <= h2) & (a3 <= h3) & (a4 <= h4)
         n0, n1, n2, n3, n4 = c0 + a0, c1 + a1, c2 + a2, c3 + a3, c4 + a4
         most = max(max(max(n0, n1), max(n2, n3)), n4)
-        if method <= 1:  # A and B: the fewest tokens of a present kind
+        if method <= POPULAR:  # A and B: the fewest tokens of a present kind
             fewest = fewest_present(n0, n1, n2, n3, n4)
-            solo = 4 * fewest if method == 0 else 3 * (most - fewest)
+            if method == TRUSTWORTHY:
+                solo = TRUSTWORTHY_POINTS * fewest
+            else:
+                solo = POPULAR_POINTS * (most - fewest)
         else:  # C and D: the count histogram of present kinds, a nibble a count
             present = present_histogram(n0, n1, n2, n3, n4)
-            if method == 2:
-                solo = 3 * largest_present_group(present)
+            if method == MULTITALENTED:
+                solo = MULTITALENTED_POINTS * largest_present_group(present)
             else:
-                solo = 3 * distinct_present_counts(present)
+                solo = ECCENTRIC_POINTS * distinct_present_counts(present)
         sets = both_set_counts(
             packed_set_count(p0, p1, p2, p3, p4, n0, n1, n2, n3, n4),
             packed_set_count(q0, q1, q2, q3, q4, n0, n1, n2, n3, n4),
         )
-        score = c[pop] + ((KEEP_PACKED[keep, m] >> pop_shift) & COUNT_MASK) + 2 * most + solo
+        score = c[pop] + ((KEEP_PACKED[keep, m] >> pop_shift) & COUNT_MASK)
+        score += CONDUCTOR_POINTS * most + solo
         score += POINTS_PER_SET * sets + POINTS_PER_SCORE_CARD * done[m]
         held_mask = -np.int64(held)  # a mask, not a select: LLVM kept selects as branches
         key = (((score << SLOT_BITS) | (SLOT_MASK - m)) & held_mask) | ~held_mask
@@ -630,13 +649,13 @@ def best_keep(c, hand, keep, cards, n_cards, need, pop, soloist, pw, hw, kept_ou
     deficits = stack_int64(N_SCORE_CARDS)
     complete, n_open = card_deficits(c, need, cards, n_cards, hand, keep, deficits)
     # one loop per soloist method, chosen once per decision
-    if soloist == 0:
-        m = best_slot(c, hand, keep, deficits, n_open, complete, pop, pw, hw, 0)
-    elif soloist == 1:
-        m = best_slot(c, hand, keep, deficits, n_open, complete, pop, pw, hw, 1)
-    elif soloist == 2:
-        m = best_slot(c, hand, keep, deficits, n_open, complete, pop, pw, hw, 2)
+    if soloist == TRUSTWORTHY:
+        m = best_slot(c, hand, keep, deficits, n_open, complete, pop, pw, hw, TRUSTWORTHY)
+    elif soloist == POPULAR:
+        m = best_slot(c, hand, keep, deficits, n_open, complete, pop, pw, hw, POPULAR)
+    elif soloist == MULTITALENTED:
+        m = best_slot(c, hand, keep, deficits, n_open, complete, pop, pw, hw, MULTITALENTED)
     else:
-        m = best_slot(c, hand, keep, deficits, n_open, complete, pop, pw, hw, 3)
+        m = best_slot(c, hand, keep, deficits, n_open, complete, pop, pw, hw, ECCENTRIC)
     for k in range(N_KINDS):
         kept_out[k] = KEEP_KINDS[keep, k, m]

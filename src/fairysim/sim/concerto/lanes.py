@@ -6,8 +6,7 @@ game. This engine plays ``LANES`` games at once and works out a seat's token pic
 player's keep) for all of them in loops over the games whose bodies have no branch on the data,
 which LLVM turns into vector instructions. The one-game engine (:mod:`.engine`) spends most of a
 game in the same decisions one at a time, a long chain of small dependent steps with a
-mispredicted branch wherever the tokens surprise the predictor (docs/architecture.md, "Eleventh
-pass").
+mispredicted branch wherever the tokens surprise the predictor (docs/architecture.md, "Lanes").
 
 Each game is the same game as the one-game engine plays, draw for draw: tests compare the two
 engines game by game, and the one-game engine is compared with :mod:`.reference`. The picks of a
@@ -70,24 +69,32 @@ from fairysim.sim.concerto.greedy import (
     packed_set_count,
     present_histogram,
 )
-from fairysim.sim.concerto.policies import stack_int64
 from fairysim.sim.concerto.rules import (
     COMPOSER,
+    CONDUCTOR_POINTS,
     DEALT_SCORE_CARDS,
     DRAFT_ROUNDS,
+    ECCENTRIC_POINTS,
     HAND_SIZE,
     MAX_SEATS,
+    MULTITALENTED,
+    MULTITALENTED_POINTS,
     N_KINDS,
     N_SCORE_CARDS,
     PAHHA,
     POINTS_PER_SCORE_CARD,
     POINTS_PER_SET,
+    POPULAR,
+    POPULAR_POINTS,
     SOLO_DRAW,
     SOLO_KEEP,
     SOLO_ROUNDS,
+    TRUSTWORTHY,
+    TRUSTWORTHY_POINTS,
 )
 from fairysim.sim.lane_ops import lane_mask, pick
 from fairysim.sim.rng import RNG_STATE_SIZE
+from fairysim.sim.scratch import stack_int64
 
 LANES = 60
 """Games a worker plays side by side. A row is 480 bytes, so two rows fall a multiple of 4 KiB
@@ -366,16 +373,15 @@ def lane_contest_points(S, lane, n0, n1, n2, n3, n4):
     fewest = fewest_present(n0, n1, n2, n3, n4)
     present = present_histogram(n0, n1, n2, n3, n4)
     solo = pick(
-        lane_mask(method == 0),
-        4 * fewest,
+        lane_mask(method == TRUSTWORTHY),
+        TRUSTWORTHY_POINTS * fewest,
         pick(
-            lane_mask(method == 1),
-            3 * (most - fewest),
-            3
-            * pick(
-                lane_mask(method == 2),
-                largest_present_group(present),
-                distinct_present_counts(present),
+            lane_mask(method == POPULAR),
+            POPULAR_POINTS * (most - fewest),
+            pick(
+                lane_mask(method == MULTITALENTED),
+                MULTITALENTED_POINTS * largest_present_group(present),
+                ECCENTRIC_POINTS * distinct_present_counts(present),
             ),
         ),
     )
@@ -383,7 +389,7 @@ def lane_contest_points(S, lane, n0, n1, n2, n3, n4):
         lane_set_count(S, lane, PIANIST_WORDS, n0, n1, n2, n3, n4),
         lane_set_count(S, lane, HARPIST_WORDS, n0, n1, n2, n3, n4),
     )
-    return popularity + 2 * most + solo + POINTS_PER_SET * sets
+    return popularity + CONDUCTOR_POINTS * most + solo + POINTS_PER_SET * sets
 
 
 @nb.njit(cache=True, inline="always")

@@ -19,10 +19,6 @@ from __future__ import annotations
 
 import numba as nb
 import numpy as np
-from llvmlite import ir
-from numba.core import types
-from numba.extending import intrinsic
-from numba.np.arrayobj import populate_array
 
 from fairysim.sim.concerto.rules import (
     COMPOSER,
@@ -59,47 +55,16 @@ from fairysim.sim.concerto.rules import (
     set_count,
     soloist_points,
 )
-from fairysim.sim.policy import builtin, policy
+from fairysim.sim.policy import MAX_WEIGHT, builtin, policy, weight
 from fairysim.sim.rng import randint
+from fairysim.sim.scratch import stack_int64
+
+MAX_ROLLOUTS = 1000
+"""Most rollouts ``lookahead`` may play per choice. The rollouts are most of its work, so its time
+per game grows in proportion: 1000 takes about 40 times as long as the default 24."""
 
 SOLO_DRAW_ARRAY = np.array(SOLO_DRAW, dtype=np.int64)
 SOLO_KEEP_ARRAY = np.array(SOLO_KEEP, dtype=np.int64)
-
-
-# --- Scratch space -------------------------------------------------------------------------------
-
-
-@intrinsic
-def stack_int64(typingctx, size):
-    """An uninitialised ``int64[size]`` on the calling function's stack (``size`` a constant).
-
-    Policies need a few small scratch arrays per decision; ``np.empty`` would be a heap allocation
-    plus atomic reference counting on every helper call, more than the rest of a greedy decision.
-    The array has no owner record (numba does not count references to it) and lives until the
-    function that called this returns: never return it or keep it.
-    """
-    if not isinstance(size, types.IntegerLiteral):
-        return None
-    n = size.literal_value
-    array_type = types.Array(types.int64, 1, "C")
-
-    def codegen(context, builder, signature, args):
-        item = context.get_value_type(types.int64)
-        intp = context.get_value_type(types.intp)
-        with builder.goto_entry_block():  # one slot per call site, not per loop iteration
-            data = builder.alloca(ir.ArrayType(item, n))
-        array = context.make_array(array_type)(context, builder)
-        populate_array(
-            array,
-            data=builder.bitcast(data, item.as_pointer()),
-            shape=[intp(n)],
-            strides=[intp(context.get_abi_sizeof(item))],
-            itemsize=intp(context.get_abi_sizeof(item)),
-            meminfo=None,
-        )
-        return array._getvalue()
-
-    return array_type(size), codegen
 
 
 # --- Helpers reading the view (read only: policies work on local copies) ----------------------
@@ -711,34 +676,35 @@ POLICIES = {
             chaser_policy,
             "chases its held score cards and the composers that draw more",
             builtin_id=CHASER,
-            progress=2.0,
-            composer=2.5,
-            hand=0.5,
+            progress=weight(2.0, 0, MAX_WEIGHT),
+            composer=weight(2.5, 0, MAX_WEIGHT),
+            # how much of a missing token one in hand makes up: 1 counts it as held
+            hand=weight(0.5, 0, 1),
         ),
         builtin(
             "maestro",
             maestro_policy,
             "plays to the contest cards and the honors they award",
             builtin_id=MAESTRO,
-            honor=1.0,
-            lead=0.5,
-            cards=1.0,
+            honor=weight(1.0, 0, MAX_WEIGHT),
+            lead=weight(0.5, 0, MAX_WEIGHT),
+            cards=weight(1.0, 0, MAX_WEIGHT),
         ),
         builtin(
             "denier",
             denier_policy,
             "denies its left neighbour (solo: Pahha) the tokens worth most to it",
             builtin_id=DENIER,
-            deny=0.7,
+            deny=weight(0.7, 0, MAX_WEIGHT),
         ),
         builtin(
             "lookahead",
             lookahead_policy,
             "solo: Monte Carlo rollouts of the remaining rounds for every choice",
             builtin_id=LOOKAHEAD,
-            rollouts=24.0,
-            margin=0.02,
-            composer=2.0,
+            rollouts=weight(24, 1, MAX_ROLLOUTS, integer=True),
+            margin=weight(0.02, 0, MAX_WEIGHT),
+            composer=weight(2.0, 0, MAX_WEIGHT),
         ),
     )
 }

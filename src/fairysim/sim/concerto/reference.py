@@ -21,14 +21,18 @@ from fairysim.sim.concerto.rules import (
     CHOICE_WIDTH,
     COMPOSER,
     COMPOSER_DRAW,
+    CONDUCTOR_POINTS,
     DECISIONS,
     DRAFT_ROUNDS,
+    ECCENTRIC_POINTS,
     HAND_SIZE,
     HONOR_POINTS,
     KEEP_DEALT_CARD,
     KEEP_DRAWN_CARD,
     MAX_CHOICES,
     MAX_SEATS,
+    MULTITALENTED,
+    MULTITALENTED_POINTS,
     N_KINDS,
     N_SCORE_CARDS,
     PAHHA,
@@ -38,9 +42,13 @@ from fairysim.sim.concerto.rules import (
     PICK_TOKEN,
     POINTS_PER_SCORE_CARD,
     POINTS_PER_SET,
+    POPULAR,
+    POPULAR_POINTS,
     SOLO_DRAW,
     SOLO_KEEP,
     SOLO_KEEP_TOKENS,
+    TRUSTWORTHY,
+    TRUSTWORTHY_POINTS,
     TWO_PLAYER_PICKS,
     TWO_PLAYER_ROUNDS,
     V_CARD_STATE,
@@ -387,14 +395,14 @@ def soloist_points(method: int, c: list[int]) -> int:
     present = [x for x in c if x > 0]
     if not present:
         return 0
-    if method == 0:  # A: 4 per token of the least numerous kind present
-        return 4 * min(present)
-    if method == 1:  # B: 3 per difference between the most and the fewest
-        return 3 * (max(present) - min(present))
+    if method == TRUSTWORTHY:  # A: 4 per token of the least numerous kind present
+        return TRUSTWORTHY_POINTS * min(present)
+    if method == POPULAR:  # B: 3 per difference between the most and the fewest
+        return POPULAR_POINTS * (max(present) - min(present))
     groups = Counter(present)  # group kinds by how many tokens they have
-    if method == 2:  # C: 3 per kind in the group with the most kinds
-        return 3 * max(groups.values())
-    return 3 * len(groups)  # D: 3 per group
+    if method == MULTITALENTED:  # C: 3 per kind in the group with the most kinds
+        return MULTITALENTED_POINTS * max(groups.values())
+    return ECCENTRIC_POINTS * len(groups)  # D: 3 per group
 
 
 def final_scoring(state: GameState) -> list[dict[str, int]]:
@@ -404,7 +412,7 @@ def final_scoring(state: GameState) -> list[dict[str, int]]:
         c = [player.orchestra[k] for k in range(N_KINDS)]
         parts = {
             "popularity": c[state.popularity],
-            "conductor": 2 * max(c),
+            "conductor": CONDUCTOR_POINTS * max(c),
             "soloist": soloist_points(state.soloist, c),
             "pianist": POINTS_PER_SET * sets(state.pianist, c),
             "harpist": POINTS_PER_SET * sets(state.harpist, c),

@@ -11,18 +11,21 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-KINDS = ("trumpeter", "drummer", "violinist", "horn", "composer")
-"""Token kinds, in the order of every per-kind array."""
+# The game's shape is declared in its spec (imported by the command line without numba);
+# these names are re-exported for the engine modules.
+from fairysim.sim.concerto.spec import KINDS as KINDS
+from fairysim.sim.concerto.spec import MAX_PLAYERS as MAX_PLAYERS
+from fairysim.sim.concerto.spec import MIN_PLAYERS as MIN_PLAYERS
+from fairysim.sim.concerto.spec import PART_NAMES as PART_NAMES
+from fairysim.sim.concerto.spec import SOLOISTS as SOLOISTS
+from fairysim.sim.view import view_offsets
+
 N_KINDS = len(KINDS)
 TRUMPETER, DRUMMER, VIOLINIST, HORN, COMPOSER = range(N_KINDS)
 KIND_ALIASES = {"horn player": HORN, "horn_player": HORN, "horn-player": HORN}
 
-SOLOISTS = ("A", "B", "C", "D")
-"""Soloist cards by method letter (the Korean translation names them)."""
 SOLOIST_NAMES = {"A": "Trustworthy", "B": "Popular", "C": "Multitalented", "D": "Eccentric"}
 
-MIN_PLAYERS = 1
-MAX_PLAYERS = 4
 MAX_SEATS = 4
 """Rows of every per-seat array (solo uses seat 0 for you and seat 1 for Pahha)."""
 PAHHA = 1
@@ -50,6 +53,18 @@ ORCHESTRA_SIZE = 12
 MIN_TOKENS = 1 + 4 * 12
 """The bag must hold the popularity token and 12 tokens for each of 4 players."""
 
+CONDUCTOR_POINTS = 2
+"""Conductor card: points per token of the most numerous kind (C5)."""
+TRUSTWORTHY, POPULAR, MULTITALENTED, ECCENTRIC = range(len(SOLOISTS))
+"""Soloist methods A..D by their Korean names; a soloist card is passed to kernels as this id."""
+TRUSTWORTHY_POINTS = 4
+"""A: points per token of the least numerous kind present (C5)."""
+POPULAR_POINTS = 3
+"""B: points per token between the most and the least numerous kinds present (C5)."""
+MULTITALENTED_POINTS = 3
+"""C: points per kind in the largest group of kinds sharing one nonzero count (C5)."""
+ECCENTRIC_POINTS = 3
+"""D: points per distinct nonzero count (C5)."""
 POINTS_PER_SET = 3
 POINTS_PER_SCORE_CARD = 5
 PAHHA_POINTS_PER_CARD = 3
@@ -59,7 +74,6 @@ CONTESTS = ("conductor", "soloist", "pianist", "harpist")
 N_CONTESTS = len(CONTESTS)
 
 # Parts of a score, in the rulebook's order of final scoring.
-PART_NAMES = ("popularity", "conductor", "soloist", "pianist", "harpist", "score_cards", "honors")
 P_POPULARITY, P_CONDUCTOR, P_SOLOIST, P_PIANIST, P_HARPIST, P_SCORE_CARDS, P_HONORS = range(
     len(PART_NAMES)
 )
@@ -95,7 +109,7 @@ def conductor_points(c):
     most = 0
     for k in range(N_KINDS):
         most = max(most, c[k])
-    return 2 * most
+    return CONDUCTOR_POINTS * most
 
 
 @nb.njit(cache=True)
@@ -113,11 +127,11 @@ def soloist_points(soloist, c):
         if x > 0:
             most = max(most, x)
             fewest = x if fewest == 0 else min(fewest, x)
-    if soloist == 0:
-        return 4 * fewest
-    if soloist == 1:
-        return 3 * (most - fewest)
-    if soloist == 2:
+    if soloist == TRUSTWORTHY:
+        return TRUSTWORTHY_POINTS * fewest
+    if soloist == POPULAR:
+        return POPULAR_POINTS * (most - fewest)
+    if soloist == MULTITALENTED:
         best = 0
         for k in range(N_KINDS):
             if c[k] > 0:
@@ -126,7 +140,7 @@ def soloist_points(soloist, c):
                     if c[j] == c[k]:
                         same += 1
                 best = max(best, same)
-        return 3 * best
+        return MULTITALENTED_POINTS * best
     distinct = 0
     for k in range(N_KINDS):
         if c[k] > 0:
@@ -137,7 +151,7 @@ def soloist_points(soloist, c):
                     break
             if first:
                 distinct += 1
-    return 3 * distinct
+    return ECCENTRIC_POINTS * distinct
 
 
 @nb.njit(cache=True, inline="always")
@@ -183,11 +197,11 @@ def base_score(c, popularity, soloist, pianist, harpist, need, cards, n_cards):
         if x > 0:
             most = max(most, x)
             fewest = x if fewest == 0 else min(fewest, x)
-    total = c[popularity] + 2 * most
-    if soloist == 0:
-        total += 4 * fewest
-    elif soloist == 1:
-        total += 3 * (most - fewest)
+    total = c[popularity] + CONDUCTOR_POINTS * most
+    if soloist == TRUSTWORTHY:
+        total += TRUSTWORTHY_POINTS * fewest
+    elif soloist == POPULAR:
+        total += POPULAR_POINTS * (most - fewest)
     else:
         total += soloist_points(soloist, c)
     total += POINTS_PER_SET * (set_count(pianist, c) + set_count(harpist, c))
@@ -286,16 +300,7 @@ VIEW_FIELDS = (
 )
 
 
-def _view_offsets(fields: tuple[tuple[str, int], ...]) -> tuple[dict[str, int], int]:
-    offsets: dict[str, int] = {}
-    at = 0
-    for name, size in fields:
-        offsets[name] = at
-        at += size
-    return offsets, at
-
-
-VIEW_OFFSET, VIEW_SIZE = _view_offsets(VIEW_FIELDS)
+VIEW_OFFSET, VIEW_SIZE = view_offsets(VIEW_FIELDS)
 V_PLAYERS = VIEW_OFFSET["players"]
 V_SEAT = VIEW_OFFSET["seat"]
 V_ROUND = VIEW_OFFSET["round"]

@@ -7,26 +7,60 @@ The package holds the game's rules and interface (:mod:`.rules`), its card and c
 >>> from fairysim.sim.fairyland import load_court, make_setup, play_game
 >>> load_court("starred").label
 'court.toml, starred (PROVISIONAL court, ruling L13)'
->>> play_game(make_setup(players=3, policies="greedy", seed=1), 0)["turns"]
-36
+
+Attributes load on first use, so that importing the game's spec (``fairysim --help``) does not
+load its engine. ``simulate(*, players=4, policies="greedy", games=10_000, seed=0, cards=None,
+court=None, chunk_games, threads, progress)`` returns one row per (game, seat) (see
+:func:`fairysim.sim.run.simulate`).
 """
 
-from fairysim.sim.fairyland.cards import Court, FairyLandCards, load_cards, load_court
-from fairysim.sim.fairyland.policies import POLICIES
-from fairysim.sim.fairyland.reference import FairyLandSetup, make_setup, play_game, play_games
-from fairysim.sim.fairyland.rules import CARD_NAMES, DECISIONS, PART_NAMES
+from fairysim.sim.lazy import lazy_attributes
+
+__getattr__ = lazy_attributes(
+    __name__,
+    {
+        "Court": "cards",
+        "FairyLandCards": "cards",
+        "load_cards": "cards",
+        "load_court": "cards",
+        "POLICIES": "policies",
+        "play_game": "reference",
+        "play_games": "reference",
+        "CARD_NAMES": "rules",
+        "DECISIONS": "rules",
+        "FairyLandSetup": "play",
+        "chunk_frame": "play",
+        "make_setup": "play",
+        "play_chunks": "play",
+        "simulate": "runs",
+        "simulate_summary": "runs",
+        "COURTS": "spec",
+        "NAME": "spec",
+        "PART_NAMES": "spec",
+        "SEAT_COLUMNS": "spec",
+        "SPEC": "spec",
+    },
+)
 
 __all__ = [
     "CARD_NAMES",
+    "COURTS",
     "DECISIONS",
+    "NAME",
     "PART_NAMES",
     "POLICIES",
+    "SEAT_COLUMNS",
+    "SPEC",
     "Court",
     "FairyLandCards",
     "FairyLandSetup",
+    "chunk_frame",
     "load_cards",
     "load_court",
     "make_setup",
+    "play_chunks",
     "play_game",
     "play_games",
+    "simulate",
+    "simulate_summary",
 ]

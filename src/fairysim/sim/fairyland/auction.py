@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import numba as nb
 
-from fairysim.sim.concerto.policies import stack_int64
 from fairysim.sim.fairyland.rules import (
     C_LOOK,
     C_MASK,
@@ -39,6 +38,7 @@ from fairysim.sim.fairyland.valuation import (
     face_cost,
     taken_value,
 )
+from fairysim.sim.scratch import stack_int64
 
 CONTEXT_FAIRIES = (1 << EXPLORER) | (1 << FAUNA) | (1 << FLORA)
 """Fairies whose value depends on the clearing explored (L5)."""

@@ -63,6 +63,10 @@ DEFAULT_CARDS = Path(__file__).parent / "data" / "cards.toml"
 DEFAULT_COURT = Path(__file__).parent / "data" / "court.toml"
 STARRED = "starred"
 """``--court starred``: the 9 starred items of the shipped court (the first-game court)."""
+NO_EFFECT = "none"
+"""``--court none``: a court of no effect (ruling PL9): as many items as the shipped court, each
+an end-game item worth 0 points, so the Queen is visited and the deal drawn as with the shipped
+court, and nothing she gives changes the game."""
 
 MAX_FAIRY_VALUE = 20
 MAX_CRESTS = 3
@@ -110,6 +114,11 @@ class FairyLandCards:
         """Fairy Crests each seat starts with at a table of ``players``."""
         return self.crests_two_players if players == 2 else self.crests
 
+    def arrays(self) -> tuple[np.ndarray, ...]:
+        """The data the engine reads (not the path): what a sweep's manifest pins by digest."""
+        crests = np.array([self.crests, self.crests_two_players], dtype=np.int64)
+        return (self.forest, self.majority, self.face_value, crests)
+
 
 @dataclass(frozen=True)
 class Court:
@@ -126,7 +135,7 @@ class Court:
     provisional : bool
         The file declares itself a provisional stand-in (ruling L13).
     selection : str
-        ``"all"`` or ``"starred"``.
+        ``"all"``, ``"starred"`` or ``"none"``.
     source : str
     """
 
@@ -150,6 +159,8 @@ class Court:
     @property
     def label(self) -> str:
         """How reports name the court (with the provisional mark of ruling L13)."""
+        if self.selection == NO_EFFECT:
+            return "none (a court of no effect, ruling PL9)"
         name = Path(self.source).name
         if self.selection == STARRED:
             name = f"{name}, starred"
@@ -263,10 +274,10 @@ def load_court(court: str | Path | None = None) -> Court:
 
     Parameters
     ----------
-    court : None, ``"starred"``, str or Path
+    court : None, ``"starred"``, ``"none"``, str or Path
         None: the shipped provisional court of 19 items (a game draws 9 of them, L2);
-        ``"starred"``: its 9 starred items (the first-game court); otherwise a court file laid
-        out like ``data/court.toml``.
+        ``"starred"``: its 9 starred items (the first-game court); ``"none"``: a court of no
+        effect (ruling PL9); otherwise a court file laid out like ``data/court.toml``.
 
     Raises
     ------
@@ -278,6 +289,8 @@ def load_court(court: str | Path | None = None) -> Court:
         return _default_court()
     if isinstance(court, str) and court.strip().lower() == STARRED:
         return _starred_court()
+    if isinstance(court, str) and court.strip().lower() == NO_EFFECT:
+        return _no_effect_court()
     return _parse_court(Path(court))
 
 
@@ -302,6 +315,24 @@ def _starred_court() -> Court:
         full.provisional,
         STARRED,
         full.source,
+    )
+
+
+@cache
+def _no_effect_court() -> Court:
+    """As many items as the shipped court (so a game's deal draws the same numbers, L2), each
+    a ``flat_points`` item worth 0: an item the Queen gives and that does nothing (PL9)."""
+    n = _default_court().n_items
+    table = np.zeros((n, ITEM_FIELDS), dtype=np.int64)
+    table[:, IT_PRIMITIVE] = FLAT_POINTS
+    return Court(
+        tuple(f"no_effect_{i + 1}" for i in range(n)),
+        tuple(f"No effect {i + 1}" for i in range(n)),
+        tuple(False for _ in range(n)),
+        table,
+        provisional=False,
+        selection=NO_EFFECT,
+        source=NO_EFFECT,
     )
 
 

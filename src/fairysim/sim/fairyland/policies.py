@@ -24,19 +24,10 @@ from __future__ import annotations
 
 import numba as nb
 
-from fairysim.sim.concerto.policies import stack_int64
 from fairysim.sim.fairyland.auction import (
     cheapest_row,
     most_face,
     most_look,
-)
-from fairysim.sim.fairyland.style_play import (
-    LOOK,
-    VISIT,
-    day_by_style,
-    decide_by_style,
-    plain_play,
-    visit_net,
 )
 from fairysim.sim.fairyland.rules import (
     ACT_CREST,
@@ -99,6 +90,14 @@ from fairysim.sim.fairyland.rules import (
     is_special,
     item_points,
 )
+from fairysim.sim.fairyland.style_play import (
+    LOOK,
+    VISIT,
+    day_by_style,
+    decide_by_style,
+    plain_play,
+    visit_net,
+)
 from fairysim.sim.fairyland.valuation import (
     NEVER,
     OGRE_POINTS,
@@ -112,8 +111,9 @@ from fairysim.sim.fairyland.valuation import (
     spread_now,
     standing,
 )
-from fairysim.sim.policy import builtin, policy
+from fairysim.sim.policy import builtin, policy, weight
 from fairysim.sim.rng import randint
+from fairysim.sim.scratch import stack_int64
 
 N_COLLECTED = MAX_SEATS * N_CARD_TYPES
 """Slots of the view's collected block (every seat's counts by type)."""
@@ -593,13 +593,15 @@ POLICIES = {
             greedy_policy,
             "takes the clearing worth most to it now and pays as little as it can",
             builtin_id=GREEDY,
-            bid_per_point=1.0,
-            special=3.0,
-            ogre=-3.0,
-            visit=2.0,
-            crest_below=6.0,
-            look=3.0,
-            item=3.0,
+            # Points are a game's scale (a majority is worth 1-10): the ranges keep each weight
+            # a preference of that size, and ``look`` a count of cards.
+            bid_per_point=weight(1.0, 0.0, 10.0),
+            special=weight(3.0, -20.0, 20.0),
+            ogre=weight(-3.0, -20.0, 20.0),
+            visit=weight(2.0, -20.0, 20.0),
+            crest_below=weight(6.0, 0.0, 100.0),
+            look=weight(3.0, 0.0, 30.0, integer=True),
+            item=weight(3.0, -20.0, 20.0),
         ),
         builtin(
             "value-bidder",
@@ -607,56 +609,56 @@ POLICIES = {
             "values a clearing by its marginal score (open races first) and bids knowing who "
             "can pay what after it",
             builtin_id=VALUE_BIDDER,
-            bid_per_point=(2.0, 0.1, 10.0),
-            share=(0.9, 0.0, 1.0),
-            spread=(2.0, 0.0, 12.0),
-            special=(2.0, 0.0, 10.0),
-            ogre=(-4.0, -20.0, 0.0),
-            crest_below=(4.0, 0.0, 40.0),
-            visit=(2.5, 0.0, 20.0),
-            look=(3.0, 1.0, 9.0),
+            bid_per_point=weight(2.0, 0.1, 10.0),
+            share=weight(0.9, 0.0, 1.0),
+            spread=weight(2.0, 0.0, 12.0),
+            special=weight(2.0, 0.0, 10.0),
+            ogre=weight(-4.0, -20.0, 0.0),
+            crest_below=weight(4.0, 0.0, 40.0),
+            visit=weight(2.5, 0.0, 20.0),
+            look=weight(3.0, 1.0, 9.0, integer=True),
         ),
         builtin(
             "majority-hunter",
             majority_hunter_policy,
             "concentrates on the few animal majorities most worth chasing",
             builtin_id=MAJORITY_HUNTER,
-            focus=(3.0, 1.0, 7.0),
-            boost=(2.0, 1.0, 5.0),
-            others=(0.3, 0.0, 1.0),
-            flowers=(1.0, 0.0, 2.0),
-            bid_per_point=(2.0, 0.1, 10.0),
-            share=(0.9, 0.0, 1.0),
-            spread=(2.0, 0.0, 12.0),
-            crest_below=(4.0, 0.0, 40.0),
+            focus=weight(3.0, 1.0, 7.0, integer=True),
+            boost=weight(2.0, 1.0, 5.0),
+            others=weight(0.3, 0.0, 1.0),
+            flowers=weight(1.0, 0.0, 2.0),
+            bid_per_point=weight(2.0, 0.1, 10.0),
+            share=weight(0.9, 0.0, 1.0),
+            spread=weight(2.0, 0.0, 12.0),
+            crest_below=weight(4.0, 0.0, 40.0),
         ),
         builtin(
             "flower-gardener",
             flower_gardener_policy,
             "grows flower colours and variety",
             builtin_id=FLOWER_GARDENER,
-            flowers=(2.0, 1.0, 5.0),
-            animals=(0.5, 0.0, 1.0),
-            bid_per_point=(2.0, 0.1, 10.0),
-            share=(0.9, 0.0, 1.0),
-            spread=(2.0, 0.0, 12.0),
-            special=(2.0, 0.0, 10.0),
-            ogre=(-4.0, -20.0, 0.0),
-            crest_below=(4.0, 0.0, 40.0),
+            flowers=weight(2.0, 1.0, 5.0),
+            animals=weight(0.5, 0.0, 1.0),
+            bid_per_point=weight(2.0, 0.1, 10.0),
+            share=weight(0.9, 0.0, 1.0),
+            spread=weight(2.0, 0.0, 12.0),
+            special=weight(2.0, 0.0, 10.0),
+            ogre=weight(-4.0, -20.0, 0.0),
+            crest_below=weight(4.0, 0.0, 40.0),
         ),
         builtin(
             "courtier",
             courtier_policy,
             "seeks the Queen and the Druids, keeps the Herald for them and uses its items",
             builtin_id=COURTIER,
-            queen=(3.0, 0.0, 20.0),
-            druids=(2.0, 0.0, 20.0),
-            item=(3.0, 0.0, 20.0),
-            herald=(3.0, 0.0, 10.0),
-            crest_played=(14.0, 0.0, 40.0),
-            look=(4.0, 1.0, 9.0),
-            bid_per_point=(1.5, 0.1, 10.0),
-            share=(0.75, 0.0, 1.0),
+            queen=weight(3.0, 0.0, 20.0),
+            druids=weight(2.0, 0.0, 20.0),
+            item=weight(3.0, 0.0, 20.0),
+            herald=weight(3.0, 0.0, 10.0),
+            crest_played=weight(14.0, 0.0, 40.0),
+            look=weight(4.0, 1.0, 9.0, integer=True),
+            bid_per_point=weight(1.5, 0.1, 10.0),
+            share=weight(0.75, 0.0, 1.0),
         ),
     )
 }

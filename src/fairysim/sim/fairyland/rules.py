@@ -80,6 +80,7 @@ from __future__ import annotations
 
 import numba as nb
 import numpy as np
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 # --- Card types (rulings L1, L8) -----------------------------------------------------------------
 
@@ -471,11 +472,16 @@ def visit_values(face_value, out):
 
 @nb.njit(cache=True, inline="always")
 def mask_value(mask, values):
-    """Total of ``values[t]`` over the fairy types ``t`` in bitmask ``mask``."""
+    """Total of ``values[t]`` over the fairy types ``t`` in bitmask ``mask``.
+
+    One step per card in ``mask`` (its lowest bit's type, ``trailing_zeros``), not per fairy
+    type: payments and visits sum every subset of a hand.
+    """
     total = 0
-    for t in range(N_FAIRY_TYPES):
-        if (mask >> t) & 1:
-            total += values[t]
+    rest = mask & ((1 << N_FAIRY_TYPES) - 1)
+    while rest:
+        total += values[trailing_zeros(rest)]
+        rest &= rest - 1
     return total
 
 
@@ -498,7 +504,7 @@ def popcount(mask):
 # ``item_table[i * ITEM_FIELDS + f]`` (V_ITEM_TABLE).
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def majority_halves(collected, n_seats, animal, points, seat):
     """Half points ``seat`` scores for the majority of ``animal`` worth ``points`` (L11).
 
@@ -531,7 +537,7 @@ def turtle_bonus_halves(collected, seat):
     )
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def flower_halves(collected, seat):
     """Points for each colour of which 2 or more flowers are held."""
     total = 0
@@ -541,7 +547,7 @@ def flower_halves(collected, seat):
     return HALF * total
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def variety_halves(collected, seat):
     """Variety bonus by the number of flower colours held (-5 for none, L11)."""
     colours = 0
@@ -551,7 +557,7 @@ def variety_halves(collected, seat):
     return HALF * VARIETY_POINTS_ARRAY[colours]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def goblin_halves(collected, n_seats, seat):
     """Goblins (L11): the unique most loses 2 per goblin, each tied most 1 per goblin; nobody
     loses anything when the most is 0. A negative number of half points."""
@@ -586,7 +592,7 @@ def applause_halves(hand_values, n_seats, seat):
     return HALF * APPLAUSE_POINTS_ARRAY[tied - 1]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def item_points(item_table, item, collected, seat):
     """Whole points end-game item ``item`` gives ``seat`` at the end; 0 for permanent and usable
     items (L13, L18)."""
@@ -612,7 +618,7 @@ def item_points(item_table, item, collected, seat):
     return amount * count
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def items_halves(item_table, held, collected, seat):
     """Half points of the items in bitmask ``held`` for ``seat``."""
     total = 0
@@ -625,7 +631,7 @@ def items_halves(item_table, held, collected, seat):
     return HALF * total
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def collection_halves(collected, n_seats, seat, majority, held, item_table):
     """``seat``'s score without the King's applause, in half points: what it has collected
     against the others' collections, and its items. The "current score" policies maximise."""

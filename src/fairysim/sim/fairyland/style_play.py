@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import numba as nb
 
-from fairysim.sim.concerto.policies import stack_int64
 from fairysim.sim.fairyland.auction import (
     auction_bid,
     cheapest_row,
@@ -85,6 +84,7 @@ from fairysim.sim.fairyland.valuation import (
     taken_value,
     warrior_relief,
 )
+from fairysim.sim.scratch import stack_int64
 
 ITEM_POINTS = 3.0
 """Points a permanent or usable item is worth to a policy with no weight for it."""

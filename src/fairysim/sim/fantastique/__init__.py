@@ -2,26 +2,43 @@
 
 >>> from fairysim.sim import fantastique
 >>> df = fantastique.simulate(players=4, fan="III", policies="greedy", games=1000, seed=1)
+
+Attributes load on first use, so that importing the game's spec (``fairysim --help``) does not
+load its engine. ``simulate(*, players=4, policies="greedy", games=10_000, seed=0, cards=None,
+fan="I", trace=False, chunk_games, threads, progress)`` returns one row per (game, seat) (see
+:func:`fairysim.sim.run.simulate`); ``trace`` adds ``medal_points_round_1`` .. ``_7``.
 """
 
-from fairysim.sim.fantastique.cards import FantastiqueCards, load_cards
-from fairysim.sim.fantastique.policies import POLICIES
-from fairysim.sim.fantastique.rules import FANS, finale_count
-from fairysim.sim.fantastique.simulate import (
-    SEAT_COLUMNS,
-    FantastiqueSetup,
-    make_setup,
-    play_chunks,
-    simulate,
-    simulate_summary,
+from fairysim.sim.lazy import lazy_attributes
+
+__getattr__ = lazy_attributes(
+    __name__,
+    {
+        "FantastiqueCards": "cards",
+        "load_cards": "cards",
+        "POLICIES": "policies",
+        "finale_count": "rules",
+        "FantastiqueSetup": "play",
+        "chunk_frame": "play",
+        "make_setup": "play",
+        "play_chunks": "play",
+        "simulate": "runs",
+        "simulate_summary": "runs",
+        "FANS": "spec",
+        "NAME": "spec",
+        "SEAT_COLUMNS": "spec",
+        "SPEC": "spec",
+    },
 )
 
 __all__ = [
     "FANS",
     "POLICIES",
     "SEAT_COLUMNS",
+    "SPEC",
     "FantastiqueCards",
     "FantastiqueSetup",
+    "chunk_frame",
     "finale_count",
     "load_cards",
     "make_setup",

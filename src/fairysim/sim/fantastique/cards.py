@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from fairysim.errors import CardFileError
-from fairysim.sim.datafile import read_toml, require_int, require_table
+from fairysim.sim.datafile import check_keys, read_toml, require_int, require_table
 from fairysim.sim.fantastique.rules import MEDAL_ROWS, N_VALUES, ROUNDS
 
 DEFAULT_CARDS = Path(__file__).parent / "data" / "cards.toml"
@@ -20,6 +20,12 @@ MAX_CARDS_PER_VALUE = 1000
 MAX_MEDAL_POINTS = 1000
 """Most points one medal may be worth in a card file. A seat wins at most one medal a round and
 one Grande Finale medal, so every score stays far inside the 16-bit outcome columns."""
+
+FINALE_MEDALS = ("gold", "silver")
+"""The Grande Finale medals, in the order of :attr:`FantastiqueCards.finale_medals`."""
+
+TABLES = ("fan_cards", "medals", "grande_finale_medals")
+"""The tables of a card file; any other top-level key is refused (a misspelt table)."""
 
 
 @dataclass(frozen=True)
@@ -48,9 +54,20 @@ class FantastiqueCards:
         """Number of fan cards in the deck."""
         return int(self.deck_counts.sum())
 
+    def arrays(self) -> tuple[np.ndarray, ...]:
+        """The data the engine reads (not the path): what a sweep's manifest pins by digest."""
+        return (self.deck_counts, self.medal_values, self.finale_medals)
+
 
 def load_cards(path: str | Path | None = None) -> FantastiqueCards:
-    """Read and validate a Fantastique card file (the shipped one when ``path`` is None)."""
+    """Read and validate a Fantastique card file (the shipped one when ``path`` is None).
+
+    Raises
+    ------
+    fairysim.errors.CardFileError
+        Naming the file and the problem: unknown table or key, a value of the wrong type, a count
+        or medal past :data:`MAX_CARDS_PER_VALUE` or :data:`MAX_MEDAL_POINTS`.
+    """
     if path is None:
         return _default_cards()
     return _parse_cards(Path(path))
@@ -64,14 +81,13 @@ def _default_cards() -> FantastiqueCards:
 def _parse_cards(path: Path) -> FantastiqueCards:
     data = read_toml(path)
     fan_cards = require_table(data, "fan_cards", path)
+    values = [str(v) for v in range(1, N_VALUES + 1)]
+    check_keys(fan_cards, values, "[fan_cards]", path)
     deck = np.zeros(N_VALUES + 1, dtype=np.int64)
     for key, count in fan_cards.items():
-        if key not in {str(v) for v in range(1, N_VALUES + 1)}:
-            raise CardFileError(
-                str(path), f"[fan_cards] has value {key!r}; values are 1..{N_VALUES}"
-            )
         deck[int(key)] = require_int(count, f"[fan_cards] {key}", path, maximum=MAX_CARDS_PER_VALUE)
     medals = require_table(data, "medals", path)
+    check_keys(medals, MEDAL_ROWS, "[medals]", path)
     medal_values = np.zeros((len(MEDAL_ROWS), ROUNDS), dtype=np.int64)
     for row, name in enumerate(MEDAL_ROWS):
         values = medals.get(name)
@@ -82,6 +98,7 @@ def _parse_cards(path: Path) -> FantastiqueCards:
                 value, f"[medals] {name}[{i}]", path, maximum=MAX_MEDAL_POINTS
             )
     finale = require_table(data, "grande_finale_medals", path)
+    check_keys(finale, FINALE_MEDALS, "[grande_finale_medals]", path)
     finale_medals = np.array(
         [
             require_int(
@@ -90,8 +107,9 @@ def _parse_cards(path: Path) -> FantastiqueCards:
                 path,
                 maximum=MAX_MEDAL_POINTS,
             )
-            for name in ("gold", "silver")
+            for name in FINALE_MEDALS
         ],
         dtype=np.int64,
     )
+    check_keys(data, TABLES, "the file", path, "table or key")
     return FantastiqueCards(deck, medal_values, finale_medals, str(path))

@@ -67,9 +67,6 @@ from fairysim.sim.rng import (
     shuffle_prefix,
 )
 
-ENGINE_VERSION = 2
-"""Bumped whenever the engine's behaviour (and so any result) changes."""
-
 Table = namedtuple(
     "Table",
     [
@@ -472,8 +469,8 @@ def play_round(
     n_players,
     policy_ids,
     policies,
-    weights,
     reads_view,
+    weights,
     medal_values,
     error,
 ):
@@ -604,8 +601,8 @@ def play_game(
     fan,
     policy_ids,
     policies,
-    weights,
     reads_view,
+    weights,
     deck,
     medal_values,
     finale_medals,
@@ -626,8 +623,8 @@ def play_game(
             n_players,
             policy_ids,
             policies,
-            weights,
             reads_view,
+            weights,
             medal_values,
             error,
         ):
@@ -689,8 +686,8 @@ def play_block(
     fan,
     policy_ids,
     policies,
-    weights,
     reads_view,
+    weights,
     deck,
     medal_values,
     finale_medals,
@@ -714,8 +711,8 @@ def play_block(
             fan,
             policy_ids,
             policies,
-            weights,
             reads_view,
+            weights,
             deck,
             medal_values,
             finale_medals,
@@ -737,8 +734,8 @@ def play_games(
     fan,
     policy_ids,
     policies,
-    weights,
     reads_view,
+    weights,
     deck_counts,
     medal_values,
     finale_medals,
@@ -790,8 +787,8 @@ def play_games(
                 fan,
                 block_policy_ids,
                 policies,
-                block_weights,
                 block_reads_view,
+                block_weights,
                 block_deck,
                 block_medal_values,
                 block_finale_medals,

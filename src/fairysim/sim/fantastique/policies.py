@@ -31,7 +31,7 @@ from fairysim.sim.fantastique.rules import (
     V_START_SEAT,
     finale_count_of_counts,
 )
-from fairysim.sim.policy import builtin, policy
+from fairysim.sim.policy import MAX_WEIGHT, builtin, policy, weight
 from fairysim.sim.rng import randint
 
 
@@ -252,9 +252,9 @@ POLICIES = {
             # Defaults from a grid search against three greedy opponents (4 players, fans I,
             # III, VI; docs/policies.md): a finale weight above the count weight starves the
             # hoarder of medals.
-            finale=1.0,
-            count=2.0,
-            value=0.5,
+            finale=weight(1.0, 0, MAX_WEIGHT),
+            count=weight(2.0, 0, MAX_WEIGHT),
+            value=weight(0.5, 0, MAX_WEIGHT),
         ),
         builtin(
             "balancer",
@@ -262,10 +262,11 @@ POLICIES = {
             "weighs the medal a fan wins now against the finale cards it gives up",
             builtin_id=BALANCER,
             # Defaults from the same grid search (docs/policies.md).
-            finale=0.5,
-            pick=2.0,
-            spent=0.5,
-            risk=0.0,
+            finale=weight(0.5, 0, MAX_WEIGHT),
+            pick=weight(2.0, 0, MAX_WEIGHT),
+            spent=weight(0.5, 0, MAX_WEIGHT),
+            # a share of the medal per player still to play: 1 already discounts it all
+            risk=weight(0.0, 0, 1),
         ),
     )
 }

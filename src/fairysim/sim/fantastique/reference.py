@@ -22,7 +22,7 @@ policies they must produce identical results game by game:
   ``(value, size)`` pairs of the stacks still on the table, in display order, and choosing one
   takes the first such stack.
 
-Public entry points: :func:`play_game`, :func:`simulate_arrays` and :func:`play_game_state`.
+Public entry points: :func:`play_game`, :func:`play_games` and :func:`play_game_state`.
 The phase functions (:func:`reveal_fan_cards`, :func:`play_fans`, :func:`distribute_medals`,
 :func:`take_new_fan_cards`, :func:`end_round`, :func:`grande_finale`) work on a
 :class:`GameState` that tests may also build by hand.
@@ -38,6 +38,7 @@ import numpy as np
 
 from fairysim.errors import CardFileError, IllegalChoiceError
 from fairysim.sim.batch import check_games
+from fairysim.sim.fantastique.play import SEAT_COLUMNS, FantastiqueSetup
 from fairysim.sim.fantastique.rules import (
     BRONZE_MIN_PLAYERS,
     DECISIONS,
@@ -69,7 +70,6 @@ from fairysim.sim.fantastique.rules import (
     VIEW_SIZE,
     fan_index,
 )
-from fairysim.sim.fantastique.simulate import SEAT_COLUMNS, FantastiqueSetup
 from fairysim.sim.policy import MAX_WEIGHTS
 from fairysim.sim.rng import (
     DEAL_STREAM,
@@ -900,7 +900,7 @@ def play_game(setup: FantastiqueSetup, game: int, trace: bool = False) -> dict[s
     return outcome
 
 
-def simulate_arrays(
+def play_games(
     setup: FantastiqueSetup, games: int, first_game: int = 0, trace: bool = False
 ) -> dict[str, np.ndarray]:
     """Play games ``first_game .. first_game + games - 1`` one by one, in chunk layout.

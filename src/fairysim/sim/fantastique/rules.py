@@ -12,8 +12,13 @@ from collections.abc import Iterable
 import numba as nb
 import numpy as np
 
-MIN_PLAYERS = 2
-MAX_PLAYERS = 5
+# The game's shape is declared in its spec (imported by the command line without numba);
+# these names are re-exported for the engine modules.
+from fairysim.sim.fantastique.spec import FANS as FANS
+from fairysim.sim.fantastique.spec import MAX_PLAYERS as MAX_PLAYERS
+from fairysim.sim.fantastique.spec import MIN_PLAYERS as MIN_PLAYERS
+from fairysim.sim.view import view_offsets
+
 ROUNDS = 7
 HAND_SIZE = 10
 N_VALUES = 8
@@ -23,8 +28,6 @@ MEDAL_ROWS = ("gold", "silver", "bronze")
 BRONZE_MIN_PLAYERS = 4
 """The bronze row is used with 4 or 5 players."""
 
-FANS = ("I", "II", "III", "IV", "V", "VI")
-"""The six Grande Finale fan sides; a fan is passed to kernels as its index in this tuple."""
 
 FAN_DESCRIPTIONS = {
     "I": "cards of value 1, 2, 3",
@@ -232,16 +235,7 @@ VIEW_FIELDS = (
 )
 
 
-def _view_offsets(fields: tuple[tuple[str, int], ...]) -> tuple[dict[str, int], int]:
-    offsets: dict[str, int] = {}
-    at = 0
-    for name, size in fields:
-        offsets[name] = at
-        at += size
-    return offsets, at
-
-
-_VIEW_OFFSET, VIEW_SIZE = _view_offsets(VIEW_FIELDS)
+_VIEW_OFFSET, VIEW_SIZE = view_offsets(VIEW_FIELDS)
 V_ROUND = _VIEW_OFFSET["round"]
 V_FAN = _VIEW_OFFSET["fan"]
 V_PLAYERS = _VIEW_OFFSET["players"]

@@ -1,0 +1,360 @@
+"""The Fairy Concerto card-balance report, 2 to 4 players.
+
+``fairysim report concerto`` calls :func:`write_report`, which runs
+:func:`fairysim.analysis.concerto.study.card_balance` and writes ``concerto-report.html`` (figures
+embedded) with its tables as CSV files and its figures (:mod:`fairysim.analysis.concerto.figures`)
+as PNG files beside it; nothing is written until the whole report is built. The card set is
+labelled as ruling C9 asks (:mod:`fairysim.analysis.concerto.cards`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import pandas as pd
+
+from fairysim.analysis.concerto.cards import card_section, cards_option, contest_label, new_report
+from fairysim.analysis.concerto.figures import (
+    contest_figure,
+    popularity_figure,
+    score_card_figure,
+    seat_figure,
+)
+from fairysim.analysis.concerto.study import PLAYER_COUNTS, CardBalance, card_balance
+from fairysim.analysis.formats import fmt_interval, fmt_intervals, fmt_percent, fmt_points, verdict
+from fairysim.analysis.page import Report
+from fairysim.analysis.seats import seat_display, seat_test_display, seat_test_lines
+from fairysim.analysis.studies import DEFAULT_SEED
+from fairysim.sim.batch import Progress
+from fairysim.sim.concerto import ConcertoCards
+
+DEFAULT_GAMES = 60_000
+"""Games per player count (2, 3 and 4) in the card-balance report (180,000 games in all).
+
+Each score card is then held in about 40,000 to 70,000 seat-games in all, so its completion rate
+is known to about +/- 0.4 percentage points and its holders' win lift to about +/- 0.5; each
+contest card's honor-decides share to about +/- 0.3. The report took 13 to 25 s warm on 2
+shared cores."""
+
+REPORT_FILENAME = "concerto-report.html"
+FILE_PREFIX = "concerto-"
+"""CSV and PNG files are named ``concerto-<table>.csv`` / ``concerto-<figure>.png``."""
+
+
+def write_report(
+    out_dir: str | Path,
+    *,
+    games: int | None = None,
+    seed: int | None = None,
+    threads: int | None = None,
+    progress: Progress | None = None,
+    cards: str | Path | ConcertoCards | None = None,
+    players: Sequence[int] | None = None,
+    policy: str = "greedy",
+) -> Path:
+    """Run the card-balance study and write its HTML report with CSV and PNG files.
+
+    Parameters
+    ----------
+    out_dir : str or Path
+        Folder for the report (created if missing).
+    games : int, default :data:`DEFAULT_GAMES`
+        Games per player count.
+    seed : int, default :data:`~fairysim.analysis.studies.DEFAULT_SEED`
+        Seed of every run.
+    threads : int, optional
+        numba threads; never changes the numbers.
+    progress : callable, optional
+        ``progress(games_done, games_total)`` over the whole study.
+    cards : path or ConcertoCards, optional
+        Card file (the shipped provisional set by default).
+    players : sequence of int, default (2, 3, 4)
+        Player counts.
+    policy : str, default ``"greedy"``
+        The policy every seat plays.
+
+    Returns
+    -------
+    Path
+        ``out_dir / "concerto-report.html"``.
+    """
+    balance = card_balance(
+        DEFAULT_GAMES if games is None else games,
+        DEFAULT_SEED if seed is None else seed,
+        PLAYER_COUNTS if players is None else players,
+        policy,
+        cards,
+        threads,
+        progress,
+    )
+    return build_report(balance).write(out_dir)
+
+
+def build_report(balance: CardBalance) -> Report:
+    """Assemble the card-balance report of a finished study in memory (nothing is written).
+
+    Parameters
+    ----------
+    balance : CardBalance
+        Result of :func:`~fairysim.analysis.concerto.study.card_balance`.
+
+    Returns
+    -------
+    Report
+        Call :meth:`Report.write` to write it.
+    """
+    meta = balance.meta
+    cards = balance.cards
+    report = new_report(
+        "Fairy Concerto: card balance, 2 to 4 players",
+        REPORT_FILENAME,
+        FILE_PREFIX,
+        cards,
+    )
+    games, seed, players = meta["games"], meta["seed"], meta["players"]
+    command = f"fairysim report concerto --games {games} --seed {seed}"
+    if meta["policy"] != "greedy":
+        command += f" --policy {meta['policy']}"
+    command += cards_option(cards)
+    players_note = ""
+    if list(players) != list(PLAYER_COUNTS):
+        players_note = f" (this report covers {', '.join(map(str, players))} players only)"
+    report.paragraph(
+        f"{games:,} games per player count ({', '.join(map(str, players))} players), "
+        f"{games * len(players):,} games in all; every seat plays {meta['policy']}; seed {seed}; "
+        f"fairysim {meta['package_version']} (engine version {meta['engine_version']}); cards: "
+        f"{cards.label}. Reproduce with `{command}`{players_note}.",
+        css_class="meta",
+    )
+    report.paragraph(
+        f"Every seat plays the same policy ({meta['policy']}), so differences between cards and "
+        "seats come from the cards and the seating, not from the players. Intervals are 95 %: "
+        "Wilson intervals for rates, normal intervals for differences and means. A shared win "
+        'between k players counts 1/k for each. "Not significant" means the interval covers '
+        "0 (or the fair share): the simulation cannot tell the difference from chance at this "
+        "number of games."
+    )
+    _parts_section(report, balance)
+    _score_card_section(report, balance)
+    _contest_section(report, balance)
+    _popularity_section(report, balance)
+    _seat_section(report, balance)
+    card_section(report, cards, 6)
+    report.heading("7. Files")
+    report.paragraph(
+        "Every table is also a CSV file beside this page, in full precision, with the per player "
+        f"count tables `{FILE_PREFIX}score_cards.csv` and "
+        f"`{FILE_PREFIX}contests.csv`; `{FILE_PREFIX}metadata.json` records the "
+        "configuration."
+    )
+    report.data("score_cards", balance.score_cards)
+    report.data("contests", balance.contests)
+    report.metadata(meta)
+    return report
+
+
+def _parts_section(report: Report, balance: CardBalance) -> None:
+    report.heading("1. Where the points come from")
+    parts = balance.parts
+    table = parts.pivot(index="part", columns="players", values="mean")
+    table = table.reindex(list(dict.fromkeys(parts["part"])))
+    winners = parts.pivot(index="part", columns="players", values="winners").reindex(table.index)
+    display = pd.DataFrame({"part": table.index})
+    for n in table.columns:
+        display[f"{n} players"] = [
+            f"{a:.2f} (winners {w:.2f})" for a, w in zip(table[n], winners[n], strict=True)
+        ]
+    report.paragraph(
+        "Mean points per seat from each part of the final score (C5, C6), and in brackets the "
+        "mean of the winning seats: the parts where winners pull ahead are the ones that decide "
+        "games."
+    )
+    report.table("parts", parts, "Mean points per seat by part of the score.", display=display)
+
+
+def _score_card_section(report: Report, balance: CardBalance) -> None:
+    report.heading("2. Score cards")
+    s = balance.score_cards_pooled
+    dominated = balance.meta.get("dominated", [])
+    report.paragraph(
+        "For each of the 26 score cards: how often a seat ends the game holding it, the share "
+        "of its holders who complete it (a completed card is worth 5 points, so 5 x completion "
+        "is its expected value), and the win share of the seats holding it minus that of the "
+        "seats that do not (the lift, averaged over player counts). A card with a high lift is "
+        "worth drafting; the lift is an association, not a pure effect of the card (a seat "
+        "that drafts composers holds more cards). "
+        + (
+            "No score card is dominated by another (none asks for no more of every kind than "
+            "another)."
+            if not dominated
+            else "Dominated pairs (the first asks for no more of any kind than the second): "
+            + ", ".join(f"{a} over {b}" for a, b in dominated)
+            + "."
+        )
+    )
+    up = int((s["significant"] & (s["lift"] > 0)).sum())
+    down = int((s["significant"] & (s["lift"] < 0)).sum())
+    easy = s.loc[s["completion"].idxmax()]
+    hard = s.loc[s["completion"].idxmin()]
+    report.bullets(
+        [
+            f"Easiest: {easy['card']} ({easy['asks_for']}), completed by "
+            f"{fmt_percent(easy['completion'])} of {int(easy['held']):,} holders "
+            f"{fmt_interval(easy['completion_low'], easy['completion_high'])}.",
+            f"Hardest: {hard['card']} ({hard['asks_for']}), completed by "
+            f"{fmt_percent(hard['completion'])} of {int(hard['held']):,} holders "
+            f"{fmt_interval(hard['completion_low'], hard['completion_high'])}.",
+            f"Holders win significantly more often for {up} cards, significantly less often "
+            f"for {down}, not significantly differently for {len(s) - up - down}.",
+        ]
+    )
+    report.figure(
+        "score_cards", score_card_figure(balance), "Figure 1: score-card completion and lift."
+    )
+    display = pd.DataFrame(
+        {
+            "card": s["card"],
+            "asks for": s["asks_for"],
+            "held by": [
+                f"{fmt_percent(h)} ({int(n):,})"
+                for h, n in zip(s["held_share"], s["held"], strict=True)
+            ],
+            "completion": s["completion"].map(fmt_percent),
+            "95% interval": fmt_intervals(s["completion_low"], s["completion_high"]),
+            "expected points": s["expected_points"].map(lambda v: f"{v:.2f}"),
+            "holders' win lift": s["lift"].map(fmt_points),
+            "lift interval": fmt_intervals(s["lift_low"], s["lift_high"], points=True),
+            "verdict": s["significant"].map(verdict),
+        }
+    )
+    report.table(
+        "score_cards_pooled",
+        s,
+        "Score cards over all player counts; held by = share of seat-games (and seat-games) "
+        "ending with the card. Per player count, with the holders' and others' win shares: "
+        f"`{FILE_PREFIX}score_cards.csv`.",
+        display=display,
+    )
+
+
+def _contest_section(report: Report, balance: CardBalance) -> None:
+    report.heading("3. Contest cards: spread and honors")
+    report.paragraph(
+        "Each game has four contest cards: the conductor, one soloist (A-D), one pianist and "
+        "one harpist card. Spread = the highest minus the lowest seat's points on the card in a "
+        "game (points): how much the card separates the players. Its honor (2 points to every "
+        "seat with the best score on it, if above 0, C6) decides a game when removing that "
+        "card's honor tokens from the final scores changes who wins (the set of winners); an "
+        "honor shared by the winner and the runner-up never decides. Shares of games are over "
+        "the games the card was in play (the `games` column)."
+    )
+    c = balance.contests_pooled
+    top = c.loc[c["decides"].idxmax()]
+    report.bullets(
+        [
+            f"Most decisive honor: {top['contest']} {top['card']}, deciding "
+            f"{fmt_percent(top['decides'])} of {int(top['games']):,} games "
+            f"{fmt_interval(top['decides_low'], top['decides_high'])}.",
+        ]
+    )
+    report.figure(
+        "contests", contest_figure(balance), "Figure 2: spread and honor decisiveness per card."
+    )
+    spreads = [col for col in c.columns if col.startswith("spread_")]
+    display = pd.DataFrame(
+        {
+            "card": [contest_label(r.contest, r.card) for r in c.itertuples(index=False)],
+            "scores": c["scores"],
+            "games": c["games"].map(lambda v: f"{int(v):,}"),
+            "mean points": c["mean_points"].map(lambda v: f"{v:.2f}"),
+            **{
+                f"spread, {col.removeprefix('spread_').removesuffix('p')} players": c[col].map(
+                    lambda v: f"{v:.2f}"
+                )
+                for col in spreads
+            },
+            "honor decides": c["decides"].map(fmt_percent),
+            "95% interval": fmt_intervals(c["decides_low"], c["decides_high"]),
+        }
+    )
+    report.table(
+        "contests_pooled",
+        c,
+        "Contest cards over all player counts (mean points per seat; spread per player count). "
+        f"Per player count with shared and empty honors: `{FILE_PREFIX}contests.csv`.",
+        display=display,
+    )
+
+
+def _popularity_section(report: Report, balance: CardBalance) -> None:
+    report.heading("4. The popularity kind")
+    report.paragraph(
+        "The popularity token (drawn first, C2) names a kind; every token of that kind in an "
+        "orchestra is worth 1 point. Its value is measured two ways: the mean popularity points "
+        "of a seat (and of winners against the others), and the win share of the seat that "
+        "holds strictly the most tokens of that kind (the leader; games where two seats tie for "
+        "the most are left out), against the fair share 1/players. A leader also tends to lead "
+        "the conductor, so this is the value of a strong kind, not of the token alone."
+    )
+    p = balance.popularity
+    overall = p[p["popularity_kind"] == "all"]
+    report.bullets(
+        [
+            f"{int(r.players)} players: the leader wins {fmt_percent(r.leader_win_share)} of "
+            f"{int(r.leader_games):,} games {fmt_interval(r.leader_low, r.leader_high)} against "
+            f"a fair {fmt_percent(r.fair)} ({verdict(r.significant)}); popularity is "
+            f"{fmt_percent(r.score_share)} of the points ({r.mean_points:.2f} per seat, "
+            f"{r.winner_points:.2f} for winners)."
+            for r in overall.itertuples(index=False)
+        ]
+    )
+    report.figure(
+        "popularity", popularity_figure(balance), "Figure 3: win share of the popularity leader."
+    )
+    display = pd.DataFrame(
+        {
+            "players": p["players"],
+            "kind": p["popularity_kind"],
+            "games": p["games"].map(lambda v: f"{int(v):,}"),
+            "points per seat": p["mean_points"].map(lambda v: f"{v:.2f}"),
+            "winners / others": [
+                f"{w:.2f} / {o:.2f}"
+                for w, o in zip(p["winner_points"], p["other_points"], strict=True)
+            ],
+            "leader games": p["leader_games"].map(lambda v: f"{int(v):,}"),
+            "leader win share": p["leader_win_share"].map(fmt_percent),
+            "95% interval": fmt_intervals(p["leader_low"], p["leader_high"]),
+            "vs fair share": p["advantage"].map(fmt_points),
+            "verdict": p["significant"].map(verdict),
+        }
+    )
+    report.table("popularity", p, "Popularity by player count and kind.", display=display)
+
+
+def _seat_section(report: Report, balance: CardBalance) -> None:
+    report.heading("5. Seat advantage")
+    report.paragraph(
+        "Win share by seat against the fair share 1/players. Seat 0 resolves its composers "
+        "first (C4) and passes to seat 1; the chi-square test asks whether all seats win "
+        "equally often."
+    )
+    tests = balance.seat_tests
+    report.bullets(seat_test_lines(tests, games=True))
+    report.figure("seats", seat_figure(balance), "Figure 4: seat advantage.")
+    seats = balance.seats
+    report.table(
+        "seats",
+        seats,
+        "Seat advantage by player count.",
+        display=seat_display(seats, games=True),
+    )
+    report.table(
+        "seat_tests",
+        tests,
+        "Chi-square test that every seat wins equally often.",
+        display=seat_test_display(tests),
+    )
+
+
+__all__ = ["DEFAULT_GAMES", "FILE_PREFIX", "REPORT_FILENAME", "build_report", "write_report"]

@@ -1,0 +1,410 @@
+"""Fairy Concerto solo against Pahha: the study behind ``fairysim report concerto-solo``.
+
+:func:`solo_study` plays every solo policy against Pahha with
+:func:`fairysim.sim.concerto.simulate` and measures win rates with 95 % Wilson intervals, by
+setup (soloist x pianist x harpist), the distribution of margins, and the gain of every policy
+over ``greedy`` paired on identical deals. The report
+(:mod:`fairysim.analysis.concerto.solo_report`) only lays its tables out.
+
+You win only with a strictly higher total than Pahha (C8). Every run uses the same seed, so game
+``i`` deals the same tokens, score cards and setup in every run (the deal never depends on the
+policies): policies are compared game by game.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from fairysim import __version__
+from fairysim.analysis.concerto.runs import SETUP_COLUMNS
+from fairysim.analysis.stats import paired_difference, wilson_interval, win_rates
+from fairysim.analysis.studies import ProgressTracker, load_card_set
+from fairysim.errors import FairysimError
+from fairysim.sim.batch import Progress, check_games
+from fairysim.sim.concerto import POLICIES, ConcertoCards, load_cards, simulate
+from fairysim.sim.concerto.policies import SOLO_POLICIES
+
+BASELINE_POLICY = "greedy"
+"""The solo policy every other one is paired against."""
+
+
+@dataclass
+class SoloStudy:
+    """Tables of a :func:`solo_study` (win shares are shares of games, margins in points).
+
+    Attributes
+    ----------
+    policies : pandas.DataFrame
+        One row per policy: ``policy``, ``games``, ``wins``, ``win_share`` with Wilson ``low``/
+        ``high``, ``mean_score``, ``pahha_score``, ``mean_margin`` (your score minus Pahha's),
+        and the paired ``gain`` over greedy on the games both played (share of games) with
+        ``gain_se``, ``gain_low``, ``gain_high``, ``gain_games`` and ``significant`` (nan for
+        greedy itself).
+    lookahead : pandas.DataFrame
+        The lookahead policy against greedy on identical deals (one row; empty without
+        lookahead): ``games``, both win shares, ``gain`` in win share and ``margin_gain`` in
+        points, each with ``_se``, ``_low``, ``_high`` and a verdict.
+    setups : pandas.DataFrame
+        Per (policy, soloist, pianist, harpist): ``games``, ``wins``, ``win_share`` with Wilson
+        ``low``/``high`` and ``mean_margin``; for the fast policies and lookahead.
+    setup_cards : pandas.DataFrame
+        Per (policy, contest, card): the same, setup cards taken one at a time.
+    margins : pandas.DataFrame
+        Margin distribution per (policy, margin): ``games`` and ``share``.
+    margin_summary : pandas.DataFrame
+        Per policy: ``games``, ``mean``, ``sd``, quantiles ``p05`` .. ``p95`` and ``tied``
+        (share of games tied with Pahha, a loss by ruling C8).
+    cards : ConcertoCards
+        The card set played.
+    meta : dict
+        ``games`` (fast policies), ``lookahead_games``, ``seed``, ``policies``, ``cards``,
+        ``cards_label``, ``cards_provisional``, ``package_version``, ``engine_version``.
+    """
+
+    policies: pd.DataFrame
+    lookahead: pd.DataFrame
+    setups: pd.DataFrame
+    setup_cards: pd.DataFrame
+    margins: pd.DataFrame
+    margin_summary: pd.DataFrame
+    cards: ConcertoCards
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    def tables(self) -> dict[str, pd.DataFrame]:
+        """Every table by name, in report order."""
+        return {
+            "policies": self.policies,
+            "lookahead": self.lookahead,
+            "setups": self.setups,
+            "setup_cards": self.setup_cards,
+            "margins": self.margins,
+            "margin_summary": self.margin_summary,
+        }
+
+
+SLOW_POLICIES = ("lookahead",)
+"""Solo policies that play ``lookahead_games`` games instead of ``games`` (Monte Carlo
+rollouts at every decision make them about 20 times slower than greedy)."""
+
+
+def solo_runs(
+    games: int,
+    seed: int,
+    lookahead_games: int | None = None,
+    policies: Sequence[str] = SOLO_POLICIES,
+    cards: str | Path | ConcertoCards | None = None,
+    threads: int | None = None,
+    progress: Progress | None = None,
+) -> dict[str, pd.DataFrame]:
+    """Play every solo policy on the same deals and keep your row of every game.
+
+    Parameters
+    ----------
+    games : int
+        Games per policy.
+    seed : int
+        Seed shared by every run (identical deals game by game).
+    lookahead_games : int, optional
+        Games for the slow policies of :data:`SLOW_POLICIES` (default ``games``).
+    policies : sequence of str
+        Solo policies; ``greedy`` is added first when missing (it is the baseline).
+    cards : path or ConcertoCards, optional
+        Card file.
+    threads : int, optional
+        numba threads.
+    progress : callable, optional
+        ``progress(games_done, games_total)`` over all runs.
+
+    Returns
+    -------
+    dict of str to pandas.DataFrame
+        Per policy, one row per game indexed by ``game``: ``win`` (1 or 0), ``score``,
+        ``pahha_score``, ``margin`` and the setup ``soloist_card``, ``pianist_card``,
+        ``harpist_card``, ``popularity_kind`` (categorical).
+    """
+    games = check_games(games)
+    lookahead_games = games if lookahead_games is None else check_games(lookahead_games)
+    names = _check_solo_policies(policies)
+    card_set = load_card_set(cards, ConcertoCards, load_cards)
+    sizes = {p: lookahead_games if p in SLOW_POLICIES else games for p in names}
+    tracker = ProgressTracker(progress, sum(sizes.values()))
+    runs = {}
+    for name in names:
+        df = simulate(
+            players=1,
+            policies=name,
+            games=sizes[name],
+            seed=seed,
+            cards=card_set,
+            threads=threads,
+            progress=tracker.run(),
+        )
+        tracker.done(sizes[name])
+        runs[name] = _solo_rows(df)
+        runs[name].attrs["fairysim"] = df.attrs["fairysim"]
+        del df
+    return runs
+
+
+def _solo_rows(df: pd.DataFrame) -> pd.DataFrame:
+    you = df[df["seat"] == 0].set_index("game").sort_index()
+    pahha = df[df["seat"] == 1].set_index("game").sort_index()
+    return pd.DataFrame(
+        {
+            "win": you["win_share"].astype(np.float64),
+            "score": you["score"].astype(np.int64),
+            "pahha_score": pahha["score"].astype(np.int64),
+            "margin": you["margin"].astype(np.int64),
+            "soloist_card": you["soloist_card"],
+            "pianist_card": you["pianist_card"],
+            "harpist_card": you["harpist_card"],
+            "popularity_kind": you["popularity_kind"],
+        }
+    )
+
+
+def solo_study(
+    games: int,
+    seed: int,
+    lookahead_games: int | None = None,
+    policies: Sequence[str] = SOLO_POLICIES,
+    cards: str | Path | ConcertoCards | None = None,
+    threads: int | None = None,
+    progress: Progress | None = None,
+) -> SoloStudy:
+    """Solo win rates against Pahha: per policy, per setup, margins, and gains over greedy.
+
+    Parameters
+    ----------
+    games : int
+        Games per fast policy (every policy but those of :data:`SLOW_POLICIES`).
+    seed : int
+        Seed shared by every run, so every policy plays the same deals (and setups) in game
+        ``i``; gains over greedy are paired game by game.
+    lookahead_games : int, optional
+        Games of the lookahead policy (default ``games``); they are games ``0 ..
+        lookahead_games - 1``, so the gain over greedy is paired on the first
+        ``min(games, lookahead_games)`` deals.
+    policies : sequence of str, default all solo policies
+        Built-in names or ``module:function``; ``greedy`` is always played.
+    cards : path or ConcertoCards, optional
+        Card file (the shipped provisional set by default).
+    threads : int, optional
+        numba threads; never changes the numbers.
+    progress : callable, optional
+        ``progress(games_done, games_total)`` over all runs.
+
+    Returns
+    -------
+    SoloStudy
+
+    Examples
+    --------
+    >>> study = solo_study(games=300, seed=1, lookahead_games=30, policies=("greedy", "random"))
+    >>> list(study.policies.policy)
+    ['greedy', 'random']
+    """
+    card_set = load_card_set(cards, ConcertoCards, load_cards)
+    runs = solo_runs(games, seed, lookahead_games, policies, card_set, threads, progress)
+    return summarise_solo(runs, card_set, seed)
+
+
+def summarise_solo(
+    runs: dict[str, pd.DataFrame], cards: ConcertoCards | None = None, seed: int | None = None
+) -> SoloStudy:
+    """The tables of a :class:`SoloStudy` from runs of :func:`solo_runs`.
+
+    Parameters
+    ----------
+    runs : dict of str to pandas.DataFrame
+        Per policy, your row of every game (``greedy`` among them).
+    cards : ConcertoCards, optional
+        The card set played (for the report's labels).
+    seed : int, optional
+        The runs' seed (recorded in ``meta``).
+
+    Returns
+    -------
+    SoloStudy
+    """
+    card_set = load_cards() if cards is None else cards
+    if BASELINE_POLICY not in runs:
+        raise FairysimError("--policy", "the solo study needs a greedy run as its baseline")
+    base = runs[BASELINE_POLICY]
+    policy_rows, setups, setup_cards, margins, margin_summary = [], [], [], [], []
+    for name, run in runs.items():
+        n = len(run)
+        wins = float(run["win"].sum())
+        low, high = wilson_interval(wins, n)
+        row = {
+            "policy": name,
+            "games": n,
+            "wins": wins,
+            "win_share": wins / n,
+            "low": float(low),
+            "high": float(high),
+            "mean_score": float(run["score"].mean()),
+            "pahha_score": float(run["pahha_score"].mean()),
+            "mean_margin": float(run["margin"].mean()),
+        }
+        if name == BASELINE_POLICY:
+            row.update(gain=math.nan, gain_se=math.nan, gain_low=math.nan, gain_high=math.nan)
+            row.update(gain_games=n, significant=math.nan)
+        else:
+            d = paired_difference(run["win"], base["win"])
+            row.update(gain=d.mean, gain_se=d.se, gain_low=d.low, gain_high=d.high)
+            row.update(gain_games=d.n, significant=d.significant)
+        policy_rows.append(row)
+        setups.append(_setup_rates(run, name, list(SETUP_COLUMNS)))
+        for column in SETUP_COLUMNS:
+            part = _setup_rates(run, name, [column])
+            part.insert(1, "contest", column.removesuffix("_card"))
+            setup_cards.append(part.rename(columns={column: "card"}))
+        margins.append(_margin_distribution(run, name))
+        margin_summary.append(_margin_summary(run, name))
+    lookahead = _lookahead_gain(runs)
+    engine_version = base.attrs.get("fairysim", {}).get("config", {}).get("engine_version")
+    meta = {
+        "games": len(base),
+        "lookahead_games": len(runs[SLOW_POLICIES[0]]) if SLOW_POLICIES[0] in runs else None,
+        "seed": seed,
+        "policies": list(runs),
+        "cards": card_set.source,
+        "cards_label": card_set.label,
+        "cards_provisional": card_set.provisional,
+        "package_version": __version__,
+        "engine_version": engine_version,
+    }
+    return SoloStudy(
+        policies=pd.DataFrame(policy_rows),
+        lookahead=lookahead,
+        setups=pd.concat(setups, ignore_index=True),
+        setup_cards=pd.concat(setup_cards, ignore_index=True),
+        margins=pd.concat(margins, ignore_index=True),
+        margin_summary=pd.DataFrame(margin_summary),
+        cards=card_set,
+        meta=meta,
+    )
+
+
+def _setup_rates(run: pd.DataFrame, name: str, by: list[str]) -> pd.DataFrame:
+    rates = win_rates(run, by=by, value="win")
+    margin = run.groupby(by, observed=True, sort=True)["margin"].mean().reset_index(drop=True)
+    rates["mean_margin"] = margin.to_numpy()
+    for column in by:
+        rates[column] = rates[column].astype(str)
+    rates.insert(0, "policy", name)
+    return rates
+
+
+def _margin_distribution(run: pd.DataFrame, name: str) -> pd.DataFrame:
+    counts = run["margin"].value_counts().sort_index()
+    return pd.DataFrame(
+        {
+            "policy": name,
+            "margin": counts.index.to_numpy(np.int64),
+            "games": counts.to_numpy(np.int64),
+            "share": counts.to_numpy(np.float64) / len(run),
+        }
+    )
+
+
+def _margin_summary(run: pd.DataFrame, name: str) -> dict[str, Any]:
+    m = run["margin"].to_numpy(np.float64)
+    q = np.quantile(m, [0.05, 0.25, 0.5, 0.75, 0.95])
+    return {
+        "policy": name,
+        "games": len(m),
+        "mean": float(m.mean()),
+        "sd": float(m.std(ddof=1)) if len(m) > 1 else math.nan,
+        "p05": q[0],
+        "p25": q[1],
+        "median": q[2],
+        "p75": q[3],
+        "p95": q[4],
+        "tied": float((m == 0).mean()),
+        "won": float((m > 0).mean()),
+    }
+
+
+def _lookahead_gain(runs: dict[str, pd.DataFrame]) -> pd.DataFrame:
+    columns = [
+        "policy",
+        "games",
+        "greedy_win_share",
+        "policy_win_share",
+        "gain",
+        "gain_se",
+        "gain_low",
+        "gain_high",
+        "significant",
+        "greedy_margin",
+        "policy_margin",
+        "margin_gain",
+        "margin_gain_se",
+        "margin_gain_low",
+        "margin_gain_high",
+        "margin_significant",
+    ]
+    rows = []
+    base = runs[BASELINE_POLICY]
+    for name in SLOW_POLICIES:
+        if name not in runs:
+            continue
+        run = runs[name]
+        common = base.index.intersection(run.index)
+        win = paired_difference(run["win"], base["win"])
+        margin = paired_difference(run["margin"], base["margin"])
+        rows.append(
+            {
+                "policy": name,
+                "games": win.n,
+                "greedy_win_share": float(base.loc[common, "win"].mean()),
+                "policy_win_share": float(run.loc[common, "win"].mean()),
+                "gain": win.mean,
+                "gain_se": win.se,
+                "gain_low": win.low,
+                "gain_high": win.high,
+                "significant": win.significant,
+                "greedy_margin": float(base.loc[common, "margin"].mean()),
+                "policy_margin": float(run.loc[common, "margin"].mean()),
+                "margin_gain": margin.mean,
+                "margin_gain_se": margin.se,
+                "margin_gain_low": margin.low,
+                "margin_gain_high": margin.high,
+                "margin_significant": margin.significant,
+            }
+        )
+    return pd.DataFrame(rows, columns=columns)
+
+
+def _check_solo_policies(policies: Sequence[str]) -> tuple[str, ...]:
+    names = [p.strip() for p in (policies.split(",") if isinstance(policies, str) else policies)]
+    if not names or any(not p for p in names):
+        raise FairysimError("--policy", "give at least one solo policy")
+    for name in names:
+        if name not in POLICIES and ":" not in name:
+            raise FairysimError(
+                "--policy",
+                f"unknown policy {name!r}; built-ins are {', '.join(POLICIES)}, "
+                "or give module:function",
+            )
+    ordered = [BASELINE_POLICY, *(p for p in names if p != BASELINE_POLICY)]
+    return tuple(dict.fromkeys(ordered))
+
+
+__all__ = [
+    "BASELINE_POLICY",
+    "SLOW_POLICIES",
+    "SoloStudy",
+    "solo_runs",
+    "solo_study",
+    "summarise_solo",
+]

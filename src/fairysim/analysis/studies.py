@@ -1,0 +1,124 @@
+"""What every game's study does before and while it plays its runs: check the player counts,
+read the card file, and show one progress bar over all the runs.
+
+Game-independent: a study passes its game's limits, card class and loader.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TypeVar
+
+from fairysim.errors import CardFileError, FairysimError
+from fairysim.sim.batch import Progress
+
+DEFAULT_SEED = 1
+"""Seed of every run of a report unless the user gives one."""
+
+Cards = TypeVar("Cards")
+
+
+def check_player_counts(
+    players: Sequence[int], minimum: int, maximum: int, study: str | None = None
+) -> tuple[int, ...]:
+    """The player counts a study plays, each once, in the order given.
+
+    Parameters
+    ----------
+    players : sequence of int
+        Player counts asked for.
+    minimum, maximum : int
+        The counts the study covers.
+    study : str, optional
+        The study's name, when its limits are narrower than the game's (e.g.
+        ``"card-balance study"``), for the error.
+
+    Returns
+    -------
+    tuple of int
+        ``players`` without repeats.
+
+    Raises
+    ------
+    FairysimError
+        Naming ``--players`` when none is given or one is out of range.
+    """
+    values = tuple(dict.fromkeys(int(p) for p in players))
+    if not values or any(not minimum <= p <= maximum for p in values):
+        limits = (
+            f"player counts must be {minimum} to {maximum}"
+            if study is None
+            else f"the {study} covers {minimum} to {maximum} players"
+        )
+        raise FairysimError("--players", f"{limits}, got {list(players)}")
+    return values
+
+
+def load_card_set(
+    cards: str | Path | Cards | None,
+    card_type: type[Cards],
+    load_cards: Callable[[str | Path | None], Cards],
+) -> Cards:
+    """The card set a study plays: ``cards`` when it is already loaded, else the file it names
+    (the shipped one for None).
+
+    Parameters
+    ----------
+    cards : path, card set or None
+        What the user gave.
+    card_type : type
+        The game's card-set class.
+    load_cards : callable
+        The game's card-file reader.
+
+    Returns
+    -------
+    The card set.
+
+    Raises
+    ------
+    FairysimError
+        Naming ``--cards`` when the file is missing or malformed: it is the user's option to fix.
+    """
+    if isinstance(cards, card_type):
+        return cards
+    try:
+        return load_cards(cards)
+    except CardFileError as error:
+        raise FairysimError("--cards", str(error)) from None
+
+
+class ProgressTracker:
+    """One progress bar over several runs: each run reports its own games done.
+
+    Parameters
+    ----------
+    progress : callable or None
+        ``progress(games_done, games_total)`` over the whole study.
+    total : int
+        Games of every run together.
+    """
+
+    def __init__(self, progress: Progress | None, total: int) -> None:
+        self.progress = progress
+        self.total = total
+        self.finished = 0
+
+    def run(self) -> Progress | None:
+        """The progress callback of the next run (None when nobody listens)."""
+        if self.progress is None:
+            return None
+        progress = self.progress
+
+        def report(done: int, _total: int) -> None:
+            progress(self.finished + done, self.total)
+
+        return report
+
+    def done(self, games: int) -> None:
+        """Count a finished run's games."""
+        self.finished += games
+
+
+__all__ = ["DEFAULT_SEED", "ProgressTracker", "check_player_counts", "load_card_set"]

@@ -1,0 +1,359 @@
+"""Public entry points: play Fairy Concerto games and get tidy results."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numba as nb
+import numpy as np
+import pandas as pd
+
+from fairysim.errors import FairysimError
+from fairysim.sim.batch import (
+    DEFAULT_CHUNK_GAMES,
+    Progress,
+    new_error_records,
+    raise_first_illegal_choice,
+    run_chunks,
+    tidy_frame,
+)
+from fairysim.sim.concerto.cards import ConcertoCards, load_cards
+from fairysim.sim.concerto.engine import new_outcome, play_games
+from fairysim.sim.concerto.lanes import PLAYER_COUNTS as LANE_PLAYER_COUNTS
+from fairysim.sim.concerto.lanes import play_greedy_games
+from fairysim.sim.concerto.policies import GREEDY, POLICIES
+from fairysim.sim.concerto.rules import (
+    DECISIONS,
+    KINDS,
+    MAX_PLAYERS,
+    MAX_SEATS,
+    MIN_PLAYERS,
+    PART_NAMES,
+    SOLOISTS,
+    soloist_index,
+)
+from fairysim.sim.concerto.spec import ENGINE_VERSION, NAME, PAHHA_NOTE
+from fairysim.sim.policy import Policy, resolve_policies, seat_policies
+from fairysim.sim.rng import check_seed
+
+PAHHA_POLICY = "pahha"
+"""Policy label of Pahha's row in solo results."""
+
+
+SETUP_COLUMNS = ("players", "soloist_card", "pianist_card", "harpist_card", "popularity_kind")
+
+
+@dataclass(frozen=True)
+class ConcertoSetup:
+    """A validated run configuration: everything that decides the numbers of a run.
+
+    ``soloist``/``pianist``/``harpist`` are None when drawn at random for every game.
+    """
+
+    players: int
+    policies: tuple[Policy, ...]
+    seed: int
+    cards: ConcertoCards
+    soloist: str | None = None
+    pianist: str | None = None
+    harpist: str | None = None
+    game = NAME
+
+    @property
+    def seats(self) -> int:
+        """Rows per game: the players, plus Pahha in solo."""
+        return 2 if self.players == 1 else self.players
+
+    @property
+    def policy_names(self) -> list[str]:
+        """Each row's policy name (Pahha's row is ``pahha``)."""
+        names = [p.name for p in self.policies]
+        return [*names, PAHHA_POLICY] if self.players == 1 else names
+
+    @property
+    def form(self) -> str:
+        """``solo``, ``two-player`` or ``draft``."""
+        return {1: "solo", 2: "two-player"}.get(self.players, "draft")
+
+    def headline(self, games: int) -> str:
+        """One line naming the run, printed above its summary."""
+        form = {1: "solo against Pahha", 2: "2 players"}.get(
+            self.players, f"{self.players} players"
+        )
+        fixed = [
+            f"{name} {value}"
+            for name, value in (
+                ("soloist", self.soloist),
+                ("pianist", self.pianist),
+                ("harpist", self.harpist),
+            )
+            if value is not None
+        ]
+        return f"Fairy Concerto, {form}, {games:,} games, seed {self.seed}" + "".join(
+            f", {item}" for item in fixed
+        )
+
+    def preamble(self) -> list[str]:
+        """Lines printed between the headline and the summary table."""
+        return [f"Cards: {self.cards.label}"]
+
+    def footnotes(self) -> list[str]:
+        """Lines printed under the summary table."""
+        return [PAHHA_NOTE] if self.players == 1 else []
+
+    def row_labels(self, policy_labels: Sequence[str]) -> list[str]:
+        """The summary's row labels, given each player's policy label (Pahha's row in solo)."""
+        return [*policy_labels, "Pahha"] if self.players == 1 else list(policy_labels)
+
+    def fixed_setup(self) -> np.ndarray:
+        """int64[3]: fixed soloist, pianist and harpist indices, -1 where drawn at random."""
+        return np.array(
+            [
+                -1 if self.soloist is None else soloist_index(self.soloist),
+                -1 if self.pianist is None else self.cards.pianist_index(self.pianist),
+                -1 if self.harpist is None else self.cards.harpist_index(self.harpist),
+            ],
+            dtype=np.int64,
+        )
+
+    def config(self) -> dict[str, Any]:
+        """JSON-friendly description saved with results."""
+        return {
+            "players": self.players,
+            "policies": [p.name for p in self.policies],
+            "weights": [list(p.weights) for p in self.policies],
+            "seed": self.seed,
+            "soloist": self.soloist,
+            "pianist": self.pianist,
+            "harpist": self.harpist,
+            "cards": self.cards.source,
+            "cards_provisional": self.cards.provisional,
+            "engine_version": ENGINE_VERSION,
+        }
+
+
+def make_setup(
+    *,
+    players: int = 4,
+    policies: str | Policy | Sequence[str | Policy] = "greedy",
+    seed: int = 0,
+    cards: str | Path | ConcertoCards | None = None,
+    soloist: str | None = None,
+    pianist: str | None = None,
+    harpist: str | None = None,
+) -> ConcertoSetup:
+    """Validate a configuration; errors name the option at fault (``--players``, ``--soloist`` ...).
+
+    Parameters
+    ----------
+    players : int
+        1 (solo against Pahha), 2 (two-player rules) or 3-4.
+    policies : str, Policy or sequence
+        One per player, or one for all.
+    seed : int
+    cards : path or ConcertoCards, optional
+        Card file (the shipped provisional set when None).
+    soloist : {"A", "B", "C", "D"}, optional
+    pianist, harpist : str, optional
+        Card ids from the card file.
+
+    Returns
+    -------
+    ConcertoSetup
+    """
+    if (
+        isinstance(players, bool)
+        or not isinstance(players, int | np.integer)
+        or not (MIN_PLAYERS <= players <= MAX_PLAYERS)
+    ):
+        raise FairysimError(
+            "--players",
+            f"must be {MIN_PLAYERS}-{MAX_PLAYERS} (1 = solo against Pahha), got {players!r}",
+        )
+    try:
+        seed = check_seed(seed)
+    except ValueError as exc:
+        raise FairysimError("--seed", str(exc)) from None
+    if soloist is not None:
+        try:
+            soloist = SOLOISTS[soloist_index(soloist)]
+        except ValueError as exc:
+            raise FairysimError("--soloist", str(exc)) from None
+    card_set = cards if isinstance(cards, ConcertoCards) else load_cards(cards)
+    if pianist is not None:
+        pianist = card_set.pianist_ids[card_set.pianist_index(pianist, "--pianist")]
+    if harpist is not None:
+        harpist = card_set.harpist_ids[card_set.harpist_index(harpist, "--harpist")]
+    seats = resolve_policies(policies, int(players), POLICIES)
+    solo_only = [p.name for p in seats if p.builtin_id == POLICIES["lookahead"].builtin_id]
+    if solo_only and players != 1:
+        # Its rollouts replay the solo rounds against Pahha (C8): in another form it would not
+        # play the game at hand.
+        raise FairysimError(
+            "--policy", f"lookahead is for solo (--players 1), not for {players} players"
+        )
+    return ConcertoSetup(int(players), seats, seed, card_set, soloist, pianist, harpist)
+
+
+def play_chunks(
+    setup: ConcertoSetup,
+    games: int,
+    *,
+    first_game: int = 0,
+    chunk_games: int = DEFAULT_CHUNK_GAMES,
+    threads: int | None = None,
+    progress: Progress | None = None,
+    lanes: bool = True,
+) -> Iterator[tuple[int, dict[str, np.ndarray]]]:
+    """Yield ``(first_game, arrays)`` chunk by chunk, for games ``first_game`` onwards (a sweep
+    hands game ranges of one run to different workers).
+
+    A solo or 3-4 player table where every seat plays greedy is played in lanes
+    (:mod:`.lanes`), the same games faster; ``lanes=False`` plays it one game at a time
+    (:mod:`.engine`), for comparison.
+
+    Per-row arrays (shape ``(n, seats)``) are the :data:`SEAT_COLUMNS`; per-game arrays (shape
+    ``(n,)``) are the setup codes ``soloist_card``, ``pianist_card``, ``harpist_card``,
+    ``popularity_kind`` and the bookkeeping ``bag_left``, ``tokens_removed``, ``pile_left``,
+    ``discarded``.
+    """
+    seats = seat_policies(setup.policies, MAX_SEATS)
+    fixed = setup.fixed_setup()
+    cards = setup.cards
+    card_arrays = (cards.score_need, cards.tokens, cards.pianist_sets, cards.harpist_sets)
+    in_lanes = (
+        lanes and setup.players in LANE_PLAYER_COUNTS and all(seats.ids[: setup.players] == GREEDY)
+    )
+
+    def play_chunk(first: int, n: int) -> dict[str, np.ndarray]:
+        out = new_outcome(n, setup.seats)
+        threads = nb.get_num_threads()
+        if in_lanes:
+            play_greedy_games(setup.seed, first, setup.players, *card_arrays, fixed, out, threads)
+            return outcome_arrays(out)
+        errors = new_error_records(n)
+        play_games(
+            setup.seed,
+            first,
+            setup.players,
+            *seats,
+            *card_arrays,
+            fixed,
+            out,
+            errors,
+            threads,
+        )
+        raise_first_illegal_choice(errors, first, DECISIONS)
+        return outcome_arrays(out)
+
+    yield from run_chunks(play_chunk, games, chunk_games, progress, threads, first_game)
+
+
+def outcome_arrays(out) -> dict[str, np.ndarray]:
+    """Flatten an engine Outcome into named per-row and per-game arrays."""
+    arrays: dict[str, np.ndarray] = {
+        "score": out.score,
+        "rank": out.rank,
+        "win_share": out.win_share,
+        "margin": out.margin,
+    }
+    for i, name in enumerate(PART_NAMES):
+        arrays[name] = out.parts[:, :, i]
+    for name in ("cards_held", "cards_completed", "held_mask", "completed_mask"):
+        arrays[name] = getattr(out, name)
+    for k, kind in enumerate(KINDS):
+        arrays[f"n_{kind}"] = out.orchestra[:, :, k]
+    for name in (
+        "soloist_card",
+        "pianist_card",
+        "harpist_card",
+        "popularity_kind",
+        "bag_left",
+        "tokens_removed",
+        "pile_left",
+        "discarded",
+    ):
+        arrays[name] = getattr(out, name)
+    return arrays
+
+
+BOOKKEEPING = ("bag_left", "tokens_removed", "pile_left", "discarded")
+
+
+def chunk_frame(setup: ConcertoSetup, first: int, arrays: dict[str, np.ndarray]) -> pd.DataFrame:
+    """The tidy rows of one chunk, setup codes turned into labels."""
+    public = {k: v for k, v in arrays.items() if k not in BOOKKEEPING}
+    frame = tidy_frame(first, public, setup.seats, setup.policy_names, {"players": setup.players})
+    labels = {
+        "soloist_card": list(SOLOISTS),
+        "pianist_card": list(setup.cards.pianist_ids),
+        "harpist_card": list(setup.cards.harpist_ids),
+        "popularity_kind": list(KINDS),
+    }
+    for name, categories in labels.items():
+        frame[name] = pd.Categorical.from_codes(frame[name].to_numpy().astype(np.int64), categories)
+    return frame
+
+
+def score_orchestra(
+    counts,
+    setup: dict[str, Any],
+    score_cards: Sequence[str] = (),
+    cards: str | Path | ConcertoCards | None = None,
+) -> dict[str, int]:
+    """Score one orchestra by hand (rulings C5; honors need the other orchestras, so they are 0).
+
+    Parameters
+    ----------
+    counts : mapping, sequence of 5 ints, or iterable of kind names
+        The orchestra (composers on score cards included).
+    setup : dict
+        ``popularity`` (kind name), ``soloist`` (``"A"`` .. ``"D"``), ``pianist`` and ``harpist``
+        (card ids of the card file).
+    score_cards : sequence of str
+        Ids of the score cards held face up.
+    cards : path or ConcertoCards, optional
+        Card file (the shipped provisional set when None).
+
+    Returns
+    -------
+    dict
+        Points per part of :data:`.rules.PART_NAMES` and ``total``.
+
+    Raises
+    ------
+    FairysimError
+        Naming ``counts``, ``setup`` (a key outside popularity, soloist, pianist, harpist is
+        refused) or ``score_cards``; see :func:`.cards.check_orchestra`,
+        :func:`.cards.check_setup` and :func:`.cards.check_score_cards`.
+
+    Examples
+    --------
+    >>> score_orchestra([2, 2, 2, 5, 1], {"popularity": "horn", "soloist": "C",
+    ...                 "pianist": "P1", "harpist": "H1"})["soloist"]
+    9
+    """
+    from fairysim.sim.concerto.cards import check_orchestra, check_score_cards, check_setup
+    from fairysim.sim.concerto.rules import (
+        P_SCORE_CARDS,
+        POINTS_PER_SCORE_CARD,
+        card_complete,
+        contest_parts,
+    )
+
+    card_set = cards if isinstance(cards, ConcertoCards) else load_cards(cards)
+    c = check_orchestra(counts, card_set)
+    pop, soloist, pianist, harpist = check_setup(setup, card_set)
+    held = check_score_cards(score_cards, card_set)
+    parts = np.zeros(len(PART_NAMES), dtype=np.int64)
+    contest_parts(
+        c, pop, soloist, card_set.pianist_sets[pianist], card_set.harpist_sets[harpist], parts
+    )
+    done = sum(bool(card_complete(card_set.score_need[i], c)) for i in held)
+    parts[P_SCORE_CARDS] = POINTS_PER_SCORE_CARD * done
+    result = {name: int(parts[i]) for i, name in enumerate(PART_NAMES)}
+    result["total"] = int(parts.sum())
+    return result

@@ -1,0 +1,161 @@
+"""Fairy Concerto's declared contract (:mod:`fairysim.sim.game`): what the command line, sweeps,
+the benchmark and the reports know of the game. Imports no numba: ``fairysim --help`` reads it.
+"""
+
+from __future__ import annotations
+
+from fairysim.sim.game import (
+    BenchSpec,
+    GameSpec,
+    ReportOption,
+    ReportSpec,
+    SetupAxis,
+    SummaryColumn,
+    register,
+)
+
+NAME = "concerto"
+
+ENGINE_VERSION = 2
+"""Bumped whenever the engine's behaviour (and so any result) changes."""
+
+MIN_PLAYERS = 1
+MAX_PLAYERS = 4
+
+SOLOISTS = ("A", "B", "C", "D")
+"""Soloist cards by method letter (the Korean translation names them)."""
+
+KINDS = ("trumpeter", "drummer", "violinist", "horn", "composer")
+"""Token kinds, in the order of every per-kind array."""
+
+PART_NAMES = (
+    "popularity",
+    "conductor",
+    "soloist",
+    "pianist",
+    "harpist",
+    "score_cards",
+    "honors",
+)
+"""Score parts, in the order of every per-part array."""
+
+SEAT_COLUMNS = (
+    "score",
+    "rank",
+    "win_share",
+    "margin",
+    *PART_NAMES,
+    "cards_held",
+    "cards_completed",
+    "held_mask",
+    "completed_mask",
+    *(f"n_{k}" for k in KINDS),
+)
+"""Per-seat result columns (besides game, seat, policy and the setup columns). ``margin`` is the
+score minus the best other score of the game; ``held_mask``/``completed_mask`` have bit ``i`` set
+for score card ``i`` of the card file; ``n_<kind>`` counts the orchestra by kind."""
+
+SUMMARY_COLUMNS = tuple(c for c in SEAT_COLUMNS if not c.endswith("_mask"))
+"""The seat columns a summary averages (bit masks have no meaningful mean)."""
+
+PAHHA_NOTE = "A tie with Pahha is a loss; Pahha scores 3 per face-down score card (ruling C8)."
+"""Printed under every table with a solo seat against Pahha."""
+
+SPEC = register(
+    GameSpec(
+        name=NAME,
+        title="Fairy Concerto",
+        engine_version=ENGINE_VERSION,
+        min_players=MIN_PLAYERS,
+        max_players=MAX_PLAYERS,
+        default_players=4,
+        players_help="1 = solo against Pahha, 2 = the two-player rules, 3 or 4 = the draft.",
+        package="fairysim.sim.concerto",
+        reference="fairysim.sim.concerto.reference:play_games",
+        bench=tuple(
+            BenchSpec(label, {"players": players, "policies": "greedy"}, lanes)
+            # Greedy tables of solo and 3-4 players play in lanes; the one-game engine's
+            # figure is kept beside it.
+            for players, label, lanes in (
+                (4, "4 players, greedy", True),
+                (4, "4 players, greedy, one game at a time", False),
+                (3, "3 players, greedy", True),
+                (2, "2 players, greedy", True),
+                (1, "solo, greedy", True),
+                (1, "solo, greedy, one game at a time", False),
+            )
+        ),
+        seat_columns=SUMMARY_COLUMNS,
+        summary=(
+            SummaryColumn("score", ("score",)),
+            SummaryColumn("popu-\nlarity", ("popularity",)),
+            # The four contest cards summed, so that the table fits 80 columns (every part is
+            # in the --out rows).
+            SummaryColumn("con-\ntests", ("conductor", "soloist", "pianist", "harpist")),
+            SummaryColumn("hon-\nors", ("honors",)),
+            SummaryColumn("score cards\ndone/held", ("cards_completed", "cards_held"), join="/"),
+        ),
+        cards_help="Card file (TOML) with the score, pianist and harpist cards and the token "
+        "mix (default: the shipped PROVISIONAL set, ruling C9; see docs/concerto-cards.md).",
+        axes=(
+            SetupAxis(
+                "soloist",
+                "--soloist",
+                "Fixed soloist card A, B, C or D (default: random).",
+                values=SOLOISTS,
+                column="soloist_card",
+            ),
+            SetupAxis(
+                "pianist",
+                "--pianist",
+                "Fixed pianist card id of the card file (default: random).",
+                values_from="pianist_ids",
+                column="pianist_card",
+            ),
+            SetupAxis(
+                "harpist",
+                "--harpist",
+                "Fixed harpist card id of the card file (default: random).",
+                values_from="harpist_ids",
+                column="harpist_card",
+            ),
+        ),
+        reports=(
+            ReportSpec(
+                "concerto",
+                "Write the Fairy Concerto card-balance report (2 to 4 players) and print where "
+                "it is.",
+                writer="fairysim.analysis.concerto:write_report",
+                games_help="Games per player count",
+                takes_cards=True,
+                options=(
+                    ReportOption(
+                        "policy",
+                        "--policy",
+                        "The one policy every seat plays (a built-in or module:function).",
+                        kind="policy",
+                        default="greedy",
+                    ),
+                ),
+            ),
+            ReportSpec(
+                "concerto-solo",
+                "Write the Fairy Concerto solo report (win rates against Pahha) and print where "
+                "it is.",
+                writer="fairysim.analysis.concerto:write_solo_report",
+                games_help="Games per fast policy",
+                takes_cards=True,
+                options=(
+                    ReportOption(
+                        "lookahead_games",
+                        "--lookahead-games",
+                        "Games of the slow lookahead policy, paired with greedy on the first "
+                        "deals (default: the report's).",
+                        kind="games",
+                    ),
+                ),
+            ),
+        ),
+        policies_note="lookahead is for solo (--players 1); other forms refuse it.",
+    )
+)

@@ -1,0 +1,959 @@
+"""The jitted Fairy Land game loop, 2 to 4 players: the reference engine's games, draw for draw.
+
+:mod:`.reference` is the specification: this engine makes the same random draws in the same
+order (its module docstring lists them), offers the same decisions with the same choice rows
+(:mod:`.rules`) and the same view, and must agree with it game by game
+(tests/fairyland/test_reference_equivalence.py).
+
+Engine state
+------------
+One :class:`Table` (a named tuple of small fixed arrays) is allocated per worker thread and reset
+for every game, so the game loop allocates nothing. The public state *is* the policies' view:
+``Table.public`` is laid out by :data:`.rules.VIEW_FIELDS` and kept up to date move by move
+(clearings, hands and played fairies as bitmasks, collected cards, crests, item bonuses, item
+states, deck sizes, the Dawn and auction context), and only ``V_SEAT`` is written before a
+policy is asked (ruling PL2: every seat sees the same table). What no seat sees is kept beside
+it: the forest in its shuffled order, and the Druid and court decks as ring buffers of
+:data:`RING` slots (cards seen at a visit and not kept go to the bottom, L18).
+
+Each decision's rows are written by :mod:`.choices` (tested row for row against the reference's
+offers). Policies are asked in one place, :func:`decide`, which compiles the policy dispatch
+(:func:`.policies.ask_policy`) once. A policy answering outside the legal choices fills the
+block's error record and is answered for with choice 0, so that the game runs to its end and
+the block stops after it (:func:`play_block`).
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numba as nb
+import numpy as np
+
+from fairysim.sim.batch import ERROR_ROW
+from fairysim.sim.blocks import (
+    GAMES_PER_BLOCK,
+    block_count,
+    block_rows,
+    claim_block,
+    worker_count,
+)
+from fairysim.sim.borrow import borrowed, borrowed_fields, keep_alive
+from fairysim.sim.fairyland.choices import (
+    bid_choices,
+    broom_choices,
+    dawn_choices,
+    day_choices,
+    horn_choices,
+    net_choices,
+    ogre_choices,
+    payment_choices,
+    pick_choices,
+    visit_choices,
+)
+from fairysim.sim.fairyland.policies import ask_policy
+from fairysim.sim.fairyland.rules import (
+    ACT_CREST,
+    ACT_DRUIDS,
+    ACT_EXPLORE,
+    ACT_QUEEN,
+    BID,
+    BID_BONUS,
+    BROOM,
+    BROOM_SWEEP,
+    C_ACTION,
+    C_ARG,
+    C_BID,
+    C_CARD,
+    C_CARD_2,
+    C_CARD_NET,
+    C_CLEARING,
+    C_FIRST,
+    C_LOOK,
+    C_MASK,
+    C_SECOND,
+    C_VALUE,
+    CHOICE_WIDTH,
+    CLEARINGS,
+    COURT_DECK_SIZE,
+    DAWN,
+    DAY,
+    DRUID_DECK_SIZE,
+    DRUID_FAIRIES,
+    DRUID_PICK,
+    DRUIDS_KEY,
+    FIRST_ANIMAL,
+    FIRST_FLOWER,
+    FIRST_FOREST_TYPE,
+    GOBLIN,
+    GOBLIN_TRAP,
+    HORN_OF_RECALL,
+    HORN_RECALL,
+    HOUSE_MASK,
+    IT_AMOUNT,
+    IT_PRIMITIVE,
+    ITEM_FIELDS,
+    ITEM_UNSEEN,
+    ITEM_USED,
+    MAX_CHOICES,
+    MAX_COURT_ITEMS,
+    MAX_SEATS,
+    N_ANIMALS,
+    N_CARD_TYPES,
+    N_FAIRY_TYPES,
+    N_FLOWERS,
+    N_PARTS,
+    NET,
+    NET_TAKE,
+    NO_CARD,
+    NO_CLEARING,
+    NO_PRIMITIVE,
+    NO_SEAT,
+    OGRE,
+    OGRE_VICTIMS,
+    OGRE_WARD,
+    OVERCROWDED,
+    PASS,
+    PAYMENT,
+    QUEEN_FAIRIES,
+    QUEEN_PICK,
+    V_ACTIVE,
+    V_AUCTION_CLEARING,
+    V_BID_BONUS,
+    V_CLEARING,
+    V_CLEARING_SIZE,
+    V_COLLECTED,
+    V_COURT_LEFT,
+    V_CRESTS,
+    V_DAWN_CARDS,
+    V_DRUIDS_LEFT,
+    V_FACE_VALUE,
+    V_FOREST_LEFT,
+    V_HAND,
+    V_HIGH_BID,
+    V_HIGH_BIDDER,
+    V_ITEM_STATE,
+    V_ITEM_TABLE,
+    V_ITEMS_HELD,
+    V_MAJORITY,
+    V_OGRE_WARD,
+    V_PLAYED,
+    V_PLAYERS,
+    V_SEAT,
+    V_START_SEAT,
+    V_TURN,
+    V_VISIT_BONUS,
+    VIEW_SIZE,
+    VISIT_BONUS,
+    WARRIOR,
+    WIND,
+    WIND_HAND_LIMIT,
+    explore_values,
+    is_special,
+    mask_value,
+    popcount,
+    rank_seats,
+    score_parts,
+    visit_values,
+)
+from fairysim.sim.rng import (
+    RNG_STATE_SIZE,
+    lay_out_counts,
+    randint,
+    seed_game_streams,
+    shuffle_prefix,
+)
+
+SeatPolicies = namedtuple("SeatPolicies", ["policy_ids", "policies", "reads_view", "weights"])
+"""Who decides for each seat (the arrays of :func:`fairysim.sim.policy.seat_policies`, in its
+order). Every seat reads the one view the engine keeps, so ``reads_view`` is not consulted."""
+
+RING = 16
+"""Slots of the Druid and court deck rings: a power of two above the 9 cards of a deck (L2)."""
+RING_MASK = RING - 1
+
+FIRST_VICTIM = FIRST_ANIMAL
+END_VICTIM = FIRST_FLOWER + N_FLOWERS
+"""Animals and flowers, the cards an ogre takes (L6), are the types ``FIRST_VICTIM ..
+END_VICTIM - 1``, animals first: the reference's order of victims."""
+assert FIRST_FLOWER == FIRST_ANIMAL + N_ANIMALS
+
+# Table.counters slots
+AUCTIONS = 0  # auctions held (a clearing with cards explored)
+UNBID = 1  # auctions nobody bid in
+BOX = 2  # forest cards discarded into the box
+COURT_ITEMS = 3  # bitmask of the game's court deck items
+DRUID_BOTTOM = 4  # ring slot of the Druid deck's bottom card
+COURT_BOTTOM = 5  # ring slot of the court deck's bottom item
+FAILED = 6  # 1 once a policy answered outside its choices
+N_COUNTERS = 7
+
+# Table.stats columns (per seat)
+AUCTIONS_WON = 0
+FAIRIES_PAID = 1  # fairy cards played for auctions, the Queen and the Druids
+VALUE_PAID = 2  # the values they were played for
+QUEEN_VISITS = 3
+DRUID_VISITS = 4
+CRESTS_USED = 5
+LAST_TURN = 6  # 0-based turn of the seat's last turn (ruling L12)
+ITEMS_USED = 7  # bitmask of the usable items the seat used
+OGRES_GAINED = 8  # ogres the seat gained (resolved, or warded by Ogre Bane)
+N_STATS = 9
+
+Table = namedtuple(
+    "Table",
+    [
+        "public",  # int64[VIEW_SIZE]: the public state, rules.VIEW_FIELDS (static tail: item table)
+        "choices",  # int64[MAX_CHOICES, CHOICE_WIDTH]: the decision being offered
+        "forest",  # int64[forest cards]: shuffled; top at forest[view[V_FOREST_LEFT] - 1]
+        "sorted_forest",  # int64[forest cards]: the forest laid out by type (static)
+        "druids",  # int64[RING]: Druid deck ring, bottom at counters[DRUID_BOTTOM]
+        "court",  # int64[RING]: court deck ring (item ids), bottom at counters[COURT_BOTTOM]
+        "court_all",  # int64[court items]: the court file's items, shuffled at setup (L2)
+        "seen",  # int64[RING]: cards looked at during a visit, in the order seen
+        "taken",  # int64[N_CARD_TYPES]: the cards of a clearing being taken
+        "values",  # int64[N_FAIRY_TYPES]: each fairy's value for the current action
+        "evil",  # int64[CLEARINGS]: goblins and ogres in each clearing (Dawn, L3)
+        "stats",  # int64[MAX_SEATS, N_STATS]
+        "counters",  # int64[N_COUNTERS]
+        "parts",  # int64[MAX_SEATS, N_PARTS]: final score parts, half points
+        "score",  # int64[MAX_SEATS]: half points
+        "hand_value",  # int64[MAX_SEATS]
+        "last_turn",  # int64[MAX_SEATS]
+        "rank",  # int64[MAX_SEATS]
+        "deal_rng",  # uint64[2]
+        "policy_rng",  # uint64[MAX_SEATS, 2]
+    ],
+)
+
+
+@nb.njit(cache=True)
+def new_table(forest_counts, item_table, face_value, majority):
+    """Allocate one worker's table; the view's static tail (the court's item table, the fairies'
+    face values, the animals' majority points) is written here once."""
+    sorted_forest = lay_out_counts(forest_counts)
+    n_items = item_table.shape[0]
+    t = Table(
+        np.zeros(VIEW_SIZE, np.int64),
+        np.zeros((MAX_CHOICES, CHOICE_WIDTH), np.int64),
+        np.zeros(len(sorted_forest), np.int64),
+        sorted_forest,
+        np.zeros(RING, np.int64),
+        np.zeros(RING, np.int64),
+        np.zeros(n_items, np.int64),
+        np.zeros(RING, np.int64),
+        np.zeros(N_CARD_TYPES, np.int64),
+        np.zeros(N_FAIRY_TYPES, np.int64),
+        np.zeros(CLEARINGS, np.int64),
+        np.zeros((MAX_SEATS, N_STATS), np.int64),
+        np.zeros(N_COUNTERS, np.int64),
+        np.zeros((MAX_SEATS, N_PARTS), np.int64),
+        np.zeros(MAX_SEATS, np.int64),
+        np.zeros(MAX_SEATS, np.int64),
+        np.zeros(MAX_SEATS, np.int64),
+        np.zeros(MAX_SEATS, np.int64),
+        np.zeros(RNG_STATE_SIZE, np.uint64),
+        np.zeros((MAX_SEATS, RNG_STATE_SIZE), np.uint64),
+    )
+    v = t.public
+    for i in range(MAX_COURT_ITEMS):
+        row = V_ITEM_TABLE + i * ITEM_FIELDS
+        if i < n_items:
+            for f in range(ITEM_FIELDS):
+                v[row + f] = item_table[i, f]
+        else:
+            v[row + IT_PRIMITIVE] = NO_PRIMITIVE
+    for f in range(N_FAIRY_TYPES):
+        v[V_FACE_VALUE + f] = face_value[f]
+    for a in range(N_ANIMALS):
+        v[V_MAJORITY + a] = majority[a]
+    return t
+
+
+# --- Small moves on the view ----------------------------------------------------------------------
+
+
+@nb.njit(cache=True, inline="always")
+def item_field(v, item, field):
+    """Field ``field`` of court item ``item`` (the view's item table)."""
+    return v[V_ITEM_TABLE + item * ITEM_FIELDS + field]
+
+
+@nb.njit(cache=True, inline="always")
+def add_to_clearing(v, c, card):
+    """One ``card`` into clearing ``c``."""
+    v[V_CLEARING + c * N_CARD_TYPES + card] += 1
+    v[V_CLEARING_SIZE + c] += 1
+
+
+@nb.njit(cache=True, inline="always")
+def empty_clearing(v, c, into):
+    """Move every card of clearing ``c`` into ``into`` (counts by type, added to); returns how
+    many there were."""
+    at = V_CLEARING + c * N_CARD_TYPES
+    for card in range(FIRST_FOREST_TYPE, N_CARD_TYPES):
+        into[card] += v[at + card]
+        v[at + card] = 0
+    size = v[V_CLEARING_SIZE + c]
+    v[V_CLEARING_SIZE + c] = 0
+    return size
+
+
+@nb.njit(cache=True, inline="always")
+def discard_clearing(t, c):
+    """Every card of clearing ``c`` into the box (Sunset, the Broom, an auction nobody bid in)."""
+    v = t.public
+    at = V_CLEARING + c * N_CARD_TYPES
+    for card in range(FIRST_FOREST_TYPE, N_CARD_TYPES):
+        v[at + card] = 0
+    t.counters[BOX] += v[V_CLEARING_SIZE + c]
+    v[V_CLEARING_SIZE + c] = 0
+
+
+@nb.njit(cache=True, inline="always")
+def play_fairies(t, seat, mask, value):
+    """Play the fairies of ``mask`` face up; the Wind comes back when the hand then holds 3 cards
+    or fewer, the Wind not counted (L15, L18)."""
+    v = t.public
+    hand = v[V_HAND + seat] & ~mask
+    played = v[V_PLAYED + seat] | mask
+    if (mask >> WIND) & 1 and popcount(hand) <= WIND_HAND_LIMIT:
+        hand |= 1 << WIND
+        played &= ~(1 << WIND)
+    v[V_HAND + seat] = hand
+    v[V_PLAYED + seat] = played
+    t.stats[seat, FAIRIES_PAID] += popcount(mask)
+    t.stats[seat, VALUE_PAID] += value
+
+
+# --- Asking a policy ------------------------------------------------------------------------------
+
+
+@nb.njit(cache=True, _nrt=False)
+def decide(v, choices, policy_rng, counters, seats, error, seat, decision, n):
+    """``seat``'s answer (a row of ``choices[:n]``) to ``decision``.
+
+    A single choice is taken without asking (ruling PL1). An answer outside the choices fills
+    the error record ``error`` (seat, decision, choice, n_choices; the first failure of the game
+    only) and is replaced by 0: the game runs on and the block stops after it. The one call site
+    of the policies (compiled once); it takes only the arrays it reads, because a call that
+    takes the whole table copies every array's fields.
+    """
+    if n == 1:
+        return 0
+    v[V_SEAT] = seat
+    answer = ask_policy(
+        seats.policy_ids,
+        seats.policies,
+        seat,
+        decision,
+        v,
+        choices,
+        n,
+        seats.weights[seat],
+        policy_rng[seat],
+    )
+    if 0 <= answer < n:
+        return answer
+    if counters[FAILED] == 0:
+        counters[FAILED] = 1
+        error[0] = seat
+        error[1] = decision
+        error[2] = answer
+        error[3] = n
+    return 0
+
+
+@nb.njit(cache=True, inline="always")
+def ask(t, seats, error, seat, decision, n):
+    """:func:`decide` on the table ``t``."""
+    return decide(t.public, t.choices, t.policy_rng, t.counters, seats, error, seat, decision, n)
+
+
+# --- Setup (L2) -----------------------------------------------------------------------------------
+
+
+@nb.njit(cache=True, inline="always")
+def setup_game(t, seed, game, n_players, crests):
+    """Reset the table and set up game ``game`` with the reference's draws: the forest shuffle,
+    the court shuffle, the starting seat (:mod:`.reference`, "Order of random draws")."""
+    v = t.public
+    for i in range(V_ITEM_TABLE):  # the dynamic part of the view; the rest is static
+        v[i] = 0
+    for i in range(MAX_COURT_ITEMS):
+        v[V_ITEM_STATE + i] = ITEM_UNSEEN
+    for s in range(MAX_SEATS):
+        for k in range(N_STATS):
+            t.stats[s, k] = 0
+    for k in range(N_COUNTERS):
+        t.counters[k] = 0
+    v[V_PLAYERS] = n_players
+    v[V_DAWN_CARDS] = NO_CARD
+    v[V_DAWN_CARDS + 1] = NO_CARD
+    v[V_AUCTION_CLEARING] = NO_CLEARING
+    v[V_HIGH_BIDDER] = NO_SEAT
+    seed_game_streams(t.deal_rng, t.policy_rng, seed, game, n_players)
+    # 1. the forest
+    n_forest = len(t.forest)
+    for i in range(n_forest):
+        t.forest[i] = t.sorted_forest[i]
+    shuffle_prefix(t.deal_rng, t.forest, n_forest)
+    # 2. the court: its last COURT_DECK_SIZE items are the game's deck, top last
+    n_items = len(t.court_all)
+    for i in range(n_items):
+        t.court_all[i] = i
+    shuffle_prefix(t.deal_rng, t.court_all, n_items)
+    for j in range(COURT_DECK_SIZE):
+        item = t.court_all[n_items - COURT_DECK_SIZE + j]
+        t.court[j] = item
+        t.counters[COURT_ITEMS] |= 1 << item
+    v[V_COURT_LEFT] = COURT_DECK_SIZE
+    # 3. the starting seat (L18)
+    start = randint(t.deal_rng, n_players)
+    v[V_START_SEAT] = start
+    v[V_ACTIVE] = start
+    for s in range(n_players):
+        v[V_HAND + s] = HOUSE_MASK
+        v[V_CRESTS + s] = crests
+    # No draw: the Druid deck is the forest's top 9 in order, then one card per clearing.
+    left = n_forest - DRUID_DECK_SIZE
+    for j in range(DRUID_DECK_SIZE):
+        t.druids[j] = t.forest[left + j]
+    v[V_DRUIDS_LEFT] = DRUID_DECK_SIZE
+    for c in range(CLEARINGS):
+        left -= 1
+        add_to_clearing(v, c, t.forest[left])
+    v[V_FOREST_LEFT] = left
+
+
+# --- Gaining cards (L6, L17) -------------------------------------------------------------------
+
+
+@nb.njit(cache=True, inline="always")
+def resolve_ogre(t, seat, seats, error):
+    """Rulebook "Ogres" (L6): the ogre and 2 of the seat's animals/flowers (its choice) go to the
+    box; with only one such card, it goes; with none, nothing; an ogre ward (Ogre Bane) discards
+    the ogre alone (L13)."""
+    v = t.public
+    t.counters[BOX] += 1
+    t.stats[seat, OGRES_GAINED] += 1
+    if v[V_OGRE_WARD + seat]:
+        return
+    row = V_COLLECTED + seat * N_CARD_TYPES
+    held = 0
+    only = 0
+    for card in range(FIRST_VICTIM, END_VICTIM):
+        if v[row + card] > 0:
+            held += v[row + card]
+            only = card
+    if held == 0:
+        return
+    if held == 1:
+        v[row + only] -= 1
+        t.counters[BOX] += 1
+        return
+    n = ogre_choices(v[V_COLLECTED : V_COLLECTED + MAX_SEATS * N_CARD_TYPES], seat, t.choices)
+    k = ask(t, seats, error, seat, OGRE_VICTIMS, n)
+    v[row + t.choices[k, C_CARD]] -= 1
+    v[row + t.choices[k, C_CARD_2]] -= 1
+    t.counters[BOX] += 2
+
+
+@nb.njit(cache=True, inline="always")
+def gain_card(t, seat, card, seats, error):
+    """A card gained from the Druids, the Fairy Net or the Druid's Key (L17): a special fairy to
+    the hand, an ogre resolved at once, any other card in front of the seat."""
+    v = t.public
+    if card == OGRE:
+        resolve_ogre(t, seat, seats, error)
+    elif is_special(card):
+        v[V_HAND + seat] |= 1 << card
+    else:
+        v[V_COLLECTED + seat * N_CARD_TYPES + card] += 1
+
+
+@nb.njit(cache=True, inline="always")
+def take_cards(t, seat, seats, error):
+    """Take the cards of ``t.taken``: the others are placed first, then each ogre is resolved in
+    turn, so its victims may come from them (L18)."""
+    v = t.public
+    row = V_COLLECTED + seat * N_CARD_TYPES
+    for card in range(FIRST_FOREST_TYPE, N_CARD_TYPES):
+        count = t.taken[card]
+        if count == 0 or card == OGRE:
+            continue
+        if is_special(card):
+            v[V_HAND + seat] |= 1 << card
+        else:
+            v[row + card] += count
+    for _ in range(t.taken[OGRE]):
+        resolve_ogre(t, seat, seats, error)
+
+
+# --- Phase 1: Dawn (L3) ---------------------------------------------------------------------------
+
+
+@nb.njit(cache=True, inline="always")
+def dawn(t, seat, seats, error):
+    """Draw the top 2 forest cards (1 if only 1 is left) and place them in 2 clearings: an evil
+    card in a clearing with the fewest evil cards, a second evil card in the fewest-evil clearing
+    of the other two (counts before either is placed)."""
+    v = t.public
+    left = v[V_FOREST_LEFT] - 1
+    first = t.forest[left]
+    second = NO_CARD
+    if left > 0:
+        left -= 1
+        second = t.forest[left]
+    v[V_FOREST_LEFT] = left
+    v[V_DAWN_CARDS] = first
+    v[V_DAWN_CARDS + 1] = second
+    for c in range(CLEARINGS):
+        at = V_CLEARING + c * N_CARD_TYPES
+        t.evil[c] = v[at + GOBLIN] + v[at + OGRE]
+    n = dawn_choices(t.evil, first, second, t.choices)
+    k = ask(t, seats, error, seat, DAWN, n)
+    add_to_clearing(v, t.choices[k, C_FIRST], first)
+    if second != NO_CARD:
+        add_to_clearing(v, t.choices[k, C_SECOND], second)
+    v[V_DAWN_CARDS] = NO_CARD
+    v[V_DAWN_CARDS + 1] = NO_CARD
+
+
+# --- Phase 2: Day (L4, L16) -----------------------------------------------------------------------
+
+
+@nb.njit(cache=True, inline="always")
+def explore(t, seat, c, n_players, seats, error):
+    """Explore clearing ``c``: an auction from the explorer's left, the explorer bidding last
+    (L5, L14); the winner pays and takes the clearing (a Warrior in the payment discards its
+    goblins and ogres first); nobody bids: it is discarded. An empty clearing: nothing (L16)."""
+    v = t.public
+    if v[V_CLEARING_SIZE + c] == 0:
+        return
+    t.counters[AUCTIONS] += 1
+    explore_values(
+        v[V_FACE_VALUE : V_FACE_VALUE + N_FAIRY_TYPES],
+        v[V_CLEARING + c * N_CARD_TYPES : V_CLEARING + (c + 1) * N_CARD_TYPES],
+        t.values,
+    )
+    v[V_AUCTION_CLEARING] = c
+    v[V_HIGH_BID] = 0
+    v[V_HIGH_BIDDER] = NO_SEAT
+    high = 0
+    winner = NO_SEAT
+    for i in range(1, n_players + 1):
+        bidder = (seat + i) % n_players
+        can_pay = mask_value(v[V_HAND + bidder], t.values) + v[V_BID_BONUS + bidder]
+        if can_pay <= high:  # only a pass: not asked (PL1)
+            continue
+        n = bid_choices(high, can_pay, t.choices)
+        bid = t.choices[ask(t, seats, error, bidder, BID, n), C_BID]
+        if bid != PASS:
+            high = bid
+            winner = bidder
+            v[V_HIGH_BID] = high
+            v[V_HIGH_BIDDER] = winner
+    if winner == NO_SEAT:
+        t.counters[UNBID] += 1
+        discard_clearing(t, c)
+        v[V_AUCTION_CLEARING] = NO_CLEARING
+        return
+    # The winner plays fairies worth at least the bid, the bonus counting (L14).
+    n = payment_choices(v[V_HAND + winner], t.values, v[V_BID_BONUS + winner], high, t.choices)
+    k = ask(t, seats, error, winner, PAYMENT, n)
+    mask = t.choices[k, C_MASK]
+    value = t.choices[k, C_VALUE]
+    v[V_AUCTION_CLEARING] = NO_CLEARING
+    v[V_HIGH_BID] = 0
+    v[V_HIGH_BIDDER] = NO_SEAT
+    play_fairies(t, winner, mask, value)
+    t.stats[winner, AUCTIONS_WON] += 1
+    for card in range(N_CARD_TYPES):
+        t.taken[card] = 0
+    empty_clearing(v, c, t.taken)
+    if (mask >> WARRIOR) & 1:  # the Warrior chases goblins and ogres away (L5, L15)
+        t.counters[BOX] += t.taken[GOBLIN] + t.taken[OGRE]
+        t.taken[GOBLIN] = 0
+        t.taken[OGRE] = 0
+    take_cards(t, winner, seats, error)
+
+
+@nb.njit(cache=True, inline="always")
+def visit(t, seat, deck, bottom_slot, left_slot, fairies, pick, seats, error):
+    """The Queen or the Druids (L7): play 1 or more fairies of value V, look at
+    ``min(V + bonus - 1, deck)`` cards from the top of ``deck`` (a ring), keep one; the others go
+    to the bottom in the order seen (L18). Returns the kept card or item (NO_CARD: none seen)."""
+    v = t.public
+    left = v[left_slot]
+    bonus = v[V_VISIT_BONUS + seat]
+    visit_values(v[V_FACE_VALUE : V_FACE_VALUE + N_FAIRY_TYPES], t.values)
+    n = visit_choices(v[V_HAND + seat], t.values, bonus, left, t.choices)
+    k = ask(t, seats, error, seat, fairies, n)
+    mask = t.choices[k, C_MASK]
+    look = t.choices[k, C_LOOK]
+    play_fairies(t, seat, mask, t.choices[k, C_VALUE])
+    bottom = t.counters[bottom_slot]
+    for j in range(look):
+        left -= 1
+        t.seen[j] = deck[(bottom + left) & RING_MASK]
+    v[left_slot] = left
+    if look == 0:
+        return NO_CARD
+    n = pick_choices(t.seen, look, t.choices)
+    kept = t.choices[ask(t, seats, error, seat, pick, n), C_CARD]
+    skipped = False
+    for j in range(look):
+        card = t.seen[j]
+        if card == kept and not skipped:  # the first seen of its kind is kept
+            skipped = True
+            continue
+        bottom = (bottom - 1) & RING_MASK
+        deck[bottom] = card
+        left += 1
+    t.counters[bottom_slot] = bottom
+    v[left_slot] = left
+    return kept
+
+
+@nb.njit(cache=True, inline="always")
+def gain_item(v, seat, item):
+    """``seat`` takes court item ``item`` face up; a permanent item acts from now on (L13)."""
+    v[V_ITEMS_HELD + seat] |= 1 << item
+    v[V_ITEM_STATE + item] = seat
+    primitive = item_field(v, item, IT_PRIMITIVE)
+    if primitive == BID_BONUS:
+        v[V_BID_BONUS + seat] += item_field(v, item, IT_AMOUNT)
+    elif primitive == VISIT_BONUS:
+        v[V_VISIT_BONUS + seat] += item_field(v, item, IT_AMOUNT)
+    elif primitive == OGRE_WARD:
+        v[V_OGRE_WARD + seat] = 1
+
+
+@nb.njit(cache=True, inline="always")
+def use_item(t, seat, item, seats, error):
+    """Use a usable item; it leaves the game first (L13, L18)."""
+    v = t.public
+    bit = 1 << item
+    v[V_ITEMS_HELD + seat] &= ~bit
+    v[V_ITEM_STATE + item] = ITEM_USED
+    t.stats[seat, ITEMS_USED] |= bit
+    primitive = item_field(v, item, IT_PRIMITIVE)
+    amount = item_field(v, item, IT_AMOUNT)
+    if primitive == NET:  # take 1 card of your choice from any clearing, as if explored
+        n = net_choices(v[V_CLEARING : V_CLEARING + CLEARINGS * N_CARD_TYPES], t.choices)
+        k = ask(t, seats, error, seat, NET_TAKE, n)
+        c = t.choices[k, C_CLEARING]
+        card = t.choices[k, C_CARD_NET]
+        v[V_CLEARING + c * N_CARD_TYPES + card] -= 1
+        v[V_CLEARING_SIZE + c] -= 1
+        gain_card(t, seat, card, seats, error)
+    elif primitive == BROOM:  # discard all cards of one non-empty clearing
+        n = broom_choices(v[V_CLEARING_SIZE : V_CLEARING_SIZE + CLEARINGS], t.choices)
+        discard_clearing(t, t.choices[ask(t, seats, error, seat, BROOM_SWEEP, n), C_CLEARING])
+    elif primitive == GOBLIN_TRAP:  # discard up to `amount` goblins held
+        row = V_COLLECTED + seat * N_CARD_TYPES + GOBLIN
+        caught = min(amount, v[row])
+        v[row] -= caught
+        t.counters[BOX] += caught
+    elif primitive == HORN_OF_RECALL:  # return 1 to `amount` played fairies to the hand
+        n = horn_choices(v[V_PLAYED + seat], amount, t.choices)
+        mask = t.choices[ask(t, seats, error, seat, HORN_RECALL, n), C_MASK]
+        v[V_PLAYED + seat] &= ~mask
+        v[V_HAND + seat] |= mask
+    elif primitive == DRUIDS_KEY:  # the top Druid card, as a Druid card
+        left = v[V_DRUIDS_LEFT] - 1
+        v[V_DRUIDS_LEFT] = left
+        card = t.druids[(t.counters[DRUID_BOTTOM] + left) & RING_MASK]
+        gain_card(t, seat, card, seats, error)
+
+
+@nb.njit(cache=True, inline="always")
+def day(t, seat, n_players, seats, error):
+    """Choose and take one action: explore clearing 0, 1, 2 (always), the Queen, the Druids,
+    the Crest, each usable item held whose effect changes something (L4, L16)."""
+    v = t.public
+    sizes = v[V_CLEARING_SIZE] + v[V_CLEARING_SIZE + 1] + v[V_CLEARING_SIZE + 2]
+    n = day_choices(
+        v[V_HAND + seat],
+        v[V_PLAYED + seat],
+        v[V_CRESTS + seat],
+        v[V_ITEMS_HELD + seat],
+        v[V_ITEM_TABLE : V_ITEM_TABLE + MAX_COURT_ITEMS * ITEM_FIELDS],
+        sizes > 0,
+        v[V_COLLECTED + seat * N_CARD_TYPES + GOBLIN],
+        v[V_COURT_LEFT],
+        v[V_DRUIDS_LEFT],
+        t.choices,
+    )
+    k = ask(t, seats, error, seat, DAY, n)
+    action = t.choices[k, C_ACTION]
+    arg = t.choices[k, C_ARG]
+    if action == ACT_EXPLORE:
+        explore(t, seat, arg, n_players, seats, error)
+    elif action == ACT_QUEEN:  # keep one item face up (L7, L13)
+        t.stats[seat, QUEEN_VISITS] += 1
+        item = visit(
+            t, seat, t.court, COURT_BOTTOM, V_COURT_LEFT, QUEEN_FAIRIES, QUEEN_PICK, seats, error
+        )
+        if item != NO_CARD:
+            gain_item(v, seat, item)
+    elif action == ACT_DRUIDS:  # keep one card, taken as if explored (L7, L17)
+        t.stats[seat, DRUID_VISITS] += 1
+        card = visit(
+            t, seat, t.druids, DRUID_BOTTOM, V_DRUIDS_LEFT, DRUID_FAIRIES, DRUID_PICK, seats, error
+        )
+        if card != NO_CARD:
+            gain_card(t, seat, card, seats, error)
+    elif action == ACT_CREST:  # every played fairy returns to the hand (L8)
+        v[V_CRESTS + seat] -= 1
+        t.stats[seat, CRESTS_USED] += 1
+        v[V_HAND + seat] |= v[V_PLAYED + seat]
+        v[V_PLAYED + seat] = 0
+    else:
+        use_item(t, seat, arg, seats, error)
+
+
+# --- A whole game ---------------------------------------------------------------------------------
+
+
+@nb.njit(cache=True, inline="always")
+def sunset(t):
+    """Every clearing holding 6 cards or more is emptied into the box (L9)."""
+    for c in range(CLEARINGS):
+        if t.public[V_CLEARING_SIZE + c] >= OVERCROWDED:
+            discard_clearing(t, c)
+
+
+@nb.njit(cache=True, inline="always")
+def final_scoring(t, n_players):
+    """Score every seat in half points (L11, L13) and rank them (L12) into the table."""
+    v = t.public
+    face_value = v[V_FACE_VALUE : V_FACE_VALUE + N_FAIRY_TYPES]
+    for s in range(n_players):
+        t.hand_value[s] = mask_value(v[V_HAND + s], face_value)
+        t.last_turn[s] = t.stats[s, LAST_TURN]
+    score_parts(
+        v[V_COLLECTED : V_COLLECTED + MAX_SEATS * N_CARD_TYPES],
+        t.hand_value,
+        v[V_ITEMS_HELD : V_ITEMS_HELD + MAX_SEATS],
+        n_players,
+        v[V_MAJORITY : V_MAJORITY + N_ANIMALS],
+        v[V_ITEM_TABLE : V_ITEM_TABLE + MAX_COURT_ITEMS * ITEM_FIELDS],
+        t.parts,
+    )
+    for s in range(n_players):
+        total = 0
+        for p in range(N_PARTS):
+            total += t.parts[s, p]
+        t.score[s] = total
+    rank_seats(t.score, t.hand_value, t.last_turn, n_players, t.rank)
+
+
+@nb.njit(cache=True, inline="always")
+def write_outcome(t, n_players, out, row):
+    """Write game row ``row`` of ``out`` (see :data:`OUTCOME_COLUMNS`); points are half points
+    halved."""
+    v = t.public
+    start = v[V_START_SEAT]
+    court_held = 0
+    for s in range(n_players):
+        out.score[row, s] = 0.5 * t.score[s]
+        for p in range(N_PARTS):
+            out.parts[row, s, p] = 0.5 * t.parts[s, p]
+        out.rank[row, s] = t.rank[s]
+        out.win_share[row, s] = 1.0 if t.rank[s] == 1 else 0.0
+        out.turn_position[row, s] = (s - start + n_players) % n_players
+        out.hand_value[row, s] = t.hand_value[s]
+        hand = v[V_HAND + s]
+        played = v[V_PLAYED + s]
+        out.hand_mask[row, s] = hand
+        out.played_mask[row, s] = played
+        for i in range(N_CARD_TYPES - FIRST_FOREST_TYPE):
+            card = FIRST_FOREST_TYPE + i
+            count = v[V_COLLECTED + s * N_CARD_TYPES + card]
+            if ((hand | played) >> card) & 1:  # a special fairy the seat owns
+                count += 1
+            out.collected[row, s, i] = count
+        held = v[V_ITEMS_HELD + s]
+        used = t.stats[s, ITEMS_USED]
+        out.items_held_mask[row, s] = held
+        out.items_used_mask[row, s] = used
+        out.items_held[row, s] = popcount(held)
+        out.items_used[row, s] = popcount(used)
+        court_held += popcount(held) + popcount(used)
+        out.auctions_won[row, s] = t.stats[s, AUCTIONS_WON]
+        out.fairies_paid[row, s] = t.stats[s, FAIRIES_PAID]
+        out.value_paid[row, s] = t.stats[s, VALUE_PAID]
+        out.queen_visits[row, s] = t.stats[s, QUEEN_VISITS]
+        out.druid_visits[row, s] = t.stats[s, DRUID_VISITS]
+        out.crests_used[row, s] = t.stats[s, CRESTS_USED]
+        out.ogres_gained[row, s] = t.stats[s, OGRES_GAINED]
+    out.start_seat[row] = start
+    out.turns[row] = v[V_TURN]
+    out.auctions[row] = t.counters[AUCTIONS]
+    out.unbid_clearings[row] = t.counters[UNBID]
+    out.court_items[row] = t.counters[COURT_ITEMS]
+    clearing_cards = v[V_CLEARING_SIZE] + v[V_CLEARING_SIZE + 1] + v[V_CLEARING_SIZE + 2]
+    owned = 0
+    for s in range(n_players):
+        for i in range(N_CARD_TYPES - FIRST_FOREST_TYPE):
+            owned += out.collected[row, s, i]
+    out.forest_left[row] = v[V_FOREST_LEFT]
+    out.druids_left[row] = v[V_DRUIDS_LEFT]
+    out.clearing_cards[row] = clearing_cards
+    out.box[row] = t.counters[BOX]
+    out.forest_accounted[row] = (
+        v[V_FOREST_LEFT] + v[V_DRUIDS_LEFT] + clearing_cards + t.counters[BOX] + owned
+    )
+    out.court_left[row] = v[V_COURT_LEFT]
+    out.court_accounted[row] = v[V_COURT_LEFT] + court_held
+
+
+@nb.njit(cache=True, inline="always")
+def play_game(t, seed, game, n_players, crests, seats, error):
+    """Play game ``game`` into the table; True unless a policy answered illegally."""
+    setup_game(t, seed, game, n_players, crests)
+    v = t.public
+    while True:  # the game ends with the turn whose Dawn drew the last forest card (L10)
+        seat = v[V_ACTIVE]
+        t.stats[seat, LAST_TURN] = v[V_TURN]
+        dawn(t, seat, seats, error)
+        day(t, seat, n_players, seats, error)
+        sunset(t)
+        v[V_TURN] += 1
+        if v[V_FOREST_LEFT] == 0:
+            break
+        v[V_ACTIVE] = (seat + 1) % n_players
+    final_scoring(t, n_players)
+    return t.counters[FAILED] == 0
+
+
+@nb.njit(cache=True, _nrt=False)
+def play_block(t, seed, first_game, lo, hi, n_players, crests, seats, out, error):
+    """Play games ``first_game + lo .. first_game + hi - 1`` into rows ``lo .. hi - 1``; a game
+    whose policy answers illegally stops the block, its record saying where and why."""
+    for row in range(lo, hi):
+        if not play_game(t, seed, first_game + row, n_players, crests, seats, error[1:]):
+            error[ERROR_ROW] = row
+            return
+        write_outcome(t, n_players, out, row)
+
+
+@nb.njit(cache=True, parallel=True)
+def play_games(
+    seed,
+    first_game,
+    n_players,
+    policy_ids,
+    policies,
+    reads_view,
+    weights,
+    forest_counts,
+    face_value,
+    majority,
+    crests,
+    item_table,
+    out,
+    errors,
+    n_threads,
+):
+    """Play games ``first_game .. first_game + len(out.score) - 1`` across numba threads.
+
+    ``n_threads`` workers, one table each, take blocks of :data:`.blocks.GAMES_PER_BLOCK`
+    games as they come free (:mod:`fairysim.sim.blocks`); ``errors`` holds one record per block
+    (:func:`fairysim.sim.batch.new_error_records`). Results depend only on (seed, game).
+
+    Parameters
+    ----------
+    forest_counts : int64[N_CARD_TYPES]
+        The card file's forest (copies of each type).
+    face_value : int64[N_FAIRY_TYPES]
+    majority : int64[N_ANIMALS]
+    crests : int
+        Fairy Crests per seat at this table.
+    item_table : int64[court items, ITEM_FIELDS]
+        The court the game's 9 items are drawn from.
+    """
+    n_games = out.score.shape[0]
+    n_blocks = block_count(n_games, GAMES_PER_BLOCK)
+    queue = np.zeros(1, np.int64)
+    # The game loop works on borrowed views (fairysim.sim.borrow); the worker's table (``owner``)
+    # and the caller's arrays outlive them (``keep_alive``).
+    for _ in nb.prange(worker_count(n_threads, n_blocks)):
+        owner = new_table(forest_counts, item_table, face_value, majority)
+        seats = SeatPolicies(
+            borrowed(policy_ids), policies, borrowed(reads_view), borrowed(weights)
+        )
+        t, block_out = borrowed_fields(owner), borrowed_fields(out)
+        block_errors = borrowed(errors)
+        block = claim_block(queue)
+        while block < n_blocks:
+            lo, hi = block_rows(block, GAMES_PER_BLOCK, n_games)
+            play_block(
+                t,
+                seed,
+                first_game,
+                lo,
+                hi,
+                n_players,
+                crests,
+                seats,
+                block_out,
+                block_errors[block],
+            )
+            block = claim_block(queue)
+        keep_alive(owner)
+
+
+N_FOREST_TYPES = N_CARD_TYPES - FIRST_FOREST_TYPE
+
+OUTCOME_COLUMNS = {
+    # name: (dtype, per-seat shape); None: per game, shape (games,). Points are exact halves.
+    "score": (np.float32, ()),  # points
+    "parts": (np.float32, (N_PARTS,)),  # points of each of rules.PART_NAMES
+    "rank": (np.int8, ()),  # 1 = winner (L12: no ties)
+    "win_share": (np.float64, ()),
+    "turn_position": (np.int8, ()),  # 0 = the starting player (L18)
+    "hand_value": (np.int16, ()),  # fairies in hand at face value (applause, tie-break)
+    "collected": (np.int16, (N_FOREST_TYPES,)),  # forest cards owned by type (specials too)
+    "items_held": (np.int8, ()),  # court items held at the end (permanent, end-game, unused)
+    "items_used": (np.int8, ()),  # usable items used
+    "items_held_mask": (np.uint32, ()),  # bit i = court item i of the court file
+    "items_used_mask": (np.uint32, ()),
+    "auctions_won": (np.int16, ()),
+    "fairies_paid": (np.int16, ()),  # fairy cards played (auctions, Queen, Druids)
+    "value_paid": (np.int16, ()),  # the values they were played for
+    "queen_visits": (np.int16, ()),
+    "druid_visits": (np.int16, ()),
+    "crests_used": (np.int8, ()),
+    "ogres_gained": (np.int8, ()),  # ogres taken (a Warrior's are never taken, L5)
+    "hand_mask": (np.int16, ()),  # bookkeeping: fairy bitmasks at the end
+    "played_mask": (np.int16, ()),
+    "start_seat": (np.int8, None),
+    "turns": (np.int16, None),
+    "auctions": (np.int16, None),  # auctions held (clearings with cards explored)
+    "unbid_clearings": (np.int16, None),  # auctions nobody bid in
+    "court_items": (np.uint32, None),  # bitmask of the game's 9 court items
+    "forest_left": (np.int16, None),  # bookkeeping from here: where every card ended
+    "druids_left": (np.int16, None),
+    "clearing_cards": (np.int16, None),
+    "box": (np.int16, None),
+    "forest_accounted": (np.int16, None),  # every forest card found somewhere
+    "court_left": (np.int16, None),
+    "court_accounted": (np.int16, None),  # the game's court items found somewhere
+}
+"""Outcome arrays: dtype, and the shape after ``(games, seats)`` (None: per game)."""
+
+Outcome = namedtuple("Outcome", list(OUTCOME_COLUMNS))
+
+
+def new_outcome(games: int, seats: int) -> Outcome:
+    """Allocate the outcome arrays of a chunk of ``games`` games at a table of ``seats``
+    (uninitialised: :func:`write_outcome` writes every value of a game's row)."""
+    return Outcome(
+        **{
+            name: np.empty((games,) if tail is None else (games, seats, *tail), dtype)
+            for name, (dtype, tail) in OUTCOME_COLUMNS.items()
+        }
+    )

@@ -1,0 +1,173 @@
+"""Fairy Land's declared contract (:mod:`fairysim.sim.game`): what the command line, sweeps, the
+benchmark and the reports know of the game. Imports no numba: ``fairysim --help`` reads it.
+"""
+
+from __future__ import annotations
+
+from fairysim.sim.game import (
+    BenchSpec,
+    GameSpec,
+    ReportOption,
+    ReportSpec,
+    SetupAxis,
+    SummaryColumn,
+    register,
+)
+
+NAME = "fairyland"
+
+ENGINE_VERSION = 2
+"""Bumped whenever the engine's behaviour (and so any result) changes."""
+
+MIN_PLAYERS = 2
+MAX_PLAYERS = 4
+
+COURTS = ("random", "starred", "none")
+"""The named courts of ``--court`` (any other value is a court file): 9 of the shipped 19 items
+drawn per game (L2), the 9 starred items (the first-game court), a court of no effect (PL9)."""
+
+PART_NAMES = (
+    "squirrel",
+    "fox",
+    "racoon",
+    "deer",
+    "bear",
+    "unicorn",
+    "turtle",
+    "turtle_bonus",
+    "flowers",
+    "variety",
+    "goblins",
+    "items",
+    "applause",
+)
+"""Score parts (rules.PART_NAMES): each animal's majority, then the rest (ruling L11)."""
+
+COLLECTED_NAMES = (
+    "warrior",
+    "explorer",
+    "fauna",
+    "flora",
+    "herald",
+    "wind",
+    "squirrel",
+    "fox",
+    "racoon",
+    "deer",
+    "bear",
+    "unicorn",
+    "turtle",
+    "yellow",
+    "white",
+    "violet",
+    "pink",
+    "red",
+    "goblin",
+    "lost_half",
+)
+"""Forest cards a seat can own at the end, by type (rules.CARD_NAMES; ogres are never kept)."""
+
+PART_COLUMNS = tuple(f"{name}_points" for name in PART_NAMES)
+ANIMAL_PART_COLUMNS = PART_COLUMNS[: PART_NAMES.index("turtle_bonus") + 1]
+"""The animals' majorities and the turtle bonus: the summary's "animals"."""
+COLLECTED_COLUMNS = tuple(f"n_{name}" for name in COLLECTED_NAMES)
+
+SEAT_COLUMNS = (
+    "score",
+    "rank",
+    "win_share",
+    *PART_COLUMNS,
+    "turn_position",
+    "hand_value",
+    *COLLECTED_COLUMNS,
+    "items_held",
+    "items_used",
+    "auctions_won",
+    "fairies_paid",
+    "value_paid",
+    "queen_visits",
+    "druid_visits",
+    "crests_used",
+    "ogres_gained",
+)
+"""Per-seat result columns that summaries average (besides game, seat, policy). Points are
+floats (exact halves, ruling L11): ``score`` and ``<part>_points``. ``turn_position`` is 0 for
+the starting player (L18); ``hand_value`` the fairies left in hand (applause, tie-break L12);
+``n_<card>`` the forest cards the seat owns at the end (special fairies in hand or played
+included); ``items_held`` the court items it holds at the end, ``items_used`` the usable ones
+it used; ``ogres_gained`` the ogres it took (L6; a Warrior's never are, L5). The rows also
+carry ``items_held_mask``/``items_used_mask`` (bit i = court item i) and the per-game
+``turns``, ``auctions``, ``unbid_clearings``, ``start_seat``, ``court_items`` (bitmask of the
+game's 9 items) and the setup columns ``players`` and ``court``."""
+
+BENCH = tuple(
+    BenchSpec(label, {"players": players, "policies": policy})
+    for players, policy, label in (
+        (4, "greedy", "4 players, greedy"),
+        (4, "random", "4 players, random"),
+        (3, "greedy", "3 players, greedy"),
+        (2, "greedy", "2 players, greedy"),
+    )
+)
+
+SPEC = register(
+    GameSpec(
+        name=NAME,
+        title="Fairy Land",
+        engine_version=ENGINE_VERSION,
+        min_players=MIN_PLAYERS,
+        max_players=MAX_PLAYERS,
+        default_players=4,
+        players_help=f"Number of players, {MIN_PLAYERS} to {MAX_PLAYERS}.",
+        package="fairysim.sim.fairyland",
+        reference="fairysim.sim.fairyland.reference:play_games",
+        bench=BENCH,
+        seat_columns=SEAT_COLUMNS,
+        summary=(
+            SummaryColumn("score", ("score",)),
+            SummaryColumn("ani-\nmals", ANIMAL_PART_COLUMNS),
+            SummaryColumn("flow-\ners", ("flowers_points", "variety_points")),
+            SummaryColumn("gob-\nlins", ("goblins_points",)),
+            SummaryColumn("items", ("items_points",)),
+            SummaryColumn("ap-\nplause", ("applause_points",)),
+        ),
+        cards_help="Card file (TOML) for a variant forest deck or House cards (format of "
+        "src/fairysim/sim/fairyland/data/cards.toml).",
+        axes=(
+            SetupAxis(
+                "court",
+                "--court",
+                "Queen's Court: random (9 of the shipped PROVISIONAL 19 items each game, "
+                "ruling L13), starred (the 9 first-game items), none (a court of no effect, "
+                "ruling PL9) or a court file (TOML, docs/fairyland-court.md).",
+                default="random",
+            ),
+        ),
+        reports=(
+            ReportSpec(
+                "fairyland",
+                "Write the Fairy Land report (card and item balance, auctions, the court's "
+                "effect, game length, seat advantage; 2 to 4 players) and print where it is.",
+                writer="fairysim.analysis.fairyland:write_report",
+                games_help="Games per court (random, starred, none) and player count",
+                takes_cards=True,
+                options=(
+                    ReportOption(
+                        "policy",
+                        "--policy",
+                        "The one policy every seat plays (a built-in or module:function).",
+                        kind="policy",
+                        default="greedy",
+                    ),
+                    ReportOption(
+                        "auction_games",
+                        "--auction-games",
+                        "Games per player count the reference engine replays to record every "
+                        "auction's price and prize (default: the report's).",
+                        kind="games",
+                    ),
+                ),
+            ),
+        ),
+    )
+)

@@ -1,0 +1,212 @@
+"""Public entry points: play Fantastique games and get tidy results."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numba as nb
+import numpy as np
+import pandas as pd
+
+from fairysim.errors import CardFileError, FairysimError
+from fairysim.sim.batch import (
+    DEFAULT_CHUNK_GAMES,
+    Progress,
+    new_error_records,
+    raise_first_illegal_choice,
+    run_chunks,
+    tidy_frame,
+)
+from fairysim.sim.fantastique.cards import FantastiqueCards, load_cards
+from fairysim.sim.fantastique.engine import OUTCOME_COLUMNS, new_outcome, play_games
+from fairysim.sim.fantastique.lanes import fits_lanes, play_greedy_games
+from fairysim.sim.fantastique.policies import GREEDY, POLICIES
+from fairysim.sim.fantastique.rules import DECISIONS, HAND_SIZE, ROUNDS, fan_index
+from fairysim.sim.fantastique.spec import (
+    ENGINE_VERSION,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    NAME,
+    SEAT_COLUMNS,
+)
+from fairysim.sim.policy import Policy, resolve_policies, seat_policies
+from fairysim.sim.rng import check_seed
+
+
+@dataclass(frozen=True)
+class FantastiqueSetup:
+    """A validated run configuration: everything that decides the numbers of a run."""
+
+    players: int
+    fan: str
+    policies: tuple[Policy, ...]
+    seed: int
+    cards: FantastiqueCards
+    game = NAME
+
+    @property
+    def seats(self) -> int:
+        """Rows per game: one per player."""
+        return self.players
+
+    @property
+    def policy_names(self) -> list[str]:
+        """Each seat's policy name."""
+        return [p.name for p in self.policies]
+
+    def headline(self, games: int) -> str:
+        """One line naming the run, printed above its summary."""
+        return (
+            f"Fantastique, {self.players} players, fan {self.fan}, {games:,} games, "
+            f"seed {self.seed}"
+        )
+
+    def preamble(self) -> list[str]:
+        """Lines printed between the headline and the summary table."""
+        return []
+
+    def footnotes(self) -> list[str]:
+        """Lines printed under the summary table."""
+        return []
+
+    def row_labels(self, policy_labels: Sequence[str]) -> list[str]:
+        """The summary's row labels, given each player's policy label."""
+        return list(policy_labels)
+
+    def config(self) -> dict[str, Any]:
+        """JSON-friendly description saved with results."""
+        return {
+            "players": self.players,
+            "fan": self.fan,
+            "policies": self.policy_names,
+            "weights": [list(p.weights) for p in self.policies],
+            "seed": self.seed,
+            "cards": self.cards.source,
+            "engine_version": ENGINE_VERSION,
+        }
+
+
+def make_setup(
+    *,
+    players: int = 4,
+    policies: str | Policy | Sequence[str | Policy] = "greedy",
+    seed: int = 0,
+    cards: str | Path | FantastiqueCards | None = None,
+    fan: str = "I",
+) -> FantastiqueSetup:
+    """Validate a configuration; errors name the option at fault (``--players``, ``--fan`` ...)."""
+    if (
+        isinstance(players, bool)
+        or not isinstance(players, int | np.integer)
+        or not (MIN_PLAYERS <= players <= MAX_PLAYERS)
+    ):
+        raise FairysimError(
+            "--players",
+            f"Fantastique is for {MIN_PLAYERS} to {MAX_PLAYERS} players, got {players!r}",
+        )
+    try:
+        fan = str(fan).upper()
+        fan_index(fan)
+    except ValueError as exc:
+        raise FairysimError("--fan", str(exc)) from None
+    try:
+        seed = check_seed(seed)
+    except ValueError as exc:
+        raise FairysimError("--seed", str(exc)) from None
+    card_set = cards if isinstance(cards, FantastiqueCards) else load_cards(cards)
+    if card_set.total_cards < players * HAND_SIZE:
+        raise CardFileError(
+            card_set.source,
+            f"{card_set.total_cards} fan cards cannot deal {HAND_SIZE} "
+            f"to each of {players} players",
+        )
+    seats = resolve_policies(policies, int(players), POLICIES)
+    return FantastiqueSetup(int(players), fan, seats, seed, card_set)
+
+
+def play_chunks(
+    setup: FantastiqueSetup,
+    games: int,
+    *,
+    first_game: int = 0,
+    chunk_games: int = DEFAULT_CHUNK_GAMES,
+    threads: int | None = None,
+    progress: Progress | None = None,
+    lanes: bool = True,
+    trace: bool = False,
+) -> Iterator[tuple[int, dict[str, np.ndarray]]]:
+    """Yield ``(first_game, arrays)`` chunk by chunk; arrays are the :data:`SEAT_COLUMNS` of
+    shape (n, players), ``first_seat`` of shape (n,) and, with ``trace``, ``medal_points_round``
+    of shape (n, players, 7): each seat's medal points after each round.
+
+    A table where every seat plays greedy is played in lanes (:mod:`.lanes`), the same games
+    faster; ``lanes=False`` plays it one game at a time (:mod:`.engine`), for comparison."""
+    seats = seat_policies(setup.policies, MAX_PLAYERS)
+    fan = fan_index(setup.fan)
+    in_lanes = (
+        lanes and all(seats.ids[: setup.players] == GREEDY) and fits_lanes(setup.cards.deck_counts)
+    )
+
+    def play_chunk(first: int, n: int) -> dict[str, np.ndarray]:
+        out = new_outcome(n, setup.players)
+        trace_out = np.zeros((n if trace else 1, setup.players, ROUNDS), np.int64)
+        threads = nb.get_num_threads()
+        if in_lanes:
+            play_greedy_games(
+                setup.seed,
+                first,
+                setup.players,
+                fan,
+                setup.cards.deck_counts,
+                setup.cards.medal_values,
+                setup.cards.finale_medals,
+                out,
+                trace_out,
+                trace,
+                threads,
+            )
+        else:
+            errors = new_error_records(n)
+            play_games(
+                setup.seed,
+                first,
+                setup.players,
+                fan,
+                *seats,
+                setup.cards.deck_counts,
+                setup.cards.medal_values,
+                setup.cards.finale_medals,
+                out,
+                trace_out,
+                trace,
+                errors,
+                threads,
+            )
+            raise_first_illegal_choice(errors, first, DECISIONS)
+        arrays = {name: getattr(out, name) for name in SEAT_COLUMNS}
+        arrays["first_seat"] = out.first_seat
+        arrays["cards_outside_hands"] = out.cards_outside_hands
+        if trace:
+            arrays["medal_points_round"] = trace_out.astype(OUTCOME_COLUMNS["medal_points"][0])
+        return arrays
+
+    yield from run_chunks(play_chunk, games, chunk_games, progress, threads, first_game)
+
+
+def chunk_frame(setup: FantastiqueSetup, first: int, arrays: dict[str, np.ndarray]) -> pd.DataFrame:
+    """The tidy rows of one chunk of :func:`play_chunks` (bookkeeping columns dropped)."""
+    return tidy_frame(
+        first,
+        _public(arrays),
+        setup.players,
+        setup.policy_names,
+        {"fan": setup.fan, "players": setup.players},
+    )
+
+
+def _public(arrays: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """Drop bookkeeping columns that only tests need."""
+    return {k: v for k, v in arrays.items() if k != "cards_outside_hands"}

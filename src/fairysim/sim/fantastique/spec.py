@@ -1,0 +1,108 @@
+"""Fantastique's declared contract (:mod:`fairysim.sim.game`): what the command line, sweeps,
+the benchmark and the reports know of the game. Imports no numba: ``fairysim --help`` reads it.
+"""
+
+from __future__ import annotations
+
+from fairysim.sim.game import (
+    BenchSpec,
+    Flag,
+    GameSpec,
+    ReportSpec,
+    SetupAxis,
+    SummaryColumn,
+    register,
+)
+
+NAME = "fantastique"
+
+ENGINE_VERSION = 2
+"""Bumped whenever the engine's behaviour (and so any result) changes."""
+
+MIN_PLAYERS = 2
+MAX_PLAYERS = 5
+
+FANS = ("I", "II", "III", "IV", "V", "VI")
+"""The six Grande Finale fan sides; a fan is passed to kernels as its index in this tuple."""
+
+SEAT_COLUMNS = (
+    "score",
+    "rank",
+    "win_share",
+    "medal_points",
+    "finale_count",
+    "finale_points",
+    "medals",
+    "hand_size",
+    "pre_finale_rank",
+    "pre_finale_win_share",
+)
+"""Per-seat result columns (besides game, seat, policy and the setup columns fan, players)."""
+
+BENCH = tuple(
+    BenchSpec(
+        f"{players} players, {policy}" + ("" if lanes else ", one game at a time"),
+        {"players": players, "policies": policy, "fan": "I"},
+        lanes,
+    )
+    # Greedy tables play in lanes; the one-game engine's figure is kept beside it.
+    for players, policy, lanes in (
+        (4, "greedy", True),
+        (4, "greedy", False),
+        (4, "random", True),
+        (4, "hoarder", True),
+        (2, "greedy", True),
+        (5, "greedy", True),
+    )
+)
+
+SPEC = register(
+    GameSpec(
+        name=NAME,
+        title="Fantastique",
+        engine_version=ENGINE_VERSION,
+        min_players=MIN_PLAYERS,
+        max_players=MAX_PLAYERS,
+        default_players=4,
+        players_help=f"Number of players, {MIN_PLAYERS} to {MAX_PLAYERS}.",
+        package="fairysim.sim.fantastique",
+        reference="fairysim.sim.fantastique.reference:play_games",
+        bench=BENCH,
+        seat_columns=SEAT_COLUMNS,
+        summary=(
+            SummaryColumn("score", ("score",)),
+            SummaryColumn("medal\npoints", ("medal_points",)),
+            SummaryColumn("finale\npoints", ("finale_points",)),
+            SummaryColumn("finale\ncards", ("finale_count",)),
+        ),
+        cards_help="Card file (TOML) for a variant deck or medal ladder (format of "
+        "src/fairysim/sim/fantastique/data/cards.toml).",
+        axes=(
+            SetupAxis(
+                "fan",
+                "--fan",
+                "Grande Finale fan side: I, II, III, IV, V or VI.",
+                values=FANS,
+                default="I",
+                sweep_option="--fans",
+                sweep_keyword="fans",
+            ),
+        ),
+        flags=(
+            Flag(
+                "trace",
+                "--trace",
+                "Add each seat's medal points after every round to the --out rows.",
+            ),
+        ),
+        reports=(
+            ReportSpec(
+                "fantastique",
+                "Write the Fantastique balance report (2 to 5 players) and print where the HTML "
+                "is.",
+                writer="fairysim.analysis.fantastique:write_report",
+                games_help="Games per (fan, player count, lineup) cell",
+            ),
+        ),
+    )
+)

@@ -1,0 +1,343 @@
+"""The game contract: what every game declares, and the registry that lists the games.
+
+A game is one registered unit, as pgx's ``Env`` and OpenSpiel's registered games are: the command
+line, sweeps, the benchmark and the contract test reach a game only through its :class:`GameSpec`,
+so a new game is one package and one registration line.
+
+A spec is a frozen dataclass of plain data plus ``"module:attribute"`` strings for the heavy
+entry points (the jitted engine, the policies, the reports), resolved on first use. Declaring
+data rather than implementing a Protocol is what keeps ``fairysim --help`` instant: the spec
+module of a game imports neither numba nor pandas, and a command loads a game's engine only when
+it runs. This module imports nothing heavy either.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from importlib.metadata import entry_points
+from typing import Any
+
+from fairysim.errors import FairysimError
+
+BUILTIN_GAME_SPECS = (
+    "fairysim.sim.fantastique.spec",
+    "fairysim.sim.concerto.spec",
+    "fairysim.sim.fairyland.spec",
+)
+"""The spec modules of the games that ship with fairysim; each registers its game on import.
+A game outside the package registers through the ``fairysim.games`` entry-point group (the
+entry point names its spec module) or by calling :func:`register` itself."""
+
+ENTRY_POINT_GROUP = "fairysim.games"
+
+
+def load_entry(path: str) -> Any:
+    """The object named by ``"package.module:attribute"`` (imported on first use)."""
+    module, _, attribute = path.partition(":")
+    return getattr(importlib.import_module(module), attribute)
+
+
+@dataclass(frozen=True)
+class SetupAxis:
+    """One setup choice of a game besides the player count and the lineup (Fantastique's fan,
+    Concerto's soloist card).
+
+    Attributes
+    ----------
+    name : str
+        Keyword of the game's ``make_setup`` and ``simulate``.
+    option : str
+        Command-line option of ``simulate`` (``--fan``).
+    help : str
+        The option's help text.
+    values : tuple of str
+        Allowed values; empty when the card data lists them (see ``values_from``) or when any
+        text is allowed (a file path: ``make_setup`` checks it).
+    values_from : str, optional
+        Attribute of the game's card set that lists the allowed values (``pianist_ids``).
+    default : str, optional
+        The value when none is given; None means drawn at random for every game.
+    column : str, optional
+        Result column holding the axis (default: ``name``).
+    sweep_option, sweep_keyword : str, optional
+        The sweep's option and :func:`fairysim.sweep.run_sweep` keyword for a list of values
+        (default: ``option`` and ``column``).
+    """
+
+    name: str
+    option: str
+    help: str
+    values: tuple[str, ...] = ()
+    values_from: str | None = None
+    default: str | None = None
+    column: str | None = None
+    sweep_option: str | None = None
+    sweep_keyword: str | None = None
+
+    @property
+    def result_column(self) -> str:
+        """The result column holding the axis."""
+        return self.column or self.name
+
+    @property
+    def sweep_option_name(self) -> str:
+        """The sweep's command-line option for this axis."""
+        return self.sweep_option or self.option
+
+    @property
+    def sweep_keyword_name(self) -> str:
+        """The :func:`run_sweep` keyword for this axis."""
+        return self.sweep_keyword or self.result_column
+
+    def allowed(self, cards: Any = None) -> tuple[str, ...]:
+        """The allowed values, read from ``cards`` where the card data lists them."""
+        if self.values_from is not None:
+            return tuple(getattr(cards, self.values_from))
+        return self.values
+
+    def parse(self, text: Any, cards: Any = None, option: str | None = None) -> str:
+        """One value, matched case-insensitively against :meth:`allowed` (any text where the
+        axis lists no values); an error names ``option`` (default: this axis's option)."""
+        allowed = self.allowed(cards)
+        if not allowed and self.values_from is None:
+            return str(text).strip()
+        by_key = {value.casefold(): value for value in allowed}
+        value = by_key.get(str(text).strip().casefold())
+        if value is None:
+            raise FairysimError(
+                option or self.option, f"must be one of {', '.join(allowed)}, got {text!r}"
+            )
+        return value
+
+
+@dataclass(frozen=True)
+class Flag:
+    """An on/off option of ``simulate`` passed to the game's ``play_chunks`` (``--trace``)."""
+
+    name: str
+    option: str
+    help: str
+
+
+@dataclass(frozen=True)
+class SummaryColumn:
+    """One column of the per-seat table that ``simulate`` prints after the win share.
+
+    The cell shows the mean of ``columns`` (their means joined by ``join``: ``"+"`` adds them,
+    ``"/"`` shows them side by side as ``a/b``), formatted with ``format``.
+    """
+
+    header: str
+    columns: tuple[str, ...]
+    format: str = ".2f"
+    join: str = "+"
+
+    def cell(self, row: Mapping[str, Any]) -> str:
+        """The formatted cell of one summary row (``<column>_mean`` values)."""
+        means = [row[f"{column}_mean"] for column in self.columns]
+        if self.join == "/":
+            return "/".join(f"{mean:{self.format}}" for mean in means)
+        return f"{sum(means):{self.format}}"
+
+
+@dataclass(frozen=True)
+class ReportOption:
+    """An option a report takes besides ``--games``, ``--seed``, ``--out-dir``, ``--threads``
+    and ``--cards``: ``kind`` is ``"games"`` (a positive game count) or ``"policy"`` (one policy
+    every seat plays)."""
+
+    name: str
+    option: str
+    help: str
+    kind: str
+    default: Any = None
+
+
+@dataclass(frozen=True)
+class ReportSpec:
+    """A report of a game: ``fairysim report <name>``.
+
+    ``writer`` names ``write(out_dir, *, threads, progress, **given)``, which returns the path
+    of the HTML page; ``given`` holds only the options the user gave (``games``, ``seed``,
+    ``cards`` where ``takes_cards``, and ``options``): the report owns its defaults, sized to
+    its run time. ``games_help`` says what ``--games`` counts.
+    """
+
+    name: str
+    help: str
+    writer: str
+    games_help: str
+    takes_cards: bool = False
+    options: tuple[ReportOption, ...] = ()
+
+
+@dataclass(frozen=True)
+class BenchSpec:
+    """A benchmark case: ``setup`` holds the ``make_setup`` keywords (seed 1 is added), and
+    ``lanes=False`` times a table that would run in lanes one game at a time instead."""
+
+    label: str
+    setup: Mapping[str, Any]
+    lanes: bool = True
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """Everything the rest of fairysim needs to know of a game.
+
+    Attributes
+    ----------
+    name, title : str
+        Command-line name (``fantastique``) and display title (``Fantastique``).
+    engine_version : int
+        Bumped whenever the engine plays other games for the same seed (saved with results;
+        sweeps refuse to mix versions).
+    min_players, max_players, default_players : int
+        Player counts.
+    players_help : str
+        Help of ``--players``.
+    axes : tuple of SetupAxis
+        Setup choices besides the player count.
+    cards_help : str
+        Help of ``--cards`` (the card file).
+    seat_columns : tuple of str
+        Per-seat result columns that tasks sum and summaries average; must include
+        ``score``, ``rank`` and ``win_share``.
+    summary : tuple of SummaryColumn
+        What ``simulate`` prints per seat after the win share.
+    flags : tuple of Flag
+        On/off options of ``simulate`` passed to ``play_chunks``.
+    package : str
+        The game's package; ``<package>:make_setup``, ``:play_chunks``, ``:load_cards``,
+        ``:chunk_frame`` and ``:POLICIES`` are its entry points (see :class:`Game`).
+    reference : str
+        The reference engine's ``play_games(setup, games, first_game=0)`` (the spec in code).
+    bench : tuple of BenchSpec
+        The benchmark's cases, fast engine against reference engine.
+    reports : tuple of ReportSpec
+        The game's reports.
+    policies_note : str
+        Printed under ``fairysim policies <game>``.
+    """
+
+    name: str
+    title: str
+    engine_version: int
+    min_players: int
+    max_players: int
+    default_players: int
+    players_help: str
+    package: str
+    reference: str
+    bench: tuple[BenchSpec, ...]
+    seat_columns: tuple[str, ...]
+    summary: tuple[SummaryColumn, ...]
+    cards_help: str
+    axes: tuple[SetupAxis, ...] = ()
+    flags: tuple[Flag, ...] = ()
+    reports: tuple[ReportSpec, ...] = ()
+    policies_note: str = ""
+    _loaded: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    def entry(self, name: str) -> Any:
+        """The package attribute ``name`` (``make_setup``, ``POLICIES``), imported once."""
+        if name not in self._loaded:
+            self._loaded[name] = load_entry(f"{self.package}:{name}")
+        return self._loaded[name]
+
+    @property
+    def make_setup(self) -> Callable[..., Any]:
+        """``make_setup(*, players, policies, seed, cards, **axes)``: a validated setup."""
+        return self.entry("make_setup")
+
+    @property
+    def play_chunks(self) -> Callable[..., Any]:
+        """``play_chunks(setup, games, *, first_game, chunk_games, threads, progress, **flags)``."""
+        return self.entry("play_chunks")
+
+    @property
+    def load_cards(self) -> Callable[..., Any]:
+        """``load_cards(path=None)``: the card set (the shipped one for None)."""
+        return self.entry("load_cards")
+
+    @property
+    def policies(self) -> Mapping[str, Any]:
+        """The built-in policies by name."""
+        return self.entry("POLICIES")
+
+    def check_players(self, players: Any, option: str = "--players") -> int:
+        """``players`` as a whole number in the game's range, or an error naming ``option``."""
+        try:
+            count = int(str(players).strip()) if not isinstance(players, bool) else None
+        except ValueError:
+            count = None
+        if count is None or not self.min_players <= count <= self.max_players:
+            raise FairysimError(
+                option,
+                f"{self.title} is for {self.min_players} to {self.max_players} players, "
+                f"got {players!r}",
+            )
+        return count
+
+    def report(self, name: str) -> ReportSpec:
+        """The report called ``name``."""
+        for spec in self.reports:
+            if spec.name == name:
+                return spec
+        raise KeyError(name)
+
+
+GAMES: dict[str, GameSpec] = {}
+"""The registered games, by name, in registration order."""
+
+_discovered = False
+
+
+def register(spec: GameSpec) -> GameSpec:
+    """Make ``spec`` a game of fairysim (its spec module calls this once, at import)."""
+    GAMES[spec.name] = spec
+    return spec
+
+
+def _discover() -> None:
+    """Import the built-in spec modules and those of installed plugins, once."""
+    global _discovered
+    if _discovered:
+        return
+    _discovered = True
+    for module in BUILTIN_GAME_SPECS:
+        importlib.import_module(module)
+    for entry in entry_points(group=ENTRY_POINT_GROUP):
+        importlib.import_module(entry.value.partition(":")[0])
+
+
+def games() -> dict[str, GameSpec]:
+    """Every registered game, by name."""
+    _discover()
+    return dict(GAMES)
+
+
+def get_game(name: str, option: str = "GAME") -> GameSpec:
+    """The registered game called ``name``, or an error naming ``option`` and the games."""
+    known = games()
+    if name not in known:
+        raise FairysimError(option, f"unknown game {name!r}; the games are {', '.join(known)}")
+    return known[name]
+
+
+__all__ = [
+    "GAMES",
+    "BenchSpec",
+    "Flag",
+    "GameSpec",
+    "ReportOption",
+    "ReportSpec",
+    "SetupAxis",
+    "SummaryColumn",
+    "games",
+    "get_game",
+    "load_entry",
+    "register",
+]

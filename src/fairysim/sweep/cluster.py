@@ -1,0 +1,84 @@
+"""The Dask cluster a sweep runs on: a local one, or the running scheduler of ``--scheduler``."""
+
+from __future__ import annotations
+
+import logging
+from contextlib import ExitStack
+from typing import Any
+
+import numba as nb
+import numpy as np
+
+from fairysim.errors import FairysimError
+
+CONNECT_TIMEOUT_S = 10.0
+"""How long to try to reach a ``--scheduler`` before giving up."""
+
+
+def check_cluster_options(scheduler: str | None, workers: int | None) -> None:
+    """Refuse a bad ``--scheduler`` or ``--workers`` (or both together) before any start-up."""
+    if scheduler is not None and workers is not None:
+        raise FairysimError(
+            "--workers",
+            "applies to the local cluster only; with --scheduler the cluster has the workers "
+            "it was started with",
+        )
+    if workers is not None and (
+        isinstance(workers, bool) or not isinstance(workers, int | np.integer) or workers < 1
+    ):
+        raise FairysimError("--workers", f"must be a positive whole number, got {workers!r}")
+    if scheduler is not None and (not isinstance(scheduler, str) or not scheduler.strip()):
+        raise FairysimError(
+            "--scheduler", f"give an address such as tcp://host:8786, got {scheduler!r}"
+        )
+
+
+def connect(stack: ExitStack, scheduler: str | None, workers: int | None) -> tuple[Any, int | None]:
+    """A Dask client (entered on ``stack``) and the numba threads each task should use.
+
+    Parameters
+    ----------
+    stack : contextlib.ExitStack
+        Closes the client (and the local cluster) when the sweep ends.
+    scheduler : str or None
+        Address of a running scheduler; None starts a local cluster.
+    workers : int or None
+        Worker processes of the local cluster (default 1).
+
+    Returns
+    -------
+    client, threads
+        The client, and the numba threads per task (None: all a remote worker has).
+    """
+    from distributed import Client, LocalCluster
+
+    if scheduler is not None:
+        try:
+            client = Client(scheduler, timeout=CONNECT_TIMEOUT_S, set_as_default=False)
+        except Exception as exc:  # any failure to connect is the address the user gave
+            reason = " ".join(str(exc).split()) or type(exc).__name__
+            raise FairysimError(
+                "--scheduler", f"cannot connect to {scheduler!r} ({reason})"
+            ) from None
+        stack.enter_context(client)
+        # Remote workers use all their numba threads; size them when starting the workers
+        # (one worker process per machine, NUMBA_NUM_THREADS cores).
+        return client, None
+    workers = 1 if workers is None else workers
+    # One task at a time per worker process (numba's own threads do the parallel work), and the
+    # machine's cores shared between the worker processes instead of each taking them all.
+    threads = max(1, nb.config.NUMBA_NUM_THREADS // int(workers))
+    cluster = stack.enter_context(
+        LocalCluster(
+            n_workers=int(workers),
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=":0",  # any free port: never clash with another cluster
+            silence_logs=logging.ERROR,
+        )
+    )
+    client = stack.enter_context(Client(cluster, set_as_default=False))
+    return client, threads
+
+
+__all__ = ["CONNECT_TIMEOUT_S", "check_cluster_options", "connect"]

@@ -1,0 +1,257 @@
+"""``run_sweep``: check a grid, play the cells still to play on Dask, write the summary."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from fairysim.errors import FairysimError
+from fairysim.sim.batch import (
+    AtomicParquetWriter,
+    Progress,
+    SeatAggregate,
+    check_games,
+    chunk_ranges,
+)
+from fairysim.sim.game import GameSpec
+from fairysim.sweep.cells import PLAYERS, CellSpec, plan_cells
+from fairysim.sweep.cluster import check_cluster_options, connect
+from fairysim.sweep.store import (
+    SUMMARY_NAME,
+    cell_frame,
+    check_manifest,
+    check_out_dir,
+    make_out_dir,
+    new_manifest,
+    read_cell,
+    write_cell,
+    write_manifest,
+)
+from fairysim.sweep.tasks import DEFAULT_TASK_GAMES, Piece, TaskResult, run_task
+
+Log = Callable[[str], None]
+
+
+def run_sweep(
+    game: str | GameSpec,
+    *,
+    players: Any = None,
+    lineups: str | Sequence[str] = ("greedy",),
+    games: int,
+    seed: int = 0,
+    out_dir: str | Path,
+    cards: Any = None,
+    scheduler: str | None = None,
+    workers: int | None = None,
+    task_games: int = DEFAULT_TASK_GAMES,
+    progress: Progress | None = None,
+    log: Log | None = None,
+    **axes: Any,
+) -> pd.DataFrame:
+    """Play a grid of setups x lineups on Dask, one file per finished cell; resume if stopped.
+
+    A cell's numbers are those of ``simulate_summary`` for its setup (``make_setup`` with the
+    cell's players, lineup, axis values, the sweep's seed and cards), whatever ``task_games``,
+    the number of workers or the machines.
+
+    Parameters
+    ----------
+    game : str or GameSpec
+        A registered game (:func:`fairysim.sim.game.games`).
+    players : str, int or sequence, optional
+        Player counts: ``"2,3,4"``, ``[2, 4]``, ``4`` or ``"all"``. Default: the game's.
+    lineups : str or sequence of str
+        Policy specs as ``--policy`` takes them: one name for every seat, or a comma-separated
+        policy per seat (then the seat count must match every player count of the sweep).
+    games : int
+        Games per cell.
+    seed : int
+        Seed of every cell: cells share their deals (game ``i`` has the same deal in every cell
+        with the same setup).
+    out_dir : path
+        Folder of the sweep: manifest, one file per finished cell, ``summary.parquet``.
+    cards : path or card set, optional
+        The game's card file or loaded card set, the same for every cell (default: the shipped
+        one); its data is pinned in the manifest.
+    scheduler : str, optional
+        Address of a running Dask scheduler (``tcp://host:8786``); its workers need fairysim
+        installed (and any ``module:function`` policy importable). Default: a local cluster.
+    workers : int, optional
+        Worker processes of the local cluster (default 1, with all numba threads; N workers
+        share the cores). Not allowed with ``scheduler``.
+    task_games : int
+        Games per task; it never changes a number. Tasks are cut into ``simulate_summary``'s
+        chunks of 65,536 games and their sums folded in game order, so the results are bit for
+        bit those of ``simulate_summary``. (Only with a task size that is not a multiple of
+        65,536 could a sum of win shares differ in its last bit, and only after a three- or
+        five-way tied win: every other per-seat value is a whole number, a half or a quarter,
+        summed exactly in any order.)
+    progress : callable, optional
+        ``progress(games_done, games_total)`` over the cells still to play.
+    log : callable, optional
+        Receives one line per event worth telling (cells skipped on resume, cells written).
+    **axes
+        The game's setup axes by :attr:`~fairysim.sim.game.SetupAxis.sweep_keyword_name`:
+        each a comma-separated string, a sequence, ``"all"`` (every allowed value, read from
+        ``cards`` where the card data lists them) or, where the axis is drawn per game by
+        default, ``"random"``. A missing axis takes its default.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per cell and seat: ``game``, ``cell``, ``players`` and the setup axes' result
+        columns, ``lineup``, ``seat``, ``policy``, ``games``, ``wins`` (sum of win shares),
+        ``win_share`` and its Wilson 95% interval ``win_low``/``win_high``, ``<column>_mean``
+        and ``<column>_std`` of every seat column. ``attrs["fairysim"]`` holds the manifest,
+        the ``computed`` and ``skipped`` cell ids of this run, and the setups' ``preamble``
+        and ``footnotes`` lines (each once).
+
+    Raises
+    ------
+    FairysimError
+        Naming the option at fault (``--players``, an axis's sweep option, ``--lineup``,
+        ``--games``, ``--seed``, ``--cards``, ``--out-dir``, ``--scheduler``, ``--workers``,
+        ``--task-games``).
+
+    Examples
+    --------
+    >>> df = run_sweep(game, players="2,4", lineups=["greedy", "random"],
+    ...                games=10_000, seed=1, out_dir="results/sweep-demo")  # doctest: +SKIP
+    """
+    say = log or (lambda line: None)
+    # Every check runs before the cluster starts, so a typo costs no worker start-up.
+    games = check_games(games, "--games")
+    task_games = check_games(task_games, "--task-games")
+    check_cluster_options(scheduler, workers)
+    plan = plan_cells(game, {PLAYERS: players, **axes}, lineups, seed, cards)
+    cells = plan.cells
+    out = check_out_dir(out_dir)
+    config = {
+        "game": plan.spec.name,
+        **plan.axis_values,
+        "lineups": plan.lineups,
+        "games": games,
+        "seed": cells[0].key["seed"],
+        **plan.fingerprint(),
+    }
+    manifest = new_manifest(config, cells)
+    has_manifest = check_manifest(out, manifest)
+
+    records: dict[str, dict[str, Any]] = {}
+    todo: list[CellSpec] = []
+    for cell in cells:
+        record = read_cell(out, cell, games)
+        if record is not None:
+            records[cell.cell_id] = record
+        else:
+            todo.append(cell)
+    skipped = [cell.cell_id for cell in cells if cell.cell_id in records]
+    if skipped:
+        say(f"Resuming: {len(skipped)} of {len(cells)} cells already finished in {out}, skipped")
+    if todo:
+        with ExitStack() as stack:
+            client, threads = connect(stack, scheduler, workers)
+            # Made once the cluster is reached, so that a wrong --scheduler leaves no folder
+            # and no manifest behind to tie the folder to a sweep that never ran.
+            make_out_dir(out)
+            if not has_manifest:
+                write_manifest(out, manifest)
+            play_cells(
+                client, threads, plan.spec, todo, games, task_games, out, records, progress, say
+            )
+    elif not has_manifest:
+        write_manifest(out, manifest)
+
+    summary = pd.concat(
+        [cell_frame(plan.spec.name, cell, records[cell.cell_id]) for cell in cells],
+        ignore_index=True,
+    )
+    with AtomicParquetWriter(out / SUMMARY_NAME, manifest) as writer:
+        writer.write(summary)
+    summary.attrs["fairysim"] = {
+        **manifest,
+        "computed": [cell.cell_id for cell in todo],
+        "skipped": skipped,
+        "preamble": _once([cell.preamble for cell in cells]),
+        "footnotes": _once([cell.footnotes for cell in cells]),
+    }
+    return summary
+
+
+def _once(lists: list[tuple[str, ...]]) -> list[str]:
+    """The cells' lines, each once: every cell's first lines, then their second lines..., so
+    that lines saying the same thing of different cells stand together."""
+    depth = max(map(len, lists), default=0)
+    return list(dict.fromkeys(lines[i] for i in range(depth) for lines in lists if i < len(lines)))
+
+
+def play_cells(
+    client: Any,
+    threads: int | None,
+    spec: GameSpec,
+    todo: list[CellSpec],
+    games: int,
+    task_games: int,
+    out: Path,
+    records: dict[str, dict[str, Any]],
+    progress: Progress | None = None,
+    say: Log = lambda line: None,
+) -> None:
+    """Submit every task of the cells still to play; write each cell as soon as it is whole."""
+    from distributed import as_completed
+
+    total = games * len(todo)
+    done = 0
+    owner: dict[Any, CellSpec] = {}
+    pieces: dict[str, list[Piece]] = {}
+    left: dict[str, int] = {}
+    for index, cell in enumerate(todo):
+        ranges = list(chunk_ranges(games, task_games))
+        pieces[cell.cell_id] = []
+        left[cell.cell_id] = len(ranges)
+        for first, n in ranges:
+            # Earlier cells first, so that cells finish (and are saved) one after another
+            # rather than all at the very end.
+            future = client.submit(
+                run_task, cell.task, first, n, threads, pure=False, priority=-index
+            )
+            owner[future] = cell
+    try:
+        # set_as_default=False leaves no global client: as_completed needs its loop.
+        for future in as_completed(list(owner), loop=client.loop):
+            cell = owner.pop(future)
+            result: TaskResult = future.result()
+            if result.error is not None:
+                raise FairysimError(*result.error)
+            pieces[cell.cell_id] += result.pieces
+            done += sum(piece[1] for piece in result.pieces)
+            if progress is not None:
+                progress(done, total)
+            left[cell.cell_id] -= 1
+            if left[cell.cell_id] == 0:
+                aggregate = fold_pieces(spec, cell, games, pieces.pop(cell.cell_id))
+                records[cell.cell_id] = write_cell(out, cell, games, aggregate)
+                say(f"Finished cell {cell.cell_id}")
+    finally:
+        # Stopped (error or Ctrl-C): drop the queued tasks; finished cells are on disk.
+        client.cancel(list(owner))
+
+
+def fold_pieces(spec: GameSpec, cell: CellSpec, games: int, pieces: list[Piece]) -> SeatAggregate:
+    """Fold a cell's per-chunk sums in game order: the same additions, in the same order, as
+    ``simulate_summary`` makes, so the floats come out the same."""
+    aggregate = SeatAggregate(spec.seat_columns, cell.seats)
+    for _first, n, sums, squares in sorted(pieces, key=lambda piece: piece[0]):
+        aggregate.games += n
+        for i in range(len(spec.seat_columns)):
+            aggregate.sums[i] += sums[i]
+            aggregate.squares[i] += squares[i]
+    assert aggregate.games == games, f"cell {cell.cell_id}: {aggregate.games} of {games} games"
+    return aggregate
+
+
+__all__ = ["fold_pieces", "play_cells", "run_sweep"]

@@ -1,0 +1,116 @@
+"""What a worker runs: a range of games of one cell, sent back as per-seat sums.
+
+A task of millions of games returns a few hundred bytes: per chunk, the sums and sums of squares
+of every seat column of the game (:class:`fairysim.sim.batch.SeatAggregate`). Its games are cut
+at the same indices as ``simulate_summary``'s chunks, so the client can fold the pieces in game
+order into exactly the floats of a single-machine run.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numba as nb
+import numpy as np
+
+from fairysim.errors import FairysimError
+from fairysim.sim.batch import DEFAULT_CHUNK_GAMES, SeatAggregate, numba_threads
+from fairysim.sweep.cells import CellSetup
+
+DEFAULT_TASK_GAMES = 4 * DEFAULT_CHUNK_GAMES
+"""Games per task: a few seconds of one core, and whole chunks (see :func:`task_pieces`)."""
+
+Piece = tuple[int, int, np.ndarray, np.ndarray]
+"""``(first_game, games, sums, squares)`` of one chunk, sums of shape ``(columns, seats)``."""
+
+
+@dataclass
+class TaskResult:
+    """What a task sends back: per-chunk sums, or the one-line error that stopped it.
+
+    Attributes
+    ----------
+    pieces : list of Piece
+        One per chunk the task's games touch, in game order.
+    error : (str, str) or None
+        ``(where, message)`` of a :class:`FairysimError` (sent as text: its constructor's
+        arguments do not survive pickling).
+    """
+
+    pieces: list[Piece] = field(default_factory=list)
+    error: tuple[str, str] | None = None
+
+
+def task_pieces(
+    first: int, n: int, chunk_games: int = DEFAULT_CHUNK_GAMES
+) -> list[tuple[int, int]]:
+    """Split games ``first .. first + n - 1`` at the multiples of ``chunk_games``.
+
+    A task is cut at the same game indices as ``simulate_summary``'s chunks, so each piece's
+    sums are those of a chunk (or of part of one, where a task boundary falls inside a chunk).
+
+    Examples
+    --------
+    >>> task_pieces(100, 250, chunk_games=128)
+    [(100, 28), (128, 128), (256, 94)]
+    """
+    pieces = []
+    game = first
+    end = first + n
+    while game < end:
+        stop = min(end, (game // chunk_games + 1) * chunk_games)
+        pieces.append((game, stop - game))
+        game = stop
+    return pieces
+
+
+# Setups built once per worker: a worker plays many tasks of a cell, and building a setup
+# resolves (and may compile) its policies.
+_SETUP_CACHE: dict[tuple, Any] = {}
+
+
+def run_task(task: CellSetup, first: int, n: int, threads: int | None) -> TaskResult:
+    """Play games ``first .. first + n - 1`` of one cell; return per-chunk sums.
+
+    Parameters
+    ----------
+    task : CellSetup
+        The cell's :attr:`~fairysim.sweep.cells.CellSpec.task`.
+    first, n : int
+        First game index and number of games.
+    threads : int or None
+        Numba threads for this task (None: all the worker has); capped at what the worker has.
+
+    Returns
+    -------
+    TaskResult
+        The sums, or the error (a bad policy answer, a worker with another engine).
+    """
+    result = TaskResult()
+    try:
+        spec = task.spec()
+        if spec.engine_version != task.engine_version:
+            raise FairysimError(
+                "--scheduler",
+                f"a worker runs {spec.title} engine version {spec.engine_version}, the sweep "
+                f"needs {task.engine_version}; install the same fairysim on every worker",
+            )
+        if task.key not in _SETUP_CACHE:
+            _SETUP_CACHE[task.key] = task.build()
+        setup = _SETUP_CACHE[task.key]
+        if threads is not None:
+            threads = min(threads, nb.config.NUMBA_NUM_THREADS)
+        with numba_threads(threads):
+            for start, count in task_pieces(first, n):
+                # One chunk per piece: the sums a single-machine run makes for it.
+                ((_, arrays),) = spec.play_chunks(setup, count, first_game=start, chunk_games=count)
+                piece = SeatAggregate(spec.seat_columns, setup.seats)
+                piece.add(arrays)
+                result.pieces.append((start, piece.games, piece.sums, piece.squares))
+    except FairysimError as error:
+        result.error = (error.where, error.message)
+    return result
+
+
+__all__ = ["DEFAULT_TASK_GAMES", "Piece", "TaskResult", "run_task", "task_pieces"]

@@ -1,0 +1,46 @@
+"""The Fairy Concerto card-balance report: content, PROVISIONAL labels, files, figures."""
+
+from __future__ import annotations
+
+import pytest
+from matplotlib.figure import Figure
+
+from fairysim.analysis.concerto import figures
+from fairysim.analysis.concerto import report as cr
+from fairysim.analysis.concerto.study import card_balance
+
+from .tidy import text_of
+
+
+@pytest.fixture(scope="module")
+def balance():
+    return card_balance(games=300, seed=3)
+
+
+def test_balance_report_content_and_files(balance, tmp_path):
+    report = cr.build_report(balance)
+    text = text_of(report.html())
+    assert "PROVISIONAL card set (ruling C9)" in text
+    assert "fairysim report concerto --games 300 --seed 3" in text
+    assert "300 games per player count (2, 3, 4 players), 900 games in all" in text
+    for heading in ("Score cards", "Contest cards", "popularity kind", "Seat advantage"):
+        assert heading in text, heading
+    assert "No score card is dominated by another" in text
+    assert "PROVISIONAL cards played" in text
+    html = report.write(tmp_path)
+    assert html.name == cr.REPORT_FILENAME
+    names = {p.name for p in tmp_path.iterdir()}
+    for stem in ("score_cards", "score_cards_pooled", "contests_pooled", "popularity", "seats"):
+        assert f"concerto-{stem}.csv" in names, stem
+    for stem in ("score_cards", "contests", "popularity", "seats"):
+        assert f"concerto-{stem}.png" in names, stem
+
+
+def test_figures_are_figures(balance):
+    drawn = [
+        figures.score_card_figure(balance),
+        figures.contest_figure(balance),
+        figures.popularity_figure(balance),
+        figures.seat_figure(balance),
+    ]
+    assert all(isinstance(f, Figure) for f in drawn)

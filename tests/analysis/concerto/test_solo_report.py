@@ -1,0 +1,68 @@
+"""The Fairy Concerto solo report: content, PROVISIONAL labels, files, figures, defaults."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from matplotlib.figure import Figure
+
+import fairysim
+from fairysim.analysis.concerto import solo_figures
+from fairysim.analysis.concerto import solo_report as sr
+from fairysim.analysis.concerto.solo_study import solo_study
+from fairysim.sim.concerto.cards import DEFAULT_CARDS
+
+from .tidy import text_of
+
+
+@pytest.fixture(scope="module")
+def study():
+    return solo_study(games=400, seed=3, lookahead_games=40)
+
+
+def test_solo_report_states_provisional_games_seed_version_and_command(study):
+    page = sr.build_report(study).html()
+    text = text_of(page)
+    assert "<title>Fairy Concerto solo: how often do you beat Pahha? (PROVISIONAL cards)" in page
+    assert "PROVISIONAL card set (ruling C9)" in text
+    assert text.index("PROVISIONAL card set") < text.index("1. Win rate")  # at the top
+    assert "fairysim report concerto-solo --games 400 --lookahead-games 40 --seed 3" in text
+    assert f"fairysim {fairysim.__version__}" in text
+    assert "greedy 400" in text and "lookahead 40" in text  # games each number rests on
+    for heading in ("How much does looking ahead gain", "Which setups are hardest", "margin"):
+        assert heading in text
+    assert "significant" in text
+
+
+def test_solo_report_writes_tables_figures_and_metadata(study, tmp_path):
+    html = sr.build_report(study).write(tmp_path)
+    assert html == tmp_path / sr.REPORT_FILENAME
+    names = {p.name for p in tmp_path.iterdir()}
+    for stem in ("policies", "lookahead", "setups", "setup_cards", "margins", "cards"):
+        assert f"concerto-solo-{stem}.csv" in names, stem
+    for stem in ("policies", "setups", "setups_lookahead", "setup_cards", "margins"):
+        assert f"concerto-solo-{stem}.png" in names, stem
+    meta = json.loads((tmp_path / "concerto-solo-metadata.json").read_text())
+    assert meta["cards_provisional"] is True and meta["lookahead_games"] == 40
+
+
+def test_figures_are_figures(study):
+    figures = [
+        solo_figures.solo_policy_figure(study),
+        solo_figures.setup_heatmap_figure(study),
+        solo_figures.setup_heatmap_figure(study, "lookahead"),
+        solo_figures.setup_card_figure(study),
+        solo_figures.margin_figure(study),
+    ]
+    assert all(isinstance(f, Figure) for f in figures)
+
+
+def test_another_card_file_is_named_and_in_the_command(tmp_path):
+    final = tmp_path / "final.toml"
+    final.write_text(DEFAULT_CARDS.read_text().replace("provisional = true", "provisional = false"))
+    study = solo_study(games=100, seed=1, lookahead_games=5, policies=("greedy",), cards=final)
+    text = text_of(sr.build_report(study).html())
+    assert "PROVISIONAL" not in text
+    assert f"--cards {final}" in text
+    assert str(final) in text

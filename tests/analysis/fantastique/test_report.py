@@ -1,0 +1,135 @@
+"""The Fantastique report: a small end-to-end report, its files, figures and atomic writing."""
+
+from __future__ import annotations
+
+import base64
+import re
+
+import pandas as pd
+import pytest
+
+import fairysim
+from fairysim.analysis import page
+from fairysim.analysis.fantastique import report as fr
+from fairysim.analysis.fantastique.study import fan_strength
+from fairysim.sim.fantastique import FANS
+
+GAMES = 60
+SEED = 4
+PLAYERS = (2, 3)
+TABLES = (
+    "ranking",
+    "fan_differences",
+    "cells",
+    "finale_counts",
+    "gains",
+    "fan_gains",
+    "seats_pooled",
+    "seat_tests",
+    "seat_finale",
+    "seats",
+)
+FIGURES = ("strength", "decides", "gain", "seats")
+
+
+@pytest.fixture(scope="module")
+def strength():
+    return fan_strength(GAMES, SEED, players=PLAYERS)
+
+
+@pytest.fixture(scope="module")
+def written(tmp_path_factory, strength):
+    out = tmp_path_factory.mktemp("report")
+    return fr.build_report(strength).write(out)
+
+
+def test_html_is_self_contained_and_complete(written):
+    assert written.name == "fantastique-report.html"
+    text = written.read_text(encoding="utf-8")
+    assert text.startswith("<!DOCTYPE html>") and text.rstrip().endswith("</html>")
+    images = re.findall(r'src="data:image/png;base64,([A-Za-z0-9+/=]+)"', text)
+    assert len(images) == len(FIGURES)
+    assert all(base64.b64decode(i).startswith(b"\x89PNG") for i in images)
+    for fan in FANS:
+        assert f"<td>{fan}</td>" in text, fan
+    assert f"{GAMES:,} games per cell" in text
+    assert f"seed {SEED}" in text
+    assert f"fairysim {fairysim.__version__}" in text
+    assert f"fairysim report fantastique --games {GAMES} --seed {SEED}" in text
+    assert "significant" in text
+    assert 'src="http' not in text and "<script" not in text  # nothing fetched from outside
+
+
+def test_tables_and_figures_are_files(written, strength):
+    folder = written.parent
+    for name in TABLES:
+        path = folder / f"fantastique-{name}.csv"
+        assert path.exists(), name
+    for name in FIGURES:
+        assert (folder / f"fantastique-{name}.png").read_bytes().startswith(b"\x89PNG"), name
+    assert (folder / "fantastique-metadata.json").exists()
+    ranking = pd.read_csv(folder / "fantastique-ranking.csv")
+    assert ranking["fan"].tolist() == strength.ranking["fan"].tolist()
+    assert ranking["strength"].tolist() == pytest.approx(strength.ranking["strength"].tolist())
+    leftovers = [p.name for p in folder.iterdir() if p.name.endswith(".tmp")]
+    assert leftovers == []
+
+
+def test_not_significant_is_said_plainly(strength):
+    fake = strength.fan_differences.copy()
+    fake["low"], fake["high"], fake["significant"] = -0.01, 0.01, False
+    strength = type(strength)(**{**strength.__dict__, "fan_differences": fake})
+    html = fr.build_report(strength).html()
+    assert html.count("not significant") >= len(fake)
+
+
+def test_write_report_end_to_end(tmp_path):
+    calls = []
+    out = tmp_path / "new" / "folder"
+    html = fr.write_report(
+        out, games=30, seed=2, players=(2,), progress=lambda d, t: calls.append((d, t))
+    )
+    assert html == out / "fantastique-report.html" and html.exists()
+    assert calls[-1][0] == calls[-1][1] == 30 * len(FANS) * 4
+    text = html.read_text(encoding="utf-8")
+    assert "fairysim report fantastique --games 30 --seed 2" in text
+    assert "2 players only" in text
+
+
+def test_failure_mid_way_leaves_no_partial_report(tmp_path, monkeypatch):
+    def broken(_strength):
+        raise RuntimeError("figure failed")
+
+    monkeypatch.setattr(fr, "gain_figure", broken)
+    with pytest.raises(RuntimeError, match="figure failed"):
+        fr.write_report(tmp_path, games=20, seed=1, players=(2,))
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_failure_while_writing_keeps_the_old_report(tmp_path, monkeypatch, strength):
+    old = tmp_path / "fantastique-report.html"
+    old.write_text("old report")
+    (tmp_path / "fantastique-ranking.csv").write_text("old table")
+    real_stage = page._stage
+
+    def stage(path, data):
+        if path.name.endswith(".html"):
+            raise OSError("disk full")
+        return real_stage(path, data)
+
+    monkeypatch.setattr(page, "_stage", stage)
+    with pytest.raises(OSError, match="disk full"):
+        fr.build_report(strength).write(tmp_path)
+    assert old.read_text() == "old report"
+    assert (tmp_path / "fantastique-ranking.csv").read_text() == "old table"
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "fantastique-ranking.csv",
+        "fantastique-report.html",
+    ]
+
+
+def test_another_card_file_is_in_the_command(strength):
+    meta = {**strength.meta, "cards": "variant.toml"}
+    variant = type(strength)(**{**strength.__dict__, "meta": meta})
+    html = fr.build_report(variant).html()
+    assert f"fairysim report fantastique --games {GAMES} --seed {SEED} --cards variant.toml" in html

@@ -1,0 +1,37 @@
+"""How reports write numbers and verdicts."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+
+from fairysim.analysis.formats import (
+    fmt_interval,
+    fmt_intervals,
+    fmt_percent,
+    fmt_points,
+    verdict,
+)
+
+
+def test_number_formats():
+    assert fmt_percent(0.2734) == "27.3%"
+    assert fmt_points(0.031) == "+3.1 pp"
+    assert fmt_points(-0.5) == "-50.0 pp"
+    assert fmt_percent(float("nan")) == "n/a"
+    assert fmt_interval(0.1, 0.2) == "[10.0%, 20.0%]"
+    assert fmt_interval(-0.01, 0.02, points=True) == "[-1.0 pp, +2.0 pp]"
+
+
+def test_intervals_of_a_column():
+    low, high = pd.Series([0.1, -0.02]), pd.Series([0.2, 0.01])
+    assert fmt_intervals(low, high) == ["[10.0%, 20.0%]", "[-2.0%, 1.0%]"]
+    assert fmt_intervals(low, high, points=True) == ["[+10.0 pp, +20.0 pp]", "[-2.0 pp, +1.0 pp]"]
+
+
+def test_verdict_words():
+    assert verdict(True) == "significant"
+    assert verdict(False) == "not significant"
+    assert verdict(math.nan) == ""  # nothing tested (a baseline against itself)
+    assert pd.Series([True, False]).map(verdict).tolist() == ["significant", "not significant"]

@@ -1,0 +1,62 @@
+"""The HTML page writer: escaping, the files it keeps beside the page, and atomic writing."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pandas as pd
+import pytest
+
+from fairysim.analysis import page
+from fairysim.analysis.page import Report, atomic_write_text
+from fairysim.analysis.plots import new_figure
+
+
+def test_report_escapes_text_and_keeps_files(tmp_path):
+    report = Report("A <b>title</b>", "r.html", prefix="x-")
+    report.heading("Section & more")
+    report.paragraph("1 < 2 and `code <here>`")
+    report.bullets(["a & b"])
+    report.table("t", pd.DataFrame({"a": [1, 2], "b": ["<x>", "y"]}), "caption")
+    report.data("hidden", pd.DataFrame({"z": [3]}))
+    fig, (ax,) = new_figure(2, 2)
+    ax.plot([0, 1], [0, 1])
+    png = report.figure("fig", fig, "A figure")
+    assert png.startswith(b"\x89PNG")
+    html = report.html()
+    assert "A &lt;b&gt;title&lt;/b&gt;" in html
+    assert "1 &lt; 2 and <code>code &lt;here&gt;</code>" in html
+    assert "&lt;x&gt;" in html and "<x>" not in html
+    path = report.write(tmp_path / "sub")
+    assert path == tmp_path / "sub" / "r.html"
+    names = sorted(p.name for p in path.parent.iterdir())
+    assert names == ["r.html", "x-fig.png", "x-hidden.csv", "x-t.csv"]
+    mode = os.stat(path).st_mode & 0o777
+    assert mode & 0o600 == 0o600  # at least readable and writable by the owner
+    with pytest.raises(ValueError, match="already"):
+        report.data("t", pd.DataFrame())
+    with pytest.raises(ValueError, match="file name"):
+        report.data("../escape", pd.DataFrame())
+
+
+def test_atomic_write_cleans_up_on_failure(tmp_path, monkeypatch):
+    target = tmp_path / "a.txt"
+    atomic_write_text(target, "first")
+
+    def no_sync(_fd):
+        raise OSError("no space")
+
+    monkeypatch.setattr(page.os, "fsync", no_sync)
+    with pytest.raises(OSError, match="no space"):
+        atomic_write_text(target, "second")
+    assert target.read_text() == "first"
+    assert [p.name for p in tmp_path.iterdir()] == ["a.txt"]
+
+
+def test_metadata_is_kept_as_json_beside_the_page(tmp_path):
+    report = Report("Meta", "m.html", prefix="m-")
+    assert report.metadata({"games": 10, "cards": tmp_path / "c.toml"}) == "m-metadata.json"
+    report.write(tmp_path)
+    meta = json.loads((tmp_path / "m-metadata.json").read_text())
+    assert meta == {"games": 10, "cards": str(tmp_path / "c.toml")}  # a path as its text

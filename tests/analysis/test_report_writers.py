@@ -1,0 +1,104 @@
+"""What every report's ``write_report`` promises, whatever the game: the options every report
+shares are keywords that default to the report's own sizes, reach its study unchanged, and a
+study that fails writes nothing."""
+
+from __future__ import annotations
+
+import inspect
+
+import pytest
+
+from fairysim.analysis.concerto import report as concerto_report
+from fairysim.analysis.concerto import solo_report
+from fairysim.analysis.fairyland import report as fairyland_report
+from fairysim.analysis.fantastique import report as fantastique_report
+from fairysim.sim.concerto.policies import SOLO_POLICIES
+
+WRITERS = {
+    # report: (module, its study function, the report's own defaults besides games and seed)
+    "fantastique": (fantastique_report, "fan_strength", {"players": (2, 3, 4, 5)}),
+    "concerto": (concerto_report, "card_balance", {"players": (2, 3, 4), "policy": "greedy"}),
+    "fairyland": (
+        fairyland_report,
+        "fairyland_study",
+        {
+            "players": (2, 3, 4),
+            "policy": "greedy",
+            "auction_games": fairyland_report.DEFAULT_AUCTION_GAMES,
+        },
+    ),
+    "concerto-solo": (
+        solo_report,
+        "solo_study",
+        {
+            "lookahead_games": solo_report.DEFAULT_LOOKAHEAD_GAMES,
+            "policies": SOLO_POLICIES,
+        },
+    ),
+}
+
+
+@pytest.fixture
+def study_calls(request, monkeypatch):
+    """Replace the report's study by one that records its arguments by name, then fails."""
+    module, name, _ = WRITERS[request.param]
+    real = getattr(module, name)
+    calls = []
+
+    def failing_study(*args, **kwargs):
+        calls.append(inspect.signature(real).bind(*args, **kwargs).arguments)
+        raise RuntimeError("study failed")
+
+    monkeypatch.setattr(module, name, failing_study)
+    return module, calls
+
+
+@pytest.mark.parametrize("study_calls", WRITERS, indirect=True)
+def test_the_report_sizes_itself_and_writes_nothing_on_failure(study_calls, tmp_path, request):
+    module, calls = study_calls
+    with pytest.raises(RuntimeError, match="study failed"):
+        module.write_report(tmp_path / "out")
+    _, _, own = WRITERS[request.node.callspec.params["study_calls"]]
+    assert calls[0]["games"] == module.DEFAULT_GAMES
+    assert calls[0]["seed"] == 1
+    for name, value in own.items():
+        assert calls[0].get(name, value) == value, name
+    assert calls[0].get("cards") is None and calls[0].get("threads") is None
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("study_calls", WRITERS, indirect=True)
+def test_the_shared_options_reach_the_study(study_calls, tmp_path):
+    module, calls = study_calls
+
+    def progress(done, total):
+        return None
+
+    with pytest.raises(RuntimeError):
+        module.write_report(
+            tmp_path, games=7, seed=3, threads=2, progress=progress, cards="my-cards.toml"
+        )
+    given = {name: calls[0][name] for name in ("games", "seed", "threads", "progress", "cards")}
+    assert given == {
+        "games": 7, "seed": 3, "threads": 2, "progress": progress, "cards": "my-cards.toml"
+    }  # fmt: skip
+    with pytest.raises(TypeError):
+        module.write_report(tmp_path, 7)  # the options are keywords
+
+
+def test_each_game_package_offers_its_writers_and_sizes():
+    import fairysim.analysis.concerto as concerto
+    import fairysim.analysis.fairyland as fairyland
+    import fairysim.analysis.fantastique as fantastique
+
+    assert fairyland.write_report is fairyland_report.write_report
+    assert fairyland.DEFAULT_GAMES == fairyland_report.DEFAULT_GAMES
+    assert fairyland.DEFAULT_AUCTION_GAMES == fairyland_report.DEFAULT_AUCTION_GAMES
+
+    assert fantastique.write_report is fantastique_report.write_report
+    assert fantastique.DEFAULT_GAMES == fantastique_report.DEFAULT_GAMES
+    assert concerto.write_report is concerto_report.write_report
+    assert concerto.write_solo_report is solo_report.write_report
+    assert concerto.DEFAULT_GAMES == concerto_report.DEFAULT_GAMES
+    assert concerto.SOLO_DEFAULT_GAMES == solo_report.DEFAULT_GAMES
+    assert concerto.SOLO_DEFAULT_LOOKAHEAD_GAMES == solo_report.DEFAULT_LOOKAHEAD_GAMES
