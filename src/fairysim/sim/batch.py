@@ -312,10 +312,14 @@ class AtomicParquetWriter:
         os.replace(self.tmp, self.path)
 
     def abort(self) -> None:
-        """Drop the temporary file."""
-        if self.writer is not None:
-            self.writer.close()
-        self.tmp.unlink(missing_ok=True)
+        """Drop the temporary file (also when closing it fails, as on a full disk)."""
+        try:
+            if self.writer is not None:
+                self.writer.close()
+        except OSError:
+            pass  # the file is dropped whatever its state
+        finally:
+            self.tmp.unlink(missing_ok=True)
 
     def __enter__(self) -> AtomicParquetWriter:
         return self
