@@ -714,5 +714,5 @@ POLICIES = {
 """Built-in policies by name."""
 
 DRAFT_POLICIES = ("random", "greedy", "chaser", "maestro", "denier")
-"""Policies meant for the 2-4 player forms (``lookahead`` plays like greedy there)."""
+"""Policies of the 2-4 player forms (``make_setup`` refuses ``lookahead`` there)."""
 SOLO_POLICIES = ("random", "greedy", "chaser", "maestro", "denier", "lookahead")
