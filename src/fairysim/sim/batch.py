@@ -257,11 +257,12 @@ def run_metadata(game: str, config: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def check_out_path(out: str | Path, option: str = "--out") -> Path:
-    """Return ``out`` as a Path if a file can be written there, else raise naming ``option``."""
+def check_out_path(out: str | Path, option: str = "--out", suffix: str = ".parquet") -> Path:
+    """Return ``out`` as a Path if a ``suffix`` file can be written there, else raise naming
+    ``option``."""
     path = Path(out)
-    if path.suffix.lower() != ".parquet":
-        raise FairysimError(option, f"{path} must end in .parquet (results are written as Parquet)")
+    if path.suffix.lower() != suffix:
+        raise FairysimError(option, f"{path} must end in {suffix}")
     if path.exists() and path.is_dir():
         raise FairysimError(option, f"{path} is a directory")
     parent = path.parent if str(path.parent) else Path(".")
