@@ -26,6 +26,9 @@ Public entry points: :func:`play_game`, :func:`play_games` and :func:`play_game_
 The phase functions (:func:`reveal_fan_cards`, :func:`play_fans`, :func:`distribute_medals`,
 :func:`take_new_fan_cards`, :func:`end_round`, :func:`grande_finale`) work on a
 :class:`GameState` that tests may also build by hand.
+
+One module past 600 lines: the whole rulebook in one place, in its order, so that it reads
+as the specification it is.
 """
 
 from __future__ import annotations
