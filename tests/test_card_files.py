@@ -1,5 +1,5 @@
-"""Card files of every game: a file either loads within the game's limits or is refused with one
-:class:`CardFileError` line naming the file, never another exception.
+"""Card and court files of every game: a file either loads within the game's limits or is refused
+with one :class:`CardFileError` line naming the file, never another exception.
 
 The property-based part generates TOML documents three ways: the shipped file with values
 replaced, keys added and tables removed (valid structure, random values and keys); whole random
@@ -23,9 +23,17 @@ from hypothesis import strategies as st
 from fairysim.errors import CardFileError
 from fairysim.sim.concerto import cards as concerto_cards
 from fairysim.sim.datafile import MAX_CARD_FILE_BYTES
+from fairysim.sim.fairyland import cards as fairyland_cards
+from fairysim.sim.fairyland import rules as fairyland_rules
 from fairysim.sim.fantastique import cards as fantastique_cards
 
-GAMES = {"fantastique": fantastique_cards, "concerto": concerto_cards}
+FILES = {
+    "fantastique": (fantastique_cards.load_cards, fantastique_cards.DEFAULT_CARDS),
+    "concerto": (concerto_cards.load_cards, concerto_cards.DEFAULT_CARDS),
+    "fairyland": (fairyland_cards.load_cards, fairyland_cards.DEFAULT_CARDS),
+    "fairyland-court": (fairyland_cards.load_court, fairyland_cards.DEFAULT_COURT),
+}
+"""Each kind of data file a user may pass: its loader and the shipped file."""
 
 FAST = settings(
     max_examples=100,
@@ -44,15 +52,23 @@ MAX_MESSAGE_CHARS = 400
 # --- What every card file must do ---------------------------------------------------------------
 
 
-def check_limits(game: str, cards) -> None:
-    """A loaded card set holds only values inside the limits its engines are sized for."""
-    if game == "fantastique":
+def check_limits(kind: str, cards) -> None:
+    """A loaded file holds only values inside the limits its engines are sized for."""
+    if kind == "fantastique":
         assert cards.deck_counts[0] == 0
         assert cards.deck_counts.min() >= 0
         assert cards.deck_counts.max() <= fantastique_cards.MAX_CARDS_PER_VALUE
         for points in (cards.medal_values, cards.finale_medals):
             assert points.min() >= 0 and points.max() <= fantastique_cards.MAX_MEDAL_POINTS
-        return
+    elif kind == "concerto":
+        check_concerto_limits(cards)
+    elif kind == "fairyland":
+        check_fairyland_limits(cards)
+    else:
+        check_court_limits(cards)
+
+
+def check_concerto_limits(cards) -> None:
     assert (cards.tokens >= 0).all() and (cards.tokens <= concerto_cards.MAX_TOKENS_PER_KIND).all()
     assert (cards.score_need >= 0).all() and (cards.score_need <= cards.tokens).all()
     assert (cards.score_need.sum(axis=1) > 0).all()
@@ -63,18 +79,45 @@ def check_limits(game: str, cards) -> None:
         assert card_id.isprintable() and 0 < len(card_id) <= concerto_cards.MAX_ID_CHARS
 
 
-def loads_or_refuses_in_one_line(game: str, path: Path, content: bytes) -> None:
+def check_fairyland_limits(cards) -> None:
+    assert (cards.forest >= 0).all()
+    assert cards.forest[: fairyland_rules.FIRST_FOREST_TYPE].sum() == 0  # house fairies
+    assert fairyland_rules.MIN_FOREST <= cards.total_forest <= fairyland_rules.MAX_FOREST
+    assert (cards.majority >= 0).all()
+    assert (cards.majority <= fairyland_cards.MAX_MAJORITY_POINTS).all()
+    assert (cards.face_value >= 1).all()
+    assert (cards.face_value <= fairyland_cards.MAX_FAIRY_VALUE).all()
+    for crests in (cards.crests, cards.crests_two_players):
+        assert 0 <= crests <= fairyland_cards.MAX_CRESTS
+
+
+def check_court_limits(court) -> None:
+    assert fairyland_rules.COURT_DECK_SIZE <= court.n_items <= fairyland_rules.MAX_COURT_ITEMS
+    assert court.table.shape == (court.n_items, fairyland_rules.ITEM_FIELDS)
+    assert (court.table >= 0).all()
+    assert len({item_id.lower() for item_id in court.ids}) == court.n_items
+    for item_id, name in zip(court.ids, court.names, strict=True):
+        assert item_id.isprintable() and 0 < len(item_id) <= fairyland_cards.MAX_ITEM_ID_CHARS
+        assert name.isprintable() and 0 < len(name) <= fairyland_cards.MAX_ITEM_NAME_CHARS
+    assert isinstance(court.provisional, bool)
+    assert all(isinstance(starred, bool) for starred in court.starred)
+    for item in range(court.n_items):
+        assert court.primitive(item) in fairyland_rules.PRIMITIVES
+
+
+def loads_or_refuses_in_one_line(kind: str, path: Path, content: bytes) -> None:
     """Write ``content`` to ``path`` and load it: success within the limits, or CardFileError."""
     path.write_bytes(content)
+    load, _ = FILES[kind]
     try:
-        cards = GAMES[game].load_cards(path)
+        cards = load(path)
     except CardFileError as exc:
         message = str(exc)
         assert message.startswith(f"{path}: "), message
         assert message.isprintable(), repr(message)  # one line: no newline, no control character
         assert len(message) <= MAX_MESSAGE_CHARS, message
         return
-    check_limits(game, cards)
+    check_limits(kind, cards)
 
 
 # --- Writing TOML (tests only: the package only reads it) ---------------------------------------
@@ -109,14 +152,14 @@ def toml_document(data: dict) -> bytes:
     return "".join(f"{toml_string(k)} = {toml_value(v)}\n" for k, v in data.items()).encode()
 
 
-def shipped(game: str) -> dict:
-    with GAMES[game].DEFAULT_CARDS.open("rb") as handle:
+def shipped(kind: str) -> dict:
+    with FILES[kind][1].open("rb") as handle:
         return tomllib.load(handle)
 
 
 def test_the_toml_writer_round_trips_the_shipped_files():
-    for game in GAMES:
-        assert tomllib.loads(toml_document(shipped(game)).decode()) == shipped(game)
+    for kind in FILES:
+        assert tomllib.loads(toml_document(shipped(kind)).decode()) == shipped(kind)
 
 
 @FAST
@@ -144,6 +187,12 @@ KNOWN_NAMES = sorted(
         "horn",
         "horn player",
         "composer",
+        *("forest", "majority", "house", "fairy_values", "crests", "crests_two_players"),
+        *fairyland_cards.FOREST_NAMES,
+        *("provisional", "item", "id", "name", "starred", "effect"),
+        *("bonus", "points", "cards", "at_least", "goblins", "fairies"),
+        *fairyland_rules.PRIMITIVES,
+        *fairyland_rules.CARD_GROUPS,
     }
 )
 """Keys and strings the loaders look for: random documents use them often, so they reach past
@@ -205,12 +254,12 @@ def spliced(draw, text: bytes) -> bytes:
     return text[:at] + noise + text[at:]
 
 
-def documents(game: str):
-    base = shipped(game)
+def documents(kind: str):
+    base = shipped(kind)
     return st.one_of(
         mutated(base).map(toml_document),
         st.dictionaries(keys, values, max_size=6).map(toml_document),
-        spliced(GAMES[game].DEFAULT_CARDS.read_bytes()),
+        spliced(FILES[kind][1].read_bytes()),
         st.binary(max_size=200),
     )
 
@@ -223,31 +272,36 @@ def fuzz_dir(tmp_path_factory) -> Path:
     return tmp_path_factory.mktemp("card-fuzz")
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("kind", FILES)
 @FAST
 @given(data=st.data())
-def test_any_file_loads_or_is_refused_in_one_line(fuzz_dir, game, data):
-    content = data.draw(documents(game))
-    loads_or_refuses_in_one_line(game, fuzz_dir / f"{game}.toml", content)
+def test_any_file_loads_or_is_refused_in_one_line(fuzz_dir, kind, data):
+    content = data.draw(documents(kind))
+    loads_or_refuses_in_one_line(kind, fuzz_dir / f"{kind}.toml", content)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("kind", FILES)
 @SLOW
 @given(data=st.data())
-def test_any_file_loads_or_is_refused_in_one_line_many_examples(fuzz_dir, game, data):
-    content = data.draw(documents(game))
-    loads_or_refuses_in_one_line(game, fuzz_dir / f"{game}-slow.toml", content)
+def test_any_file_loads_or_is_refused_in_one_line_many_examples(fuzz_dir, kind, data):
+    content = data.draw(documents(kind))
+    loads_or_refuses_in_one_line(kind, fuzz_dir / f"{kind}-slow.toml", content)
 
 
-@pytest.mark.parametrize("game", GAMES)
-def test_the_shipped_file_written_back_loads_the_same_cards(tmp_path, game):
+@pytest.mark.parametrize("kind", FILES)
+def test_the_shipped_file_written_back_loads_the_same_cards(tmp_path, kind):
     path = tmp_path / "copy.toml"
-    path.write_bytes(toml_document(shipped(game)))
-    again, original = GAMES[game].load_cards(path), GAMES[game].load_cards()
-    for name in ("deck_counts", "medal_values", "tokens", "score_need", "pianist_sets"):
+    path.write_bytes(toml_document(shipped(kind)))
+    load, _ = FILES[kind]
+    again, original = load(path), load()
+    names = ("deck_counts", "medal_values", "tokens", "score_need", "pianist_sets", "forest")
+    for name in (*names, "majority", "face_value", "table"):
         if hasattr(original, name):
             np.testing.assert_array_equal(getattr(again, name), getattr(original, name))
+    for name in ("ids", "names", "starred", "provisional", "crests"):
+        if hasattr(original, name):
+            assert getattr(again, name) == getattr(original, name)
 
 
 # --- Files that are not card files at all ---------------------------------------------------------
@@ -263,20 +317,20 @@ NOT_CARD_FILES = {
 }
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("kind", FILES)
 @pytest.mark.parametrize("name", NOT_CARD_FILES)
-def test_files_that_are_not_card_files_are_refused_in_one_line(tmp_path, game, name):
+def test_files_that_are_not_card_files_are_refused_in_one_line(tmp_path, kind, name):
     content, message = NOT_CARD_FILES[name]
     path = tmp_path / "garbage.toml"
     path.write_bytes(content)
     with pytest.raises(CardFileError) as info:
-        GAMES[game].load_cards(path)
+        FILES[kind][0](path)
     text = str(info.value)
     assert text.startswith(f"{path}: ") and message in text, text
     assert text.isprintable(), repr(text)
 
 
-@pytest.mark.parametrize("game", GAMES)
-def test_a_directory_is_refused(tmp_path, game):
+@pytest.mark.parametrize("kind", FILES)
+def test_a_directory_is_refused(tmp_path, kind):
     with pytest.raises(CardFileError, match="is a directory"):
-        GAMES[game].load_cards(tmp_path)
+        FILES[kind][0](tmp_path)

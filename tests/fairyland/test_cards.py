@@ -92,6 +92,9 @@ def broken(tmp_path: Path, source: Path, old: str, new: str) -> Path:
         ('Pendant"\nstarred = true', 'Pendant"\nstarred = "yes"', r"retained_half: starred must"),
         ("goblins = 2", 'goblins = 2\ncards = "goblin"', r"item goblin_trap: unknown key 'cards'"),
         ('[[item]]\nid = "broom"', '[[thing]]\nid = "broom"', r"unknown key 'thing'"),
+        ('id = "broom"', 'id = "bro\\nom"', r"\[\[item\]\] number \d+: id must be printable"),
+        ('id = "broom"', f'id = "{"b" * 33}"', r"id must be at most 32 characters"),
+        ('name = "Moonlit Crown"', "name = 7", r"item moonlit_crown: name must be a string"),
     ],
 )
 def test_malformed_court_is_refused_in_one_line(tmp_path, old, new, message):
@@ -115,14 +118,15 @@ def test_court_with_too_few_items_is_refused(tmp_path):
 @pytest.mark.parametrize(
     ("old", "new", "message"),
     [
-        ("squirrel = 10\n", "squirrel = 10\ndragon = 2\n", r"\[forest\] dragon: unknown card"),
+        ("squirrel = 10\n", "squirrel = 10\ndragon = 2\n", r"\[forest\] 'dragon': unknown card"),
         ("warrior = 1", "warrior = 2", r"\[forest\] warrior must be at most 1"),
         ("yellow = 5", "yellow = 6", r"\[forest\] yellow must be at most 5"),
         ("ogre = 3", "ogre = -1", r"\[forest\] ogre must be at least 0"),
+        ("squirrel = 10", "squirrel = 9223372036854775808", r"\[forest\] squirrel must be at most"),
         ("ogre = 3", "", r"\[forest\] ogre: missing"),
         ("fairy_values = [1, 2, 3, 4, 5, 6, 7]", "fairy_values = [1, 2]", r"fairy_values must"),
         ("crests = 1", "crests = true", r"\[house\] crests must be an integer"),
-        ("[majority]\n", "[majority]\nwolf = 3\n", r"\[majority\] wolf: unknown card"),
+        ("[majority]\n", "[majority]\nwolf = 3\n", r"\[majority\] 'wolf': unknown card"),
     ],
 )
 def test_malformed_card_file_is_refused_in_one_line(tmp_path, old, new, message):

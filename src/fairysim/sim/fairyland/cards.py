@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from fairysim.errors import CardFileError
-from fairysim.sim.datafile import read_toml, require_int, require_table
+from fairysim.sim.datafile import read_toml, require_int, require_table, require_text, shown
 from fairysim.sim.fairyland.rules import (
     ANIMALS,
     BID_BONUS,
@@ -74,6 +74,10 @@ MAX_MAJORITY_POINTS = 100
 MAX_ITEM_POINTS = 100
 MAX_BONUS = 10
 """Bounds a card or court file must respect (they keep bids and choice lists small)."""
+MAX_ITEM_ID_CHARS = 32
+"""Longest court item id (ids are quoted in reports and error messages)."""
+MAX_ITEM_NAME_CHARS = 64
+"""Longest court item name (a figure's row label)."""
 
 FOREST_NAMES = CARD_NAMES[FIRST_FOREST_TYPE:]
 SINGLE_CARDS = (*SPECIAL_FAIRIES, LOST_HALF)
@@ -194,7 +198,7 @@ def _names_table(data: dict[str, Any], key: str, names: tuple[str, ...], path: P
     for name in table:
         if name not in names:
             raise CardFileError(
-                str(path), f"[{key}] {name}: unknown card (cards are {', '.join(names)})"
+                str(path), f"[{key}] {shown(name)}: unknown card (cards are {', '.join(names)})"
             )
     for name in names:
         if name not in table:
@@ -206,12 +210,14 @@ def _parse_cards(path: Path) -> FairyLandCards:
     data = read_toml(path)
     for key in data:
         if key not in ("forest", "majority", "house"):
-            raise CardFileError(str(path), f"unknown table [{key}]")
+            raise CardFileError(str(path), f"unknown table [{shown(key)}]")
     forest = np.zeros(N_CARD_TYPES, dtype=np.int64)
     for name, count in _names_table(data, "forest", FOREST_NAMES, path):
         t = CARD_NAMES.index(name)
-        top = 1 if t in SINGLE_CARDS else None
-        if t in FLOWERS:
+        top = MAX_FOREST  # the whole forest's bound, checked per card before it is stored
+        if t in SINGLE_CARDS:
+            top = 1
+        elif t in FLOWERS:
             top = MAX_FLOWERS_OF_A_COLOUR
         forest[t] = require_int(count, f"[forest] {name}", path, 0, top)
     total = int(forest.sum())
@@ -229,7 +235,7 @@ def _parse_cards(path: Path) -> FairyLandCards:
     house = require_table(data, "house", path)
     for key in house:
         if key not in ("fairy_values", "crests", "crests_two_players"):
-            raise CardFileError(str(path), f"[house] {key}: unknown key")
+            raise CardFileError(str(path), f"[house] {shown(key)}: unknown key")
     values = house.get("fairy_values")
     if not isinstance(values, list) or len(values) != N_HOUSE_FAIRIES:
         raise CardFileError(
@@ -344,7 +350,7 @@ def _card_mask(value: Any, where: str, path: Path) -> int:
     mask = 0
     for name in names:
         if not isinstance(name, str):
-            raise CardFileError(str(path), f"{where}: cards must be names, got {name!r}")
+            raise CardFileError(str(path), f"{where}: cards must be names, got {shown(name)}")
         key = name.strip().lower()
         if key in CARD_GROUPS:
             for t in CARD_GROUPS[key]:
@@ -354,32 +360,31 @@ def _card_mask(value: Any, where: str, path: Path) -> int:
         else:
             raise CardFileError(
                 str(path),
-                f"{where}: unknown card {name!r} (cards are {', '.join(FOREST_NAMES)}, or a "
+                f"{where}: unknown card {shown(name)} (cards are {', '.join(FOREST_NAMES)}, or a "
                 f"group: {', '.join(CARD_GROUPS)})",
             )
     return mask
 
 
 def _parse_item(item: dict[str, Any], i: int, seen: set[str], path: Path) -> tuple:
-    item_id = item.get("id")
-    if not isinstance(item_id, str) or not item_id.strip():
+    if "id" not in item:
         raise CardFileError(str(path), f"[[item]] number {i + 1} has no id")
-    item_id = item_id.strip()
+    item_id = require_text(item["id"], f"[[item]] number {i + 1}: id", path, MAX_ITEM_ID_CHARS)
     where = f"item {item_id}"
     if item_id.lower() in seen:
         raise CardFileError(str(path), f"{where}: duplicate id {item_id!r}")
     seen.add(item_id.lower())
-    name = item.get("name", item_id)
-    if not isinstance(name, str):
-        raise CardFileError(str(path), f"{where}: name must be a string, got {name!r}")
+    name = require_text(item.get("name", item_id), f"{where}: name", path, MAX_ITEM_NAME_CHARS)
     starred = item.get("starred", False)
     if not isinstance(starred, bool):
-        raise CardFileError(str(path), f"{where}: starred must be true or false, got {starred!r}")
+        raise CardFileError(
+            str(path), f"{where}: starred must be true or false, got {shown(starred)}"
+        )
     effect = item.get("effect")
     if effect not in PRIMITIVES:
         raise CardFileError(
             str(path),
-            f"{where}: unknown effect {effect!r} (primitives are {', '.join(PRIMITIVES)})",
+            f"{where}: unknown effect {shown(effect)} (primitives are {', '.join(PRIMITIVES)})",
         )
     primitive = PRIMITIVES.index(effect)
     parameters = _PARAMETERS[primitive]
@@ -387,7 +392,7 @@ def _parse_item(item: dict[str, Any], i: int, seen: set[str], path: Path) -> tup
     row[IT_PRIMITIVE] = primitive
     for key in item:
         if key not in _ITEM_KEYS and key not in parameters and key != "cards":
-            raise CardFileError(str(path), f"{where}: unknown key {key!r} for effect {effect}")
+            raise CardFileError(str(path), f"{where}: unknown key {shown(key)} for effect {effect}")
         if key == "cards" and primitive != POINTS_PER_CARD_TYPE:
             raise CardFileError(str(path), f"{where}: unknown key 'cards' for effect {effect}")
     for key, (column, low, high) in parameters.items():
@@ -409,11 +414,13 @@ def _parse_court(path: Path) -> Court:
         if key not in ("provisional", "item"):
             raise CardFileError(
                 str(path),
-                f"unknown key {key!r} (a court file has provisional and [[item]] entries)",
+                f"unknown key {shown(key)} (a court file has provisional and [[item]] entries)",
             )
     provisional = data.get("provisional", False)
     if not isinstance(provisional, bool):
-        raise CardFileError(str(path), f"provisional must be true or false, got {provisional!r}")
+        raise CardFileError(
+            str(path), f"provisional must be true or false, got {shown(provisional)}"
+        )
     items = data.get("item")
     if not isinstance(items, list) or not all(isinstance(x, dict) for x in items):
         raise CardFileError(str(path), "missing [[item]] entries")
