@@ -13,7 +13,7 @@ import textwrap
 import numpy as np
 import pytest
 
-from fairysim.errors import FairysimError
+from fairysim.errors import POLICY_RAISED, FairysimError
 from fairysim.sim.concerto.policies import MAX_ROLLOUTS
 from fairysim.sim.concerto.policies import POLICIES as CONCERTO_POLICIES
 from fairysim.sim.fantastique.policies import POLICIES as FANTASTIQUE_POLICIES
@@ -185,6 +185,18 @@ def test_a_policy_that_can_raise_is_refused(module, source, where):
     name = module(source)
     text = refused(f"{name}:pick")
     assert "can raise an exception" in text and f"{name}.py{where}" in text, text
+
+
+def test_an_exception_raised_by_a_library_call_comes_back_as_the_raised_answer(module):
+    """No ``raise`` of its own, so the policy loads; its guard turns numpy's exception into
+    POLICY_RAISED, which the engines report with game, seat and decision."""
+    name = module(
+        f"import numpy as np\n\ndef pick({SIGNATURE}):\n"
+        "    return np.empty(n_choices - 5, np.int64).shape[0]\n"
+    )
+    loaded = load_user_policy(f"{name}:pick")
+    assert sample_call(loaded.function, n_choices=6) == 1
+    assert sample_call(loaded.function, n_choices=3) == POLICY_RAISED
 
 
 def test_a_raise_in_a_helper_of_another_module_is_found(module):

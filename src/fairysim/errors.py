@@ -20,15 +20,24 @@ class CardFileError(FairysimError):
     """A card data file that cannot be read or breaks the game's rules."""
 
 
+POLICY_RAISED = -(2**62)
+"""The answer a user policy's guard gives when the policy raised an exception
+(:func:`fairysim.sim.policy.load_user_policy`): an exception cannot leave a policy that the
+compiled engine calls, from any of its threads, so it comes back as this illegal answer."""
+
+
 class IllegalChoiceError(FairysimError):
-    """A policy answered a decision with an index outside the legal choices."""
+    """A policy answered a decision with an index outside the legal choices, or raised."""
 
     def __init__(self, game: int, seat: int, decision: str, choice: int, n_choices: int) -> None:
-        super().__init__(
-            "policy",
-            f"game {game}, seat {seat}, decision {decision}: choice {choice} is not one of the "
-            f"{n_choices} legal choices",
-        )
+        where = f"game {game}, seat {seat}, decision {decision}"
+        if choice == POLICY_RAISED:
+            problem = (
+                "the policy raised an exception (call it on this decision in Python to see it)"
+            )
+        else:
+            problem = f"choice {choice} is not one of the {n_choices} legal choices"
+        super().__init__("policy", f"{where}: {problem}")
         self.game = game
         self.seat = seat
         self.decision = decision

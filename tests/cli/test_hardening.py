@@ -159,8 +159,27 @@ def test_a_full_disk_is_one_line_and_leaves_nothing(tmp_path):
 
 # --- Fuzz: any option values either run or are refused in one line ---------------------------
 
-OPTIONS = ("--players", "--policy", "--games", "--seed", "--threads", "--chunk-games", "--weights")
+OPTIONS = (
+    "--players",
+    "--policy",
+    "--games",
+    "--seed",
+    "--threads",
+    "--chunk-games",
+    "--weights",
+    "--cards",
+)
 JUNK = st.sampled_from(["", "-1", "0", "1", "2", "3", "4", "7", "1e3", "x", "greedy", "random,x"])
+FUZZ = settings(
+    max_examples=25,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+"""The default suite: few examples, the same ones every run."""
+FUZZ_MANY = settings(FUZZ, max_examples=400, derandomize=False)
+"""``-m slow``: many more, new ones each run."""
 
 
 @st.composite
@@ -176,15 +195,10 @@ def simulate_args(draw):
     return game, [*args, "--games", str(draw(st.integers(-2, 30)))]
 
 
-@settings(
-    max_examples=25,
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
-@given(case=simulate_args())
-def test_fuzzed_options_run_or_fail_in_one_line(tmp_path, case):
-    game, args = case
-    out = tmp_path / "fuzz.parquet"
+def runs_or_fails_in_one_line(folder: Path, game: str, args: list[str]) -> None:
+    """``fairysim simulate`` either writes its output, or exits 2 in one line having written
+    nothing."""
+    out = folder / "fuzz.parquet"
     out.unlink(missing_ok=True)
     result = runner.invoke(app, ["simulate", game, *args, "--out", str(out)])
     assert "Traceback" not in result.output, result.output
@@ -193,4 +207,17 @@ def test_fuzzed_options_run_or_fail_in_one_line(tmp_path, case):
     else:
         one_line_error(result)
         assert not out.exists()
-    assert {p.name for p in tmp_path.iterdir()} <= {"fuzz.parquet"}
+    assert {p.name for p in folder.iterdir()} <= {"fuzz.parquet"}
+
+
+@FUZZ
+@given(case=simulate_args())
+def test_fuzzed_options_run_or_fail_in_one_line(tmp_path, case):
+    runs_or_fails_in_one_line(tmp_path, *case)
+
+
+@pytest.mark.slow
+@FUZZ_MANY
+@given(case=simulate_args())
+def test_fuzzed_options_run_or_fail_in_one_line_many_examples(tmp_path, case):
+    runs_or_fails_in_one_line(tmp_path, *case)

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from numba.core.errors import TypingError
 
-from fairysim.errors import CardFileError, FairysimError, IllegalChoiceError
+from fairysim.errors import POLICY_RAISED, CardFileError, FairysimError, IllegalChoiceError
 from fairysim.sim.batch import join_chunks
 from fairysim.sim.fantastique import make_setup, play_chunks
 from fairysim.sim.fantastique import reference as ref
@@ -203,6 +203,38 @@ def test_illegal_answer_raises_in_both_engines(function, decision):
     )
     assert str(got) == str(expected)
     assert f"game {expected.game}, seat {expected.seat}, decision {expected.decision}" in str(got)
+
+
+LATE_RAISING_POLICY = """
+import numpy as np
+
+from fairysim.sim.fantastique.rules import ROUNDS, V_HAND, V_ROUND
+from fairysim.sim.rng import randint
+
+
+def pick(decision, view, choices, n_choices, weights, rng):
+    # late_illegal_policy's condition; a negative size makes numpy's allocation raise
+    if view[V_ROUND] == ROUNDS - 1 and view[V_HAND + 8] >= 3:
+        return np.empty(-n_choices, np.int64).shape[0]
+    return randint(rng, n_choices)
+"""
+
+
+def test_a_policy_that_raises_mid_run_is_named_by_game_seat_and_decision(tmp_path, monkeypatch):
+    """A library call that raises inside a user policy (no ``raise`` of its own, so it loads)
+    stops both engines at the same game, seat and decision, from any worker thread (2 here)."""
+    (tmp_path / "late_raising.py").write_text(LATE_RAISING_POLICY)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    policies = ["greedy", "late_raising:pick", "random", "late_raising:pick"]
+    setup = make_setup(players=4, fan="I", policies=policies, seed=20)
+    expected = first_reference_error(setup, 300)
+    assert expected.choice == POLICY_RAISED and expected.seat in (1, 3)
+    with pytest.raises(IllegalChoiceError) as raised:
+        run(setup, 300, threads=2, chunk_games=100)
+    got = raised.value
+    assert (got.game, got.seat, got.decision) == (expected.game, expected.seat, expected.decision)
+    assert str(got) == str(expected)
+    assert "the policy raised an exception" in str(got)
 
 
 def test_illegal_answer_names_the_game_it_happened_in():

@@ -41,7 +41,7 @@ from numba.core import ir
 from numba.core.compiler import run_frontend
 from numba.core.errors import NumbaExperimentalFeatureWarning
 
-from fairysim.errors import FairysimError
+from fairysim.errors import POLICY_RAISED, FairysimError
 
 # Per-seat dispatch through first-class functions is numba's documented way to pass functions to
 # a compiled kernel; numba flags the feature as experimental. We rely on it deliberately (measured
@@ -344,9 +344,28 @@ def _as_policy_function(function: Callable, spec: str, option: str) -> Callable:
             option,
             f"{spec} returns {returns}; a policy returns the integer index of its choice",
         )
-    if returns == POLICY_SIGNATURE.return_type:
-        return typed
-    return nb.njit(POLICY_SIGNATURE, error_model="numpy")(py_func)  # int32, literal: cast
+    if returns != POLICY_SIGNATURE.return_type:  # int32, literal: cast
+        typed = nb.njit(POLICY_SIGNATURE, error_model="numpy")(py_func)
+    return _guarded(typed)
+
+
+def _guarded(typed: Callable) -> Callable:
+    """``typed`` answering :data:`~fairysim.errors.POLICY_RAISED` where it raises.
+
+    A library call inside a policy can still raise (``np.empty`` of a negative size, a typed
+    dict's missing key). Raised inside the compiled engine, from a worker thread, an exception is
+    lost or surfaces as an unrelated ``SystemError``; caught here, it becomes an illegal answer
+    that the engine records with its game, seat and decision like any other.
+    """
+
+    @nb.njit(POLICY_SIGNATURE)
+    def guarded(decision, view, choices, n_choices, weights, rng):
+        try:
+            return typed(decision, view, choices, n_choices, weights, rng)
+        except Exception:
+            return POLICY_RAISED
+
+    return guarded
 
 
 def _check_parameters(py_func: Callable, spec: str, option: str) -> None:
