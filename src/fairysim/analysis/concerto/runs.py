@@ -18,73 +18,14 @@ separates two seats otherwise tied, does.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import numpy as np
 import pandas as pd
 
+from fairysim.analysis.run_arrays import run_players, seat_arrays
 from fairysim.sim.concerto.rules import CONTESTS, HONOR_POINTS
 
 SETUP_COLUMNS = ("soloist_card", "pianist_card", "harpist_card")
 """The three setup cards a solo game is dealt (the "setup combination")."""
-
-
-def seat_arrays(
-    df: pd.DataFrame, columns: Sequence[str]
-) -> tuple[np.ndarray, dict[str, np.ndarray]]:
-    """Reshape one run's tidy rows into ``(games, seats)`` arrays.
-
-    Unlike :func:`fairysim.analysis.stats.game_blocks` this counts seats from the rows, so it
-    also fits solo runs, where every game has two rows (you and Pahha) for ``players == 1``.
-
-    Parameters
-    ----------
-    df : pandas.DataFrame
-        Rows of a single run (one player count), every game with seats ``0 .. seats - 1``.
-    columns : sequence of str
-        Per-seat columns to gather; categorical columns come back as their integer codes.
-
-    Returns
-    -------
-    games : numpy.ndarray
-        Game indices, ascending.
-    arrays : dict of str to numpy.ndarray
-        One ``(games, seats)`` array per column, in its own dtype.
-    """
-    if df.empty:
-        raise ValueError("no rows to analyse")
-    seats = int(df["seat"].max()) + 1
-    frame = df
-    game = frame["game"].to_numpy()
-    seat = frame["seat"].to_numpy()
-    tiled = len(frame) % seats == 0 and np.array_equal(
-        seat.reshape(-1, seats), np.broadcast_to(np.arange(seats), (len(frame) // seats, seats))
-    )
-    # simulate() returns rows sorted by (game, seat): sort only frames that were reordered.
-    if not (tiled and np.all(np.diff(game) >= 0)):
-        frame = frame.sort_values(["game", "seat"], kind="stable")
-        seat = frame["seat"].to_numpy()
-        if len(frame) % seats or not np.array_equal(
-            seat.reshape(-1, seats),
-            np.broadcast_to(np.arange(seats), (len(frame) // seats, seats)),
-        ):
-            raise ValueError(f"every game needs exactly one row per seat 0..{seats - 1}")
-    arrays = {}
-    for name in columns:
-        column = frame[name]
-        values = (
-            column.cat.codes.to_numpy() if isinstance(column.dtype, pd.CategoricalDtype) else column
-        )
-        arrays[name] = np.asarray(values).reshape(-1, seats)
-    return frame["game"].to_numpy()[::seats], arrays
-
-
-def run_players(df: pd.DataFrame) -> int:
-    """The player count of a single run (``players`` column), or an error if it mixes several."""
-    values = df["players"].unique()
-    if len(values) != 1:
-        raise ValueError(f"give the rows of one player count at a time, got {sorted(values)}")
-    return int(values[0])
 
 
 def winner_mask(score: np.ndarray, solo: bool) -> np.ndarray:

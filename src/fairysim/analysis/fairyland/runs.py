@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from fairysim.analysis.concerto.runs import run_players, seat_arrays
+from fairysim.analysis.run_arrays import run_players, seat_arrays
 from fairysim.analysis.stats import flag_difference, wilson_interval
 from fairysim.sim.fairyland.cards import Court
 from fairysim.sim.fairyland.rules import ANIMALS, CARD_NAMES, FLOWERS, SPECIAL_FAIRIES
