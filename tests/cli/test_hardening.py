@@ -117,7 +117,19 @@ def test_integer_columns_keep_their_width_across_chunks(tmp_path):
 def start_run(out: Path, games: int = 10**9) -> subprocess.Popen:
     command = [sys.executable, "-m", "fairysim", "simulate", "fantastique", "--games", str(games)]
     command += ["--chunk-games", "2000", "--seed", "1", "--out", str(out)]
-    return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen(
+        command,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=_hear_sigint,
+    )
+
+
+def _hear_sigint() -> None:
+    """Let the run hear SIGINT as from a terminal's Ctrl-C even when pytest itself was started
+    in the background by a shell, which sets SIGINT to be ignored by everything it starts."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
@@ -125,15 +137,18 @@ def test_a_stopped_run_says_so_and_leaves_the_old_output_untouched(tmp_path, sig
     out = tmp_path / "run.parquet"
     out.write_bytes(b"an earlier run's results")
     process = start_run(out)
-    # Stop once the first chunk is in the temporary file (the engine is compiled and playing).
-    deadline = time.monotonic() + 900
-    while not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp") and p.stat().st_size]:
-        assert process.poll() is None, process.communicate()
-        assert time.monotonic() < deadline, "the run never started writing"
-        time.sleep(0.2)
-    time.sleep(1.0)
-    process.send_signal(signum)
-    stdout, stderr = process.communicate(timeout=120)
+    try:
+        # Stop once the first chunk is in the temporary file (the engine is compiled, playing).
+        deadline = time.monotonic() + 900
+        while not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp") and p.stat().st_size]:
+            assert process.poll() is None, process.communicate()
+            assert time.monotonic() < deadline, "the run never started writing"
+            time.sleep(0.2)
+        time.sleep(1.0)
+        process.send_signal(signum)
+        stdout, stderr = process.communicate(timeout=120)
+    finally:
+        process.kill()  # a run that ignored the signal must not outlive the test
     assert process.returncode == 130, (stdout, stderr)
     lines = stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("Stopped: stopped after "), stderr

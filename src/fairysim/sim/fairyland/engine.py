@@ -369,8 +369,19 @@ def decide(v, choices, policy_rng, counters, seats, error, seat, decision, n):
 
 @nb.njit(cache=True, inline="always")
 def ask(t, seats, error, seat, decision, n):
-    """:func:`decide` on the table ``t``."""
-    return decide(t.public, t.choices, t.policy_rng, t.counters, seats, error, seat, decision, n)
+    """:func:`decide` on the table ``t``. The integers go as ``np.int64``: numba would compile
+    :func:`decide` (every policy inlined in it) once per literal decision code otherwise."""
+    return decide(
+        t.public,
+        t.choices,
+        t.policy_rng,
+        t.counters,
+        seats,
+        error,
+        np.int64(seat),
+        np.int64(decision),
+        np.int64(n),
+    )
 
 
 # --- Setup (L2) -----------------------------------------------------------------------------------
