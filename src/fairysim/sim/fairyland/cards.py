@@ -114,6 +114,11 @@ class FairyLandCards:
         """Fairy Crests each seat starts with at a table of ``players``."""
         return self.crests_two_players if players == 2 else self.crests
 
+    def arrays(self) -> tuple[np.ndarray, ...]:
+        """The data the engine reads (not the path): what a sweep's manifest pins by digest."""
+        crests = np.array([self.crests, self.crests_two_players], dtype=np.int64)
+        return (self.forest, self.majority, self.face_value, crests)
+
 
 @dataclass(frozen=True)
 class Court:
