@@ -15,6 +15,7 @@ kernelspec = pytest.importorskip("jupyter_client.kernelspec")
 NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
 GRANDE_FINALE = NOTEBOOKS / "fantastique_grande_finale.ipynb"
 CONCERTO_SOLO = NOTEBOOKS / "concerto_solo.ipynb"
+FAIRYLAND = NOTEBOOKS / "fairyland_card_balance.ipynb"
 KERNEL = "python3"
 CELL_TIMEOUT_S = 240  # the first cell that plays games also loads (or compiles) the engine
 PYTHON_NAMES = {
@@ -118,3 +119,29 @@ def test_concerto_solo_key_outputs(concerto_solo):
     assert "PROVISIONAL" in text
     assert "lookahead wins" in text and "significant" in text
     assert "instead of" in text  # the paired fixed-setup comparison ran
+
+
+@pytest.fixture(scope="module")
+def fairyland():
+    if os.path.realpath(kernel_python()) != os.path.realpath(sys.executable):
+        pytest.fail("the python3 kernel is not this interpreter (see the kernel test)")
+    return execute(FAIRYLAND)
+
+
+def test_fairyland_runs_without_errors(fairyland):
+    errors = [o for o in outputs(fairyland) if o.output_type == "error"]
+    assert errors == []
+    last = fairyland.cells[-1].outputs[0]["text"].strip()
+    assert os.path.realpath(last) == os.path.realpath(sys.executable)
+
+
+def test_fairyland_key_outputs(fairyland):
+    tables = [o for o in outputs(fairyland, "cards") if "text/html" in o.get("data", {})]
+    assert tables, "the card balance table was not displayed"
+    for card in ("Squirrel", "Red flower", "Goblin", "Ogre (taken)", "Garland"):
+        assert f"<td>{card}</td>" in tables[0]["data"]["text/html"], card
+    figures = [o for o in outputs(fairyland, "figure") if "image/png" in o.get("data", {})]
+    assert len(figures) == 4, "the four figures were not drawn"
+    text = "".join(o.get("text", "") for o in outputs(fairyland) if o.output_type == "stream")
+    assert "PROVISIONAL" in text
+    assert "Not significant after Holm" in text and "court of no effect" in text

@@ -21,6 +21,7 @@ from fairysim import sweep
 from fairysim.errors import FairysimError
 from fairysim.sim import concerto
 from fairysim.sim.concerto.cards import DEFAULT_CARDS as CONCERTO_CARDS
+from fairysim.sim.fairyland.cards import DEFAULT_COURT as FAIRYLAND_COURT
 from fairysim.sim.fantastique import make_setup, simulate_summary
 from fairysim.sim.fantastique.cards import DEFAULT_CARDS as FANTASTIQUE_CARDS
 from fairysim.sim.game import get_game
@@ -600,4 +601,37 @@ def test_the_toy_games_bad_input_names_the_option(tmp_path, change, option):
     with pytest.raises(FairysimError) as error:
         run_sweep("highcard", **args, out_dir=tmp_path / "out")
     assert error.value.where == option, error.value
+    assert list(tmp_path.iterdir()) == []
+
+
+# --------------------------------------------------------------------------------------------
+# An axis that takes any text: Fairy Land's --court, a court file among the named courts
+
+
+def test_a_file_an_axis_names_is_pinned_by_its_contents(tmp_path):
+    court = tmp_path / "my court.toml"
+    court.write_text(FAIRYLAND_COURT.read_text())
+
+    def plan():
+        return sweep.plan_cells(
+            "fairyland", {"players": 3, "court": f"starred,{court}"}, "random", 1
+        )
+
+    before = plan()
+    ids = [cell.cell_id for cell in before.cells]
+    assert not [cell_id for cell_id in ids if "/" in cell_id or " " in cell_id]
+    digests = before.fingerprint()["court_sha256"]
+    assert list(digests) == [str(court)]  # starred names no file
+    court.write_text(court.read_text() + "# edited\n")
+    after = plan()
+    assert after.fingerprint()["court_sha256"] != digests
+    assert after.cells[0].cell_id == ids[0]
+    assert after.cells[1].cell_id != ids[1]  # the edited court's cell is another cell
+
+
+@pytest.mark.parametrize("court", ["all", "nosuchcourt"])
+def test_a_bad_court_names_the_option(tmp_path, court):
+    with pytest.raises(FairysimError) as error:
+        run_sweep("fairyland", players=3, court=court, games=10, out_dir=tmp_path / "out")
+    assert error.value.where == "--court"
     assert list(tmp_path.iterdir()) == []

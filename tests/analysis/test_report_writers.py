@@ -10,6 +10,7 @@ import pytest
 
 from fairysim.analysis.concerto import report as concerto_report
 from fairysim.analysis.concerto import solo_report
+from fairysim.analysis.fairyland import report as fairyland_report
 from fairysim.analysis.fantastique import report as fantastique_report
 from fairysim.sim.concerto.policies import SOLO_POLICIES
 
@@ -17,6 +18,15 @@ WRITERS = {
     # report: (module, its study function, the report's own defaults besides games and seed)
     "fantastique": (fantastique_report, "fan_strength", {"players": (2, 3, 4, 5)}),
     "concerto": (concerto_report, "card_balance", {"players": (2, 3, 4), "policy": "greedy"}),
+    "fairyland": (
+        fairyland_report,
+        "fairyland_study",
+        {
+            "players": (2, 3, 4),
+            "policy": "greedy",
+            "auction_games": fairyland_report.DEFAULT_AUCTION_GAMES,
+        },
+    ),
     "concerto-solo": (
         solo_report,
         "solo_study",
@@ -78,7 +88,12 @@ def test_the_shared_options_reach_the_study(study_calls, tmp_path):
 
 def test_each_game_package_offers_its_writers_and_sizes():
     import fairysim.analysis.concerto as concerto
+    import fairysim.analysis.fairyland as fairyland
     import fairysim.analysis.fantastique as fantastique
+
+    assert fairyland.write_report is fairyland_report.write_report
+    assert fairyland.DEFAULT_GAMES == fairyland_report.DEFAULT_GAMES
+    assert fairyland.DEFAULT_AUCTION_GAMES == fairyland_report.DEFAULT_AUCTION_GAMES
 
     assert fantastique.write_report is fantastique_report.write_report
     assert fantastique.DEFAULT_GAMES == fantastique_report.DEFAULT_GAMES

@@ -10,14 +10,19 @@ import pytest
 
 from fairysim.analysis.stats import (
     Z_95,
+    adjust_p_values,
     chi2_sf,
+    correct_verdicts,
     decisiveness,
     excludes,
+    flag_difference,
     game_blocks,
     lead_change_summary,
     lead_changes,
     max_gap,
+    normal_p_value,
     paired_difference,
+    proportion_p_value,
     seat_advantage,
     seat_test,
     significance_label,
@@ -293,3 +298,53 @@ def test_on_simulated_results():
     changes = lead_changes(df)
     assert len(changes) == 300 and (changes["lead_changes"] >= 0).all()
     assert (changes["lead_changes"] <= 6).all()  # at most one per round after the first
+
+
+# --------------------------------------------------------------------------------------------
+# Many comparisons
+
+
+def test_holm_by_hand():
+    # Holm: sorted p times (m, m-1, ...), made monotone: 0.01*3, max(0.03*2, .03), max(.04, .06)
+    p = [0.04, 0.01, 0.03, math.nan]
+    adjusted = adjust_p_values(p)
+    assert adjusted[:3] == pytest.approx([0.06, 0.03, 0.06])
+    assert math.isnan(adjusted[3])  # nothing tested: left out of the family
+    bh = adjust_p_values(p, "fdr_bh")
+    assert bh[:3] == pytest.approx([0.04, 0.03, 0.04])
+    with pytest.raises(ValueError, match="method"):
+        adjust_p_values(p, "bonferonni")
+
+
+def test_correct_verdicts_follow_the_corrected_test():
+    table = pd.DataFrame({"p_value": [0.04, 0.01, 0.03, math.nan], "significant": True})
+    out = correct_verdicts(table)
+    assert out["significant"].tolist() == [False, True, False, False]
+    assert table["significant"].all()  # the input is left alone
+
+
+def test_p_values_agree_with_the_intervals():
+    assert float(normal_p_value(Z_95, 1.0)) == pytest.approx(0.05)
+    assert math.isnan(float(normal_p_value(1.0, 0.0)))
+    # the score test rejects exactly where the Wilson interval excludes the value
+    for wins in range(20, 45):
+        low, high = wilson_interval(wins, 100)
+        p = float(proportion_p_value(wins, 100, 0.25))
+        assert (p < 0.05) == bool(excludes(low, high, 0.25)), wins
+
+
+def test_flag_difference_clusters_by_group():
+    rng = np.random.default_rng(1)
+    games = 400
+    # two seats a game, one winner: the flag marks seat 0, which wins 60 % of games
+    win0 = (rng.random(games) < 0.6).astype(float)
+    values = np.column_stack([win0, 1 - win0]).ravel()
+    flag = np.tile([True, False], games)
+    groups = np.repeat(np.arange(games), 2)
+    diff, se, low, high, p = flag_difference(values, flag, groups)
+    assert diff == pytest.approx(2 * win0.mean() - 1)
+    # within a game the two values are perfectly anti-correlated: the clustered standard error
+    # is that of the per-game difference 2 * win0 - 1
+    assert se == pytest.approx(np.std(2 * win0 - 1, ddof=1) / math.sqrt(games), rel=0.01)
+    assert low < diff < high and p < 0.05
+    assert all(math.isnan(v) for v in flag_difference(values, np.ones_like(flag), groups))

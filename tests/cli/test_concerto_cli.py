@@ -16,6 +16,7 @@ from typer.testing import CliRunner
 from fairysim.cli import app
 from fairysim.sim.batch import read_results
 from fairysim.sim.concerto.cards import DEFAULT_CARDS
+from fairysim.sim.game import games
 
 runner = CliRunner(env={"COLUMNS": "200"})  # wide enough that rich never folds a name
 README = Path(__file__).resolve().parents[2] / "README.md"
@@ -267,10 +268,17 @@ def test_policies_lists_every_builtin():
     assert "rollouts=24" in result.output
 
 
-def test_help_names_fairy_concerto():
+def test_help_names_every_game():
     result = runner.invoke(app, ["--help"])
-    assert "Fairy Concerto" in result.output and "to come" in result.output
-    assert "Fairy Concerto (Fairy Land to come)" in " ".join(result.output.split())
+    text = " ".join(result.output.split())
+    for spec in games().values():
+        assert spec.title in text
+
+
+def test_lookahead_is_refused_outside_solo():
+    result = simulate("--players", "3", "--policy", "lookahead", "--games", "10")
+    assert_one_line_error(result, "--policy")
+    assert "solo" in result.output
 
 
 # --------------------------------------------------------------------------------------------

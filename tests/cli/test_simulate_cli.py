@@ -302,7 +302,7 @@ def test_entry_point_version_and_one_line_error(tmp_path):
     assert bad.returncode == 2
     assert bad.stdout == ""
     assert bad.stderr.strip().splitlines() == [
-        "Error: --fan: unknown Grande Finale fan 'VII'; choose one of I, II, III, IV, V, VI"
+        "Error: --fan: must be one of I, II, III, IV, V, VI, got 'VII'"
     ]
     assert not out.exists()
 

@@ -5,7 +5,7 @@ import pytest
 
 from fairysim.errors import FairysimError
 from fairysim.sim.concerto import SEAT_COLUMNS, simulate
-from fairysim.sim.concerto.simulate import make_setup, play_chunks
+from fairysim.sim.concerto.play import make_setup, play_chunks
 
 
 def test_simulate_schema():

@@ -148,7 +148,9 @@ class Checker:
 @pytest.mark.parametrize("policy", ["random", "greedy"])
 def test_enumerators_match_every_offer_of_sampled_games(players, policy):
     checkers = [Checker(POLICIES[policy].function) for _ in range(players)]
-    seated = [Policy(policy, c, POLICIES[policy].weights) for c in checkers]
+    seated = [
+        Policy(policy, c, POLICIES[policy].weights, POLICIES[policy].weight_names) for c in checkers
+    ]
     for court in (None, "starred"):
         play_games(make_setup(players, seated, seed=31, court=court), 6)
     checked = set().union(*(c.checked for c in checkers))

@@ -180,6 +180,7 @@ SEAT_KEYS = (
     "queen_visits",
     "druid_visits",
     "crests_used",
+    "ogres_gained",
 )
 GAME_KEYS = (
     "start_seat",

@@ -1,15 +1,17 @@
 """Analysis pipelines: statistics on tidy results, balance studies, figures and reports.
 
-One package per game (:mod:`~fairysim.analysis.fantastique`, :mod:`~fairysim.analysis.concerto`),
-with the same module for the same job in each report: ``study.py`` plays the report's games and
-builds its tables, ``figures.py`` draws them, ``report.py`` writes the HTML page with
-``write_report``. What no game owns lives here once: :mod:`~fairysim.analysis.stats` (intervals,
-paired differences, seat tests), :mod:`~fairysim.analysis.page` (the HTML page, written
-atomically), :mod:`~fairysim.analysis.plots` (figure helpers), :mod:`~fairysim.analysis.formats`
-(numbers as text), :mod:`~fairysim.analysis.seats` (seat advantage as every report shows it) and
+One package per game (:mod:`~fairysim.analysis.fantastique`, :mod:`~fairysim.analysis.concerto`,
+:mod:`~fairysim.analysis.fairyland`), with the same module for the same job in each report:
+``study.py`` plays the report's games and builds its tables, ``figures.py`` draws them,
+``report.py`` writes the HTML page with ``write_report``. What no game owns lives here once:
+:mod:`~fairysim.analysis.stats` (intervals, paired differences, seat tests, corrections for many
+comparisons), :mod:`~fairysim.analysis.page` (the HTML page, written atomically),
+:mod:`~fairysim.analysis.plots` (figure helpers), :mod:`~fairysim.analysis.formats` (numbers as
+text), :mod:`~fairysim.analysis.seats` (seat advantage as every report shows it) and
 :mod:`~fairysim.analysis.studies` (player-count and card-file checks, progress over runs).
 
-Nothing here plays a game except through the public ``simulate`` functions of :mod:`fairysim.sim`.
+Nothing here plays a game except through the public ``simulate`` functions of :mod:`fairysim.sim`,
+and Fairy Land's auction replay through that game's public reference engine.
 """
 
 from fairysim.analysis.stats import (

@@ -19,9 +19,9 @@ from matplotlib.ticker import FuncFormatter, PercentFormatter
 
 
 def new_figure(
-    width: float = 7.0, height: float = 4.0, ncols: int = 1
+    width: float = 7.0, height: float = 4.0, ncols: int = 1, nrows: int = 1
 ) -> tuple[Figure, list[Axes]]:
-    """A bare matplotlib figure (no pyplot state) with ``ncols`` axes side by side.
+    """A bare matplotlib figure (no pyplot state) with ``nrows`` rows of ``ncols`` axes.
 
     Parameters
     ----------
@@ -29,15 +29,18 @@ def new_figure(
         Size in inches.
     ncols : int, default 1
         Number of axes in one row.
+    nrows : int, default 1
+        Number of rows.
 
     Returns
     -------
     fig : matplotlib.figure.Figure
     axes : list of matplotlib.axes.Axes
+        Row by row, left to right.
     """
     fig = Figure(figsize=(width, height), layout="constrained")
     FigureCanvasAgg(fig)
-    axes = fig.subplots(1, ncols, squeeze=False)[0]
+    axes = fig.subplots(nrows, ncols, squeeze=False).ravel()
     return fig, list(axes)
 
 
@@ -204,7 +207,7 @@ def _finish(ax: Axes, xlabel: str, title: str, unit: str | None) -> None:
     if unit == "percent":
         ax.xaxis.set_major_formatter(percent_formatter())
     elif unit == "points":
-        ax.xaxis.set_major_formatter(_points_formatter())
+        ax.xaxis.set_major_formatter(points_formatter())
     elif unit is not None:
         raise ValueError(f"unit must be 'percent', 'points' or None, got {unit!r}")
 
@@ -225,8 +228,15 @@ def percent_formatter(decimals: int | None = None) -> PercentFormatter:
     return PercentFormatter(xmax=1.0, decimals=decimals)
 
 
-def _points_formatter() -> FuncFormatter:
+def points_formatter() -> FuncFormatter:
+    """Tick labels for differences of shares as signed percentage points.
+
+    Returns
+    -------
+    matplotlib.ticker.FuncFormatter
+        ``0.031 -> "+3.1 pp"``, ``0 -> "0"``.
+    """
     return FuncFormatter(lambda x, _pos: "0" if abs(x) < 1e-12 else f"{100 * x:+g} pp")
 
 
-__all__ = ["barh_ci", "heatmap", "new_figure", "percent_formatter", "points_ci"]
+__all__ = ["barh_ci", "heatmap", "new_figure", "percent_formatter", "points_ci", "points_formatter"]

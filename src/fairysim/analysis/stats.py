@@ -2,8 +2,9 @@
 
 Everything here works on the tidy frames that every game's ``simulate()`` returns: columns
 ``game``, ``seat``, ``win_share`` and, where a function needs them, ``score``, ``players`` and
-per-round trace columns. Only numpy and pandas are used (scipy is not a dependency), so the few
-distribution functions needed (normal quantile for 95 %, chi-square tail) are written out here.
+per-round trace columns. The chi-square tail of the seat test is written out here; the tests
+for many comparisons at once (score tests, clustered differences, Holm and Benjamini-Hochberg
+corrections) come from statsmodels and scipy.
 
 Win shares and ties
 -------------------
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 import math
 import re
+import warnings
 from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -265,6 +267,183 @@ def chi2_sf(x: float, dof: int) -> float:
         series += power / odd_product
         power *= x
     return min(1.0, total + term * series)
+
+
+# --------------------------------------------------------------------------------------------
+# Many comparisons: p-values and their correction
+
+
+CORRECTIONS = ("holm", "fdr_bh")
+"""Multiple-comparison corrections reports may use: Holm (family-wise error) or
+Benjamini-Hochberg (false discovery rate), as statsmodels names them."""
+
+
+def normal_p_value(mean: Any, se: Any) -> np.ndarray:
+    """Two-sided p-value of an estimate against 0 under the normal approximation.
+
+    Parameters
+    ----------
+    mean, se : float or array-like
+        Estimates and their standard errors (same shape).
+
+    Returns
+    -------
+    numpy.ndarray
+        ``2 * P(Z >= |mean / se|)``; ``nan`` where ``se`` is ``nan`` or not positive, so an
+        estimate without a standard error is never called significant. It is below 0.05
+        exactly where the interval ``mean -/+ 1.96 se`` excludes 0.
+
+    Examples
+    --------
+    >>> round(float(normal_p_value(1.959963984540054, 1.0)), 6)
+    0.05
+    """
+    from scipy.stats import norm
+
+    mean = np.asarray(mean, dtype=np.float64)
+    se = np.asarray(se, dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        z = np.abs(mean / se)
+    return np.where(se > 0, 2.0 * norm.sf(z), np.nan)
+
+
+def proportion_p_value(successes: Any, n: Any, value: Any) -> np.ndarray:
+    """Two-sided score-test p-value of a proportion against ``value`` (statsmodels'
+    ``proportions_ztest`` with the variance at ``value``).
+
+    The score test is the one the Wilson interval inverts: the p-value is below 0.05 exactly
+    where the 95 % :func:`wilson_interval` excludes ``value``.
+
+    Parameters
+    ----------
+    successes, n : float or array-like
+        Successes (a sum of win shares may be fractional) and trials.
+    value : float or array-like
+        The proportion tested against (e.g. the fair share ``1/players``), strictly between 0
+        and 1.
+
+    Returns
+    -------
+    numpy.ndarray
+        p-values; ``nan`` where ``n`` is 0.
+    """
+    from statsmodels.stats.proportion import proportions_ztest
+
+    s, n, v = np.broadcast_arrays(
+        np.asarray(successes, np.float64), np.asarray(n, np.float64), np.asarray(value, np.float64)
+    )
+    out = np.full(s.shape, np.nan)
+    for i in np.ndindex(s.shape):
+        if n[i] > 0:
+            out[i] = proportions_ztest(s[i], n[i], v[i], prop_var=v[i])[1]
+    return out
+
+
+def adjust_p_values(p_values: Any, method: str = "holm") -> np.ndarray:
+    """p-values adjusted for the number of comparisons (statsmodels' ``multipletests``).
+
+    Parameters
+    ----------
+    p_values : array-like
+        One p-value per comparison of the family; ``nan`` ones are left out of the family
+        (nothing was tested) and stay ``nan``.
+    method : {"holm", "fdr_bh"}, default "holm"
+        Holm's step-down correction (controls the chance of any false "significant") or
+        Benjamini-Hochberg's (controls the share of false ones among the "significant").
+
+    Returns
+    -------
+    numpy.ndarray
+        Adjusted p-values, same shape; compare them with 0.05.
+
+    Examples
+    --------
+    >>> adjust_p_values([0.01, 0.04, 0.03]).round(2).tolist()
+    [0.03, 0.06, 0.06]
+    """
+    from statsmodels.stats.multitest import multipletests
+
+    if method not in CORRECTIONS:
+        raise ValueError(f"method must be one of {CORRECTIONS}, got {method!r}")
+    p = np.asarray(p_values, dtype=np.float64)
+    out = np.full(p.shape, np.nan)
+    tested = np.isfinite(p)
+    if tested.any():
+        out[tested] = multipletests(p[tested], method=method)[1]
+    return out
+
+
+def correct_verdicts(
+    table: pd.DataFrame, p_column: str = "p_value", method: str = "holm", alpha: float = 0.05
+) -> pd.DataFrame:
+    """A table of comparisons with ``p_adjusted`` and ``significant`` after the correction.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        One row per comparison of one family, with a p-value column.
+    p_column : str, default ``"p_value"``
+        The uncorrected p-values.
+    method : {"holm", "fdr_bh"}, default "holm"
+        See :func:`adjust_p_values`.
+    alpha : float, default 0.05
+        Level of the corrected test.
+
+    Returns
+    -------
+    pandas.DataFrame
+        A copy with ``p_adjusted`` and ``significant`` (``p_adjusted < alpha``; False where
+        nothing was tested), replacing any ``significant`` column the table had: the words of a
+        report then follow the corrected test, not the single 95 % interval.
+    """
+    out = table.copy()
+    out["p_adjusted"] = adjust_p_values(out[p_column].to_numpy(np.float64), method)
+    out["significant"] = (out["p_adjusted"] < alpha).to_numpy(bool)
+    return out
+
+
+def flag_difference(
+    values: Any, flag: Any, groups: Any, z: float = Z_95
+) -> tuple[float, float, float, float, float]:
+    """Mean of ``values`` where ``flag`` is set minus the mean where it is not, with a standard
+    error clustered by ``groups`` (statsmodels OLS on the flag, cluster-robust covariance).
+
+    Rows of one group (the seats of one game) are not independent: one seat's win is the
+    others' loss. Clustering by game takes that into account instead of counting seats as
+    independent draws.
+
+    Parameters
+    ----------
+    values : array-like of float
+        One value per row (e.g. a seat's win share).
+    flag : array-like of bool
+        The rows of the first group (e.g. seats that collected a card).
+    groups : array-like of int
+        Cluster of each row (e.g. the game).
+
+    Returns
+    -------
+    difference, se, low, high, p_value : float
+        In the units of ``values``; all ``nan`` when every row or no row is flagged, and all
+        but the difference ``nan`` when the clustered variance is not positive (e.g. the flag is
+        set in one cluster only).
+    """
+    import statsmodels.api as sm
+
+    y = np.asarray(values, dtype=np.float64)
+    x = np.asarray(flag, dtype=np.float64)
+    if x.size == 0 or x.min() == x.max():
+        return math.nan, math.nan, math.nan, math.nan, math.nan
+    design = np.column_stack([np.ones_like(x), x])
+    with warnings.catch_warnings():
+        # A flag set in a single cluster has no clustered variance: sqrt of a negative
+        # rounding error, reported below as no interval.
+        warnings.simplefilter("ignore", RuntimeWarning)
+        fit = sm.OLS(y, design).fit(cov_type="cluster", cov_kwds={"groups": np.asarray(groups)})
+        diff, se = float(fit.params[1]), float(fit.bse[1])
+    if not se > 0:
+        return diff, math.nan, math.nan, math.nan, math.nan
+    return diff, se, diff - z * se, diff + z * se, float(normal_p_value(diff, se))
 
 
 # --------------------------------------------------------------------------------------------
@@ -715,17 +894,23 @@ def _concat(parts: list[pd.DataFrame], columns: list[str]) -> pd.DataFrame:
 
 
 __all__ = [
+    "CORRECTIONS",
     "TRACE_PREFIX",
     "Z_95",
     "PairedDifference",
+    "adjust_p_values",
     "chi2_sf",
+    "correct_verdicts",
     "decisiveness",
     "excludes",
+    "flag_difference",
     "game_blocks",
     "lead_change_summary",
     "lead_changes",
     "max_gap",
+    "normal_p_value",
     "paired_difference",
+    "proportion_p_value",
     "seat_advantage",
     "seat_advantage_counts",
     "seat_test",

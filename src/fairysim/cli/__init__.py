@@ -16,10 +16,13 @@ import typer
 from fairysim import __version__
 from fairysim.cli import bench, policies, report, simulate, sweep
 from fairysim.cli.common import OneLineErrorGroup
+from fairysim.sim.game import games
 
 app = typer.Typer(
     name="fairysim",
-    help="Monte Carlo balance analysis of card games: simulate, report, sweep, benchmark.",
+    help="Monte Carlo balance analysis of the card games "
+    + ", ".join(spec.title for spec in games().values())
+    + ": simulate, report, sweep, benchmark.",
     no_args_is_help=True,
     add_completion=False,
     # An unexpected exception is a bug: show numba's and Python's plain traceback, not rich's

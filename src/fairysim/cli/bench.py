@@ -51,7 +51,7 @@ def bench(
 
     positive_int(threads, "--threads")
     if json_out is not None:
-        json_out = check_out_path(json_out, "--json")
+        json_out = check_out_path(json_out, "--json", suffix=".json")
     cases = select_cases(game)
     console = stdout_console()
     info = machine_info(threads)

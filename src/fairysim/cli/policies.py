@@ -48,11 +48,13 @@ def policy_table(title: str, policies: Mapping[str, Policy]) -> Table:
     """
     table = Table(title=title)
     table.add_column("policy")
-    table.add_column("weights")
+    table.add_column("weights (allowed range)")
     table.add_column("description")
     for name, policy in policies.items():
+        ranges = policy.ranges or (None,) * len(policy.weights)
         weights = ", ".join(
-            f"{w}={v:g}" for w, v in zip(policy.weight_names, policy.weights, strict=True)
+            f"{w}={v:g}" + (f" ({r.low:g}..{r.high:g})" if r is not None else "")
+            for w, v, r in zip(policy.weight_names, policy.weights, ranges, strict=True)
         )
         table.add_row(name, weights or "-", policy.description)
     return table

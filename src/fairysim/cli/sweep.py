@@ -68,6 +68,8 @@ def sweep_params(spec: GameSpec) -> list[Param]:
         ),
     ]
     for axis in spec.axes:
+        # An axis that takes any text (a file path) has no 'all'.
+        every = ", 'all'" if axis.values or axis.values_from else ""
         drawn = f", or '{RANDOM}' (drawn per game)" if axis.default is None else ""
         params.append(
             option(
@@ -75,7 +77,7 @@ def sweep_params(spec: GameSpec) -> list[Param]:
                 str,
                 axis_default(axis),
                 axis.sweep_option_name,
-                f"{axis.help} Here a comma-separated list, 'all'{drawn}.",
+                f"{axis.help} Here a comma-separated list{every}{drawn}.",
             )
         )
     params += [

@@ -257,11 +257,12 @@ def run_metadata(game: str, config: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def check_out_path(out: str | Path, option: str = "--out") -> Path:
-    """Return ``out`` as a Path if a file can be written there, else raise naming ``option``."""
+def check_out_path(out: str | Path, option: str = "--out", suffix: str = ".parquet") -> Path:
+    """Return ``out`` as a Path if a ``suffix`` file can be written there, else raise naming
+    ``option``."""
     path = Path(out)
-    if path.suffix.lower() != ".parquet":
-        raise FairysimError(option, f"{path} must end in .parquet (results are written as Parquet)")
+    if path.suffix.lower() != suffix:
+        raise FairysimError(option, f"{path} must end in {suffix}")
     if path.exists() and path.is_dir():
         raise FairysimError(option, f"{path} is a directory")
     parent = path.parent if str(path.parent) else Path(".")
@@ -312,10 +313,14 @@ class AtomicParquetWriter:
         os.replace(self.tmp, self.path)
 
     def abort(self) -> None:
-        """Drop the temporary file."""
-        if self.writer is not None:
-            self.writer.close()
-        self.tmp.unlink(missing_ok=True)
+        """Drop the temporary file (also when closing it fails, as on a full disk)."""
+        try:
+            if self.writer is not None:
+                self.writer.close()
+        except OSError:
+            pass  # the file is dropped whatever its state
+        finally:
+            self.tmp.unlink(missing_ok=True)
 
     def __enter__(self) -> AtomicParquetWriter:
         return self

@@ -45,6 +45,8 @@ def read_toml(path: str | Path) -> dict[str, Any]:
         raise CardFileError(str(path), "is a directory, not a card file") from None
     except OSError as exc:
         raise CardFileError(str(path), f"cannot be read ({exc.strerror})") from None
+    except ValueError:  # a path the system cannot name (an embedded NUL byte)
+        raise CardFileError(repr(str(path)), "is not a valid file path") from None
     if len(raw) > MAX_CARD_FILE_BYTES:
         raise CardFileError(
             str(path), f"is larger than {MAX_CARD_FILE_BYTES} bytes; a card file is a few KB"

@@ -18,6 +18,7 @@ import os
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -143,7 +144,10 @@ class CellSpec:
     def cell_id(self) -> str:
         """File-name-safe and unique: readable axis values and lineup, then a digest of the key."""
         digest = hashlib.sha256(json.dumps(self.key, sort_keys=True).encode()).hexdigest()[:10]
-        readable = "_".join(f"{name}{value}" for name, value in self.values.items())
+        readable = "_".join(
+            f"{name}{re.sub(r'[^A-Za-z0-9._-]+', '-', str(value))[-24:]}"
+            for name, value in self.values.items()
+        )
         lineup = re.sub(r"[^A-Za-z0-9.-]+", "-", self.lineup)[:40]
         return f"{readable}_{lineup}_{digest}"
 
@@ -159,11 +163,18 @@ class Plan:
     cells: list[CellSpec]
 
     def fingerprint(self) -> dict[str, Any]:
-        """Engine and data versions that decide the numbers, for the manifest (a changed engine
-        or card file makes an old folder refuse to resume)."""
+        """Engine and data versions that decide the numbers, for the manifest (a changed
+        engine, card file or file named by an axis makes an old folder refuse to resume)."""
+        files = {}
+        for axis in self.spec.axes:
+            values = self.axis_values[axis.result_column]
+            digests = {v: d for v in values if not lists_values(axis) and (d := file_digest(v))}
+            if digests:
+                files[f"{axis.result_column}_sha256"] = digests
         return {
             "engine_version": self.spec.engine_version,
             "cards_sha256": cards_digest(self.cards),
+            **files,
         }
 
 
@@ -182,6 +193,20 @@ def cards_digest(cards: Any) -> str:
     for label in labels:
         digest.update(label.encode() + b"\0")
     return digest.hexdigest()[:16]
+
+
+def file_digest(value: Any) -> str | None:
+    """Digest of the file an axis value names (an axis that takes any text, such as a file
+    path that ``make_setup`` reads), or None where it names no file."""
+    path = Path(str(value))
+    if not path.is_file():
+        return None
+    return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+
+
+def lists_values(axis: SetupAxis) -> bool:
+    """Whether an axis lists its values (so ``all`` means something), or takes any text."""
+    return bool(axis.values) or axis.values_from is not None
 
 
 # Policies resolved once per game and lineup item: a `module:function` policy compiles on
@@ -335,7 +360,7 @@ def parse_axis(axis: SetupAxis, values: Any, cards: Any) -> list[str]:
     items = parse_list(default if values is None else values, option)
     allowed = axis.allowed(cards)
     if items is None:
-        if not allowed:
+        if not lists_values(axis):
             raise FairysimError(option, f"takes any value, so '{ALL}' cannot list them; give them")
         return list(allowed)
     parsed = []
@@ -410,6 +435,12 @@ def make_cell(
         "seed": setup.seed,
         "engine_version": spec.engine_version,
         "cards_sha256": sha,
+    }
+    # A file an axis value names is part of the recipe: an edited file is another cell.
+    key |= {
+        f"{axis.result_column}_sha256": file_digest(values[axis.result_column])
+        for axis in spec.axes
+        if not lists_values(axis) and file_digest(values[axis.result_column])
     }
     return CellSpec(
         dict(values),

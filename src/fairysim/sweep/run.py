@@ -176,14 +176,17 @@ def run_sweep(
         **manifest,
         "computed": [cell.cell_id for cell in todo],
         "skipped": skipped,
-        "preamble": _once(line for cell in cells for line in cell.preamble),
-        "footnotes": _once(line for cell in cells for line in cell.footnotes),
+        "preamble": _once([cell.preamble for cell in cells]),
+        "footnotes": _once([cell.footnotes for cell in cells]),
     }
     return summary
 
 
-def _once(lines: Any) -> list[str]:
-    return list(dict.fromkeys(lines))
+def _once(lists: list[tuple[str, ...]]) -> list[str]:
+    """The cells' lines, each once: every cell's first lines, then their second lines..., so
+    that lines saying the same thing of different cells stand together."""
+    depth = max(map(len, lists), default=0)
+    return list(dict.fromkeys(lines[i] for i in range(depth) for lines in lists if i < len(lines)))
 
 
 def play_cells(

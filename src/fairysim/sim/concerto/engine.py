@@ -30,6 +30,9 @@ the policy (it takes no random number); every other decision is.
 Decisions of one draft step are simultaneous (C3): every seat decides against the same table
 before anything is revealed. On the first pick a seat first keeps one of its two setup score cards
 (:data:`.rules.KEEP_DEALT_CARD`), then picks its token knowing that card.
+
+One module past 600 lines: the three forms (draft, two players, solo) share the table, the
+composers and the scoring, and inline into one block loop.
 """
 
 from __future__ import annotations

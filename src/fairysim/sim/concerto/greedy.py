@@ -18,6 +18,9 @@ turns into vector instructions, with the set quotas packed into words (:func:`se
 ``trailing_zeros`` (LLVM's ``cttz``) comes from ``numba.cpython.unsafe.numbers``, an internal
 module of numba (pinned below 0.70 in ``pyproject.toml``); the tests compare its use with the
 rules.
+
+One module past 600 lines: the greedy shortcut's packed tables and the loops that read them
+belong together; each half is unreadable without the other.
 """
 
 from __future__ import annotations

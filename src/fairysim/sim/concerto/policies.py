@@ -13,6 +13,9 @@ maestro     plays to the contest cards: values the honors it would lead or share
 denier      drafts to deny its left neighbour (solo: Pahha) the tokens it needs most
 lookahead   solo only: Monte Carlo rollouts of the remaining rounds for every choice
 ==========  ==========================================================================
+
+One module past 600 lines: six policies over shared view helpers; a module per policy would
+repeat the helpers' imports and hide how the policies differ.
 """
 
 from __future__ import annotations
@@ -711,5 +714,5 @@ POLICIES = {
 """Built-in policies by name."""
 
 DRAFT_POLICIES = ("random", "greedy", "chaser", "maestro", "denier")
-"""Policies meant for the 2-4 player forms (``lookahead`` plays like greedy there)."""
+"""Policies of the 2-4 player forms (``make_setup`` refuses ``lookahead`` there)."""
 SOLO_POLICIES = ("random", "greedy", "chaser", "maestro", "denier", "lookahead")

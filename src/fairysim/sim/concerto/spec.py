@@ -156,7 +156,6 @@ SPEC = register(
                 ),
             ),
         ),
-        policies_note="lookahead is for solo (--players 1); in the other forms it plays like "
-        "greedy.",
+        policies_note="lookahead is for solo (--players 1); other forms refuse it.",
     )
 )

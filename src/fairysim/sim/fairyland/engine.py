@@ -25,6 +25,9 @@ every clearing). Policies are asked in one place, :func:`decide`, which compiles
 dispatch (:func:`.policies.ask_policy`) once. A policy answering outside the legal choices fills
 the block's error record and is answered for with choice 0, so that the game runs to its end and
 the block stops after it (:func:`play_block`).
+
+One module past 600 lines: the whole turn is one jitted block loop whose parts share the
+table's arrays and inline into each other; split across modules they would read as less.
 """
 
 from __future__ import annotations
@@ -208,7 +211,8 @@ DRUID_VISITS = 4
 CRESTS_USED = 5
 LAST_TURN = 6  # 0-based turn of the seat's last turn (ruling L12)
 ITEMS_USED = 7  # bitmask of the usable items the seat used
-N_STATS = 8
+OGRES_GAINED = 8  # ogres the seat gained (resolved, or warded by Ogre Bane)
+N_STATS = 9
 
 Table = namedtuple(
     "Table",
@@ -448,6 +452,7 @@ def resolve_ogre(t, seat, seats, error):
     the ogre alone (L13)."""
     v = t.public
     t.counters[BOX] += 1
+    t.stats[seat, OGRES_GAINED] += 1
     if v[V_OGRE_WARD + seat]:
         return
     row = V_COLLECTED + seat * N_CARD_TYPES
@@ -814,6 +819,7 @@ def write_outcome(t, n_players, out, row):
         out.queen_visits[row, s] = t.stats[s, QUEEN_VISITS]
         out.druid_visits[row, s] = t.stats[s, DRUID_VISITS]
         out.crests_used[row, s] = t.stats[s, CRESTS_USED]
+        out.ogres_gained[row, s] = t.stats[s, OGRES_GAINED]
     out.start_seat[row] = start
     out.turns[row] = v[V_TURN]
     out.auctions[row] = t.counters[AUCTIONS]
@@ -952,6 +958,7 @@ OUTCOME_COLUMNS = {
     "queen_visits": (np.int16, ()),
     "druid_visits": (np.int16, ()),
     "crests_used": (np.int8, ()),
+    "ogres_gained": (np.int8, ()),  # ogres taken (a Warrior's are never taken, L5)
     "hand_mask": (np.int16, ()),  # bookkeeping: fairy bitmasks at the end
     "played_mask": (np.int16, ()),
     "start_seat": (np.int8, None),

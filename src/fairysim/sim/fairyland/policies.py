@@ -2,19 +2,33 @@
 
 Each is compiled once with :data:`fairysim.sim.policy.POLICY_SIGNATURE` and reads only its
 seat's view (:data:`.rules.VIEW_FIELDS`, ruling PL2). Weights are floats passed per call, so
-tuning never recompiles. "Score" below is a seat's current score without the King's applause
-(:func:`.rules.collection_halves`), in half points.
+tuning never recompiles; the judging policies' weights are bounded (``POLICIES``, refused out
+of range by :meth:`fairysim.sim.policy.Policy.with_weights`). "Score" below is a seat's current
+score without the King's applause (:func:`.rules.collection_halves`), in half points. The module
+is longer than most (about 670 lines) because it holds every built-in and their registry; what
+the four judging policies share lives in :mod:`.valuation`, :mod:`.auction` and :mod:`.style_play`.
 
-==========  ==========================================================================
-random      uniform over the legal choices (RULINGS "Random policy"; the reference)
-greedy      takes the clearing worth most to it now and pays as little as it can
-==========  ==========================================================================
+===============  ===================================================================
+random           uniform over the legal choices (RULINGS "Random policy"; the reference)
+greedy           takes the clearing worth most to it now and pays as little as it can
+value-bidder     values clearings by their marginal score (open races first) and bids
+                 knowing who can pay what after it (the benchmark's policy)
+majority-hunter  concentrates on the few animal majorities most worth chasing
+flower-gardener  grows flower colours and variety
+courtier         the Queen, the Druids and items; keeps the Herald for visits and
+                 takes the Crest once much is played
+===============  ===================================================================
 """
 
 from __future__ import annotations
 
 import numba as nb
 
+from fairysim.sim.fairyland.auction import (
+    cheapest_row,
+    most_face,
+    most_look,
+)
 from fairysim.sim.fairyland.rules import (
     ACT_CREST,
     ACT_DRUIDS,
@@ -30,8 +44,6 @@ from fairysim.sim.fairyland.rules import (
     C_CLEARING,
     C_FIRST,
     C_ITEM,
-    C_LOOK,
-    C_MASK,
     C_SECOND,
     CLEARINGS,
     DAWN,
@@ -39,6 +51,7 @@ from fairysim.sim.fairyland.rules import (
     DRUID_FAIRIES,
     DRUID_PICK,
     DRUIDS_KEY,
+    FIRST_ANIMAL,
     FIRST_FOREST_TYPE,
     GOBLIN,
     GOBLIN_TRAP,
@@ -52,7 +65,6 @@ from fairysim.sim.fairyland.rules import (
     MAX_SEATS,
     N_ANIMALS,
     N_CARD_TYPES,
-    N_FAIRY_TYPES,
     NET,
     NET_TAKE,
     NO_CARD,
@@ -65,8 +77,8 @@ from fairysim.sim.fairyland.rules import (
     V_AUCTION_CLEARING,
     V_CLEARING,
     V_COLLECTED,
+    V_COURT_LEFT,
     V_DAWN_CARDS,
-    V_FACE_VALUE,
     V_HAND,
     V_ITEM_TABLE,
     V_ITEMS_HELD,
@@ -77,8 +89,27 @@ from fairysim.sim.fairyland.rules import (
     collection_halves,
     is_special,
     item_points,
-    mask_value,
-    popcount,
+)
+from fairysim.sim.fairyland.style_play import (
+    LOOK,
+    VISIT,
+    day_by_style,
+    decide_by_style,
+    plain_play,
+    visit_net,
+)
+from fairysim.sim.fairyland.valuation import (
+    NEVER,
+    OGRE_POINTS,
+    SPECIAL_POINTS,
+    best_court_prospect,
+    best_other,
+    copy_clearing,
+    face_cost,
+    hand_face,
+    played_face,
+    spread_now,
+    standing,
 )
 from fairysim.sim.policy import builtin, policy, weight
 from fairysim.sim.rng import randint
@@ -90,7 +121,6 @@ N_COLLECTED = MAX_SEATS * N_CARD_TYPES
 # Greedy's weights, by position (names and defaults in POLICIES below).
 W_BID_PER_POINT, W_SPECIAL, W_OGRE, W_VISIT, W_CREST_BELOW, W_LOOK, W_ITEM = range(7)
 
-NEVER = -1.0e9
 ALWAYS = 1.0e9
 
 
@@ -102,13 +132,6 @@ def copy_collected(view, collected):
     """Copy every seat's collected counts into ``collected`` (a copy the policy may change)."""
     for i in range(N_COLLECTED):
         collected[i] = view[V_COLLECTED + i]
-
-
-@nb.njit(cache=True, inline="always")
-def copy_clearing(view, c, counts):
-    """Copy clearing ``c``'s counts by type into ``counts``."""
-    for t in range(N_CARD_TYPES):
-        counts[t] = view[V_CLEARING + c * N_CARD_TYPES + t]
 
 
 @nb.njit(cache=True)
@@ -168,30 +191,6 @@ def clearing_gain(view, seat, collected, base, c, counts, weights):
     """What clearing ``c`` is worth to ``seat`` now (``counts`` is scratch)."""
     copy_clearing(view, c, counts)
     return cards_gain(view, seat, collected, base, counts, weights)
-
-
-@nb.njit(cache=True, inline="always")
-def face_cost(view, mask):
-    """The face value of the fairies in ``mask``: what they would be worth later."""
-    return mask_value(mask, view[V_FACE_VALUE : V_FACE_VALUE + N_FAIRY_TYPES])
-
-
-@nb.njit(cache=True)
-def cheapest(view, choices, n_choices, need_look):
-    """The row with the least face cost (then fewest cards) among those looking at
-    ``need_look`` cards or more (``need_look`` < 0: every row)."""
-    best = 0
-    best_cost = 1 << 30
-    best_cards = 1 << 30
-    for i in range(n_choices):
-        if need_look >= 0 and choices[i, C_LOOK] < need_look:
-            continue
-        mask = choices[i, C_MASK]
-        cost = face_cost(view, mask)
-        cards = popcount(mask)
-        if cost < best_cost or (cost == best_cost and cards < best_cards):
-            best, best_cost, best_cards = i, cost, cards
-    return best
 
 
 # --- Policies -----------------------------------------------------------------------------------
@@ -317,18 +316,12 @@ def greedy_policy(decision, view, choices, n_choices, weights, rng):
     """
     seat = view[V_SEAT]
     if decision == PAYMENT:
-        return cheapest(view, choices, n_choices, -1)
+        return cheapest_row(view, choices, n_choices, -1, 0, 0.0, 0.0)
     if decision == HORN_RECALL:
-        best = 0
-        for i in range(n_choices):
-            if face_cost(view, choices[i, C_MASK]) > face_cost(view, choices[best, C_MASK]):
-                best = i
-        return best
+        return most_face(view, choices, n_choices)
     if decision == QUEEN_FAIRIES or decision == DRUID_FAIRIES:  # noqa: SIM109 (numba)
-        most = 0
-        for i in range(n_choices):
-            most = max(most, choices[i, C_LOOK])
-        return cheapest(view, choices, n_choices, min(most, int(weights[W_LOOK])))
+        need = min(most_look(choices, n_choices), int(weights[W_LOOK]))
+        return cheapest_row(view, choices, n_choices, need, 0, 0.0, 0.0)
     collected = stack_int64(N_COLLECTED)
     copy_collected(view, collected)
     counts = stack_int64(N_CARD_TYPES)
@@ -370,9 +363,194 @@ def greedy_policy(decision, view, choices, n_choices, weights, rng):
     return best
 
 
+# --- value-bidder ---------------------------------------------------------------------------------
+
+VB_BID_PER_POINT, VB_SHARE, VB_SPREAD, VB_SPECIAL, VB_OGRE, VB_CREST_BELOW, VB_VISIT, VB_LOOK = (
+    range(8)
+)
+
+
+@policy
+def value_bidder_policy(decision, view, choices, n_choices, weights, rng):
+    """Values a clearing by its marginal score for it (open races first) and bids knowing the
+    auction: the last bidder one above the high bid when that is worth it, an earlier seat just
+    above what the seats after it are expected to bid, up to ``share`` of its value."""
+    seat = view[V_SEAT]
+    per_point = weights[VB_BID_PER_POINT]
+    share = weights[VB_SHARE]
+    spread = spread_now(view, weights[VB_SPREAD])
+    style = (spread, 1.0, 0.0, 1.0, 1.0, 1.0, weights[VB_SPECIAL], weights[VB_OGRE])
+    crest_below = weights[VB_CREST_BELOW]
+    visit = weights[VB_VISIT]
+    look = int(weights[VB_LOOK])
+    return plain_play(
+        decision, view, choices, n_choices, seat, style, per_point, share, crest_below, visit, look
+    )
+
+
+# --- majority-hunter ----------------------------------------------------------------------------
+
+MH_FOCUS, MH_BOOST, MH_OTHERS, MH_FLOWERS, MH_BID_PER_POINT, MH_SHARE, MH_SPREAD, MH_CREST_BELOW = (
+    range(8)
+)
+
+
+@nb.njit(cache=True)
+def focus_animals(view, seat, k, spread):
+    """Bitmask of the ``k`` animals (bit ``a`` = animal ``a``) whose majority is most worth
+    chasing: points times the race share one more card would give."""
+    mask = 0
+    for _ in range(min(k, N_ANIMALS)):
+        best = -1
+        best_key = -1.0
+        for a in range(N_ANIMALS):
+            if (mask >> a) & 1:
+                continue
+            t = FIRST_ANIMAL + a
+            mine = view[V_COLLECTED + seat * N_CARD_TYPES + t]
+            key = view[V_MAJORITY + a] * standing(mine + 1, best_other(view, seat, t), spread)
+            if key > best_key:
+                best_key = key
+                best = a
+        mask |= 1 << best
+    return mask
+
+
+@policy
+def majority_hunter_policy(decision, view, choices, n_choices, weights, rng):
+    """Concentrates on the ``focus`` animal majorities most worth chasing (their race value
+    ``boost`` times), other animals counting ``others`` times and flowers ``flowers`` times;
+    bids as value-bidder."""
+    seat = view[V_SEAT]
+    per_point = weights[MH_BID_PER_POINT]
+    share = weights[MH_SHARE]
+    spread = spread_now(view, weights[MH_SPREAD])
+    focus = focus_animals(view, seat, int(weights[MH_FOCUS]), spread)
+    others = weights[MH_OTHERS]
+    style = (
+        spread,
+        others,
+        float(focus),
+        weights[MH_BOOST],
+        weights[MH_FLOWERS],
+        1.0,
+        SPECIAL_POINTS,
+        OGRE_POINTS,
+    )
+    crest_below = weights[MH_CREST_BELOW]
+    return plain_play(
+        decision, view, choices, n_choices, seat, style, per_point, share, crest_below, VISIT, LOOK
+    )
+
+
+# --- flower-gardener ----------------------------------------------------------------------------
+
+(
+    FG_FLOWERS,
+    FG_ANIMALS,
+    FG_BID_PER_POINT,
+    FG_SHARE,
+    FG_SPREAD,
+    FG_SPECIAL,
+    FG_OGRE,
+    FG_CREST_BELOW,
+) = range(8)
+
+
+@policy
+def flower_gardener_policy(decision, view, choices, n_choices, weights, rng):
+    """Grows flower colours and variety: flowers count ``flowers`` times their points, animals
+    ``animals`` times; bids as value-bidder."""
+    seat = view[V_SEAT]
+    per_point = weights[FG_BID_PER_POINT]
+    share = weights[FG_SHARE]
+    spread = spread_now(view, weights[FG_SPREAD])
+    animals = weights[FG_ANIMALS]
+    style = (
+        spread,
+        animals,
+        0.0,
+        animals,
+        weights[FG_FLOWERS],
+        1.0,
+        weights[FG_SPECIAL],
+        weights[FG_OGRE],
+    )
+    crest_below = weights[FG_CREST_BELOW]
+    return plain_play(
+        decision, view, choices, n_choices, seat, style, per_point, share, crest_below, VISIT, LOOK
+    )
+
+
+# --- courtier -------------------------------------------------------------------------------------
+
+CT_QUEEN, CT_DRUIDS, CT_ITEM, CT_HERALD, CT_CREST_PLAYED, CT_LOOK, CT_BID_PER_POINT, CT_SHARE = (
+    range(8)
+)
+COURTIER_SPREAD = 2.5
+"""The courtier's race spread at the start of a game (cards)."""
+LOW_HAND = 3
+"""Face value of a hand so low that the courtier takes its fairies back whatever it played."""
+
+
+@policy
+def courtier_policy(decision, view, choices, n_choices, weights, rng):
+    """Seeks the Queen's audience and the Druids, keeps the Herald for them and uses items.
+
+    A Queen's visit is worth the best item it may find (:func:`.valuation.best_court_prospect`)
+    plus ``queen`` points, a Druid visit ``druids`` points, each less its fairies; an item
+    without end-game points is worth ``item`` points; paying an auction with the Herald costs
+    ``herald`` face points more; the Crest is taken once ``crest_played`` face value is played
+    (or the hand is nearly empty); visits look at ``look`` cards.
+    """
+    seat = view[V_SEAT]
+    per_point = weights[CT_BID_PER_POINT]
+    share = weights[CT_SHARE]
+    spread = spread_now(view, COURTIER_SPREAD)
+    style = (spread, 1.0, 0.0, 1.0, 1.0, 1.0, SPECIAL_POINTS, OGRE_POINTS)
+    look = int(weights[CT_LOOK])
+    if decision == DAY:
+        court_look = min(look, view[V_COURT_LEFT])
+        item = weights[CT_ITEM]
+        queen = best_court_prospect(view, seat, court_look, style, per_point, item)
+        queen = visit_net(view, seat, look, queen + HALF * weights[CT_QUEEN], per_point)
+        druids = visit_net(view, seat, look, HALF * weights[CT_DRUIDS], per_point)
+        played = played_face(view, seat)
+        wanted = played >= weights[CT_CREST_PLAYED] or hand_face(view, seat) <= LOW_HAND
+        rate = HALF / per_point if wanted else 0.0
+        crest = rate * played if wanted else NEVER
+        key = HALF * weights[CT_DRUIDS]
+        return day_by_style(
+            view,
+            choices,
+            n_choices,
+            seat,
+            style,
+            per_point,
+            (queen, druids),
+            crest,
+            key,
+            rate,
+        )
+    herald = weights[CT_HERALD]
+    return decide_by_style(
+        decision,
+        view,
+        choices,
+        n_choices,
+        seat,
+        style,
+        per_point,
+        share,
+        look,
+        herald,
+        weights[CT_ITEM],
+    )
+
+
 # Built-ins are called directly through ``call_builtin`` (an integer id per seat), which LLVM can
 # inline; user policies go through their first-class function (see fairysim.sim.policy).
-RANDOM, GREEDY = range(2)
+RANDOM, GREEDY, VALUE_BIDDER, MAJORITY_HUNTER, FLOWER_GARDENER, COURTIER = range(6)
 
 
 @nb.njit(cache=True, inline="always")
@@ -380,6 +558,14 @@ def call_builtin(policy_id, decision, view, choices, n_choices, weights, rng):
     """Run built-in policy ``policy_id`` (an id declared just above)."""
     if policy_id == GREEDY:
         return greedy_policy(decision, view, choices, n_choices, weights, rng)
+    if policy_id == VALUE_BIDDER:
+        return value_bidder_policy(decision, view, choices, n_choices, weights, rng)
+    if policy_id == MAJORITY_HUNTER:
+        return majority_hunter_policy(decision, view, choices, n_choices, weights, rng)
+    if policy_id == FLOWER_GARDENER:
+        return flower_gardener_policy(decision, view, choices, n_choices, weights, rng)
+    if policy_id == COURTIER:
+        return courtier_policy(decision, view, choices, n_choices, weights, rng)
     return random_policy(decision, view, choices, n_choices, weights, rng)
 
 
@@ -416,6 +602,63 @@ POLICIES = {
             crest_below=weight(6.0, 0.0, 100.0),
             look=weight(3.0, 0.0, 30.0, integer=True),
             item=weight(3.0, -20.0, 20.0),
+        ),
+        builtin(
+            "value-bidder",
+            value_bidder_policy,
+            "values a clearing by its marginal score (open races first) and bids knowing who "
+            "can pay what after it",
+            builtin_id=VALUE_BIDDER,
+            bid_per_point=weight(2.0, 0.1, 10.0),
+            share=weight(0.9, 0.0, 1.0),
+            spread=weight(2.0, 0.0, 12.0),
+            special=weight(2.0, 0.0, 10.0),
+            ogre=weight(-4.0, -20.0, 0.0),
+            crest_below=weight(4.0, 0.0, 40.0),
+            visit=weight(2.5, 0.0, 20.0),
+            look=weight(3.0, 1.0, 9.0, integer=True),
+        ),
+        builtin(
+            "majority-hunter",
+            majority_hunter_policy,
+            "concentrates on the few animal majorities most worth chasing",
+            builtin_id=MAJORITY_HUNTER,
+            focus=weight(3.0, 1.0, 7.0, integer=True),
+            boost=weight(2.0, 1.0, 5.0),
+            others=weight(0.3, 0.0, 1.0),
+            flowers=weight(1.0, 0.0, 2.0),
+            bid_per_point=weight(2.0, 0.1, 10.0),
+            share=weight(0.9, 0.0, 1.0),
+            spread=weight(2.0, 0.0, 12.0),
+            crest_below=weight(4.0, 0.0, 40.0),
+        ),
+        builtin(
+            "flower-gardener",
+            flower_gardener_policy,
+            "grows flower colours and variety",
+            builtin_id=FLOWER_GARDENER,
+            flowers=weight(2.0, 1.0, 5.0),
+            animals=weight(0.5, 0.0, 1.0),
+            bid_per_point=weight(2.0, 0.1, 10.0),
+            share=weight(0.9, 0.0, 1.0),
+            spread=weight(2.0, 0.0, 12.0),
+            special=weight(2.0, 0.0, 10.0),
+            ogre=weight(-4.0, -20.0, 0.0),
+            crest_below=weight(4.0, 0.0, 40.0),
+        ),
+        builtin(
+            "courtier",
+            courtier_policy,
+            "seeks the Queen and the Druids, keeps the Herald for them and uses its items",
+            builtin_id=COURTIER,
+            queen=weight(3.0, 0.0, 20.0),
+            druids=weight(2.0, 0.0, 20.0),
+            item=weight(3.0, 0.0, 20.0),
+            herald=weight(3.0, 0.0, 10.0),
+            crest_played=weight(14.0, 0.0, 40.0),
+            look=weight(4.0, 1.0, 9.0, integer=True),
+            bid_per_point=weight(1.5, 0.1, 10.0),
+            share=weight(0.75, 0.0, 1.0),
         ),
     )
 }

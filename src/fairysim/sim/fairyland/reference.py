@@ -256,6 +256,7 @@ class Player:
     queen_visits: int = 0
     druid_visits: int = 0
     crests_used: int = 0
+    ogres_gained: int = 0  # ogres taken (resolved, or warded by Ogre Bane)
     last_turn: int = -1
 
 
@@ -490,6 +491,7 @@ def resolve_ogre(state: GameState, player: Player) -> None:
     """Rulebook "Ogres" (L6): discard the ogre and 2 of your animals/flowers, your choice; with
     only one, it goes; with none, nothing. Ogre Bane discards the ogre alone (L13)."""
     state.box[OGRE] += 1
+    player.ogres_gained += 1
     if has_ogre_ward(state, player):
         return
     victims = [t for t in (*ANIMALS, *FLOWERS) if player.collected[t] > 0]
@@ -857,7 +859,8 @@ def play_game(setup: FairyLandSetup, game: int) -> dict:
         ``collected`` (forest cards by type in front of the seat, special fairies it owns
         counted at their type), ``hand``/``played`` (fairy bitmasks), ``hand_value``,
         ``items_held``/``items_used`` (item bitmasks), ``auctions_won``, ``fairies_paid``,
-        ``value_paid``, ``queen_visits``, ``druid_visits``, ``crests_used``, ``last_turn``.
+        ``value_paid``, ``queen_visits``, ``druid_visits``, ``crests_used``, ``ogres_gained``,
+        ``last_turn``.
         Per game: ``start_seat``, ``turns``, ``auctions``, ``unbid_clearings``, ``court_items``
         (bitmask of the game's 9 items), and the conservation counts ``forest_left``,
         ``druids_left``, ``clearing_cards``, ``box``, ``forest_accounted`` (every forest card
@@ -908,6 +911,7 @@ def play_game(setup: FairyLandSetup, game: int) -> dict:
         "queen_visits": [p.queen_visits for p in state.players],
         "druid_visits": [p.druid_visits for p in state.players],
         "crests_used": [p.crests_used for p in state.players],
+        "ogres_gained": [p.ogres_gained for p in state.players],
         "last_turn": [p.last_turn for p in state.players],
         "start_seat": state.start_seat,
         "turns": state.turn,

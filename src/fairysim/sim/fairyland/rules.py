@@ -82,6 +82,8 @@ import numba as nb
 import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros
 
+from fairysim.sim.view import view_offsets
+
 # --- Card types (rulings L1, L8) -----------------------------------------------------------------
 
 N_HOUSE_FAIRIES = 7
@@ -397,16 +399,7 @@ VIEW_FIELDS = (
 )
 
 
-def _view_offsets(fields: tuple[tuple[str, int], ...]) -> tuple[dict[str, int], int]:
-    offsets: dict[str, int] = {}
-    at = 0
-    for name, size in fields:
-        offsets[name] = at
-        at += size
-    return offsets, at
-
-
-VIEW_OFFSET, VIEW_SIZE = _view_offsets(VIEW_FIELDS)
+VIEW_OFFSET, VIEW_SIZE = view_offsets(VIEW_FIELDS)
 V_PLAYERS = VIEW_OFFSET["players"]
 V_SEAT = VIEW_OFFSET["seat"]
 V_ACTIVE = VIEW_OFFSET["active"]

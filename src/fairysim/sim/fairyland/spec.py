@@ -4,11 +4,19 @@ benchmark and the reports know of the game. Imports no numba: ``fairysim --help`
 
 from __future__ import annotations
 
-from fairysim.sim.game import BenchSpec, GameSpec, SetupAxis, SummaryColumn, register
+from fairysim.sim.game import (
+    BenchSpec,
+    GameSpec,
+    ReportOption,
+    ReportSpec,
+    SetupAxis,
+    SummaryColumn,
+    register,
+)
 
 NAME = "fairyland"
 
-ENGINE_VERSION = 1
+ENGINE_VERSION = 2
 """Bumped whenever the engine's behaviour (and so any result) changes."""
 
 MIN_PLAYERS = 2
@@ -80,15 +88,17 @@ SEAT_COLUMNS = (
     "queen_visits",
     "druid_visits",
     "crests_used",
+    "ogres_gained",
 )
 """Per-seat result columns that summaries average (besides game, seat, policy). Points are
 floats (exact halves, ruling L11): ``score`` and ``<part>_points``. ``turn_position`` is 0 for
 the starting player (L18); ``hand_value`` the fairies left in hand (applause, tie-break L12);
 ``n_<card>`` the forest cards the seat owns at the end (special fairies in hand or played
 included); ``items_held`` the court items it holds at the end, ``items_used`` the usable ones
-it used. The rows also carry ``items_held_mask``/``items_used_mask`` (bit i = court item i) and
-the per-game ``turns``, ``auctions``, ``unbid_clearings``, ``start_seat``, ``court_items``
-(bitmask of the game's 9 items) and the setup columns ``players`` and ``court``."""
+it used; ``ogres_gained`` the ogres it took (L6; a Warrior's never are, L5). The rows also
+carry ``items_held_mask``/``items_used_mask`` (bit i = court item i) and the per-game
+``turns``, ``auctions``, ``unbid_clearings``, ``start_seat``, ``court_items`` (bitmask of the
+game's 9 items) and the setup columns ``players`` and ``court``."""
 
 BENCH = tuple(
     BenchSpec(label, {"players": players, "policies": policy})
@@ -131,6 +141,32 @@ SPEC = register(
                 "ruling L13), starred (the 9 first-game items), none (a court of no effect, "
                 "ruling PL9) or a court file (TOML, docs/fairyland-court.md).",
                 default="random",
+            ),
+        ),
+        reports=(
+            ReportSpec(
+                "fairyland",
+                "Write the Fairy Land report (card and item balance, auctions, the court's "
+                "effect, game length, seat advantage; 2 to 4 players) and print where it is.",
+                writer="fairysim.analysis.fairyland:write_report",
+                games_help="Games per court (random, starred, none) and player count",
+                takes_cards=True,
+                options=(
+                    ReportOption(
+                        "policy",
+                        "--policy",
+                        "The one policy every seat plays (a built-in or module:function).",
+                        kind="policy",
+                        default="greedy",
+                    ),
+                    ReportOption(
+                        "auction_games",
+                        "--auction-games",
+                        "Games per player count the reference engine replays to record every "
+                        "auction's price and prize (default: the report's).",
+                        kind="games",
+                    ),
+                ),
             ),
         ),
     )

@@ -26,6 +26,9 @@ Public entry points: :func:`play_game`, :func:`play_games` and :func:`play_game_
 The phase functions (:func:`reveal_fan_cards`, :func:`play_fans`, :func:`distribute_medals`,
 :func:`take_new_fan_cards`, :func:`end_round`, :func:`grande_finale`) work on a
 :class:`GameState` that tests may also build by hand.
+
+One module past 600 lines: the whole rulebook in one place, in its order, so that it reads
+as the specification it is.
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ import numpy as np
 
 from fairysim.errors import CardFileError, IllegalChoiceError
 from fairysim.sim.batch import check_games
+from fairysim.sim.fantastique.play import SEAT_COLUMNS, FantastiqueSetup
 from fairysim.sim.fantastique.rules import (
     BRONZE_MIN_PLAYERS,
     DECISIONS,
@@ -69,7 +73,6 @@ from fairysim.sim.fantastique.rules import (
     VIEW_SIZE,
     fan_index,
 )
-from fairysim.sim.fantastique.simulate import SEAT_COLUMNS, FantastiqueSetup
 from fairysim.sim.policy import MAX_WEIGHTS
 from fairysim.sim.rng import (
     DEAL_STREAM,

@@ -188,6 +188,13 @@ def make_setup(
     if harpist is not None:
         harpist = card_set.harpist_ids[card_set.harpist_index(harpist, "--harpist")]
     seats = resolve_policies(policies, int(players), POLICIES)
+    solo_only = [p.name for p in seats if p.builtin_id == POLICIES["lookahead"].builtin_id]
+    if solo_only and players != 1:
+        # Its rollouts replay the solo rounds against Pahha (C8): in another form it would not
+        # play the game at hand.
+        raise FairysimError(
+            "--policy", f"lookahead is for solo (--players 1), not for {players} players"
+        )
     return ConcertoSetup(int(players), seats, seed, card_set, soloist, pianist, harpist)
 
 

@@ -61,6 +61,7 @@ PER_SEAT = (
     "queen_visits",
     "druid_visits",
     "crests_used",
+    "ogres_gained",
 )
 PER_GAME = ("turns", "auctions", "unbid_clearings", "start_seat", "court_items")
 BOOKKEEPING = (

@@ -1,0 +1,541 @@
+"""The Fairy Land designer report, 2 to 4 players.
+
+``fairysim report fairyland`` calls :func:`write_report`, which runs
+:func:`fairysim.analysis.fairyland.study.fairyland_study` and writes ``fairyland-report.html``
+(figures embedded) with its tables as CSV files and its figures
+(:mod:`fairysim.analysis.fairyland.figures`) as PNG files beside it; nothing is written until the
+whole report is built. The Queen's Court is labelled PROVISIONAL (ruling L13) wherever results
+are shown, and every "significant" is the verdict of a test corrected for the number of
+comparisons it belongs with (Holm).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from pathlib import Path
+
+import pandas as pd
+
+from fairysim.analysis.fairyland.figures import (
+    auction_figure,
+    card_balance_figure,
+    court_figure,
+    length_figure,
+    seat_figure,
+)
+from fairysim.analysis.fairyland.runs import GAME_MEASURES
+from fairysim.analysis.fairyland.study import (
+    BALANCE_COURT,
+    NO_COURT,
+    PLAYER_COUNTS,
+    FairyLandStudy,
+    clearly_first,
+    fairyland_study,
+)
+from fairysim.analysis.formats import fmt_interval, fmt_intervals, fmt_percent, fmt_points, verdict
+from fairysim.analysis.page import Report
+from fairysim.analysis.seats import seat_display, seat_test_display, seat_test_lines
+from fairysim.analysis.studies import DEFAULT_SEED
+from fairysim.sim.batch import Progress
+from fairysim.sim.fairyland import FairyLandCards
+
+DEFAULT_GAMES = 15_000
+"""Games per (court, player count) run: 3 courts x 3 player counts = 9 runs, 135,000 games.
+
+Measured at this size (seed 1, greedy): a card type's lift, pooled over player counts, is known
+to +/- 0.6 to 1.2 percentage points (+/- 2 to 3 for the rarest court items, +/- 5 for goblins,
+which almost every seat collects), a turn position's win share to +/- 0.8, a court's effect on
+the starting player's win share to +/- 0.9 and on a seat's score to +/- 0.1 point: enough to
+call 38 of the 40 card types and every turn-position gap above ~2 points significant after
+Holm. The study took about 70 CPU seconds with a warm numba cache (the fast engine's games
+about 55 of them, on every core), so the report runs in about a minute on 2 cores."""
+
+DEFAULT_AUCTION_GAMES = 80
+"""Games per player count the reference engine replays to record every auction (about 2,250
+auctions per player count): the mean price and prize of a clearing size are then known to
++/- 0.1 to 0.4 fairy value or point (+/- 0.7 for the rare clearings of 6 cards or more). The
+replay is plain Python (tens of games a second), about 9 CPU seconds of the report."""
+
+REPORT_FILENAME = "fairyland-report.html"
+FILE_PREFIX = "fairyland-"
+"""CSV and PNG files are named ``fairyland-<table>.csv`` / ``fairyland-<figure>.png``."""
+
+
+def write_report(
+    out_dir: str | Path,
+    *,
+    games: int | None = None,
+    seed: int | None = None,
+    threads: int | None = None,
+    progress: Progress | None = None,
+    cards: str | Path | FairyLandCards | None = None,
+    players: Sequence[int] | None = None,
+    policy: str = "greedy",
+    auction_games: int | None = None,
+) -> Path:
+    """Run the Fairy Land study and write its HTML report with CSV and PNG files.
+
+    Parameters
+    ----------
+    out_dir : str or Path
+        Folder for the report (created if missing).
+    games : int, default :data:`DEFAULT_GAMES`
+        Games per (court, player count).
+    seed : int, default :data:`~fairysim.analysis.studies.DEFAULT_SEED`
+        Seed of every run.
+    threads : int, optional
+        numba threads; never changes the numbers.
+    progress : callable, optional
+        ``progress(games_done, games_total)`` over the whole study.
+    cards : path or FairyLandCards, optional
+        Card file (the rulebook's forest and House cards by default).
+    players : sequence of int, default (2, 3, 4)
+        Player counts.
+    policy : str, default ``"greedy"``
+        The policy every seat plays.
+    auction_games : int, default :data:`DEFAULT_AUCTION_GAMES`
+        Games per player count replayed to record every auction.
+
+    Returns
+    -------
+    Path
+        ``out_dir / "fairyland-report.html"``.
+    """
+    study = fairyland_study(
+        DEFAULT_GAMES if games is None else games,
+        DEFAULT_SEED if seed is None else seed,
+        PLAYER_COUNTS if players is None else players,
+        policy=policy,
+        cards=cards,
+        auction_games=DEFAULT_AUCTION_GAMES if auction_games is None else auction_games,
+        threads=threads,
+        progress=progress,
+    )
+    return build_report(study).write(out_dir)
+
+
+def build_report(study: FairyLandStudy) -> Report:
+    """Assemble the report of a finished study in memory (nothing is written).
+
+    Parameters
+    ----------
+    study : FairyLandStudy
+        Result of :func:`~fairysim.analysis.fairyland.study.fairyland_study`.
+
+    Returns
+    -------
+    Report
+        Call :meth:`Report.write` to write it.
+    """
+    meta = study.meta
+    report = Report(
+        "Fairy Land: cards, auctions, the Queen's Court and seats", REPORT_FILENAME, FILE_PREFIX
+    )
+    games, seed, players = meta["games"], meta["seed"], meta["players"]
+    runs = len(players) * len(meta["courts"])
+    report.paragraph(
+        f"{games:,} games per court ({', '.join(meta['courts'])}) and player count "
+        f"({', '.join(map(str, players))} players): {runs} runs, {games * runs:,} games in all, "
+        f"and {meta['auction_games']:,} games per player count replayed auction by auction; "
+        f"every seat plays {meta['policy']}; seed {seed}; fairysim {meta['package_version']} "
+        f"(engine version {meta['engine_version']}). Queen's Court: {meta['court_label']}; "
+        f"starred: {meta['starred_label']}. Reproduce with `{command(meta)}`.",
+        css_class="meta",
+    )
+    report.paragraph(
+        "The Queen's Court items are PROVISIONAL (ruling L13): the rulebook does not print the "
+        "19 items, and every number that involves an item is played with the project's "
+        "stand-in court (src/fairysim/sim/fairyland/data/court.toml). Every run uses the same "
+        "seed, and a game's forest, starting player and court deck positions do not depend on "
+        "the court (rulings PL6, PL9), so the courts are compared game by game on the same "
+        "forests (paired differences), which removes the luck of the deal from the comparison."
+    )
+    report.paragraph(
+        "Intervals are 95 %: Wilson intervals for shares, normal intervals for means and "
+        "differences (card lifts with standard errors clustered by game, since the seats of one "
+        "game share one win). The words follow the tests, not the single intervals: each "
+        "family of comparisons (card types; court effects; turn positions; player counts' seat "
+        f"tests) is corrected with {meta['correction'].title()}'s method for its number of "
+        'comparisons, and only what passes is called "significant". An interval that just '
+        'excludes 0 can therefore still be "not significant". Nobody ties in Fairy Land (L12), '
+        "so a win share is the share of games won."
+    )
+    _card_section(report, study)
+    _auction_section(report, study)
+    _court_section(report, study)
+    _length_section(report, study)
+    _seat_section(report, study)
+    report.heading("6. Files")
+    report.paragraph(
+        "Every table is also a CSV file beside this page, in full precision: the card balance "
+        f"per player count (`{FILE_PREFIX}cards.csv`), every recorded auction "
+        f"(`{FILE_PREFIX}auctions.csv`), the courts' means (`{FILE_PREFIX}court_levels.csv`) and "
+        f"the distribution of auctions per game (`{FILE_PREFIX}auction_counts.csv`); "
+        f"`{FILE_PREFIX}metadata.json` records the configuration."
+    )
+    report.data("cards", study.cards)
+    report.data("auctions", study.auctions)
+    report.data("court_levels", study.court_levels)
+    report.data("auction_counts", study.auction_counts)
+    report.metadata(meta)
+    return report
+
+
+def command(meta: dict) -> str:
+    """The command line that writes the same report."""
+    text = f"fairysim report fairyland --games {meta['games']} --seed {meta['seed']}"
+    text += f" --auction-games {meta['auction_games']}"
+    if meta["policy"] != "greedy":
+        text += f" --policy {meta['policy']}"
+    if "cards" in meta:
+        text += f" --cards {meta['cards']}"
+    return text
+
+
+# --------------------------------------------------------------------------------------------
+# Sections
+
+
+def _card_section(report: Report, study: FairyLandStudy) -> None:
+    c = study.cards_pooled
+    meta = study.meta
+    report.heading("1. Card balance")
+    report.paragraph(
+        "For every card type (each animal, each flower colour, each special fairy, the Lost "
+        "Half of the Royal Pendant, goblins, ogres and each Queen's Court item): how often a "
+        "seat collects it, and the win share of the seats that do minus that of the seats that "
+        "do not (the lift, averaged over player counts). A seat collects a type when it ends "
+        "the game owning at least one (special fairies in hand or played count), when it took "
+        "an ogre during the game (ogres never stay; a Warrior's are never taken), or when it "
+        "holds or used a court item; a court item is judged on the games it was drawn in. The "
+        "lift is an association, not the card's own effect: a seat that wins many auctions "
+        "collects more of everything, and a majority rewards the seat that already leads in it. "
+        f"Court items: {meta['court_label']}."
+    )
+    report.bullets(_card_lines(c))
+    report.figure(
+        "card_balance",
+        card_balance_figure(study),
+        "Figure 1: every card type ranked by its lift (filled: significant after correction).",
+    )
+    display = pd.DataFrame(
+        {
+            "card": c["label"],
+            "kind": c["group"],
+            "seat-games": c["seat_games"].map(lambda v: f"{int(v):,}"),
+            "collected by": c["collect_share"].map(fmt_percent),
+            "95% interval": fmt_intervals(c["collect_low"], c["collect_high"]),
+            "cards per seat": c["mean_count"].map(_num),
+            "lift": c["lift"].map(fmt_points),
+            "lift interval": fmt_intervals(c["low"], c["high"], points=True),
+            "p (Holm)": c["p_adjusted"].map(_fmt_p),
+            "verdict": c["significant"].map(verdict),
+        }
+    )
+    report.table(
+        "cards_pooled",
+        c,
+        "Card types, highest lift first, over all player counts (seat-games judged in all; "
+        "court items PROVISIONAL, ruling L13). Per player count, with the collectors' and "
+        f"others' win shares: `{FILE_PREFIX}cards.csv`.",
+        display=display,
+    )
+
+
+def _card_lines(c: pd.DataFrame) -> list[str]:
+    """The card balance in sentences, as far as the corrected tests allow."""
+    up = c[c["significant"] & (c["lift"] > 0)]
+    down = c[c["significant"] & (c["lift"] < 0)]
+    lines = [
+        f"Of {len(c)} card types, {len(up)} go with a significantly higher win share, "
+        f"{len(down)} with a significantly lower one, and {len(c) - len(up) - len(down)} are "
+        "not told apart from no change (Holm over the card types)."
+    ]
+    ranked = c[c["lift"].notna()]  # a type every seat (or none) collects has no lift
+    if ranked.empty:
+        return lines
+    top, bottom = ranked.iloc[0], ranked.iloc[-1]
+    if clearly_first(ranked):
+        lines.append(
+            f"{top['label']} ({top['group']}) moves the win share most: "
+            f"{fmt_points(top['lift'])} {fmt_interval(top['low'], top['high'], points=True)}, "
+            "its interval above every other card's."
+        )
+    else:
+        rivals = ranked[ranked["high"] >= top["low"]]
+        lines.append(
+            f"Highest estimated lift: {top['label']} ({top['group']}), {fmt_points(top['lift'])} "
+            f"{fmt_interval(top['low'], top['high'], points=True)}, {verdict(top['significant'])}"
+            f"; it is not told apart from {len(rivals) - 1} other card type(s) whose intervals "
+            "reach its own, so no card is the strongest beyond doubt."
+        )
+    lines.append(
+        f"Lowest estimated lift: {bottom['label']} ({bottom['group']}), "
+        f"{fmt_points(bottom['lift'])} "
+        f"{fmt_interval(bottom['low'], bottom['high'], points=True)}, "
+        f"{verdict(bottom['significant'])}."
+    )
+    common = c.loc[c["collect_share"].idxmax()]
+    rare = c.loc[c["collect_share"].idxmin()]
+    lines.append(
+        f"Most often collected: {common['label']}, by {fmt_percent(common['collect_share'])} of "
+        f"seat-games {fmt_interval(common['collect_low'], common['collect_high'])}; least: "
+        f"{rare['label']}, {fmt_percent(rare['collect_share'])} "
+        f"{fmt_interval(rare['collect_low'], rare['collect_high'])}."
+    )
+    return lines
+
+
+def _auction_section(report: Report, study: FairyLandStudy) -> None:
+    meta = study.meta
+    report.heading("2. What auctions cost and what they win")
+    report.paragraph(
+        f"The first {meta['auction_games']:,} games of each player count (random court) are "
+        "replayed by the reference engine, which plays the same games draw for draw, and every "
+        "auction is recorded: the cards in the clearing, the fairy value its winner plays (the "
+        "price; bid bonuses of the PROVISIONAL court, ruling L13, can make it lower than the "
+        "bid) and the points its cards add to the winner's score at once, as the final scoring "
+        "would count them then (the prize: majorities, flowers, variety, goblins and items, an "
+        "ogre's losses included; applause left out, since it moves with the fairies paid). "
+        "A clearing nobody bids on goes to the box."
+    )
+    s = study.auction_summary
+    report.bullets(
+        [
+            f"{int(r.players)} players ({int(r.auctions):,} auctions in {int(r.games):,} games, "
+            f"{_num(r.auctions_per_game, '.1f')} a game): a won clearing costs {_num(r.price)} "
+            f"fairy value {_fmt_mean_interval(r.price_low, r.price_high)} and brings "
+            f"{_num(r.prize)} points {_fmt_mean_interval(r.prize_low, r.prize_high)}, "
+            f"{_num(r.points_per_fairy)} points "
+            f"per fairy value; {fmt_percent(r.unbid_share)} of clearings go unbid "
+            f"{fmt_interval(r.unbid_low, r.unbid_high)}; the explorer wins "
+            f"{fmt_percent(r.explorer_share)} of the auctions somebody wins "
+            f"{fmt_interval(r.explorer_low, r.explorer_high)}."
+            for r in s.itertuples(index=False)
+        ]
+    )
+    report.figure(
+        "auctions",
+        auction_figure(study),
+        "Figure 2: price and prize by the cards in the clearing.",
+    )
+    p = study.auction_prices
+    display = pd.DataFrame(
+        {
+            "players": p["players"],
+            "cards in clearing": p["cards_label"],
+            "auctions": p["auctions"].map(lambda v: f"{int(v):,}"),
+            "unbid": p["unbid_share"].map(fmt_percent),
+            "price (fairy value)": [
+                f"{_num(v)} {_fmt_mean_interval(lo, hi)}"
+                for v, lo, hi in zip(p["price"], p["price_low"], p["price_high"], strict=True)
+            ],
+            "prize (points)": [
+                f"{_num(v)} {_fmt_mean_interval(lo, hi)}"
+                for v, lo, hi in zip(p["prize"], p["prize_low"], p["prize_high"], strict=True)
+            ],
+            "fairy cards paid": p["fairies_paid"].map(_num),
+            "explorer wins": p["explorer_share"].map(fmt_percent),
+        }
+    )
+    report.table(
+        "auction_prices",
+        p,
+        "Auctions by the cards in the clearing (95 % intervals in brackets). Every auction: "
+        f"`{FILE_PREFIX}auctions.csv`.",
+        display=display,
+    )
+    report.data("auction_summary", s)
+
+
+def _court_section(report: Report, study: FairyLandStudy) -> None:
+    meta = study.meta
+    report.heading("3. What the Queen's Court changes")
+    e = study.court_effects
+    if e.empty:
+        report.paragraph("Only one court was played: no court comparison.")
+        return
+    report.paragraph(
+        "Three courts play the same games: random (9 of the 19 PROVISIONAL items drawn each "
+        "game, ruling L13), starred (the 9 first-game items, shuffled) and none (19 items of no "
+        "effect, ruling PL9: the Queen is still visited and paid, her gifts change nothing). "
+        "Each measure is compared game by game; the differences are the court's mean minus "
+        "the other court's on the same games. "
+        f"{len(e)} comparisons, corrected together ({meta['correction'].title()})."
+    )
+    report.bullets(_court_lines(e))
+    report.figure(
+        "courts",
+        court_figure(study),
+        "Figure 3: each court of items against the court of no effect (filled: significant).",
+    )
+    display = pd.DataFrame(
+        {
+            "players": e["players"],
+            "comparison": [
+                f"{a} minus {b}" for a, b in zip(e["court"], e["baseline"], strict=True)
+            ],
+            "measure": e["label"],
+            "difference": [
+                _fmt_value(v, u) for v, u in zip(e["difference"], e["unit"], strict=True)
+            ],
+            "95% interval": [
+                _fmt_range(lo, hi, u)
+                for lo, hi, u in zip(e["low"], e["high"], e["unit"], strict=True)
+            ],
+            "games": e["n"].map(lambda v: f"{int(v):,}"),
+            "p (Holm)": e["p_adjusted"].map(_fmt_p),
+            "verdict": e["significant"].map(verdict),
+        }
+    )
+    report.table(
+        "court_effects",
+        e,
+        "Paired differences between courts (share measures in percentage points; PROVISIONAL "
+        f"court, ruling L13). Each court's own means: `{FILE_PREFIX}court_levels.csv`.",
+        display=display,
+    )
+
+
+def _court_lines(e: pd.DataFrame) -> list[str]:
+    """Per court and player count, against the court of no effect: what changes significantly,
+    and what does not."""
+    short = {m.column: m.short for m in GAME_MEASURES}
+    lines = []
+    against_none = e[e["baseline"] == NO_COURT]
+    courts = list(dict.fromkeys(against_none["court"]))  # the study's order, court by court
+    groups = against_none.groupby(["court", "players"], sort=False)
+    for (court, players), g in sorted(groups, key=lambda kg: (courts.index(kg[0][0]), kg[0][1])):
+        changed = g[g["significant"]]
+        same = g[~g["significant"]]
+        text = f"{court} court against none, {int(players)} players: "
+        if changed.empty:
+            text += "no measure differs significantly"
+        else:
+            text += "; ".join(
+                f"{short[r.measure]} {_fmt_value(r.difference, r.unit)} "
+                f"{_fmt_range(r.low, r.high, r.unit)}"
+                for r in changed.itertuples(index=False)
+            )
+        if not same.empty and not changed.empty:
+            text += f"; not significant: {', '.join(short[m] for m in same['measure'])}"
+        lines.append(text + ".")
+    return lines
+
+
+def _length_section(report: Report, study: FairyLandStudy) -> None:
+    report.heading("4. Game length")
+    length = study.length
+    turns = sorted(set(length["turns_min"]) | set(length["turns_max"]))
+    fixed = (
+        f"Every game lasts {turns[0]} turns: the forest deck after setup holds twice as many "
+        "cards, two are drawn each Dawn, and no item draws from it (L10, L18). "
+        if len(turns) == 1
+        else f"Games last {turns[0]} to {turns[-1]} turns. "
+    )
+    report.paragraph(
+        fixed + "What varies is how many turns explore a clearing (an auction) rather than "
+        "visit the Queen or the Druids, use a Crest or an item."
+    )
+    report.figure("length", length_figure(study), "Figure 4: auctions per game by player count.")
+    display = pd.DataFrame(
+        {
+            "players": length["players"],
+            "court": length["court"],
+            "games": length["games"].map(lambda v: f"{int(v):,}"),
+            "turns": [
+                f"{m:.1f} ({lo}-{hi})"
+                for m, lo, hi in zip(
+                    length["turns"], length["turns_min"], length["turns_max"], strict=True
+                )
+            ],
+            "auctions": length["auctions"].map(_num),
+            "95% interval": [
+                _fmt_mean_interval(lo, hi)
+                for lo, hi in zip(length["auctions_low"], length["auctions_high"], strict=True)
+            ],
+            "10th / 50th / 90th percentile": [
+                f"{a:g} / {b:g} / {c:g}"
+                for a, b, c in zip(
+                    length["auctions_p10"],
+                    length["auctions_p50"],
+                    length["auctions_p90"],
+                    strict=True,
+                )
+            ],
+            "unbid clearings": length["unbid"].map(_num),
+        }
+    )
+    report.table(
+        "length",
+        length,
+        "Game length per player count and court (turns: mean, min-max; PROVISIONAL court, "
+        "ruling L13).",
+        display=display,
+    )
+
+
+def _seat_section(report: Report, study: FairyLandStudy) -> None:
+    report.heading("5. Seat advantage by turn position")
+    report.paragraph(
+        "Win share by turn position (0 = the starting player, drawn at random each game, L18; "
+        f"the lineup place is not used) against the fair share 1/players, {BALANCE_COURT} "
+        "court (PROVISIONAL, ruling L13). The chi-square test asks whether every turn position "
+        "wins equally often; its p-values below are Holm-adjusted for the number of player "
+        "counts, and each position's verdict is Holm-corrected over every position of every "
+        "player count."
+    )
+    tests = study.seat_tests
+    report.bullets(seat_test_lines(tests.assign(p_value=tests["p_adjusted"]), games=True))
+    report.figure("seats", seat_figure(study), "Figure 5: seat advantage by turn position.")
+    seats = study.seats
+    display = seat_display(seats, games=True).rename(columns={"seat": "turn position"})
+    display.insert(len(display.columns) - 1, "p (Holm)", seats["p_adjusted"].map(_fmt_p))
+    report.table("seats", seats, "Win share by turn position.", display=display)
+    report.table(
+        "seat_tests",
+        tests,
+        "Chi-square test that every turn position wins equally often (p before correction; "
+        "p_adjusted and the verdict after Holm).",
+        display=seat_test_display(tests).assign(p_adjusted=tests["p_adjusted"].map(_fmt_p)),
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# Numbers
+
+
+def _fmt_p(p: float) -> str:
+    return "n/a" if p is None or not math.isfinite(float(p)) else f"{float(p):.3g}"
+
+
+def _num(value: float, spec: str = ".2f") -> str:
+    """A number to ``spec``; ``"n/a"`` where there is none (a group too small for a mean)."""
+    return "n/a" if value is None or not math.isfinite(float(value)) else format(value, spec)
+
+
+def _fmt_mean_interval(low: float, high: float) -> str:
+    return f"[{_num(low)}, {_num(high)}]"
+
+
+def _fmt_value(value: float, unit: str) -> str:
+    """A difference in its unit: percentage points for shares, else signed numbers."""
+    return fmt_points(value) if unit == "share" else _num(value, "+.2f")
+
+
+def _fmt_range(low: float, high: float, unit: str) -> str:
+    if unit == "share":
+        return fmt_interval(low, high, points=True)
+    return f"[{_num(low, '+.2f')}, {_num(high, '+.2f')}]"
+
+
+__all__ = [
+    "DEFAULT_AUCTION_GAMES",
+    "DEFAULT_GAMES",
+    "FILE_PREFIX",
+    "REPORT_FILENAME",
+    "build_report",
+    "command",
+    "write_report",
+]

@@ -1,0 +1,180 @@
+"""The Fairy Land report: content, PROVISIONAL labels, words after correction, files written
+atomically, and the command line."""
+
+from __future__ import annotations
+
+import base64
+import re
+from dataclasses import replace
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from typer.testing import CliRunner
+
+import fairysim
+from fairysim.analysis import page
+from fairysim.analysis.fairyland import report as fr
+from fairysim.cli import app
+
+from ..concerto.tidy import text_of
+from .conftest import AUCTION_GAMES, GAMES, SEED
+
+TABLES = (
+    "cards_pooled",
+    "cards",
+    "auction_prices",
+    "auction_summary",
+    "auctions",
+    "court_effects",
+    "court_levels",
+    "length",
+    "auction_counts",
+    "seats",
+    "seat_tests",
+)
+FIGURES = ("card_balance", "auctions", "courts", "length", "seats")
+runner = CliRunner(env={"COLUMNS": "200"})
+
+
+@pytest.fixture(scope="module")
+def written(tmp_path_factory, study):
+    return fr.build_report(study).write(tmp_path_factory.mktemp("report"))
+
+
+def test_page_states_the_run_and_labels_the_court(written):
+    html = written.read_text(encoding="utf-8")
+    text = text_of(html)
+    assert written.name == "fairyland-report.html"
+    assert f"{GAMES:,} games per court" in text and f"seed {SEED}" in text
+    assert f"fairysim {fairysim.__version__}" in text
+    command = f"fairysim report fairyland --games {GAMES} --seed {SEED} --auction-games"
+    assert f"{command} {AUCTION_GAMES}" in text
+    assert text.count("PROVISIONAL") >= 8  # meta, every section that shows items
+    for heading in ("Card balance", "auctions cost", "Queen's Court changes", "Game length",
+                    "turn position"):  # fmt: skip
+        assert heading in text, heading
+    assert "Holm" in text
+    images = re.findall(r'src="data:image/png;base64,([A-Za-z0-9+/=]+)"', html)
+    assert len(images) == len(FIGURES)
+    assert all(base64.b64decode(i).startswith(b"\x89PNG") for i in images)
+    assert 'src="http' not in html and "<script" not in html
+
+
+def test_tables_and_figures_are_files(written, study):
+    folder = written.parent
+    for name in TABLES:
+        assert (folder / f"fairyland-{name}.csv").exists(), name
+    for name in FIGURES:
+        assert (folder / f"fairyland-{name}.png").read_bytes().startswith(b"\x89PNG"), name
+    assert (folder / "fairyland-metadata.json").exists()
+    pooled = pd.read_csv(folder / "fairyland-cards_pooled.csv")
+    assert pooled["card"].tolist() == study.cards_pooled["card"].tolist()
+    assert [p.name for p in folder.iterdir() if p.name.endswith(".tmp")] == []
+
+
+def test_no_strongest_card_and_not_significant_when_the_tests_say_so(study):
+    pooled = study.cards_pooled.copy()
+    pooled["low"], pooled["high"] = pooled["lift"] - 0.5, pooled["lift"] + 0.5
+    pooled["p_adjusted"], pooled["significant"] = 0.9, False
+    text = text_of(fr.build_report(replace(study, cards_pooled=pooled)).html())
+    assert "no card is the strongest beyond doubt" in text
+    assert "moves the win share most" not in text
+    assert f"0 go with a significantly higher win share, 0 with a significantly lower one, and " \
+           f"{len(pooled)} are not told apart" in text  # fmt: skip
+    assert text.count("not significant") >= len(pooled)
+
+
+def test_a_court_effect_that_fails_holm_is_not_significant(study):
+    effects = study.court_effects.copy()
+    effects["p_adjusted"], effects["significant"] = 0.5, False
+    text = text_of(fr.build_report(replace(study, court_effects=effects)).html())
+    assert "random court against none, 3 players: no measure differs significantly." in text
+
+
+def test_write_report_end_to_end(tmp_path):
+    calls = []
+    out = tmp_path / "new" / "folder"
+    html = fr.write_report(
+        out, games=40, seed=2, players=(2,), auction_games=1,
+        progress=lambda done, total: calls.append((done, total)),
+    )  # fmt: skip
+    assert html == out / "fairyland-report.html" and html.exists()
+    assert calls[-1][0] == calls[-1][1] == 40 * 3 + 1
+    assert "fairysim report fairyland --games 40 --seed 2 --auction-games 1" in html.read_text()
+
+
+def test_failure_mid_way_leaves_nothing(tmp_path, monkeypatch):
+    def broken(_study):
+        raise RuntimeError("figure failed")
+
+    monkeypatch.setattr(fr, "court_figure", broken)
+    with pytest.raises(RuntimeError, match="figure failed"):
+        fr.write_report(tmp_path, games=20, seed=1, players=(2,), auction_games=1)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_failure_while_writing_keeps_the_old_report(tmp_path, monkeypatch, study):
+    old = tmp_path / "fairyland-report.html"
+    old.write_text("old report")
+    (tmp_path / "fairyland-cards.csv").write_text("old table")
+    real_stage = page._stage
+
+    def stage(path, data):
+        if path.name.endswith(".html"):
+            raise OSError("disk full")
+        return real_stage(path, data)
+
+    monkeypatch.setattr(page, "_stage", stage)
+    with pytest.raises(OSError, match="disk full"):
+        fr.build_report(study).write(tmp_path)
+    assert old.read_text() == "old report"
+    assert (tmp_path / "fairyland-cards.csv").read_text() == "old table"
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "fairyland-cards.csv",
+        "fairyland-report.html",
+    ]
+
+
+def test_the_command_line_writes_the_report(tmp_path):
+    result = runner.invoke(
+        app,
+        ["report", "fairyland", "--games", "30", "--seed", "4", "--auction-games", "1",
+         "--policy", "random", "--out-dir", str(tmp_path)],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    html = Path(result.output.split("Report written to ", 1)[1].strip())
+    assert html == tmp_path / "fairyland-report.html"
+    page_text = text_of(html.read_text())
+    assert "every seat plays random" in page_text
+    assert "--auction-games 1 --policy random" in page_text
+
+
+@pytest.mark.parametrize(
+    ("args", "option"),
+    [
+        (["--auction-games", "0"], "--auction-games"),
+        (["--policy", "greedy,random"], "--policy"),
+        (["--policy", "nobody"], "--policy"),
+        (["--games", "0"], "--games"),
+    ],
+)
+def test_bad_input_is_one_line_exit_2(tmp_path, args, option):
+    result = runner.invoke(app, ["report", "fairyland", "--out-dir", str(tmp_path / "r"), *args])
+    assert result.exit_code == 2, result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"Error: {option}"), result.output
+    assert not (tmp_path / "r" / "fairyland-report.html").exists()
+
+
+def test_a_card_type_without_lift_is_ranked_last_and_never_named(study):
+    # a variant card file without unicorns: nobody collects one, so it has no lift
+    pooled = study.cards_pooled.copy()
+    first = pooled.index[0]
+    pooled.loc[first, ["lift", "se", "low", "high", "p_value", "p_adjusted"]] = float("nan")
+    pooled.loc[first, "significant"] = False
+    pooled = pd.concat([pooled.drop(index=first), pooled.loc[[first]]], ignore_index=True)
+    text = text_of(fr.build_report(replace(study, cards_pooled=pooled)).html())
+    assert "Lowest estimated lift: " + pooled["label"].iloc[0] not in text
+    assert f"Lowest estimated lift: {pooled['label'].iloc[-2]}" in text
+    assert " nan" not in text

@@ -1,0 +1,142 @@
+"""The Fairy Land study: its tables on a small run, and words that follow the corrected tests."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from fairysim.analysis.fairyland import study as fs
+from fairysim.analysis.fairyland.runs import GAME_MEASURES
+from fairysim.errors import FairysimError
+
+from .conftest import AUCTION_GAMES, GAMES, SEED
+
+
+def test_meta_and_every_table(study):
+    meta = study.meta
+    assert meta["games"] == GAMES and meta["seed"] == SEED
+    assert meta["auction_games"] == AUCTION_GAMES
+    assert meta["players"] == [2, 3, 4] and meta["courts"] == ["random", "starred", "none"]
+    assert "PROVISIONAL" in meta["court_label"] and "PROVISIONAL" in meta["starred_label"]
+    assert meta["correction"] == "holm" and meta["engine_version"] >= 2
+    assert all(not t.empty for t in study.tables().values())
+
+
+def test_pooled_cards_average_the_player_counts_and_rank_by_lift(study):
+    pooled = study.cards_pooled
+    lifts = pooled["lift"].dropna().to_numpy()
+    assert (np.diff(lifts) <= 0).all()  # highest lift first
+    assert pooled["lift"].isna().sum() == 0 or pooled["lift"].iloc[-1:].isna().all()
+    per_count = study.cards.set_index(["card", "players"])
+    for row in pooled.itertuples(index=False):
+        rows = per_count.loc[row.card]
+        assert row.seat_games == rows["seat_games"].sum()
+        assert row.collected == rows["collected"].sum()
+        tested = rows[np.isfinite(rows["se"])]
+        if len(tested):
+            assert row.lift == pytest.approx(tested["lift"].mean())
+            se = np.sqrt((tested["se"] ** 2).sum()) / len(tested)
+            assert row.se == pytest.approx(se)
+            assert row.low == pytest.approx(row.lift - 1.959963984540054 * se)
+    # one family per table: the corrected p-values are never below the raw ones
+    for table in (study.cards, pooled, study.court_effects, study.seats, study.seat_tests):
+        tested = table.dropna(subset=["p_value"])
+        assert (tested["p_adjusted"] >= tested["p_value"] - 1e-12).all()
+        assert (table["significant"] == (table["p_adjusted"] < 0.05)).all()
+
+
+def test_court_effects_are_paired_differences_of_the_court_means(study):
+    levels = study.court_levels.set_index(["players", "court", "measure"])["mean"]
+    effects = study.court_effects
+    assert len(effects) == 3 * len(fs.COMPARISONS) * len(GAME_MEASURES)
+    for e in effects.itertuples(index=False):
+        assert e.n == GAMES
+        expected = (
+            levels[(e.players, e.court, e.measure)] - levels[(e.players, e.baseline, e.measure)]
+        )
+        assert e.difference == pytest.approx(expected, abs=1e-9)
+    # the court of no effect scores no item points (PL9): items are all a court adds
+    none = study.court_levels.query("court == 'none' and measure == 'items_points'")
+    assert (none["mean"] == 0).all()
+
+
+def test_game_length_and_auction_tables(study):
+    length = study.length
+    assert (length["turns_min"] == 36).all() and (length["turns_max"] == 36).all()  # L18
+    assert (length["auctions_low"] <= length["auctions"]).all()
+    counts = study.auction_counts
+    assert (counts.groupby("players")["games"].sum() == GAMES).all()
+    summary = study.auction_summary.set_index("players")
+    assert (summary["games"] == AUCTION_GAMES).all()
+    assert summary["auctions"].sum() == len(study.auctions)
+    prices = study.auction_prices
+    assert prices.groupby("players")["auctions"].sum().tolist() == summary["auctions"].tolist()
+    assert prices["cards"].max() <= fs.SIZE_CAP
+
+
+def test_seats_are_turn_positions(study):
+    seats = study.seats
+    assert (seats.groupby("players")["wins"].sum() == GAMES).all()
+    assert (seats["fair"] == 1 / seats["players"]).all()
+    assert list(study.seat_tests["players"]) == [2, 3, 4]
+
+
+def test_a_lift_significant_alone_is_not_after_holm():
+    # 40 card types, each 95 % interval just excluding 0 (p about 0.03): none survives Holm
+    rows = pd.DataFrame(
+        {
+            "players": 3,
+            "card": [f"c{i}" for i in range(40)],
+            "label": [f"card {i}" for i in range(40)],
+            "group": "animal",
+            "seat_games": 900,
+            "collected": 450,
+            "mean_count": 1.0,
+            "lift": 0.022,
+            "se": 0.01,
+        }
+    )
+    pooled = fs.pool_cards(rows)
+    assert (pooled["low"] > 0).all()  # each interval alone excludes 0
+    assert not pooled["significant"].any()
+    assert not fs.clearly_first(pooled)
+
+
+def test_clearly_first_needs_separated_intervals():
+    table = pd.DataFrame(
+        {"lift": [0.10, 0.05], "low": [0.08, 0.03], "high": [0.12, 0.07], "significant": True}
+    )
+    assert fs.clearly_first(table)
+    table.loc[1, "high"] = 0.085  # overlapping intervals: no strongest
+    assert not fs.clearly_first(table)
+    table.loc[1, "high"], table.loc[0, "significant"] = 0.07, False
+    assert not fs.clearly_first(table)
+
+
+def test_a_seat_outside_its_wilson_interval_can_stay_not_significant():
+    counts = pd.DataFrame(
+        {"players": 4, "seat": [0, 1, 2, 3], "games": 2000, "wins": [540.0, 490, 490, 480]}
+    )
+    seats, tests = fs._seat_tables(counts)
+    first = seats.iloc[0]
+    assert first["low"] > first["fair"]  # alone, seat 0 looks favoured
+    assert first["p_value"] < 0.05
+    assert not first["significant"]  # not after Holm over the four positions
+    assert not tests["significant"].any()
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "option"),
+    [
+        ({"courts": ("starred", "none")}, "courts"),
+        ({"courts": ("random", "queen")}, "courts"),
+        ({"players": (5,)}, "--players"),
+        ({"auction_games": 0}, "--auction-games"),
+        ({"games": 0}, "--games"),
+    ],
+)
+def test_bad_input_names_the_option(kwargs, option):
+    with pytest.raises(FairysimError) as error:
+        fs.fairyland_study(**{"games": 10, "seed": 1, **kwargs})
+    assert error.value.where == option
