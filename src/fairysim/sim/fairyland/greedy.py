@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import numba as nb
 
-from fairysim.sim.fairyland.choices import next_submask
+from fairysim.sim.fairyland.choices import next_submask, next_value
 from fairysim.sim.fairyland.policies import (
     ALWAYS,
     NEVER,
@@ -317,13 +317,16 @@ def payment_answer(hand, values, face_value, bonus, bid):
     best_cost = 1 << 30
     best_cards = 1 << 30
     sub = 0
+    value = 0
+    cost = 0
     while True:
-        value = mask_value(sub, values)
         if value + bonus >= bid:
-            cost = mask_value(sub, face_value)
             cards = popcount(sub)
             if cost < best_cost or (cost == best_cost and cards < best_cards):
                 best_mask, best_value, best_cost, best_cards = sub, value, cost, cards
-        sub = next_submask(sub, hand)
-        if sub == 0:
+        after = next_submask(sub, hand)
+        if after == 0:
             return best_mask, best_value
+        value = next_value(sub, after, value, values)
+        cost = next_value(sub, after, cost, face_value)
+        sub = after
