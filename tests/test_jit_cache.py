@@ -44,17 +44,23 @@ def test_kernels_cache_under_the_folder_of_this_source():
 
 
 PLAY_EACH_KERNEL = """
-from fairysim.sim import concerto, fantastique
+from fairysim.sim import concerto, fairyland, fantastique
 from fairysim.sim.concerto import engine as concerto_engine
 from fairysim.sim.concerto import lanes as concerto_lanes
+from fairysim.sim.fairyland import engine as fairyland_engine
 from fairysim.sim.fantastique import engine as fantastique_engine
 for players in (1, 4):
     for lanes in (True, False):
-        setup = concerto.make_setup(players, "greedy", seed=1)
+        setup = concerto.make_setup(players=players, policies="greedy", seed=1)
         list(concerto.play_chunks(setup, 10, lanes=lanes))
-list(fantastique.play_chunks(fantastique.make_setup(4, "I", "random", seed=1), 10))
+setup = fantastique.make_setup(players=4, fan="I", policies="random", seed=1)
+list(fantastique.play_chunks(setup, 10))
+list(fairyland.play_chunks(fairyland.make_setup(players=4, policies="random", seed=1), 10))
 kernels = (
-    concerto_engine.play_games, concerto_lanes.play_greedy_games, fantastique_engine.play_games
+    concerto_engine.play_games,
+    concerto_lanes.play_greedy_games,
+    fantastique_engine.play_games,
+    fairyland_engine.play_games,
 )
 print(sum(sum(kernel.stats.cache_misses.values()) for kernel in kernels))
 print(min(sum(kernel.stats.cache_hits.values()) for kernel in kernels))
