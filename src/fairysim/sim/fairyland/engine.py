@@ -46,6 +46,7 @@ from fairysim.sim.blocks import (
     worker_count,
 )
 from fairysim.sim.borrow import borrowed, borrowed_fields, keep_alive
+from fairysim.sim.fairyland import value_bidder
 from fairysim.sim.fairyland.choices import (
     bid_choices,
     broom_choices,
@@ -65,7 +66,7 @@ from fairysim.sim.fairyland.greedy import (
     day_answer,
     payment_answer,
 )
-from fairysim.sim.fairyland.policies import GREEDY, ask_policy
+from fairysim.sim.fairyland.policies import GREEDY, VALUE_BIDDER, ask_policy
 from fairysim.sim.fairyland.rules import (
     ACT_CREST,
     ACT_DRUIDS,
@@ -200,7 +201,8 @@ COURT_ITEMS = 3  # bitmask of the game's court deck items
 DRUID_BOTTOM = 4  # ring slot of the Druid deck's bottom card
 COURT_BOTTOM = 5  # ring slot of the court deck's bottom item
 FAILED = 6  # 1 once a policy answered outside its choices
-N_COUNTERS = 7
+KNOWN = 7  # value_bidder's clearing values worked out this turn (bit seat * CLEARINGS + c)
+N_COUNTERS = 8
 
 # Table.stats columns (per seat)
 AUCTIONS_WON = 0
@@ -229,6 +231,8 @@ Table = namedtuple(
         "values",  # int64[N_FAIRY_TYPES]: each fairy's value for the current action
         "evil",  # int64[CLEARINGS]: goblins and ogres in each clearing (Dawn, L3)
         "gains",  # float64[CLEARINGS * DAWN_STATES]: greedy's Dawn (greedy.dawn_answer)
+        "worth",  # float64[MAX_SEATS, CLEARINGS]: value-bidder's clearing values (value_bidder.py)
+        "relief",  # float64[MAX_SEATS, CLEARINGS]: the Warrior's relief in them
         "stats",  # int64[MAX_SEATS, N_STATS]
         "counters",  # int64[N_COUNTERS]
         "parts",  # int64[MAX_SEATS, N_PARTS]: final score parts, half points
@@ -261,6 +265,8 @@ def new_table(forest_counts, item_table, face_value, majority):
         np.zeros(N_FAIRY_TYPES, np.int64),
         np.zeros(CLEARINGS, np.int64),
         np.zeros(CLEARINGS * DAWN_STATES, np.float64),
+        np.zeros((MAX_SEATS, CLEARINGS), np.float64),
+        np.zeros((MAX_SEATS, CLEARINGS), np.float64),
         np.zeros((MAX_SEATS, N_STATS), np.int64),
         np.zeros(N_COUNTERS, np.int64),
         np.zeros((MAX_SEATS, N_PARTS), np.int64),
@@ -566,8 +572,13 @@ def explore(t, seat, c, n_players, seats, error):
         can_pay = mask_value(v[V_HAND + bidder], t.values) + v[V_BID_BONUS + bidder]
         if can_pay <= high:  # only a pass: not asked (PL1)
             continue
-        if seats.policy_ids[bidder] == GREEDY:  # the lowest bid or a pass (greedy.py)
+        policy_id = seats.policy_ids[bidder]
+        if policy_id == GREEDY:  # the lowest bid or a pass (greedy.py)
             bid = high + 1 if bid_answer(v, c, bidder, high, seats.weights[bidder]) else PASS
+        elif policy_id == VALUE_BIDDER:  # the value-bidder shortcut (value_bidder.py)
+            bid, t.counters[KNOWN] = value_bidder.bid_answer(
+                v, c, bidder, can_pay, seats.weights[bidder], t.worth, t.relief, t.counters[KNOWN]
+            )
         else:
             n = bid_choices(high, can_pay, t.choices)
             bid = t.choices[ask(t, seats, error, bidder, BID, n), C_BID]
@@ -587,6 +598,20 @@ def explore(t, seat, c, n_players, seats, error):
     if seats.policy_ids[winner] == GREEDY:  # the greedy shortcut (greedy.py)
         face_value = v[V_FACE_VALUE : V_FACE_VALUE + N_FAIRY_TYPES]
         mask, value = payment_answer(hand, t.values, face_value, bonus, high)
+    elif seats.policy_ids[winner] == VALUE_BIDDER:  # the value-bidder shortcut
+        mask, value = value_bidder.payment_answer(
+            v,
+            c,
+            winner,
+            hand,
+            t.values,
+            bonus,
+            high,
+            seats.weights[winner],
+            t.worth,
+            t.relief,
+            t.counters[KNOWN],
+        )
     else:
         n = payment_choices(hand, t.values, bonus, high, t.choices)
         k = ask(t, seats, error, winner, PAYMENT, n)
@@ -714,8 +739,12 @@ def day(t, seat, n_players, seats, error):
         v[V_DRUIDS_LEFT],
         t.choices,
     )
+    t.counters[KNOWN] = 0  # the clearings' values of the turn before are stale
     if seats.policy_ids[seat] == GREEDY:  # the greedy shortcut (greedy.py)
         k = day_answer(v, t.choices, n, seat, seats.weights[seat])
+    elif seats.policy_ids[seat] == VALUE_BIDDER:  # the value-bidder shortcut
+        k = value_bidder.day_answer(v, t.choices, n, seat, seats.weights[seat], t.worth, t.relief)
+        t.counters[KNOWN] = value_bidder.known_bits(seat)
     else:
         k = ask(t, seats, error, seat, DAY, n)
     action = t.choices[k, C_ACTION]

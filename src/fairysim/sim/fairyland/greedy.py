@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import numba as nb
 
-from fairysim.sim.fairyland.choices import next_submask, next_value
+from fairysim.sim.fairyland.auction import cheapest_payment
 from fairysim.sim.fairyland.policies import (
     ALWAYS,
     NEVER,
@@ -85,7 +85,6 @@ from fairysim.sim.fairyland.rules import (
     WIND,
     items_halves,
     mask_value,
-    popcount,
     turtle_bonus_halves,
 )
 from fairysim.sim.scratch import stack_int64
@@ -309,24 +308,7 @@ def day_answer(v, choices, n, seat, weights):
 
 @nb.njit(cache=True)
 def payment_answer(hand, values, face_value, bonus, bid):
-    """Greedy's payment (``policies.cheapest``): of the subsets of ``hand`` whose value for this
-    clearing (``values``) plus ``bonus`` reaches ``bid``, in ascending order, the first of least
-    face value, then fewest cards. Returns ``(mask, value)`` without listing the rows."""
-    best_mask = 0
-    best_value = 0
-    best_cost = 1 << 30
-    best_cards = 1 << 30
-    sub = 0
-    value = 0
-    cost = 0
-    while True:
-        if value + bonus >= bid:
-            cards = popcount(sub)
-            if cost < best_cost or (cost == best_cost and cards < best_cards):
-                best_mask, best_value, best_cost, best_cards = sub, value, cost, cards
-        after = next_submask(sub, hand)
-        if after == 0:
-            return best_mask, best_value
-        value = next_value(sub, after, value, values)
-        cost = next_value(sub, after, cost, face_value)
-        sub = after
+    """Greedy's payment (``policies.cheapest_row``): of the subsets of ``hand`` whose value for
+    this clearing (``values``) plus ``bonus`` reaches ``bid``, in ascending order, the first of
+    least face value, then fewest cards. Returns ``(mask, value)`` without listing the rows."""
+    return cheapest_payment(hand, values, face_value, bonus, bid, 0, 0.0, 0.0)
