@@ -1,6 +1,7 @@
-"""The value-bidder shortcut (value_bidder.py) answers as value_bidder_policy does: on every Day,
-bid and payment of sampled reference games (default and changed weights, several courts), with
-the clearing values it keeps computed afresh or read back from the Day."""
+"""The value-bidder shortcut (value_bidder.py) answers as value_bidder_policy does: on every
+Dawn, Day, bid and payment of sampled reference games (default and changed weights, several
+courts), with the clearing values it keeps worked out afresh or read back from the Dawn and the
+Day."""
 
 from __future__ import annotations
 
@@ -19,25 +20,33 @@ from fairysim.sim.fairyland.rules import (
     C_ACTION,
     C_ARG,
     C_BID,
+    C_FIRST,
     C_MASK,
+    C_SECOND,
     C_VALUE,
     CHOICE_WIDTH,
     CLEARINGS,
+    DAWN,
     DAY,
     MAX_SEATS,
     N_CARD_TYPES,
     N_FAIRY_TYPES,
+    NO_CARD,
     PASS,
     PAYMENT,
     V_ACTIVE,
     V_AUCTION_CLEARING,
     V_BID_BONUS,
     V_CLEARING,
+    V_CLEARING_SIZE,
+    V_DAWN_CARDS,
     V_FACE_VALUE,
     V_HAND,
     V_HIGH_BID,
+    V_PLAYERS,
     V_SEAT,
     explore_values,
+    mask_value,
 )
 
 VALUE_BIDDER = POLICIES["value-bidder"]
@@ -46,13 +55,13 @@ CAREFUL = VALUE_BIDDER.with_weights(bid_per_point=0.5, share=0.4, spread=0.0, cr
 
 
 def sampled_decisions(players, lineup, court, games, seed):
-    """Every Day, bid and payment a value-bidder seat was offered in ``games`` reference games:
-    ``(decision, view, choices, n_choices, weights)``."""
+    """Every Dawn, Day, bid and payment a value-bidder seat was offered in ``games`` reference
+    games: ``(decision, view, choices, n_choices, weights)``."""
     samples = []
 
     def recording(policy):
         def ask(decision, view, choices, n_choices, weights, rng):
-            if decision in (DAY, BID, PAYMENT):
+            if decision in (DAWN, DAY, BID, PAYMENT):
                 samples.append((decision, view.copy(), choices.copy(), n_choices, weights.copy()))
             return policy.function(decision, view, choices, n_choices, weights, rng)
 
@@ -71,33 +80,77 @@ def day_values(view, seat, weights):
     choices = np.zeros((CLEARINGS, CHOICE_WIDTH), np.int64)
     choices[:, C_ACTION] = ACT_EXPLORE
     choices[:, C_ARG] = np.arange(CLEARINGS)
-    shortcut.day_answer(view, choices, CLEARINGS, seat, weights, worth, relief)
+    shortcut.day_answer(view, choices, CLEARINGS, seat, weights, worth, relief, 0)
     return worth, relief
+
+
+def auction_values(view):
+    """Each fairy type's value in the auction under way."""
+    c = view[V_AUCTION_CLEARING]
+    values = np.zeros(N_FAIRY_TYPES, np.int64)
+    face_value = view[V_FACE_VALUE : V_FACE_VALUE + N_FAIRY_TYPES]
+    explore_values(face_value, view[V_CLEARING + c * N_CARD_TYPES :], values)
+    return values
+
+
+def purses(view):
+    """What each seat can pay in the auction under way (its hand's values and its bonus)."""
+    values = auction_values(view)
+    return np.array(
+        [
+            mask_value(view[V_HAND + s], values) + view[V_BID_BONUS + s]
+            for s in range(view[V_PLAYERS])
+        ],
+        np.int64,
+    )
 
 
 def bid_amount(view, choices, n, seat, weights):
     """The shortcut's bid, with the seat's clearing values worked out afresh and, for the
     active seat, read back from its Day: both must agree."""
     c = view[V_AUCTION_CLEARING]
-    can_pay = choices[n - 1, C_BID]
+    purse = purses(view)
+    assert purse[seat] == choices[n - 1, C_BID]  # the most the rows offer
     worth = np.zeros((MAX_SEATS, CLEARINGS))
     relief = np.zeros((MAX_SEATS, CLEARINGS))
-    bid, known = shortcut.bid_answer(view, c, seat, can_pay, weights, worth, relief, 0)
+    bid, known = shortcut.bid_answer(view, c, seat, purse, weights, worth, relief, 0)
     assert known == 1 << (seat * CLEARINGS + c)
     if seat == view[V_ACTIVE]:
         worth, relief = day_values(view, seat, weights)
         known = int(shortcut.known_bits(seat))
-        again, _ = shortcut.bid_answer(view, c, seat, can_pay, weights, worth, relief, known)
+        again, _ = shortcut.bid_answer(view, c, seat, purse, weights, worth, relief, known)
         assert again == bid
     return bid
+
+
+def dawn_row(view, choices, n, seat, weights):
+    """The shortcut's Dawn row; the values it leaves of a clearing no card joins are those the
+    Day works out once the cards are placed."""
+    worth = np.zeros((MAX_SEATS, CLEARINGS))
+    relief = np.zeros((MAX_SEATS, CLEARINGS))
+    row = shortcut.dawn_answer(view, choices, n, seat, weights, worth, relief)
+    placed = view.copy()
+    joined = set()
+    for column, card in ((C_FIRST, view[V_DAWN_CARDS]), (C_SECOND, view[V_DAWN_CARDS + 1])):
+        if card != NO_CARD:
+            c = choices[row, column]
+            placed[V_CLEARING + c * N_CARD_TYPES + card] += 1
+            placed[V_CLEARING_SIZE + c] += 1
+            joined.add(c)
+    placed[V_DAWN_CARDS : V_DAWN_CARDS + 2] = NO_CARD
+    day_worth, day_relief = day_values(placed, seat, weights)
+    assert len(joined) < CLEARINGS
+    for c in range(CLEARINGS):
+        if c not in joined:
+            assert day_worth[seat, c] == worth[seat, c]
+            assert day_relief[seat, c] == relief[seat, c]
+    return row
 
 
 def payment_row(view, choices, n, seat, weights):
     """The row of the payment the shortcut chooses (its value checked against the row's)."""
     c = view[V_AUCTION_CLEARING]
-    values = np.zeros(N_FAIRY_TYPES, np.int64)
-    face_value = view[V_FACE_VALUE : V_FACE_VALUE + N_FAIRY_TYPES]
-    explore_values(face_value, view[V_CLEARING + c * N_CARD_TYPES :], values)
+    values = auction_values(view)
     hand, bonus, bid = view[V_HAND + seat], view[V_BID_BONUS + seat], view[V_HIGH_BID]
     worth = np.zeros((MAX_SEATS, CLEARINGS))
     relief = np.zeros((MAX_SEATS, CLEARINGS))
@@ -120,17 +173,19 @@ def payment_row(view, choices, n, seat, weights):
 )
 def test_the_shortcut_answers_as_value_bidder_policy(players, lineup, court):
     samples = sampled_decisions(players, lineup, court, games=12, seed=players)
-    assert {d for d, *_ in samples} == {DAY, BID, PAYMENT}
+    assert {d for d, *_ in samples} == {DAWN, DAY, BID, PAYMENT}
     rng = np.zeros(2, np.uint64)
     bids = set()
     for decision, view, choices, n, weights in samples:
         expected = value_bidder_policy(decision, view, choices, n, weights, rng)
         seat = view[V_SEAT]
         before = view.copy()
-        if decision == DAY:
+        if decision == DAWN:
+            answer = dawn_row(view, choices, n, seat, weights)
+        elif decision == DAY:
             worth = np.zeros((MAX_SEATS, CLEARINGS))
             relief = np.zeros((MAX_SEATS, CLEARINGS))
-            answer = shortcut.day_answer(view, choices, n, seat, weights, worth, relief)
+            answer = shortcut.day_answer(view, choices, n, seat, weights, worth, relief, 0)
         elif decision == PAYMENT:
             answer = payment_row(view, choices, n, seat, weights)
         else:

@@ -233,6 +233,7 @@ Table = namedtuple(
         "gains",  # float64[CLEARINGS * DAWN_STATES]: greedy's Dawn (greedy.dawn_answer)
         "worth",  # float64[MAX_SEATS, CLEARINGS]: value-bidder's clearing values (value_bidder.py)
         "relief",  # float64[MAX_SEATS, CLEARINGS]: the Warrior's relief in them
+        "purses",  # int64[MAX_SEATS]: what each seat can pay in the auction under way
         "stats",  # int64[MAX_SEATS, N_STATS]
         "counters",  # int64[N_COUNTERS]
         "parts",  # int64[MAX_SEATS, N_PARTS]: final score parts, half points
@@ -267,6 +268,7 @@ def new_table(forest_counts, item_table, face_value, majority):
         np.zeros(CLEARINGS * DAWN_STATES, np.float64),
         np.zeros((MAX_SEATS, CLEARINGS), np.float64),
         np.zeros((MAX_SEATS, CLEARINGS), np.float64),
+        np.zeros(MAX_SEATS, np.int64),
         np.zeros((MAX_SEATS, N_STATS), np.int64),
         np.zeros(N_COUNTERS, np.int64),
         np.zeros((MAX_SEATS, N_PARTS), np.int64),
@@ -534,8 +536,15 @@ def dawn(t, seat, seats, error):
         at = V_CLEARING + c * N_CARD_TYPES
         t.evil[c] = v[at + GOBLIN] + v[at + OGRE]
     n = dawn_choices(t.evil, first, second, t.choices)
+    t.counters[KNOWN] = 0  # value-bidder's clearing values of the turn before are stale
     if n > 1 and seats.policy_ids[seat] == GREEDY:  # the greedy shortcut (greedy.py)
         k = dawn_answer(v, t.choices, n, seat, seats.weights[seat], t.gains)
+    elif n > 1 and seats.policy_ids[seat] == VALUE_BIDDER:  # the value-bidder shortcut
+        k = value_bidder.dawn_answer(v, t.choices, n, seat, seats.weights[seat], t.worth, t.relief)
+        joined = 1 << t.choices[k, C_FIRST]
+        if second != NO_CARD:
+            joined |= 1 << t.choices[k, C_SECOND]
+        t.counters[KNOWN] = (((1 << CLEARINGS) - 1) & ~joined) << (seat * CLEARINGS)
     else:
         k = ask(t, seats, error, seat, DAWN, n)
     add_to_clearing(v, t.choices[k, C_FIRST], first)
@@ -567,9 +576,11 @@ def explore(t, seat, c, n_players, seats, error):
     v[V_HIGH_BIDDER] = NO_SEAT
     high = 0
     winner = NO_SEAT
+    for s in range(n_players):  # every purse is public (PL2); value-bidder reads them all
+        t.purses[s] = mask_value(v[V_HAND + s], t.values) + v[V_BID_BONUS + s]
     for i in range(1, n_players + 1):
         bidder = (seat + i) % n_players
-        can_pay = mask_value(v[V_HAND + bidder], t.values) + v[V_BID_BONUS + bidder]
+        can_pay = t.purses[bidder]
         if can_pay <= high:  # only a pass: not asked (PL1)
             continue
         policy_id = seats.policy_ids[bidder]
@@ -577,7 +588,7 @@ def explore(t, seat, c, n_players, seats, error):
             bid = high + 1 if bid_answer(v, c, bidder, high, seats.weights[bidder]) else PASS
         elif policy_id == VALUE_BIDDER:  # the value-bidder shortcut (value_bidder.py)
             bid, t.counters[KNOWN] = value_bidder.bid_answer(
-                v, c, bidder, can_pay, seats.weights[bidder], t.worth, t.relief, t.counters[KNOWN]
+                v, c, bidder, t.purses, seats.weights[bidder], t.worth, t.relief, t.counters[KNOWN]
             )
         else:
             n = bid_choices(high, can_pay, t.choices)
@@ -739,12 +750,13 @@ def day(t, seat, n_players, seats, error):
         v[V_DRUIDS_LEFT],
         t.choices,
     )
-    t.counters[KNOWN] = 0  # the clearings' values of the turn before are stale
     if seats.policy_ids[seat] == GREEDY:  # the greedy shortcut (greedy.py)
         k = day_answer(v, t.choices, n, seat, seats.weights[seat])
     elif seats.policy_ids[seat] == VALUE_BIDDER:  # the value-bidder shortcut
-        k = value_bidder.day_answer(v, t.choices, n, seat, seats.weights[seat], t.worth, t.relief)
-        t.counters[KNOWN] = value_bidder.known_bits(seat)
+        weights = seats.weights[seat]
+        known = t.counters[KNOWN]
+        k = value_bidder.day_answer(v, t.choices, n, seat, weights, t.worth, t.relief, known)
+        t.counters[KNOWN] = known | value_bidder.known_bits(seat)
     else:
         k = ask(t, seats, error, seat, DAY, n)
     action = t.choices[k, C_ACTION]

@@ -541,6 +541,7 @@ def courtier_policy(decision, view, choices, n_choices, weights, rng):
             rate,
             worth,
             relief,
+            0,
         )
     herald = weights[CT_HERALD]
     return decide_by_style(
