@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numba as nb
 
+from fairysim.sim.fairyland.choices import next_submask, next_value
 from fairysim.sim.fairyland.rules import (
     C_LOOK,
     C_MASK,
@@ -74,8 +75,9 @@ def later_purse(view, seat, counts, values):
 
 
 @nb.njit(cache=True)
-def auction_bid(choices, n_choices, high, value, per_point, share, later):
-    """The ``BID`` row to answer (L5).
+def bid_over(most, high, value, per_point, share, later):
+    """How far above ``high`` to bid (0: pass; the ``BID`` row, L5), ``most`` the most the seat
+    can pay.
 
     The last bidder (``later`` < 0) bids one above ``high`` when that costs at most ``value``
     (half points, at ``per_point`` fairy points a point). An earlier seat spends at most
@@ -83,7 +85,6 @@ def auction_bid(choices, n_choices, high, value, per_point, share, later):
     win, when that is within it; else one above ``high`` when that is (the seats after it may
     not want the clearing); else it passes.
     """
-    most = choices[n_choices - 1, 0]
     budget = value / HALF * per_point
     bid = high + 1
     if later >= 0:
@@ -103,10 +104,17 @@ IDLE = -1.0 * HALF
 @nb.njit(cache=True)
 def explore_net(view, seat, counts, values, style, per_point):
     """What exploring the clearing ``counts`` is worth to ``seat``, the active seat, who bids
-    last (L5): its value less one fairy point, the least it pays (the seats before it bid only
-    what they wish, which a seat judging by purses cannot tell). :data:`IDLE` when the clearing
-    is worth nothing to it or it cannot bid (nobody may bid on an empty clearing, L16)."""
+    last (L5): :func:`explore_net_of` its :func:`.valuation.taken_value`."""
     value = taken_value(view, seat, counts, style)
+    return explore_net_of(view, seat, counts, values, value, per_point)
+
+
+@nb.njit(cache=True)
+def explore_net_of(view, seat, counts, values, value, per_point):
+    """What exploring the clearing ``counts``, worth ``value`` to ``seat``, the active seat, is
+    worth: ``value`` less one fairy point, the least it pays (the seats before it bid only what
+    they wish, which a seat judging by purses cannot tell). :data:`IDLE` when the clearing is
+    worth nothing to it or it cannot bid (nobody may bid on an empty clearing, L16)."""
     if value <= 0.0 or bid_power(view, seat, counts, values) == 0:
         return IDLE
     return value - HALF / per_point
@@ -165,6 +173,50 @@ def cheapest_row(view, choices, n_choices, need_look, hand, warrior_relief, hera
         if cost < best_cost or cards < best_cards:
             best, best_cost, best_cards = i, cost, cards
     return best
+
+
+@nb.njit(cache=True)
+def cheapest_payment(hand, values, face_value, bonus, bid, wind_hand, warrior_relief, herald_extra):
+    """The ``PAYMENT`` row :func:`cheapest_row` picks (``wind_hand``, ``warrior_relief`` and
+    ``herald_extra`` as its ``hand`` and the rest), found while the subsets of ``hand`` are
+    enumerated in the rows' order (:func:`.choices.payment_choices` of ``hand``, ``values``,
+    ``bonus``, ``bid``) without writing them. Returns the row's ``(mask, value)``.
+
+    The same float costs in the same order give the same row: a shortcut's payment
+    (:mod:`.greedy`, :mod:`.value_bidder`) is the policy's.
+    """
+    wind_face = face_value[WIND]
+    best_mask = 0
+    best_value = 0
+    best_cost = 1.0e18
+    best_cards = 1 << 30
+    sub = 0
+    value = 0
+    face = 0
+    while True:
+        if value + bonus >= bid:
+            cost = float(face)
+            if sub & CONTEXT_COSTS:
+                if (
+                    wind_hand
+                    and (sub >> WIND) & 1
+                    and popcount(wind_hand & ~sub) <= WIND_HAND_LIMIT
+                ):
+                    cost -= wind_face
+                if (sub >> WARRIOR) & 1:
+                    cost -= warrior_relief
+                if (sub >> HERALD) & 1:
+                    cost += herald_extra
+            if cost <= best_cost:
+                cards = popcount(sub)
+                if cost < best_cost or cards < best_cards:
+                    best_mask, best_value, best_cost, best_cards = sub, value, cost, cards
+        after = next_submask(sub, hand)
+        if after == 0:
+            return best_mask, best_value
+        value = next_value(sub, after, value, values)
+        face = next_value(sub, after, face, face_value)
+        sub = after
 
 
 @nb.njit(cache=True)

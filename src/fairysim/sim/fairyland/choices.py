@@ -10,6 +10,7 @@ reference engine builds the same rows in plain Python from the rulebook's words;
 from __future__ import annotations
 
 import numba as nb
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from fairysim.sim.fairyland.rules import (
     ACT_CREST,
@@ -53,6 +54,14 @@ def put(choices, n, a, b, c):
 def next_submask(sub, mask):
     """The next larger submask of ``mask`` after ``sub`` (ascending order; 0 after the last)."""
     return ((sub | ~mask) + 1) & mask
+
+
+@nb.njit(cache=True, inline="always")
+def next_value(sub, after, value, values):
+    """The value (``values`` by fairy type) of submask ``after``, the one after ``sub`` whose
+    value is ``value``: the step adds one card and takes away the cards below it (a binary
+    count), so a whole enumeration costs about two cards a subset, not all of each subset's."""
+    return value - mask_value(sub & ~after, values) + values[trailing_zeros(after & ~sub)]
 
 
 @nb.njit(cache=True)
@@ -151,14 +160,16 @@ def payment_choices(hand, values, bonus, bid, choices):
     this clearing) plus ``bonus`` reaches ``bid``, ascending. Rows ``(C_MASK, C_VALUE)``."""
     n = 0
     sub = 0
+    value = 0
     while True:
-        value = mask_value(sub, values)
         if value + bonus >= bid:
             put(choices, n, sub, value, 0)
             n += 1
-        sub = next_submask(sub, hand)
-        if sub == 0:
+        after = next_submask(sub, hand)
+        if after == 0:
             return n
+        value = next_value(sub, after, value, values)
+        sub = after
 
 
 @nb.njit(cache=True)
@@ -167,13 +178,16 @@ def visit_choices(hand, values, bonus, deck_left, choices):
     value (Herald 5) and the cards it shows, ``min(value + bonus - 1, deck_left)``. Rows
     ``(C_MASK, C_VALUE, C_LOOK)``."""
     n = 0
-    sub = next_submask(0, hand)
-    while sub != 0:
-        value = mask_value(sub, values)
+    sub = 0
+    value = 0
+    while True:
+        after = next_submask(sub, hand)
+        if after == 0:
+            return n
+        value = next_value(sub, after, value, values)
+        sub = after
         put(choices, n, sub, value, min(value + bonus - 1, deck_left))
         n += 1
-        sub = next_submask(sub, hand)
-    return n
 
 
 @nb.njit(cache=True)

@@ -3,7 +3,9 @@
 :mod:`.reference` is the specification: this engine makes the same random draws in the same
 order (its module docstring lists them), offers the same decisions with the same choice rows
 (:mod:`.rules`) and the same view, and must agree with it game by game
-(tests/fairyland/test_reference_equivalence.py).
+(tests/fairyland/test_reference_equivalence.py). Longer than most modules (over 900 lines, a
+sixth of them imports) because it is the whole game loop in one place, in the reference's order,
+so that the two read side by side.
 
 Engine state
 ------------
@@ -17,9 +19,11 @@ it: the forest in its shuffled order, and the Druid and court decks as ring buff
 :data:`RING` slots (cards seen at a visit and not kept go to the bottom, L18).
 
 Each decision's rows are written by :mod:`.choices` (tested row for row against the reference's
-offers). Policies are asked in one place, :func:`decide`, which compiles the policy dispatch
-(:func:`.policies.ask_policy`) once. A policy answering outside the legal choices fills the
-block's error record and is answered for with choice 0, so that the game runs to its end and
+offers). A greedy seat's Dawn, Day, bids and payments are answered by :mod:`.greedy` (the greedy
+shortcut: the same answers as ``greedy_policy``, without rescoring the seat's collection for
+every clearing). Policies are asked in one place, :func:`decide`, which compiles the policy
+dispatch (:func:`.policies.ask_policy`) once. A policy answering outside the legal choices fills
+the block's error record and is answered for with choice 0, so that the game runs to its end and
 the block stops after it (:func:`play_block`).
 
 One module past 600 lines: the whole turn is one jitted block loop whose parts share the
@@ -42,6 +46,7 @@ from fairysim.sim.blocks import (
     worker_count,
 )
 from fairysim.sim.borrow import borrowed, borrowed_fields, keep_alive
+from fairysim.sim.fairyland import value_bidder
 from fairysim.sim.fairyland.choices import (
     bid_choices,
     broom_choices,
@@ -54,7 +59,14 @@ from fairysim.sim.fairyland.choices import (
     pick_choices,
     visit_choices,
 )
-from fairysim.sim.fairyland.policies import ask_policy
+from fairysim.sim.fairyland.greedy import (
+    DAWN_STATES,
+    bid_answer,
+    dawn_answer,
+    day_answer,
+    payment_answer,
+)
+from fairysim.sim.fairyland.policies import GREEDY, VALUE_BIDDER, ask_policy
 from fairysim.sim.fairyland.rules import (
     ACT_CREST,
     ACT_DRUIDS,
@@ -189,7 +201,8 @@ COURT_ITEMS = 3  # bitmask of the game's court deck items
 DRUID_BOTTOM = 4  # ring slot of the Druid deck's bottom card
 COURT_BOTTOM = 5  # ring slot of the court deck's bottom item
 FAILED = 6  # 1 once a policy answered outside its choices
-N_COUNTERS = 7
+KNOWN = 7  # value_bidder's clearing values worked out this turn (bit seat * CLEARINGS + c)
+N_COUNTERS = 8
 
 # Table.stats columns (per seat)
 AUCTIONS_WON = 0
@@ -217,6 +230,10 @@ Table = namedtuple(
         "taken",  # int64[N_CARD_TYPES]: the cards of a clearing being taken
         "values",  # int64[N_FAIRY_TYPES]: each fairy's value for the current action
         "evil",  # int64[CLEARINGS]: goblins and ogres in each clearing (Dawn, L3)
+        "gains",  # float64[CLEARINGS * DAWN_STATES]: greedy's Dawn (greedy.dawn_answer)
+        "worth",  # float64[MAX_SEATS, CLEARINGS]: value-bidder's clearing values (value_bidder.py)
+        "relief",  # float64[MAX_SEATS, CLEARINGS]: the Warrior's relief in them
+        "purses",  # int64[MAX_SEATS]: what each seat can pay in the auction under way
         "stats",  # int64[MAX_SEATS, N_STATS]
         "counters",  # int64[N_COUNTERS]
         "parts",  # int64[MAX_SEATS, N_PARTS]: final score parts, half points
@@ -248,6 +265,10 @@ def new_table(forest_counts, item_table, face_value, majority):
         np.zeros(N_CARD_TYPES, np.int64),
         np.zeros(N_FAIRY_TYPES, np.int64),
         np.zeros(CLEARINGS, np.int64),
+        np.zeros(CLEARINGS * DAWN_STATES, np.float64),
+        np.zeros((MAX_SEATS, CLEARINGS), np.float64),
+        np.zeros((MAX_SEATS, CLEARINGS), np.float64),
+        np.zeros(MAX_SEATS, np.int64),
         np.zeros((MAX_SEATS, N_STATS), np.int64),
         np.zeros(N_COUNTERS, np.int64),
         np.zeros((MAX_SEATS, N_PARTS), np.int64),
@@ -526,7 +547,17 @@ def dawn(t, seat, seats, error):
         at = V_CLEARING + c * N_CARD_TYPES
         t.evil[c] = v[at + GOBLIN] + v[at + OGRE]
     n = dawn_choices(t.evil, first, second, t.choices)
-    k = ask(t, seats, error, seat, DAWN, n)
+    t.counters[KNOWN] = 0  # value-bidder's clearing values of the turn before are stale
+    if n > 1 and seats.policy_ids[seat] == GREEDY:  # the greedy shortcut (greedy.py)
+        k = dawn_answer(v, t.choices, n, seat, seats.weights[seat], t.gains)
+    elif n > 1 and seats.policy_ids[seat] == VALUE_BIDDER:  # the value-bidder shortcut
+        k = value_bidder.dawn_answer(v, t.choices, n, seat, seats.weights[seat], t.worth, t.relief)
+        joined = 1 << t.choices[k, C_FIRST]
+        if second != NO_CARD:
+            joined |= 1 << t.choices[k, C_SECOND]
+        t.counters[KNOWN] = (((1 << CLEARINGS) - 1) & ~joined) << (seat * CLEARINGS)
+    else:
+        k = ask(t, seats, error, seat, DAWN, n)
     add_to_clearing(v, t.choices[k, C_FIRST], first)
     if second != NO_CARD:
         add_to_clearing(v, t.choices[k, C_SECOND], second)
@@ -556,13 +587,23 @@ def explore(t, seat, c, n_players, seats, error):
     v[V_HIGH_BIDDER] = NO_SEAT
     high = 0
     winner = NO_SEAT
+    for s in range(n_players):  # every purse is public (PL2); value-bidder reads them all
+        t.purses[s] = mask_value(v[V_HAND + s], t.values) + v[V_BID_BONUS + s]
     for i in range(1, n_players + 1):
         bidder = (seat + i) % n_players
-        can_pay = mask_value(v[V_HAND + bidder], t.values) + v[V_BID_BONUS + bidder]
+        can_pay = t.purses[bidder]
         if can_pay <= high:  # only a pass: not asked (PL1)
             continue
-        n = bid_choices(high, can_pay, t.choices)
-        bid = t.choices[ask(t, seats, error, bidder, BID, n), C_BID]
+        policy_id = seats.policy_ids[bidder]
+        if policy_id == GREEDY:  # the lowest bid or a pass (greedy.py)
+            bid = high + 1 if bid_answer(v, c, bidder, high, seats.weights[bidder]) else PASS
+        elif policy_id == VALUE_BIDDER:  # the value-bidder shortcut (value_bidder.py)
+            bid, t.counters[KNOWN] = value_bidder.bid_answer(
+                v, c, bidder, t.purses, seats.weights[bidder], t.worth, t.relief, t.counters[KNOWN]
+            )
+        else:
+            n = bid_choices(high, can_pay, t.choices)
+            bid = t.choices[ask(t, seats, error, bidder, BID, n), C_BID]
         if bid != PASS:
             high = bid
             winner = bidder
@@ -574,10 +615,30 @@ def explore(t, seat, c, n_players, seats, error):
         v[V_AUCTION_CLEARING] = NO_CLEARING
         return
     # The winner plays fairies worth at least the bid, the bonus counting (L14).
-    n = payment_choices(v[V_HAND + winner], t.values, v[V_BID_BONUS + winner], high, t.choices)
-    k = ask(t, seats, error, winner, PAYMENT, n)
-    mask = t.choices[k, C_MASK]
-    value = t.choices[k, C_VALUE]
+    hand = v[V_HAND + winner]
+    bonus = v[V_BID_BONUS + winner]
+    if seats.policy_ids[winner] == GREEDY:  # the greedy shortcut (greedy.py)
+        face_value = v[V_FACE_VALUE : V_FACE_VALUE + N_FAIRY_TYPES]
+        mask, value = payment_answer(hand, t.values, face_value, bonus, high)
+    elif seats.policy_ids[winner] == VALUE_BIDDER:  # the value-bidder shortcut
+        mask, value = value_bidder.payment_answer(
+            v,
+            c,
+            winner,
+            hand,
+            t.values,
+            bonus,
+            high,
+            seats.weights[winner],
+            t.worth,
+            t.relief,
+            t.counters[KNOWN],
+        )
+    else:
+        n = payment_choices(hand, t.values, bonus, high, t.choices)
+        k = ask(t, seats, error, winner, PAYMENT, n)
+        mask = t.choices[k, C_MASK]
+        value = t.choices[k, C_VALUE]
     v[V_AUCTION_CLEARING] = NO_CLEARING
     v[V_HIGH_BID] = 0
     v[V_HIGH_BIDDER] = NO_SEAT
@@ -700,7 +761,15 @@ def day(t, seat, n_players, seats, error):
         v[V_DRUIDS_LEFT],
         t.choices,
     )
-    k = ask(t, seats, error, seat, DAY, n)
+    if seats.policy_ids[seat] == GREEDY:  # the greedy shortcut (greedy.py)
+        k = day_answer(v, t.choices, n, seat, seats.weights[seat])
+    elif seats.policy_ids[seat] == VALUE_BIDDER:  # the value-bidder shortcut
+        weights = seats.weights[seat]
+        known = t.counters[KNOWN]
+        k = value_bidder.day_answer(v, t.choices, n, seat, weights, t.worth, t.relief, known)
+        t.counters[KNOWN] = known | value_bidder.known_bits(seat)
+    else:
+        k = ask(t, seats, error, seat, DAY, n)
     action = t.choices[k, C_ACTION]
     arg = t.choices[k, C_ARG]
     if action == ACT_EXPLORE:

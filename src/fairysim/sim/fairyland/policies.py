@@ -113,7 +113,7 @@ from fairysim.sim.fairyland.valuation import (
 )
 from fairysim.sim.policy import builtin, policy, weight
 from fairysim.sim.rng import randint
-from fairysim.sim.scratch import stack_int64
+from fairysim.sim.scratch import stack_float64, stack_int64
 
 N_COLLECTED = MAX_SEATS * N_CARD_TYPES
 """Slots of the view's collected block (every seat's counts by type)."""
@@ -370,6 +370,13 @@ VB_BID_PER_POINT, VB_SHARE, VB_SPREAD, VB_SPECIAL, VB_OGRE, VB_CREST_BELOW, VB_V
 )
 
 
+@nb.njit(cache=True, inline="always")
+def value_bidder_style(view, weights):
+    """value-bidder's style (:mod:`.valuation`): neutral, its own spread, special and ogre."""
+    spread = spread_now(view, weights[VB_SPREAD])
+    return (spread, 1.0, 0.0, 1.0, 1.0, 1.0, weights[VB_SPECIAL], weights[VB_OGRE])
+
+
 @policy
 def value_bidder_policy(decision, view, choices, n_choices, weights, rng):
     """Values a clearing by its marginal score for it (open races first) and bids knowing the
@@ -378,8 +385,7 @@ def value_bidder_policy(decision, view, choices, n_choices, weights, rng):
     seat = view[V_SEAT]
     per_point = weights[VB_BID_PER_POINT]
     share = weights[VB_SHARE]
-    spread = spread_now(view, weights[VB_SPREAD])
-    style = (spread, 1.0, 0.0, 1.0, 1.0, 1.0, weights[VB_SPECIAL], weights[VB_OGRE])
+    style = value_bidder_style(view, weights)
     crest_below = weights[VB_CREST_BELOW]
     visit = weights[VB_VISIT]
     look = int(weights[VB_LOOK])
@@ -520,6 +526,8 @@ def courtier_policy(decision, view, choices, n_choices, weights, rng):
         rate = HALF / per_point if wanted else 0.0
         crest = rate * played if wanted else NEVER
         key = HALF * weights[CT_DRUIDS]
+        worth = stack_float64(CLEARINGS)
+        relief = stack_float64(CLEARINGS)
         return day_by_style(
             view,
             choices,
@@ -531,6 +539,9 @@ def courtier_policy(decision, view, choices, n_choices, weights, rng):
             crest,
             key,
             rate,
+            worth,
+            relief,
+            0,
         )
     herald = weights[CT_HERALD]
     return decide_by_style(

@@ -103,6 +103,7 @@ game's 9 items) and the setup columns ``players`` and ``court``."""
 BENCH = tuple(
     BenchSpec(label, {"players": players, "policies": policy})
     for players, policy, label in (
+        (4, "value-bidder", "4 players, value-bidder"),  # issue 18's speed target
         (4, "greedy", "4 players, greedy"),
         (4, "random", "4 players, random"),
         (3, "greedy", "3 players, greedy"),

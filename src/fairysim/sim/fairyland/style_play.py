@@ -9,9 +9,9 @@ from __future__ import annotations
 import numba as nb
 
 from fairysim.sim.fairyland.auction import (
-    auction_bid,
+    bid_over,
     cheapest_row,
-    explore_net,
+    explore_net_of,
     later_purse,
     most_face,
     most_look,
@@ -27,6 +27,7 @@ from fairysim.sim.fairyland.rules import (
     BROOM_SWEEP,
     C_ACTION,
     C_ARG,
+    C_BID,
     C_CARD,
     C_CARD_2,
     C_CARD_NET,
@@ -81,10 +82,11 @@ from fairysim.sim.fairyland.valuation import (
     item_value,
     one_card_value,
     played_face,
+    taken_parts,
     taken_value,
     warrior_relief,
 )
-from fairysim.sim.scratch import stack_int64
+from fairysim.sim.scratch import stack_float64, stack_int64
 
 ITEM_POINTS = 3.0
 """Points a permanent or usable item is worth to a policy with no weight for it."""
@@ -97,16 +99,20 @@ BROOM_DENIAL = 0.5
 
 
 @nb.njit(cache=True)
-def dawn_by_style(view, choices, n_choices, seat, style, counts):
+def dawn_by_style(view, choices, n_choices, seat, style, counts, taken, relief):
     """The Dawn placement (L3) leaving the clearing worth most to the seat, who explores next
     and bids last. A card drawn adds what it is worth alone to the clearing it joins (five
-    valuations, not one per clearing and card)."""
+    valuations, not one per clearing and card). Each clearing's value before the cards join it
+    and the Warrior's relief in it (:func:`.valuation.taken_parts`) are left in ``taken`` and
+    ``relief`` (float64[CLEARINGS]): the value-bidder shortcut's Day reads those of a clearing
+    no card joined."""
     first = view[V_DAWN_CARDS]
     second = view[V_DAWN_CARDS + 1]
     worth = stack_int64(CLEARINGS)
     for c in range(CLEARINGS):
         copy_clearing(view, c, counts)
-        worth[c] = int(FIXED * taken_value(view, seat, counts, style))
+        taken[c], relief[c] = taken_parts(view, seat, counts, style)
+        worth[c] = int(FIXED * taken[c])
     first_worth = int(FIXED * one_card_value(view, seat, first, counts, style))
     second_worth = 0
     if second != NO_CARD:
@@ -175,11 +181,28 @@ def item_use_value(view, seat, item, counts, style, key, recall_rate):
 
 
 @nb.njit(cache=True)
-def day_by_style(view, choices, n_choices, seat, style, per_point, visits, crest, key, recall_rate):
+def day_by_style(
+    view,
+    choices,
+    n_choices,
+    seat,
+    style,
+    per_point,
+    visits,
+    crest,
+    key,
+    recall_rate,
+    worth,
+    relief,
+    known,
+):
     """The Day's action (L4) worth most: a clearing its value less the expected price
-    (:func:`.auction.explore_net`); the Queen ``visits[0]``, the Druids ``visits[1]`` (half
+    (:func:`.auction.explore_net_of`); the Queen ``visits[0]``, the Druids ``visits[1]`` (half
     points, their fairies' cost included); the Crest ``crest``; an item what using it is worth
-    (:func:`item_use_value`)."""
+    (:func:`item_use_value`). Each clearing's value and the Warrior's relief in it
+    (:func:`.valuation.taken_parts`) are left in ``worth`` and ``relief`` (float64[CLEARINGS]),
+    which the value-bidder shortcut reads at the auction that follows; those of the clearings
+    ``c`` with bit ``c`` of ``known`` set are read from them, not worked out again."""
     counts = stack_int64(N_CARD_TYPES)
     values = stack_int64(N_FAIRY_TYPES)
     best = 0
@@ -189,7 +212,9 @@ def day_by_style(view, choices, n_choices, seat, style, per_point, visits, crest
         arg = choices[i, C_ARG]
         if action == ACT_EXPLORE:
             copy_clearing(view, arg, counts)
-            value = explore_net(view, seat, counts, values, style, per_point)
+            if not (known >> arg) & 1:
+                worth[arg], relief[arg] = taken_parts(view, seat, counts, style)
+            value = explore_net_of(view, seat, counts, values, worth[arg], per_point)
         elif action == ACT_QUEEN:
             value = visits[0]
         elif action == ACT_DRUIDS:
@@ -207,21 +232,37 @@ def day_by_style(view, choices, n_choices, seat, style, per_point, visits, crest
 @nb.njit(cache=True)
 def bid_by_style(view, choices, n_choices, seat, style, per_point, share):
     """The ``BID`` (L5): the seat's value of the clearing against what the seats after it can
-    pay (:func:`.auction.auction_bid`)."""
+    pay (:func:`bid_for_value`)."""
     c = view[V_AUCTION_CLEARING]
     if c == NO_CLEARING:
         return 0
     counts = stack_int64(N_CARD_TYPES)
-    values = stack_int64(N_FAIRY_TYPES)
     copy_clearing(view, c, counts)
     value = taken_value(view, seat, counts, style)
-    high = view[V_HIGH_BID]
+    most = choices[n_choices - 1, C_BID]
+    return bid_for_value(view, seat, counts, value, most, per_point, share)
+
+
+@nb.njit(cache=True)
+def bid_for_value(view, seat, counts, value, most, per_point, share):
+    """The ``BID`` row (:func:`.auction.bid_over`) of a seat that can pay ``most`` for the
+    clearing ``counts`` worth ``value`` to it, against what the seats after it can pay."""
+    if out_of_share(view, seat, value, per_point, share):
+        return 0
     later = -1
     if seat != view[V_ACTIVE]:
-        if value / HALF * per_point * share < high + 1:
-            return 0  # not even the least bid is within its share: the purses do not matter
+        values = stack_int64(N_FAIRY_TYPES)
         later = later_purse(view, seat, counts, values)
-    return auction_bid(choices, n_choices, high, value, per_point, share, later)
+    return bid_over(most, view[V_HIGH_BID], value, per_point, share, later)
+
+
+@nb.njit(cache=True, inline="always")
+def out_of_share(view, seat, value, per_point, share):
+    """True when ``seat``, bidding before the active seat, passes whatever the purses after it:
+    not even the least bid is within ``share`` of the clearing's ``value`` (L5)."""
+    if seat == view[V_ACTIVE]:
+        return False
+    return value / HALF * per_point * share < view[V_HIGH_BID] + 1
 
 
 @nb.njit(cache=True)
@@ -268,7 +309,9 @@ def decide_by_style(
     hand = view[V_HAND + seat]
     if decision == DAWN:
         counts = stack_int64(N_CARD_TYPES)
-        return dawn_by_style(view, choices, n_choices, seat, style, counts)
+        taken = stack_float64(CLEARINGS)
+        relief = stack_float64(CLEARINGS)
+        return dawn_by_style(view, choices, n_choices, seat, style, counts, taken, relief)
     if decision == BID:
         return bid_by_style(view, choices, n_choices, seat, style, per_point, share)
     if decision == PAYMENT:
@@ -302,10 +345,7 @@ def plain_play(
     decision, view, choices, n_choices, seat, style, per_point, share, crest_below, visit, look
 ):
     """Every decision of value-bidder, majority-hunter and flower-gardener, who differ only in
-    their style. Day: a visit (Queen, Druids, Druid's Key) is worth ``visit`` points, less its
-    fairies (looking at ``look`` cards); the Crest and the Horn bring fairies back once the
-    hand's face value is ``crest_below`` or less, each face point worth ``1 / per_point``
-    points. The rest: :func:`decide_by_style`."""
+    their style. Day: :func:`plain_day`. The rest: :func:`decide_by_style`."""
     if decision != DAY:
         return decide_by_style(
             decision,
@@ -320,12 +360,40 @@ def plain_play(
             0.0,
             ITEM_POINTS,
         )
+    worth = stack_float64(CLEARINGS)
+    relief = stack_float64(CLEARINGS)
+    return plain_day(
+        view, choices, n_choices, seat, style, per_point, crest_below, visit, look, worth, relief, 0
+    )
+
+
+@nb.njit(cache=True)
+def plain_day(
+    view, choices, n_choices, seat, style, per_point, crest_below, visit, look, worth, relief, known
+):
+    """The Day of :func:`plain_play`: a visit (Queen, Druids, Druid's Key) is worth ``visit``
+    points, less its fairies (looking at ``look`` cards); the Crest and the Horn bring fairies
+    back once the hand's face value is ``crest_below`` or less, each face point worth
+    ``1 / per_point`` points (:func:`day_by_style`, which fills ``worth`` and ``relief`` but
+    for the clearings ``known``)."""
     prospect = HALF * visit
     net = visit_net(view, seat, look, prospect, per_point)
     rate = HALF / per_point if hand_face(view, seat) <= crest_below else 0.0
     crest = rate * played_face(view, seat) if rate > 0.0 else NEVER
     return day_by_style(
-        view, choices, n_choices, seat, style, per_point, (net, net), crest, prospect, rate
+        view,
+        choices,
+        n_choices,
+        seat,
+        style,
+        per_point,
+        (net, net),
+        crest,
+        prospect,
+        rate,
+        worth,
+        relief,
+        known,
     )
 
 

@@ -301,11 +301,19 @@ def copy_clearing(view, c, counts):
 def warrior_relief(view, seat, counts, style):
     """What chasing the goblins and ogres of the clearing ``counts`` away is worth to ``seat``
     (a Warrior in the payment does it, L5), in half points, 0 or more."""
+    if counts[GOBLIN] + counts[OGRE] == 0:
+        return 0.0
+    return relief_over(view, seat, counts, style, cards_value(view, seat, counts, style))
+
+
+@nb.njit(cache=True)
+def relief_over(view, seat, counts, style, with_evil):
+    """:func:`warrior_relief` given ``with_evil``, what ``counts`` is worth with its goblins
+    and ogres (:func:`cards_value`): one valuation, not two."""
     goblins = counts[GOBLIN]
     ogres = counts[OGRE]
     if goblins + ogres == 0:
         return 0.0
-    with_evil = cards_value(view, seat, counts, style)
     counts[GOBLIN] = 0
     counts[OGRE] = 0
     without = cards_value(view, seat, counts, style)
@@ -315,13 +323,21 @@ def warrior_relief(view, seat, counts, style):
 
 
 @nb.njit(cache=True)
+def taken_parts(view, seat, counts, style):
+    """:func:`taken_value` and the Warrior's relief in it (0.0 without a Warrior in hand)."""
+    value = cards_value(view, seat, counts, style)
+    relief = 0.0
+    if (view[V_HAND + seat] >> WARRIOR) & 1:
+        relief = relief_over(view, seat, counts, style, value)
+        value += relief
+    return value, relief
+
+
+@nb.njit(cache=True)
 def taken_value(view, seat, counts, style):
     """What taking the clearing ``counts`` is worth to ``seat``; with a Warrior in hand it pays
     with her (face 1) when chasing the goblins and ogres away is worth it (L5)."""
-    value = cards_value(view, seat, counts, style)
-    if (view[V_HAND + seat] >> WARRIOR) & 1:
-        value += warrior_relief(view, seat, counts, style)
-    return value
+    return taken_parts(view, seat, counts, style)[0]
 
 
 @nb.njit(cache=True)

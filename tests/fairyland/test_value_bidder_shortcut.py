@@ -1,0 +1,212 @@
+"""The value-bidder shortcut (value_bidder.py) answers as value_bidder_policy does: on every
+Dawn, Day, bid and payment of sampled reference games (default and changed weights, several
+courts), with the clearing values it keeps worked out afresh or read back from the Dawn and the
+Day."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from fairysim.sim.batch import join_chunks
+from fairysim.sim.fairyland import make_setup, play_chunks, reference
+from fairysim.sim.fairyland import value_bidder as shortcut
+from fairysim.sim.fairyland.policies import POLICIES, value_bidder_policy
+from fairysim.sim.fairyland.rules import (
+    ACT_EXPLORE,
+    BID,
+    C_ACTION,
+    C_ARG,
+    C_BID,
+    C_FIRST,
+    C_MASK,
+    C_SECOND,
+    C_VALUE,
+    CHOICE_WIDTH,
+    CLEARINGS,
+    DAWN,
+    DAY,
+    MAX_SEATS,
+    N_CARD_TYPES,
+    N_FAIRY_TYPES,
+    NO_CARD,
+    PASS,
+    PAYMENT,
+    V_ACTIVE,
+    V_AUCTION_CLEARING,
+    V_BID_BONUS,
+    V_CLEARING,
+    V_CLEARING_SIZE,
+    V_DAWN_CARDS,
+    V_FACE_VALUE,
+    V_HAND,
+    V_HIGH_BID,
+    V_PLAYERS,
+    V_SEAT,
+    explore_values,
+    mask_value,
+)
+
+VALUE_BIDDER = POLICIES["value-bidder"]
+EAGER = VALUE_BIDDER.with_weights(bid_per_point=4.0, share=1.0, spread=6.0, special=8.0, ogre=-1.0)
+CAREFUL = VALUE_BIDDER.with_weights(bid_per_point=0.5, share=0.4, spread=0.0, crest_below=12.0)
+
+
+def sampled_decisions(players, lineup, court, games, seed):
+    """Every Dawn, Day, bid and payment a value-bidder seat was offered in ``games`` reference
+    games: ``(decision, view, choices, n_choices, weights)``."""
+    samples = []
+
+    def recording(policy):
+        def ask(decision, view, choices, n_choices, weights, rng):
+            if decision in (DAWN, DAY, BID, PAYMENT):
+                samples.append((decision, view.copy(), choices.copy(), n_choices, weights.copy()))
+            return policy.function(decision, view, choices, n_choices, weights, rng)
+
+        return dataclasses.replace(policy, function=ask)
+
+    setup = make_setup(players=players, policies=lineup, seed=seed, court=court)
+    seated = tuple(recording(p) if p.name == "value-bidder" else p for p in setup.policies)
+    reference.play_games(dataclasses.replace(setup, policies=seated), games)
+    return samples
+
+
+def day_values(view, seat, weights):
+    """The clearing values the shortcut's Day leaves for ``seat``: ``(worth, relief)``."""
+    worth = np.zeros((MAX_SEATS, CLEARINGS))
+    relief = np.zeros((MAX_SEATS, CLEARINGS))
+    choices = np.zeros((CLEARINGS, CHOICE_WIDTH), np.int64)
+    choices[:, C_ACTION] = ACT_EXPLORE
+    choices[:, C_ARG] = np.arange(CLEARINGS)
+    shortcut.day_answer(view, choices, CLEARINGS, seat, weights, worth, relief, 0)
+    return worth, relief
+
+
+def auction_values(view):
+    """Each fairy type's value in the auction under way."""
+    c = view[V_AUCTION_CLEARING]
+    values = np.zeros(N_FAIRY_TYPES, np.int64)
+    face_value = view[V_FACE_VALUE : V_FACE_VALUE + N_FAIRY_TYPES]
+    explore_values(face_value, view[V_CLEARING + c * N_CARD_TYPES :], values)
+    return values
+
+
+def purses(view):
+    """What each seat can pay in the auction under way (its hand's values and its bonus)."""
+    values = auction_values(view)
+    return np.array(
+        [
+            mask_value(view[V_HAND + s], values) + view[V_BID_BONUS + s]
+            for s in range(view[V_PLAYERS])
+        ],
+        np.int64,
+    )
+
+
+def bid_amount(view, choices, n, seat, weights):
+    """The shortcut's bid, with the seat's clearing values worked out afresh and, for the
+    active seat, read back from its Day: both must agree."""
+    c = view[V_AUCTION_CLEARING]
+    purse = purses(view)
+    assert purse[seat] == choices[n - 1, C_BID]  # the most the rows offer
+    worth = np.zeros((MAX_SEATS, CLEARINGS))
+    relief = np.zeros((MAX_SEATS, CLEARINGS))
+    bid, known = shortcut.bid_answer(view, c, seat, purse, weights, worth, relief, 0)
+    assert known == 1 << (seat * CLEARINGS + c)
+    if seat == view[V_ACTIVE]:
+        worth, relief = day_values(view, seat, weights)
+        known = int(shortcut.known_bits(seat))
+        again, _ = shortcut.bid_answer(view, c, seat, purse, weights, worth, relief, known)
+        assert again == bid
+    return bid
+
+
+def dawn_row(view, choices, n, seat, weights):
+    """The shortcut's Dawn row; the values it leaves of a clearing no card joins are those the
+    Day works out once the cards are placed."""
+    worth = np.zeros((MAX_SEATS, CLEARINGS))
+    relief = np.zeros((MAX_SEATS, CLEARINGS))
+    row = shortcut.dawn_answer(view, choices, n, seat, weights, worth, relief)
+    placed = view.copy()
+    joined = set()
+    for column, card in ((C_FIRST, view[V_DAWN_CARDS]), (C_SECOND, view[V_DAWN_CARDS + 1])):
+        if card != NO_CARD:
+            c = choices[row, column]
+            placed[V_CLEARING + c * N_CARD_TYPES + card] += 1
+            placed[V_CLEARING_SIZE + c] += 1
+            joined.add(c)
+    placed[V_DAWN_CARDS : V_DAWN_CARDS + 2] = NO_CARD
+    day_worth, day_relief = day_values(placed, seat, weights)
+    assert len(joined) < CLEARINGS
+    for c in range(CLEARINGS):
+        if c not in joined:
+            assert day_worth[seat, c] == worth[seat, c]
+            assert day_relief[seat, c] == relief[seat, c]
+    return row
+
+
+def payment_row(view, choices, n, seat, weights):
+    """The row of the payment the shortcut chooses (its value checked against the row's)."""
+    c = view[V_AUCTION_CLEARING]
+    values = auction_values(view)
+    hand, bonus, bid = view[V_HAND + seat], view[V_BID_BONUS + seat], view[V_HIGH_BID]
+    worth = np.zeros((MAX_SEATS, CLEARINGS))
+    relief = np.zeros((MAX_SEATS, CLEARINGS))
+    mask, value = shortcut.payment_answer(
+        view, c, seat, hand, values, bonus, bid, weights, worth, relief, 0
+    )
+    (row,) = np.flatnonzero(choices[:n, C_MASK] == mask)
+    assert choices[row, C_VALUE] == value
+    return row
+
+
+@pytest.mark.parametrize(
+    ("players", "lineup", "court"),
+    [
+        (4, [VALUE_BIDDER], "random"),
+        (3, [EAGER, "random", CAREFUL], "starred"),
+        (2, [CAREFUL, EAGER], "random"),
+        (4, [EAGER, VALUE_BIDDER, "greedy", CAREFUL], "none"),
+    ],
+)
+def test_the_shortcut_answers_as_value_bidder_policy(players, lineup, court):
+    samples = sampled_decisions(players, lineup, court, games=12, seed=players)
+    assert {d for d, *_ in samples} == {DAWN, DAY, BID, PAYMENT}
+    rng = np.zeros(2, np.uint64)
+    bids = set()
+    for decision, view, choices, n, weights in samples:
+        expected = value_bidder_policy(decision, view, choices, n, weights, rng)
+        seat = view[V_SEAT]
+        before = view.copy()
+        if decision == DAWN:
+            answer = dawn_row(view, choices, n, seat, weights)
+        elif decision == DAY:
+            worth = np.zeros((MAX_SEATS, CLEARINGS))
+            relief = np.zeros((MAX_SEATS, CLEARINGS))
+            answer = shortcut.day_answer(view, choices, n, seat, weights, worth, relief, 0)
+        elif decision == PAYMENT:
+            answer = payment_row(view, choices, n, seat, weights)
+        else:
+            bid = bid_amount(view, choices, n, seat, weights)
+            answer = 0 if bid == PASS else int(np.flatnonzero(choices[:n, C_BID] == bid)[0])
+            bids.add(answer > 0)
+        assert answer == expected, (decision, seat)
+        assert (view == before).all()  # the view is restored
+    assert bids == {False, True}  # passes and bids were both compared
+
+
+def test_the_engine_plays_value_bidder_seats_through_the_shortcut():
+    """A value-bidder seat and a user policy that calls value_bidder_policy play the same games:
+    the engine answers the first from the table and asks the second."""
+    as_user = dataclasses.replace(VALUE_BIDDER, name="value-bidder-as-user", builtin_id=-1)
+    runs = [
+        join_chunks(play_chunks(make_setup(players=4, policies=lineup, seed=8), 300))
+        for lineup in (
+            [VALUE_BIDDER, "random", EAGER, VALUE_BIDDER],
+            [as_user, "random", EAGER, as_user],
+        )
+    ]
+    for name in ("score", "auctions_won", "value_paid", "fairies_paid", "turns", "auctions"):
+        assert (runs[0][name] == runs[1][name]).all(), name
