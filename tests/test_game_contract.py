@@ -113,3 +113,13 @@ def test_simulate_returns_a_tidy_frame_with_its_metadata(form):
     assert meta["config"]["seed"] == 3
     assert meta["config"]["games"] == 400
     assert meta["config"]["engine_version"] >= 1
+
+
+@pytest.mark.parametrize("spec", list(games().values()), ids=lambda spec: spec.name)
+def test_the_card_set_names_its_file_and_gives_the_arrays_a_sweep_pins(spec):
+    cards = spec.load_cards()
+    assert isinstance(cards.source, str) and cards.source
+    arrays = cards.arrays()
+    assert arrays and all(isinstance(a, np.ndarray) for a in arrays)
+    again = spec.load_cards().arrays()
+    assert all(np.array_equal(a, b) for a, b in zip(arrays, again, strict=True))
