@@ -13,6 +13,7 @@ import pytest
 from fairysim.sim.batch import join_chunks
 from fairysim.sim.fairyland import make_setup, play_chunks, reference
 from fairysim.sim.fairyland import value_bidder as shortcut
+from fairysim.sim.fairyland.auction import cheapest_payment, cheapest_payment_walk
 from fairysim.sim.fairyland.policies import POLICIES, value_bidder_policy
 from fairysim.sim.fairyland.rules import (
     ACT_EXPLORE,
@@ -210,3 +211,26 @@ def test_the_engine_plays_value_bidder_seats_through_the_shortcut():
     ]
     for name in ("score", "auctions_won", "value_paid", "fairies_paid", "turns", "auctions"):
         assert (runs[0][name] == runs[1][name]).all(), name
+
+
+@pytest.mark.parametrize("wind_face", [1, 3])
+def test_cheapest_payment_search_finds_the_enumerations_row(wind_face):
+    """The depth-first payment search answers what walking every subset of the hand answers,
+    on random hands, values, bids and costs: the Warrior's relief above her face, the Herald's
+    extra, the Wind's return, fairies worth 0, and (Wind face 3) the walk as the fallback."""
+    rng = np.random.default_rng(18)
+    special_bits = (1 << N_FAIRY_TYPES) - (1 << 7)
+    for _ in range(3000):
+        face_value = np.concatenate([np.arange(1, 8), rng.integers(1, 3, 6)]).astype(np.int64)
+        face_value[-1] = wind_face
+        values = face_value.copy()
+        values[7:] = rng.integers(0, 4, 6)
+        hand = int(rng.integers(1, 1 << 7)) | (int(rng.integers(0, 1 << 13)) & special_bits)
+        purse = mask_value(hand, values)
+        bonus = int(rng.integers(0, 3))
+        bid = int(rng.integers(1, purse + bonus + 1))
+        wind_hand = hand if rng.random() < 0.7 else 0
+        relief = float(rng.choice([0.0, 0.5, 2.5, 6.0]))
+        herald_extra = float(rng.choice([0.0, 1.5]))
+        args = (hand, values, face_value, bonus, bid, wind_hand, relief, herald_extra)
+        assert cheapest_payment(*args) == cheapest_payment_walk(*args), args

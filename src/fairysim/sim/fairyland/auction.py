@@ -9,6 +9,7 @@ rival wishes to pay is judged by :mod:`.valuation` from its own collection.
 from __future__ import annotations
 
 import numba as nb
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from fairysim.sim.fairyland.choices import next_submask, next_value
 from fairysim.sim.fairyland.rules import (
@@ -45,6 +46,8 @@ CONTEXT_FAIRIES = (1 << EXPLORER) | (1 << FAUNA) | (1 << FLORA)
 """Fairies whose value depends on the clearing explored (L5)."""
 CONTEXT_COSTS = (1 << WIND) | (1 << WARRIOR) | (1 << HERALD)
 """Fairies whose cost in a payment is not their face value alone (:func:`cheapest_row`)."""
+SUFFIXES = N_FAIRY_TYPES + 1
+"""Size of :func:`cheapest_payment`'s table of the value its plain fairies still offer."""
 
 
 @nb.njit(cache=True)
@@ -159,14 +162,8 @@ def cheapest_row(view, choices, n_choices, need_look, hand, warrior_relief, hera
         if need_look >= 0 and choices[i, C_LOOK] < need_look:
             continue
         mask = choices[i, C_MASK]
-        cost = float(house[mask & (HOUSE_SUBSETS - 1)] + special[mask >> N_HOUSE_FAIRIES])
-        if mask & CONTEXT_COSTS:
-            if hand and (mask >> WIND) & 1 and popcount(hand & ~mask) <= WIND_HAND_LIMIT:
-                cost -= wind_face
-            if (mask >> WARRIOR) & 1:
-                cost -= warrior_relief
-            if (mask >> HERALD) & 1:
-                cost += herald_extra
+        face = house[mask & (HOUSE_SUBSETS - 1)] + special[mask >> N_HOUSE_FAIRIES]
+        cost = payment_cost(mask, face, hand, wind_face, warrior_relief, herald_extra)
         if cost > best_cost:
             continue
         cards = popcount(mask)
@@ -175,16 +172,149 @@ def cheapest_row(view, choices, n_choices, need_look, hand, warrior_relief, hera
     return best
 
 
+@nb.njit(cache=True, inline="always")
+def payment_cost(sub, face, wind_hand, wind_face, warrior_relief, herald_extra):
+    """The cost :func:`cheapest_row` gives the fairies ``sub`` of face value ``face``: the
+    Wind's face less when she comes back (``wind_hand`` is the hand, 0 to ignore her return)."""
+    costed = sub
+    if (sub >> WIND) & 1 and not (wind_hand and popcount(wind_hand & ~sub) <= WIND_HAND_LIMIT):
+        costed &= ~(1 << WIND)
+    return cost_floor(costed, face, wind_face, warrior_relief, herald_extra)
+
+
+@nb.njit(cache=True, inline="always")
+def cost_floor(costed, face, wind_face, warrior_relief, herald_extra):
+    """Face value ``face`` less the Wind's face, less the Warrior's relief, plus the Herald's
+    extra for those of them in ``costed``: the cost of fairies whose Wind comes back, and the
+    least any fairies of face ``face`` or more with those three can cost."""
+    cost = float(face)
+    if costed & CONTEXT_COSTS:
+        if (costed >> WIND) & 1:
+            cost -= wind_face
+        if (costed >> WARRIOR) & 1:
+            cost -= warrior_relief
+        if (costed >> HERALD) & 1:
+            cost += herald_extra
+    return cost
+
+
+@nb.njit(cache=True, inline="always")
+def better_payment(sub, value, face, costs, best):
+    """``best`` (mask, value, cost, cards), or fairies ``sub`` (``value``, ``face``; ``costs``
+    the rest of :func:`payment_cost`'s arguments) when they come first: less cost, then fewer
+    cards, then the smaller mask (the first of the rows, which ascend)."""
+    cost = payment_cost(sub, face, costs[0], costs[1], costs[2], costs[3])
+    cards = popcount(sub)
+    if cost != best[2]:
+        first = cost < best[2]
+    elif cards != best[3]:
+        first = cards < best[3]
+    else:
+        first = sub < best[0]
+    if first:
+        return sub, value, cost, cards
+    return best
+
+
 @nb.njit(cache=True)
 def cheapest_payment(hand, values, face_value, bonus, bid, wind_hand, warrior_relief, herald_extra):
     """The ``PAYMENT`` row :func:`cheapest_row` picks (``wind_hand``, ``warrior_relief`` and
-    ``herald_extra`` as its ``hand`` and the rest), found while the subsets of ``hand`` are
-    enumerated in the rows' order (:func:`.choices.payment_choices` of ``hand``, ``values``,
-    ``bonus``, ``bid``) without writing them. Returns the row's ``(mask, value)``.
+    ``herald_extra`` as its ``hand`` and the rest) among the rows
+    :func:`.choices.payment_choices` of ``hand``, ``values``, ``bonus``, ``bid`` would write,
+    without writing them. Returns the row's ``(mask, value)``.
 
-    The same float costs in the same order give the same row: a shortcut's payment
-    (:mod:`.greedy`, :mod:`.value_bidder`) is the policy's.
+    The row is the least ``(cost, cards, mask)`` of the subsets that reach the bid. A fairy
+    whose cost is its face value (all but the Wind, the Warrior and the Herald) added to a
+    subset that already reaches it adds a card and no less cost, so for each choice of those
+    three the plain fairies are searched depth first (most value first), a branch ending where
+    it reaches the bid, can no longer reach it, or costs more than the best so far even with the
+    Wind back (:func:`cost_floor`); each subset it ends on is costed as the rows are, so the
+    row is the one the enumeration (:func:`cheapest_payment_walk`) finds. With a plain fairy's
+    value negative, or its face below the Wind's (the Wind's return, saving her face, could
+    then outweigh it), the enumeration answers.
     """
+    wind_face = face_value[WIND]
+    plain = hand & ~CONTEXT_COSTS
+    fairies = stack_int64(N_FAIRY_TYPES)
+    suffix = stack_int64(SUFFIXES)
+    n = 0
+    least_face = 1 << 30
+    bits = plain
+    while bits:
+        f = trailing_zeros(bits)
+        bits &= bits - 1
+        if values[f] < 0:
+            return cheapest_payment_walk(
+                hand, values, face_value, bonus, bid, wind_hand, warrior_relief, herald_extra
+            )
+        at = n  # most value first (ties by type), so subsets reach the bid early
+        while at > 0 and values[fairies[at - 1]] < values[f]:
+            fairies[at] = fairies[at - 1]
+            at -= 1
+        fairies[at] = f
+        least_face = min(least_face, face_value[f])
+        n += 1
+    if least_face < 0 or ((hand >> WIND) & 1 and least_face < wind_face):
+        return cheapest_payment_walk(
+            hand, values, face_value, bonus, bid, wind_hand, warrior_relief, herald_extra
+        )
+    suffix[n] = 0
+    for i in range(n - 1, -1, -1):
+        suffix[i] = suffix[i + 1] + values[fairies[i]]
+    chosen = stack_int64(N_FAIRY_TYPES)
+    costs = (wind_hand, wind_face, warrior_relief, herald_extra)
+    best = (0, 0, 1.0e18, 1 << 30)
+    costly = hand & CONTEXT_COSTS
+    extra = 0
+    while True:  # each subset of the Wind, the Warrior and the Herald held
+        sub = extra
+        value = mask_value(extra, values)
+        face = mask_value(extra, face_value)
+        depth = 0
+        j = 0
+        if value + bonus >= bid:
+            best = better_payment(sub, value, face, costs, best)
+            j = n  # no plain fairy added to it can be cheaper
+        while True:
+            if j < n and value + suffix[j] + bonus >= bid:
+                f = fairies[j]
+                j += 1
+                floor = cost_floor(
+                    extra, face + face_value[f], wind_face, warrior_relief, herald_extra
+                )
+                if floor > best[2]:  # it and every subset grown from it cost more
+                    continue
+                sub |= 1 << f
+                value += values[f]
+                face += face_value[f]
+                if value + bonus >= bid:
+                    best = better_payment(sub, value, face, costs, best)
+                    sub &= ~(1 << f)
+                    value -= values[f]
+                    face -= face_value[f]
+                else:
+                    chosen[depth] = j - 1
+                    depth += 1
+            else:
+                if depth == 0:
+                    break
+                depth -= 1
+                j = chosen[depth]
+                f = fairies[j]
+                sub &= ~(1 << f)
+                value -= values[f]
+                face -= face_value[f]
+                j += 1
+        if extra == costly:
+            return best[0], best[1]
+        extra = next_submask(extra, costly)
+
+
+@nb.njit(cache=True)
+def cheapest_payment_walk(
+    hand, values, face_value, bonus, bid, wind_hand, warrior_relief, herald_extra
+):
+    """:func:`cheapest_payment` by walking every subset of ``hand`` in the rows' order."""
     wind_face = face_value[WIND]
     best_mask = 0
     best_value = 0
@@ -195,18 +325,7 @@ def cheapest_payment(hand, values, face_value, bonus, bid, wind_hand, warrior_re
     face = 0
     while True:
         if value + bonus >= bid:
-            cost = float(face)
-            if sub & CONTEXT_COSTS:
-                if (
-                    wind_hand
-                    and (sub >> WIND) & 1
-                    and popcount(wind_hand & ~sub) <= WIND_HAND_LIMIT
-                ):
-                    cost -= wind_face
-                if (sub >> WARRIOR) & 1:
-                    cost -= warrior_relief
-                if (sub >> HERALD) & 1:
-                    cost += herald_extra
+            cost = payment_cost(sub, face, wind_hand, wind_face, warrior_relief, herald_extra)
             if cost <= best_cost:
                 cards = popcount(sub)
                 if cost < best_cost or cards < best_cards:
