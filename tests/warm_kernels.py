@@ -1,4 +1,4 @@
-"""Compile one game's kernels into numba's on-disk cache: ``python tests/warm_kernels.py GAME``.
+"""Compile a game's kernels into numba's cache: ``python tests/warm_kernels.py GAME engine|lanes``.
 
 A cold cache costs minutes of compiling per engine, one engine after another in the test process.
 ``conftest.py`` runs this script once per game in parallel processes before the first test, so
@@ -24,7 +24,9 @@ USER_POLICY = textwrap.dedent(
 )
 
 
-def warm(name: str) -> None:
+def warm(name: str, part: str) -> None:
+    """Play a few games of game ``name`` through its one-game engine (``part == "engine"``, with
+    the reference engine) or through its lanes (``"lanes"``)."""
     from fairysim.sim.game import get_game, load_entry
 
     spec = get_game(name)
@@ -34,17 +36,21 @@ def warm(name: str) -> None:
         Path(folder, "warm_user_policy.py").write_text(USER_POLICY)
         sys.path.insert(0, folder)
         for players in range(spec.min_players, spec.max_players + 1):
-            lineups = [["greedy"] * players, ["warm_user_policy:first"] * players]
-            lineups += [[builtins[(i + k) % len(builtins)] for i in range(players)] for k in (0, 1)]
+            lineups = [["greedy"] * players]
+            if part == "engine":
+                lineups.append(["warm_user_policy:first"] * players)
+                lineups += [
+                    [builtins[(i + k) % len(builtins)] for i in range(players)] for k in (0, 1)
+                ]
             for lineup in lineups:
                 try:
                     setup = spec.make_setup(players=players, policies=lineup, seed=1)
                 except ValueError:  # a policy meant for other player counts only
                     continue
-                for lanes in (True, False):
-                    list(spec.play_chunks(setup, 4, lanes=lanes))
-                reference(setup, 1)  # the jitted helpers the reference calls from Python
+                list(spec.play_chunks(setup, 4, lanes=part == "lanes"))
+                if part == "engine":
+                    reference(setup, 1)  # the jitted helpers the reference calls from Python
 
 
 if __name__ == "__main__":
-    warm(sys.argv[1])
+    warm(sys.argv[1], sys.argv[2])

@@ -260,8 +260,9 @@ class GameSpec:
     @property
     def load_cards(self) -> Callable[..., Any]:
         """``load_cards(path=None)``: the card set (the shipped one for None). The card set has
-        ``source`` (the file it came from) and ``arrays()``, the tuple of numpy arrays the
-        engine reads: a sweep's manifest pins a card set by their digest, not by its path."""
+        ``source`` (the file it came from) and ``arrays()``, a tuple of what the engine reads
+        (numpy arrays, and the ids that name their rows): a sweep's manifest pins a card set by
+        their digest, not by its path."""
         return self.entry("load_cards")
 
     @property
