@@ -3,9 +3,7 @@
 :mod:`.reference` is the specification: this engine makes the same random draws in the same
 order (its module docstring lists them), offers the same decisions with the same choice rows
 (:mod:`.rules`) and the same view, and must agree with it game by game
-(tests/fairyland/test_reference_equivalence.py). Longer than most modules (over 900 lines, a
-sixth of them imports) because it is the whole game loop in one place, in the reference's order,
-so that the two read side by side.
+(tests/fairyland/test_reference_equivalence.py).
 
 Engine state
 ------------
@@ -19,15 +17,16 @@ it: the forest in its shuffled order, and the Druid and court decks as ring buff
 :data:`RING` slots (cards seen at a visit and not kept go to the bottom, L18).
 
 Each decision's rows are written by :mod:`.choices` (tested row for row against the reference's
-offers). A greedy seat's Dawn, Day, bids and payments are answered by :mod:`.greedy` (the greedy
-shortcut: the same answers as ``greedy_policy``, without rescoring the seat's collection for
-every clearing). Policies are asked in one place, :func:`decide`, which compiles the policy
-dispatch (:func:`.policies.ask_policy`) once. A policy answering outside the legal choices fills
-the block's error record and is answered for with choice 0, so that the game runs to its end and
-the block stops after it (:func:`play_block`).
+offers). A greedy seat's Dawn, Day, bids and payments are answered by :mod:`.greedy`, a
+value-bidder seat's by :mod:`.value_bidder` (the shortcuts: the policies' own answers, without
+their choice rows or the work they would repeat). Policies are asked in one place,
+:func:`decide`, which compiles the policy dispatch (:func:`.policies.ask_policy`) once. A policy
+answering outside the legal choices fills the block's error record and is answered for with
+choice 0, so that the game runs to its end and the block stops after it (:func:`play_block`).
 
-One module past 600 lines: the whole turn is one jitted block loop whose parts share the
-table's arrays and inline into each other; split across modules they would read as less.
+One module past 600 lines (about 1,000, a sixth of them imports): the whole turn is one jitted
+block loop, in the reference's order, whose parts share the table's arrays and inline into each
+other; split across modules they would no longer read side by side with :mod:`.reference`.
 """
 
 from __future__ import annotations
