@@ -8,7 +8,8 @@ on-disk cache by as many processes side by side as there are cores (``warm_kerne
 compiled one after another inside the tests, a clean checkout spends most of the suite's time
 waiting on a single core. With a warm cache each process only loads its kernels, in seconds. A
 run of chosen files or tests compiles what it uses as it goes; ``FAIRYSIM_TEST_WARM=0`` turns
-the warm-up off.
+the warm-up off. A run over one game's test folder (``pytest tests/fairyland``) warms that game
+only.
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ from pathlib import Path
 
 import highcard.spec  # noqa: F401  (registers the game)
 
-WARM_KERNELS = Path(__file__).with_name("warm_kernels.py")
+TESTS = Path(__file__).resolve().parent
+WARM_KERNELS = TESTS / "warm_kernels.py"
 WARM_TASKS = (
     ("concerto", "engine"),
     ("fairyland", "engine"),
@@ -37,11 +39,29 @@ def pytest_configure(config) -> None:
         return  # an xdist worker: the controller has warmed the cache
     if config.option.collectonly or config.option.help or config.option.version:
         return
-    if not any(Path(arg.split("::")[0]).is_dir() for arg in config.args):
+    tasks = warm_tasks(config.args)
+    if not tasks:
         return
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
         # a failure here shows again, with its cause, in the tests that compile
-        list(pool.map(_warm, WARM_TASKS))
+        list(pool.map(_warm, tasks))
+
+
+def warm_tasks(args: list[str]) -> tuple[tuple[str, str], ...]:
+    """The :data:`WARM_TASKS` a run over ``args`` needs: none unless one names a folder; only a
+    game's own when every folder named is inside that game's test folder (``tests/fairyland``),
+    every game's otherwise."""
+    paths = [Path(arg.split("::")[0]).resolve() for arg in args]
+    if not any(path.is_dir() for path in paths):
+        return ()
+    games = {game for game, _ in WARM_TASKS}
+    named = set()
+    for path in paths:
+        inside = [game for game in games if path.is_relative_to(TESTS / game)]
+        if not inside:
+            return WARM_TASKS
+        named.update(inside)
+    return tuple(task for task in WARM_TASKS if task[0] in named)
 
 
 def _warm(task: tuple[str, str]) -> None:

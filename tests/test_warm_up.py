@@ -1,0 +1,28 @@
+"""The test session's warm-up compiles what a run needs (tests/conftest.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import TESTS, WARM_TASKS, warm_tasks
+
+
+@pytest.mark.parametrize(
+    ("args", "games"),
+    [
+        (["tests"], {"concerto", "fairyland", "fantastique"}),
+        (["tests/fairyland"], {"fairyland"}),
+        (["tests/concerto", "tests/fantastique"], {"concerto", "fantastique"}),
+        (["tests/fairyland", "tests/cli"], {"concerto", "fairyland", "fantastique"}),
+        (["tests/fairyland/test_rules.py"], set()),
+        (["tests/fairyland/test_rules.py::test_x"], set()),
+    ],
+)
+def test_a_run_warms_the_games_its_folders_need(args, games, monkeypatch):
+    monkeypatch.chdir(TESTS.parent)
+    assert {game for game, _ in warm_tasks(args)} == games
+
+
+def test_every_warm_task_names_a_game_with_a_test_folder():
+    assert all(Path(TESTS, game).is_dir() for game, _ in WARM_TASKS)
