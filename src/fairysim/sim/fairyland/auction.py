@@ -72,7 +72,7 @@ def later_purse(view, seat, counts, values):
     top = 0
     rival = seat
     while rival != active:
-        rival = (rival + 1) % n
+        rival = rival + 1 if rival + 1 < n else 0
         top = max(top, bid_power(view, rival, counts, values))
     return top
 

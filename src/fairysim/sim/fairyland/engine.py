@@ -588,8 +588,9 @@ def explore(t, seat, c, n_players, seats, error):
     winner = NO_SEAT
     for s in range(n_players):  # every purse is public (PL2); value-bidder reads them all
         t.purses[s] = mask_value(v[V_HAND + s], t.values) + v[V_BID_BONUS + s]
-    for i in range(1, n_players + 1):
-        bidder = (seat + i) % n_players
+    bidder = seat
+    for _ in range(n_players):  # from the explorer's left round to the explorer
+        bidder = bidder + 1 if bidder + 1 < n_players else 0  # a compare: `%` divides
         can_pay = t.purses[bidder]
         if can_pay <= high:  # only a pass: not asked (PL1)
             continue
@@ -906,7 +907,7 @@ def play_game(t, seed, game, n_players, crests, seats, error):
         v[V_TURN] += 1
         if v[V_FOREST_LEFT] == 0:
             break
-        v[V_ACTIVE] = (seat + 1) % n_players
+        v[V_ACTIVE] = seat + 1 if seat + 1 < n_players else 0
     final_scoring(t, n_players)
     return t.counters[FAILED] == 0
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numba as nb
 
 from fairysim.sim.fairyland.auction import (
+    CONTEXT_FAIRIES,
     bid_over,
     cheapest_row,
     explore_net_of,
@@ -205,13 +206,15 @@ def day_by_style(
     ``c`` with bit ``c`` of ``known`` set are read from them, not worked out again."""
     counts = stack_int64(N_CARD_TYPES)
     values = stack_int64(N_FAIRY_TYPES)
+    hand = view[V_HAND + seat]
     best = 0
     best_value = NEVER
     for i in range(n_choices):
         action = choices[i, C_ACTION]
         arg = choices[i, C_ARG]
         if action == ACT_EXPLORE:
-            copy_clearing(view, arg, counts)
+            if not (known >> arg) & 1 or hand & CONTEXT_FAIRIES:  # else counts are not read
+                copy_clearing(view, arg, counts)
             if not (known >> arg) & 1:
                 worth[arg], relief[arg] = taken_parts(view, seat, counts, style)
             value = explore_net_of(view, seat, counts, values, worth[arg], per_point)

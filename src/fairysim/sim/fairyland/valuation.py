@@ -30,6 +30,7 @@ from __future__ import annotations
 import math
 
 import numba as nb
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from fairysim.sim.fairyland.rules import (
     BID_BONUS,
@@ -82,6 +83,13 @@ from fairysim.sim.fairyland.rules import (
     WIND,
     mask_value,
 )
+
+FOREST_TYPES = ((1 << N_CARD_TYPES) - 1) & ~((1 << FIRST_FOREST_TYPE) - 1)
+"""Bitmask of the forest card types (an item's ``IT_CARDS`` mask may name only these)."""
+ANIMAL_TYPES = ((1 << N_ANIMALS) - 1) << FIRST_ANIMAL
+FLOWER_TYPES = ((1 << N_FLOWERS) - 1) << FIRST_FLOWER
+SPECIAL_TYPES = ((1 << (WIND + 1)) - 1) & ~((1 << WARRIOR) - 1)
+"""Bitmasks of the animal, flower and special fairy types."""
 
 NEVER = -1.0e9
 """The value of a choice never to take."""
@@ -158,7 +166,7 @@ def count(view, seat, t):
     return view[V_COLLECTED + seat * N_CARD_TYPES + t]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def best_other(view, seat, t):
     """The most cards of type ``t`` any other seat holds."""
     best = 0
@@ -171,7 +179,7 @@ def best_other(view, seat, t):
 # --- Cards -------------------------------------------------------------------------------------
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def held_items_gain(view, seat, counts):
     """Whole points ``seat``'s end-game items gain from the cards ``counts``, plus the hope the
     Lost Half carries while the Retained Half is unseen (L13)."""
@@ -184,10 +192,12 @@ def held_items_gain(view, seat, counts):
             primitive = view[at + IT_PRIMITIVE]
             amount = view[at + IT_AMOUNT]
             if primitive == POINTS_PER_CARD_TYPE:
-                cards = view[at + IT_CARDS]
                 at_least = view[at + IT_AT_LEAST]
-                for t in range(FIRST_FOREST_TYPE, N_CARD_TYPES):
-                    if counts[t] != 0 and (cards >> t) & 1:
+                cards = view[at + IT_CARDS] & FOREST_TYPES  # ascending types, as a loop would
+                while cards:
+                    t = trailing_zeros(cards)
+                    cards &= cards - 1
+                    if counts[t] != 0:
                         if at_least == 0:
                             gain += amount * counts[t]
                         else:
@@ -210,27 +220,24 @@ def held_items_gain(view, seat, counts):
     return gain
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def flowers_gain(view, seat, counts):
     """Exact change of ``seat``'s flower and variety points (whole points) from ``counts``."""
     gain = 0
     colours_before = 0
     colours_after = 0
-    for f in range(N_FLOWERS):
+    for f in range(N_FLOWERS):  # whole points: the sums need no order, and no branches
         t = FIRST_FLOWER + f
         before = count(view, seat, t)
         after = before + counts[t]
-        if before > 0:
-            colours_before += 1
-        if after > 0:
-            colours_after += 1
-        if after != before:
-            gain += FLOWER_POINTS_ARRAY[min(after, MAX_FLOWERS_OF_A_COLOUR)]
-            gain -= FLOWER_POINTS_ARRAY[min(before, MAX_FLOWERS_OF_A_COLOUR)]
+        colours_before += before > 0
+        colours_after += after > 0
+        gain += FLOWER_POINTS_ARRAY[min(after, MAX_FLOWERS_OF_A_COLOUR)]
+        gain -= FLOWER_POINTS_ARRAY[min(before, MAX_FLOWERS_OF_A_COLOUR)]
     return gain + VARIETY_POINTS_ARRAY[colours_after] - VARIETY_POINTS_ARRAY[colours_before]
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def victims_at_hand(view, seat, counts):
     """Animals and flowers an ogre could take from ``seat`` once ``counts`` is added (at most
     2, L6)."""
@@ -245,16 +252,23 @@ def victims_at_hand(view, seat, counts):
 @nb.njit(cache=True)
 def cards_value(view, seat, counts, style):
     """What the cards ``counts`` (by type; negative counts take cards away) are worth to
-    ``seat``, in half points, judged by ``style`` (module docstring)."""
+    ``seat``, in half points, judged by ``style`` (module docstring).
+
+    The terms are summed in a fixed order (animals, flowers, goblins, special fairies, ogres,
+    items; ascending type within each), walking only the types ``counts`` holds (a clearing
+    holds a few of the 21 forest types): the same floats as a loop over every type."""
     spread = style[S_SPREAD]
     focus = int(style[S_FOCUS_MASK])
+    held = 0  # bit t: counts[t] != 0
+    for t in range(FIRST_FOREST_TYPE, N_CARD_TYPES):
+        held |= int(counts[t] != 0) << t
     value = 0.0
-    any_flower = False
-    for a in range(N_ANIMALS):
-        t = FIRST_ANIMAL + a
+    animals = held & ANIMAL_TYPES
+    while animals:
+        t = trailing_zeros(animals)
+        animals &= animals - 1
+        a = t - FIRST_ANIMAL
         k = counts[t]
-        if k == 0:
-            continue
         m = count(view, seat, t)
         o = best_other(view, seat, t)
         race = HALF * view[V_MAJORITY + a] * (standing(m + k, o, spread) - standing(m, o, spread))
@@ -262,19 +276,19 @@ def cards_value(view, seat, counts, style):
         if t == TURTLE:
             bonus = int(m + k == TURTLE_BONUS_COUNT) - int(m == TURTLE_BONUS_COUNT)
             value += style[S_ANIMAL] * HALF * TURTLE_BONUS * bonus
-    for f in range(N_FLOWERS):
-        any_flower |= counts[FIRST_FLOWER + f] != 0
-    if any_flower:
+    if held & FLOWER_TYPES:
         value += style[S_FLOWER] * HALF * flowers_gain(view, seat, counts)
-    k = counts[GOBLIN]
-    if k != 0:
+    if (held >> GOBLIN) & 1:
+        k = counts[GOBLIN]
         g = count(view, seat, GOBLIN)
         o = best_other(view, seat, GOBLIN)
         expected = (g + k) * standing(g + k, o, spread) - g * standing(g, o, spread)
         value -= style[S_GOBLIN] * HALF * GOBLIN_UNIQUE_MOST * expected
-    for t in range(WARRIOR, WIND + 1):
-        if counts[t] != 0:
-            value += HALF * style[S_SPECIAL] * counts[t]
+    specials = held & SPECIAL_TYPES
+    while specials:
+        t = trailing_zeros(specials)
+        specials &= specials - 1
+        value += HALF * style[S_SPECIAL] * counts[t]
     if counts[OGRE] > 0 and view[V_OGRE_WARD + seat] == 0:
         share = victims_at_hand(view, seat, counts) / OGRE_VICTIMS
         value += HALF * style[S_OGRE] * counts[OGRE] * share

@@ -92,11 +92,13 @@ def known_bits(seat):
 
 
 @nb.njit(cache=True)
-def clearing_value(v, c, seat, weights, counts, worth, relief, known):
-    """``seat``'s value of clearing ``c`` (its counts in ``counts``), from the table when known
-    this turn, else worked out and kept. Returns the value and the new ``known``."""
+def clearing_value(v, c, seat, weights, worth, relief, known):
+    """``seat``'s value of clearing ``c``, from the table when known this turn, else worked out
+    and kept. Returns the value and the new ``known``."""
     bit = 1 << (seat * CLEARINGS + c)
     if not known & bit:
+        counts = stack_int64(N_CARD_TYPES)
+        copy_clearing(v, c, counts)
         worth[seat, c], relief[seat, c] = taken_parts(
             v, seat, counts, value_bidder_style(v, weights)
         )
@@ -109,9 +111,7 @@ def bid_answer(v, c, seat, purses, weights, worth, relief, known):
     """value-bidder's bid on clearing ``c`` (``style_play.bid_by_style``): the amount, or PASS.
     ``purses[s]`` is the most seat ``s`` can pay for the clearing (``auction.bid_power``: what
     ``auction.later_purse`` reads). Returns the bid and the new ``known``."""
-    counts = stack_int64(N_CARD_TYPES)
-    copy_clearing(v, c, counts)
-    value, known = clearing_value(v, c, seat, weights, counts, worth, relief, known)
+    value, known = clearing_value(v, c, seat, weights, worth, relief, known)
     per_point = weights[VB_BID_PER_POINT]
     share = weights[VB_SHARE]
     if out_of_share(v, seat, value, per_point, share):
@@ -121,8 +121,9 @@ def bid_answer(v, c, seat, purses, weights, worth, relief, known):
     if seat != active:  # auction.later_purse
         later = 0
         rival = seat
+        n = v[V_PLAYERS]
         while rival != active:
-            rival = (rival + 1) % v[V_PLAYERS]
+            rival = rival + 1 if rival + 1 < n else 0
             later = max(later, purses[rival])
     high = v[V_HIGH_BID]
     row = bid_over(purses[seat], high, value, per_point, share, later)
@@ -138,9 +139,7 @@ def payment_answer(v, c, seat, hand, values, bonus, bid, weights, worth, relief,
     value)`` of the row it would answer."""
     warrior_relief = 0.0
     if (hand >> WARRIOR) & 1:  # else the relief is never read
-        counts = stack_int64(N_CARD_TYPES)
-        copy_clearing(v, c, counts)
-        clearing_value(v, c, seat, weights, counts, worth, relief, known)
+        clearing_value(v, c, seat, weights, worth, relief, known)
         warrior_relief = relief[seat, c] / HALF * weights[VB_BID_PER_POINT]
     face_value = v[V_FACE_VALUE : V_FACE_VALUE + N_FAIRY_TYPES]
     return cheapest_payment(hand, values, face_value, bonus, bid, hand, warrior_relief, 0.0)
