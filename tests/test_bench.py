@@ -51,11 +51,13 @@ def test_rates_are_medians_and_ratio_is_fast_over_reference():
     case, _ = recording_case()
     result = BenchResult(case, 1000, (2.0, 1.0, 100.0), 10, (1.0, 5.0, 2.0))
     assert result.fast_rate == 1000 / statistics.median((2.0, 1.0, 100.0)) == 500.0
+    assert result.fast_rate_range == (1000 / 100.0, 1000 / 1.0)
     assert result.reference_rate == 10 / 2.0
     assert result.ratio == pytest.approx(100.0)
     record = result.as_dict()
     assert record["ratio"] == pytest.approx(100.0)
     assert record["case"] == "toy" and record["game"] == "toy"
+    assert record["fast_games_per_s_range"] == [10.0, 1000.0]
 
 
 def test_case_without_reference_has_no_ratio():

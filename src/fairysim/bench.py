@@ -85,6 +85,12 @@ class BenchResult:
         return self.games / statistics.median(self.fast_seconds)
 
     @property
+    def fast_rate_range(self) -> tuple[float, float]:
+        """Games per second of the fast engine's slowest and fastest runs: how far the machine
+        moved during the repeats (a shared machine's rate swings by tens of percent)."""
+        return self.games / max(self.fast_seconds), self.games / min(self.fast_seconds)
+
+    @property
     def reference_rate(self) -> float | None:
         """Games per second of the reference engine (median run), None without one."""
         if not self.reference_seconds:
@@ -105,6 +111,7 @@ class BenchResult:
             "games": self.games,
             "fast_seconds": list(self.fast_seconds),
             "fast_games_per_s": self.fast_rate,
+            "fast_games_per_s_range": list(self.fast_rate_range),
             "reference_games": self.reference_games,
             "reference_seconds": list(self.reference_seconds),
             "reference_games_per_s": self.reference_rate,

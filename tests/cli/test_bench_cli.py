@@ -42,6 +42,9 @@ def test_bench_prints_rates_ratio_and_writes_json(tmp_path):
         assert r["fast_games_per_s"] > 0
         assert r["ratio"] == r["fast_games_per_s"] / r["reference_games_per_s"]
         assert f"{r['ratio']:,.0f}x" in result.output
+        slowest, fastest = r["fast_games_per_s_range"]
+        assert slowest <= r["fast_games_per_s"] <= fastest
+        assert f"{slowest:,.0f}-{fastest:,.0f}" in result.output
 
 
 def test_bench_unknown_game_is_one_line_exit_2():

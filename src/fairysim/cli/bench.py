@@ -92,10 +92,11 @@ def results_table(results: list[BenchResult]) -> Table:
     -------
     rich.table.Table
     """
-    table = Table(title="Games per second (median)")
+    table = Table(title="Games per second (median; fast runs: the slowest and fastest timed runs)")
     table.add_column("game")
     table.add_column("case")
     table.add_column("fast", justify="right")
+    table.add_column("fast runs", justify="right")
     table.add_column("reference", justify="right")
     table.add_column("fast/reference", justify="right")
     for result in results:
@@ -105,6 +106,7 @@ def results_table(results: list[BenchResult]) -> Table:
             result.case.game,
             result.case.label,
             f"{result.fast_rate:,.0f}",
+            "{:,.0f}-{:,.0f}".format(*result.fast_rate_range),
             "n/a" if reference is None else f"{reference:,.1f}",
             "n/a" if ratio is None else f"{ratio:,.0f}x",
         )
