@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import importlib
 import os
 import sys
 import tempfile
@@ -64,33 +65,36 @@ def compiled_functions() -> dict[int, str]:
     return symbols
 
 
+def extents(symbols: dict[int, str]) -> list[tuple[int, int, str]]:
+    """``(address, size, name)`` of every function, by address; a function runs to the next
+    one's address (at most :data:`MAX_FUNCTION_BYTES`)."""
+    addresses = sorted(symbols)
+    ends = [*addresses[1:], addresses[-1] + MAX_FUNCTION_BYTES] if addresses else []
+    return [
+        (address, min(end - address, MAX_FUNCTION_BYTES), symbols[address])
+        for address, end in zip(addresses, ends, strict=True)
+    ]
+
+
 def write_perf_map(symbols: dict[int, str], path: Path) -> int:
     """Write ``symbols`` as a perf map (``START SIZE NAME`` in hex, one function a line);
     returns how many functions it names."""
-    addresses = sorted(symbols)
-    lines = []
-    for i, address in enumerate(addresses):
-        end = addresses[i + 1] if i + 1 < len(addresses) else address + MAX_FUNCTION_BYTES
-        size = min(end - address, MAX_FUNCTION_BYTES)
-        lines.append(f"{address:x} {size:x} {symbols[address]}\n")
+    lines = [f"{address:x} {size:x} {name}\n" for address, size, name in extents(symbols)]
     path.write_text("".join(lines))
     return len(lines)
 
 
 def dump_code(symbols: dict[int, str], pattern: str, folder: Path) -> list[Path]:
     """Copy the machine code of every function whose name contains ``pattern`` into
-    ``folder/NAME-ADDRESS.bin`` (read through ``/proc/self/mem``, which stops at unmapped
+    ``folder/PATTERN-ADDRESS.bin`` (read through ``/proc/self/mem``, which stops at unmapped
     memory instead of faulting); returns the files written."""
     folder.mkdir(parents=True, exist_ok=True)
-    addresses = sorted(symbols)
     written = []
     memory = os.open("/proc/self/mem", os.O_RDONLY)
     try:
-        for i, address in enumerate(addresses):
-            if pattern not in symbols[address]:
+        for address, size, name in extents(symbols):
+            if pattern not in name:
                 continue
-            end = addresses[i + 1] if i + 1 < len(addresses) else address + MAX_FUNCTION_BYTES
-            size = min(end - address, MAX_FUNCTION_BYTES)
             code = bytearray()
             for offset in range(0, size, 4096):
                 try:
@@ -107,7 +111,7 @@ def dump_code(symbols: dict[int, str], pattern: str, folder: Path) -> list[Path]
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("game", help="a registered game (fairysim games lists them)")
+    parser.add_argument("game", help="a registered game (`fairysim simulate --help` lists them)")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--policy", default="greedy", help="every seat's policy")
     parser.add_argument("--seconds", type=float, default=60.0, help="how long to play after READY")
@@ -132,8 +136,6 @@ def main(argv: list[str] | None = None) -> int:
 
     with tempfile.TemporaryDirectory() as cache:
         os.environ["FAIRYSIM_CACHE_DIR"] = cache  # before fairysim is imported: compile afresh
-        import importlib
-
         for module in args.register:
             importlib.import_module(module)
         from fairysim.sim.game import get_game

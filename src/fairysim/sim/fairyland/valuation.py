@@ -85,7 +85,7 @@ from fairysim.sim.fairyland.rules import (
 )
 
 FOREST_TYPES = ((1 << N_CARD_TYPES) - 1) & ~((1 << FIRST_FOREST_TYPE) - 1)
-"""Bitmask of the forest card types (an item's ``IT_CARDS`` mask may name only these)."""
+"""Bitmask of the forest card types: the bits of an item's ``IT_CARDS`` mask that count."""
 ANIMAL_TYPES = ((1 << N_ANIMALS) - 1) << FIRST_ANIMAL
 FLOWER_TYPES = ((1 << N_FLOWERS) - 1) << FIRST_FLOWER
 SPECIAL_TYPES = ((1 << (WIND + 1)) - 1) & ~((1 << WARRIOR) - 1)
