@@ -26,3 +26,13 @@ def test_a_run_warms_the_games_its_folders_need(args, games, monkeypatch):
 
 def test_every_warm_task_names_a_game_with_a_test_folder():
     assert all(Path(TESTS, game).is_dir() for game, _ in WARM_TASKS)
+
+
+def test_a_games_lanes_warm_after_its_engine_in_the_same_process():
+    """Lanes fall back to the engine for tables they do not serve: warmed in a process of their
+    own, they would compile the engine a second time."""
+    games = [game for game, _ in WARM_TASKS]
+    assert len(games) == len(set(games))
+    for _, parts in WARM_TASKS:
+        assert parts[0] == "engine"
+        assert set(parts) <= {"engine", "lanes"}

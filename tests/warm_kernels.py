@@ -1,4 +1,5 @@
-"""Compile a game's kernels into numba's cache: ``python tests/warm_kernels.py GAME engine|lanes``.
+"""Compile a game's kernels into numba's cache: ``python tests/warm_kernels.py GAME PART...``, each
+PART ``engine`` or ``lanes``, in the order given.
 
 A cold cache costs minutes of compiling per engine, one engine after another in the test process.
 ``conftest.py`` runs this script once per game in parallel processes before the first test, so
@@ -53,4 +54,5 @@ def warm(name: str, part: str) -> None:
 
 
 if __name__ == "__main__":
-    warm(sys.argv[1], sys.argv[2])
+    for part in sys.argv[2:]:
+        warm(sys.argv[1], part)
