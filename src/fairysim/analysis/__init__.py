@@ -11,7 +11,7 @@ text), :mod:`~fairysim.analysis.seats` (seat advantage as every report shows it)
 :mod:`~fairysim.analysis.studies` (player-count and card-file checks, progress over runs).
 
 Nothing here plays a game except through the public ``simulate`` functions of :mod:`fairysim.sim`,
-and Fairy Land's auction replay through that game's public reference engine.
+and Fairy Land's auction log through that game's public ``play_auctions``.
 """
 
 from fairysim.analysis.stats import (

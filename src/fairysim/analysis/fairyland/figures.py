@@ -169,7 +169,7 @@ def auction_figure(study: FairyLandStudy) -> Figure:
     left.legend(fontsize="small")
     meta = study.meta
     fig.suptitle(
-        f"Auctions: price against prize ({meta['auction_games']:,} replayed games per player "
+        f"Auctions: price against prize ({meta['auction_games']:,} games per player "
         f"count, {meta['policy']}, {meta['court_label']})",
         fontsize="medium",
     )

@@ -48,14 +48,15 @@ to +/- 0.6 to 1.2 percentage points (+/- 2 to 3 for the rarest court items, +/- 
 which almost every seat collects), a turn position's win share to +/- 0.8, a court's effect on
 the starting player's win share to +/- 0.9 and on a seat's score to +/- 0.1 point: enough to
 call 38 of the 40 card types and every turn-position gap above ~2 points significant after
-Holm. With a warm numba cache the whole report (these games, the auction replay, figures and
-page) ran in 33 s on the idle 2-core machine (38 CPU seconds; 2026-12-01)."""
+Holm. With a warm numba cache the whole report (these games, the auction log, figures and
+page) ran in 19 s on the 2-core machine (24 CPU seconds; 2026-12-02)."""
 
-DEFAULT_AUCTION_GAMES = 80
-"""Games per player count the reference engine replays to record every auction (about 2,250
-auctions per player count): the mean price and prize of a clearing size are then known to
-+/- 0.1 to 0.4 fairy value or point (+/- 0.7 for the rare clearings of 6 cards or more). The
-replay is plain Python (tens of games a second), about 9 CPU seconds of the report."""
+DEFAULT_AUCTION_GAMES = 1_000
+"""Games per player count whose every auction is logged (about 28,000 auctions per player
+count; :func:`fairysim.sim.fairyland.play_auctions`): the mean price and prize of a clearing
+size are then known to +/- 0.03 to 0.2 fairy value or point (+/- 0.35 for the rare clearings of
+6 cards or more; seed 1, greedy, 2026-12-02). Logging costs the fast engine two scorings an
+auction, about a second of the report."""
 
 REPORT_FILENAME = "fairyland-report.html"
 FILE_PREFIX = "fairyland-"
@@ -95,7 +96,7 @@ def write_report(
     policy : str, default ``"greedy"``
         The policy every seat plays.
     auction_games : int, default :data:`DEFAULT_AUCTION_GAMES`
-        Games per player count replayed to record every auction.
+        Games per player count whose every auction is logged.
 
     Returns
     -------
@@ -137,7 +138,7 @@ def build_report(study: FairyLandStudy) -> Report:
     report.paragraph(
         f"{games:,} games per court ({', '.join(meta['courts'])}) and player count "
         f"({', '.join(map(str, players))} players): {runs} runs, {games * runs:,} games in all, "
-        f"and {meta['auction_games']:,} games per player count replayed auction by auction; "
+        f"and {meta['auction_games']:,} games per player count logged auction by auction; "
         f"every seat plays {meta['policy']}; seed {seed}; fairysim {meta['package_version']} "
         f"(engine version {meta['engine_version']}). Queen's Court: {meta['court_label']}; "
         f"starred: {meta['starred_label']}. Reproduce with `{command(meta)}`.",
@@ -292,12 +293,12 @@ def _auction_section(report: Report, study: FairyLandStudy) -> None:
     report.heading("2. What auctions cost and what they win")
     report.paragraph(
         f"The first {meta['auction_games']:,} games of each player count (random court) are "
-        "replayed by the reference engine, which plays the same games draw for draw, and every "
-        "auction is recorded: the cards in the clearing, the fairy value its winner plays (the "
-        "price; bid bonuses of the PROVISIONAL court, ruling L13, can make it lower than the "
-        "bid) and the points its cards add to the winner's score at once, as the final scoring "
-        "would count them then (the prize: majorities, flowers, variety, goblins and items, an "
-        "ogre's losses included; applause left out, since it moves with the fairies paid). "
+        "played again with every auction logged: the cards in the clearing, the fairy value "
+        "its winner plays (the price; bid bonuses of the PROVISIONAL court, ruling L13, can "
+        "make it lower than the bid) and the points its cards add to the winner's score at "
+        "once, as the final scoring would count them then (the prize: majorities, flowers, "
+        "variety, goblins and items, an ogre's losses included; applause left out, since it "
+        "moves with the fairies paid). "
         "A clearing nobody bids on goes to the box."
     )
     s = study.auction_summary

@@ -7,8 +7,9 @@ seed. The forest, the starting seat and the court deck's positions of game ``i``
 on the court (PL6, PL9), so the three courts (``random``: 9 of the 19 PROVISIONAL items drawn
 each game, L13; ``starred``: the 9 first-game items; ``none``: a court of no effect) are
 compared game by game (paired differences on common random numbers). The card balance and the
-seat advantage are measured on the ``random`` court, the game as the rulebook sets it up; the
-auctions on games replayed by the reference engine (:mod:`.auctions`).
+seat advantage are measured on the ``random`` court, the game as the rulebook sets it up, and so
+are the auctions, logged one by one on the first games of each player count
+(:func:`fairysim.sim.fairyland.play_auctions`: the same games as the run's).
 
 Every family of comparisons is corrected for its size (Holm, :data:`CORRECTION`) before the
 report calls anything "significant": the card lifts, the court effects, the seat advantages and
@@ -27,7 +28,6 @@ import numpy as np
 import pandas as pd
 
 from fairysim import __version__
-from fairysim.analysis.fairyland.auctions import record_auctions
 from fairysim.analysis.fairyland.runs import (
     GAME_MEASURES,
     card_rows,
@@ -47,7 +47,14 @@ from fairysim.analysis.stats import (
 from fairysim.analysis.studies import ProgressTracker, check_player_counts, load_card_set
 from fairysim.errors import FairysimError
 from fairysim.sim.batch import Progress, check_games
-from fairysim.sim.fairyland import COURTS, FairyLandCards, load_cards, load_court, make_setup
+from fairysim.sim.fairyland import (
+    COURTS,
+    FairyLandCards,
+    load_cards,
+    load_court,
+    make_setup,
+    play_auctions,
+)
 from fairysim.sim.fairyland.cards import DEFAULT_CARDS
 
 # The function, not the module: once ``make_setup`` has loaded the package's ``simulate``
@@ -106,7 +113,7 @@ class FairyLandStudy:
         Games per (players, auctions in the game), random court: the distribution of game
         length in auctions.
     auctions : pandas.DataFrame
-        Every auction of the replayed games, see :func:`.auctions.record_auctions`.
+        Every auction of the logged games, see :func:`fairysim.sim.fairyland.play_auctions`.
     auction_prices : pandas.DataFrame
         Per (players, cards in the clearing, capped at :data:`SIZE_CAP`): ``auctions``,
         ``unbid_share`` with Wilson interval, ``won`` (auctions somebody won), ``price`` (fairy
@@ -165,7 +172,7 @@ def fairyland_study(
     players: Sequence[int] = PLAYER_COUNTS,
     policy: str = "greedy",
     cards: str | Path | FairyLandCards | None = None,
-    auction_games: int = 100,
+    auction_games: int = 1_000,
     courts: Sequence[str] = COURTS,
     threads: int | None = None,
     progress: Progress | None = None,
@@ -185,9 +192,9 @@ def fairyland_study(
         The policy every seat plays (a built-in name or ``module:function``).
     cards : path or FairyLandCards, optional
         Card file (forest deck and House cards); the rulebook's by default.
-    auction_games : int, default 100
-        Games per player count the reference engine replays to record every auction (the
-        first games of the random-court run; at most ``games``).
+    auction_games : int, default 1,000
+        Games per player count whose every auction is logged (the first games of the
+        random-court run, played again with the log; at most ``games``).
     courts : sequence of str, default ("random", "starred", "none")
         Courts to play; ``random`` is always played (the card balance needs it).
     threads : int, optional
@@ -214,8 +221,8 @@ def fairyland_study(
         n: make_setup(players=n, policies=policy, seed=seed, cards=card_set) for n in players
     }
     court_of = {name: load_court(None if name == BALANCE_COURT else name) for name in courts}
-    replayed = min(auction_games, games)
-    tracker = ProgressTracker(progress, (games * len(courts) + replayed) * len(players))
+    logged = min(auction_games, games)
+    tracker = ProgressTracker(progress, (games * len(courts) + logged) * len(players))
     card_parts, game_parts, position_parts, auction_parts = [], [], [], []
     for n in players:
         for court in courts:
@@ -235,7 +242,10 @@ def fairyland_study(
                 card_parts.append(card_rows(df, court_of[court]))
                 position_parts.append(position_wins(df))
             del df  # one run's rows at a time
-        auction_parts.append(_replay_auctions(setup_of[n], replayed, tracker))
+        auction_parts.append(
+            play_auctions(setup_of[n], logged, threads=threads, progress=tracker.run())
+        )
+        tracker.done(logged)
     cards_df = correct_verdicts(pd.concat(card_parts, ignore_index=True), method=CORRECTION)
     per_game = pd.concat(game_parts, ignore_index=True)
     auctions = pd.concat(auction_parts, ignore_index=True)
@@ -243,7 +253,7 @@ def fairyland_study(
     balance_court = court_of[BALANCE_COURT]
     meta = {
         "games": games,
-        "auction_games": replayed,
+        "auction_games": logged,
         "seed": seed,
         "players": list(players),
         "policy": policy,
@@ -271,19 +281,6 @@ def fairyland_study(
         seat_tests=seat_tests,
         meta=meta,
     )
-
-
-def _replay_auctions(setup, games: int, tracker: ProgressTracker, batch: int = 10) -> pd.DataFrame:
-    """:func:`.auctions.record_auctions` in small batches, so the progress bar moves."""
-    parts = []
-    report = tracker.run()
-    for first in range(0, games, batch):
-        n = min(batch, games - first)
-        parts.append(record_auctions(setup, n, first))
-        if report is not None:
-            report(first + n, games)
-    tracker.done(games)
-    return pd.concat(parts, ignore_index=True)
 
 
 # --------------------------------------------------------------------------------------------

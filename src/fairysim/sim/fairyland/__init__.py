@@ -32,6 +32,8 @@ __getattr__ = lazy_attributes(
         "chunk_frame": "play",
         "make_setup": "play",
         "play_chunks": "play",
+        "play_auctions": "play",
+        "AUCTION_COLUMNS": "play",
         "simulate": "runs",
         "simulate_summary": "runs",
         "COURTS": "spec",
@@ -43,6 +45,7 @@ __getattr__ = lazy_attributes(
 )
 
 __all__ = [
+    "AUCTION_COLUMNS",
     "CARD_NAMES",
     "COURTS",
     "DECISIONS",
@@ -58,6 +61,7 @@ __all__ = [
     "load_cards",
     "load_court",
     "make_setup",
+    "play_auctions",
     "play_chunks",
     "play_game",
     "play_games",

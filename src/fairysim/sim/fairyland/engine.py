@@ -24,7 +24,12 @@ their choice rows or the work they would repeat). Policies are asked in one plac
 answering outside the legal choices fills the block's error record and is answered for with
 choice 0, so that the game runs to its end and the block stops after it (:func:`play_block`).
 
-One module past 600 lines (about 1,000, a sixth of them imports): the whole turn is one jitted
+A run that logs its auctions (:func:`.play.play_auctions`, the report's prices and prizes) hands
+:func:`play_games` an array to fill: each auction is written into ``Table.auction_log`` as it is
+held and the game's rows are copied out with its outcome. A run that does not hands it an array
+with no rows, and the auction costs a flag test.
+
+One module past 600 lines (about 1,150, a sixth of them imports): the whole turn is one jitted
 block loop, in the reference's order, whose parts share the table's arrays and inline into each
 other; split across modules they would no longer read side by side with :mod:`.reference`.
 """
@@ -127,6 +132,7 @@ from fairysim.sim.fairyland.rules import (
     OGRE_VICTIMS,
     OGRE_WARD,
     OVERCROWDED,
+    P_APPLAUSE,
     PASS,
     PAYMENT,
     QUEEN_FAIRIES,
@@ -201,7 +207,23 @@ DRUID_BOTTOM = 4  # ring slot of the Druid deck's bottom card
 COURT_BOTTOM = 5  # ring slot of the court deck's bottom item
 FAILED = 6  # 1 once a policy answered outside its choices
 KNOWN = 7  # value_bidder's clearing values worked out this turn (bit seat * CLEARINGS + c)
-N_COUNTERS = 8
+LOGGING = 8  # 1 while the game's auctions are logged (Table.auction_log)
+N_COUNTERS = 9
+
+# Table.auction_log columns (one row per auction, in order; see play.AUCTION_COLUMNS)
+L_TURN = 0  # 0-based turn of the auction
+L_EXPLORER = 1  # the seat that explored the clearing
+L_WINNER = 2  # the seat that won it, NO_SEAT when nobody bid (the clearing went to the box)
+L_CARDS = 3  # cards in the clearing when explored
+L_ANIMALS = 4
+L_FLOWERS = 5
+L_GOBLINS = 6
+L_OGRES = 7
+L_FAIRIES = 8  # special fairies
+L_PRICE = 9  # the fairy value the winner played (L5, L14)
+L_FAIRIES_PAID = 10  # fairy cards the winner played
+L_PRIZE = 11  # change of the winner's score, applause left out, half points (L11, L13)
+N_LOG_FIELDS = 12
 
 # Table.stats columns (per seat)
 AUCTIONS_WON = 0
@@ -240,6 +262,8 @@ Table = namedtuple(
         "hand_value",  # int64[MAX_SEATS]
         "last_turn",  # int64[MAX_SEATS]
         "rank",  # int64[MAX_SEATS]
+        "auction_log",  # int64[most_auctions(forest cards), N_LOG_FIELDS]: the game's auctions
+        "prize_before",  # int64[MAX_SEATS]: each seat's score before the auction logged
         "deal_rng",  # uint64[2]
         "policy_rng",  # uint64[MAX_SEATS, 2]
     ],
@@ -274,6 +298,8 @@ def new_table(forest_counts, item_table, face_value, majority):
         np.zeros(MAX_SEATS, np.int64),
         np.zeros(MAX_SEATS, np.int64),
         np.zeros(MAX_SEATS, np.int64),
+        np.zeros(MAX_SEATS, np.int64),
+        np.zeros((most_auctions(len(sorted_forest)), N_LOG_FIELDS), np.int64),
         np.zeros(MAX_SEATS, np.int64),
         np.zeros(RNG_STATE_SIZE, np.uint64),
         np.zeros((MAX_SEATS, RNG_STATE_SIZE), np.uint64),
@@ -567,6 +593,71 @@ def dawn(t, seat, seats, error):
 # --- Phase 2: Day (L4, L16) -----------------------------------------------------------------------
 
 
+@nb.njit(cache=True)
+def most_auctions(forest_cards):
+    """The most auctions a game with ``forest_cards`` forest cards can hold: one a turn at most
+    (L4), a turn for every 2 cards the Dawns draw (L3, L10), after the Druid deck and the first
+    card of each clearing (L2)."""
+    return max(1, (forest_cards - DRUID_DECK_SIZE - CLEARINGS + 1) // 2)
+
+
+@nb.njit(cache=True)
+def prize_halves(v, hand_value, parts, n_players, into):
+    """Each seat's score as the final scoring would count it now on the view ``v``, applause
+    left out (it moves with the fairies paid, the price), half points, into ``into``; ``parts``
+    (``Table.parts``) is scratch until the final scoring."""
+    score_parts(
+        v[V_COLLECTED : V_COLLECTED + MAX_SEATS * N_CARD_TYPES],
+        hand_value,
+        v[V_ITEMS_HELD : V_ITEMS_HELD + MAX_SEATS],
+        n_players,
+        v[V_MAJORITY : V_MAJORITY + N_ANIMALS],
+        v[V_ITEM_TABLE : V_ITEM_TABLE + MAX_COURT_ITEMS * ITEM_FIELDS],
+        parts,
+    )
+    for s in range(n_players):
+        total = 0
+        for p in range(N_PARTS):
+            if p != P_APPLAUSE:
+                total += parts[s, p]
+        into[s] = total
+
+
+@nb.njit(cache=True)
+def log_auction_start(v, row, parts, hand_value, before, seat, c, n_players):
+    """Start the log row ``row`` (a row of ``Table.auction_log``): the turn, the explorer and
+    what clearing ``c`` holds; each seat's score before the auction into ``before``
+    (:func:`prize_halves`). It takes the arrays it reads, not the table: a call taking the
+    table would keep every array's fields live through the auction."""
+    for k in range(N_LOG_FIELDS):
+        row[k] = 0
+    at = V_CLEARING + c * N_CARD_TYPES
+    row[L_TURN] = v[V_TURN]
+    row[L_EXPLORER] = seat
+    row[L_CARDS] = v[V_CLEARING_SIZE + c]
+    for a in range(N_ANIMALS):
+        row[L_ANIMALS] += v[at + FIRST_ANIMAL + a]
+    for f in range(N_FLOWERS):
+        row[L_FLOWERS] += v[at + FIRST_FLOWER + f]
+    row[L_GOBLINS] = v[at + GOBLIN]
+    row[L_OGRES] = v[at + OGRE]
+    for card in range(N_CARD_TYPES):
+        if is_special(card):
+            row[L_FAIRIES] += v[at + card]
+    prize_halves(v, hand_value, parts, n_players, before)
+
+
+@nb.njit(cache=True)
+def log_auction_end(v, row, parts, hand_value, after, before, winner, mask, value, n_players):
+    """Complete the log row ``row``: the winner, the fairies it played (``mask``, worth
+    ``value``) and what its cards added to its score (``after`` is scratch)."""
+    row[L_WINNER] = winner
+    row[L_PRICE] = value
+    row[L_FAIRIES_PAID] = popcount(mask)
+    prize_halves(v, hand_value, parts, n_players, after)
+    row[L_PRIZE] = after[winner] - before[winner]
+
+
 @nb.njit(cache=True, inline="always")
 def explore(t, seat, c, n_players, seats, error):
     """Explore clearing ``c``: an auction from the explorer's left, the explorer bidding last
@@ -575,7 +666,12 @@ def explore(t, seat, c, n_players, seats, error):
     v = t.public
     if v[V_CLEARING_SIZE + c] == 0:
         return
+    logged = t.counters[AUCTIONS]
     t.counters[AUCTIONS] += 1
+    if t.counters[LOGGING]:
+        log_auction_start(
+            v, t.auction_log[logged], t.parts, t.hand_value, t.prize_before, seat, c, n_players
+        )
     explore_values(
         v[V_FACE_VALUE : V_FACE_VALUE + N_FAIRY_TYPES],
         v[V_CLEARING + c * N_CARD_TYPES : V_CLEARING + (c + 1) * N_CARD_TYPES],
@@ -613,6 +709,8 @@ def explore(t, seat, c, n_players, seats, error):
         t.counters[UNBID] += 1
         discard_clearing(t, c)
         v[V_AUCTION_CLEARING] = NO_CLEARING
+        if t.counters[LOGGING]:
+            t.auction_log[logged, L_WINNER] = NO_SEAT
         return
     # The winner plays fairies worth at least the bid, the bonus counting (L14).
     hand = v[V_HAND + winner]
@@ -652,6 +750,11 @@ def explore(t, seat, c, n_players, seats, error):
         t.taken[GOBLIN] = 0
         t.taken[OGRE] = 0
     take_cards(t, winner, seats, error)
+    if t.counters[LOGGING]:  # t.score: free until the final scoring
+        row = t.auction_log[logged]
+        log_auction_end(
+            v, row, t.parts, t.hand_value, t.score, t.prize_before, winner, mask, value, n_players
+        )
 
 
 @nb.njit(cache=True, inline="always")
@@ -894,9 +997,11 @@ def write_outcome(t, n_players, out, row):
 
 
 @nb.njit(cache=True, inline="always")
-def play_game(t, seed, game, n_players, crests, seats, error):
-    """Play game ``game`` into the table; True unless a policy answered illegally."""
+def play_game(t, seed, game, n_players, crests, seats, error, logging):
+    """Play game ``game`` into the table, its auctions logged in ``t.auction_log`` when
+    ``logging``; True unless a policy answered illegally."""
     setup_game(t, seed, game, n_players, crests)
+    t.counters[LOGGING] = logging
     v = t.public
     while True:  # the game ends with the turn whose Dawn drew the last forest card (L10)
         seat = v[V_ACTIVE]
@@ -913,14 +1018,20 @@ def play_game(t, seed, game, n_players, crests, seats, error):
 
 
 @nb.njit(cache=True, _nrt=False)
-def play_block(t, seed, first_game, lo, hi, n_players, crests, seats, out, error):
-    """Play games ``first_game + lo .. first_game + hi - 1`` into rows ``lo .. hi - 1``; a game
-    whose policy answers illegally stops the block, its record saying where and why."""
+def play_block(t, seed, first_game, lo, hi, n_players, crests, seats, out, log, error):
+    """Play games ``first_game + lo .. first_game + hi - 1`` into rows ``lo .. hi - 1``, and
+    their auctions into ``log[lo .. hi - 1]`` unless ``log`` has no rows; a game whose policy
+    answers illegally stops the block, its record saying where and why."""
+    logging = log.shape[0] > 0
     for row in range(lo, hi):
-        if not play_game(t, seed, first_game + row, n_players, crests, seats, error[1:]):
+        if not play_game(t, seed, first_game + row, n_players, crests, seats, error[1:], logging):
             error[ERROR_ROW] = row
             return
         write_outcome(t, n_players, out, row)
+        if logging:
+            for i in range(t.counters[AUCTIONS]):
+                for k in range(N_LOG_FIELDS):
+                    log[row, i, k] = t.auction_log[i, k]
 
 
 @nb.njit(cache=True, parallel=True)
@@ -938,6 +1049,7 @@ def play_games(
     crests,
     item_table,
     out,
+    auction_log,
     errors,
     n_threads,
 ):
@@ -957,6 +1069,9 @@ def play_games(
         Fairy Crests per seat at this table.
     item_table : int64[court items, ITEM_FIELDS]
         The court the game's 9 items are drawn from.
+    auction_log : int64[games, most_auctions(forest cards), N_LOG_FIELDS] or int64[0, 1, ...]
+        Each game's auctions in order (``out.auctions`` rows of them), or nothing logged when
+        it has no rows.
     """
     n_games = out.score.shape[0]
     n_blocks = block_count(n_games, GAMES_PER_BLOCK)
@@ -970,6 +1085,7 @@ def play_games(
         )
         t, block_out = borrowed_fields(owner), borrowed_fields(out)
         block_errors = borrowed(errors)
+        block_log = borrowed(auction_log)
         block = claim_block(queue)
         while block < n_blocks:
             lo, hi = block_rows(block, GAMES_PER_BLOCK, n_games)
@@ -983,6 +1099,7 @@ def play_games(
                 crests,
                 seats,
                 block_out,
+                block_log,
                 block_errors[block],
             )
             block = claim_block(queue)

@@ -20,6 +20,7 @@ from fairysim.sim.batch import (
     run_chunks,
     tidy_frame,
 )
+from fairysim.sim.fairyland import engine
 from fairysim.sim.fairyland.cards import (
     DEFAULT_COURT,
     Court,
@@ -227,32 +228,150 @@ def play_chunks(
     ``start_seat``, ``court_items`` and the :data:`BOOKKEEPING` counts. Fairy Land has no lanes
     engine: ``lanes`` is accepted (the contract's keyword) and changes nothing.
     """
-    seats = seat_policies(setup.policies, MAX_SEATS)
-    cards = setup.cards
-    crests = cards.crests_for(setup.players)
-    item_table = np.ascontiguousarray(setup.court.table, dtype=np.int64)
+    no_log = np.zeros((0, 1, engine.N_LOG_FIELDS), np.int64)
 
     def play_chunk(first: int, n: int) -> dict[str, np.ndarray]:
-        out = new_outcome(n, setup.players)
-        errors = new_error_records(n)
-        play_games(
-            setup.seed,
-            first,
-            setup.players,
-            *seats,
-            cards.forest,
-            cards.face_value,
-            cards.majority,
-            crests,
-            item_table,
-            out,
-            errors,
-            nb.get_num_threads(),
-        )
-        raise_first_illegal_choice(errors, first, DECISIONS)
-        return outcome_arrays(out)
+        return outcome_arrays(_play(setup, first, n, no_log))
 
     yield from run_chunks(play_chunk, games, chunk_games, progress, threads, first_game)
+
+
+def _play(setup: FairyLandSetup, first: int, n: int, auction_log: np.ndarray):
+    """Games ``first .. first + n - 1`` on the numba threads set: the engine's Outcome (and
+    their auctions in ``auction_log``, unless it has no rows)."""
+    cards = setup.cards
+    out = new_outcome(n, setup.players)
+    errors = new_error_records(n)
+    play_games(
+        setup.seed,
+        first,
+        setup.players,
+        *seat_policies(setup.policies, MAX_SEATS),
+        cards.forest,
+        cards.face_value,
+        cards.majority,
+        cards.crests_for(setup.players),
+        np.ascontiguousarray(setup.court.table, dtype=np.int64),
+        out,
+        auction_log,
+        errors,
+        nb.get_num_threads(),
+    )
+    raise_first_illegal_choice(errors, first, DECISIONS)
+    return out
+
+
+AUCTION_COLUMNS = (
+    "players",
+    "game",
+    "turn",
+    "explorer",
+    "winner",
+    "cards",
+    "animals",
+    "flowers",
+    "goblins",
+    "ogres",
+    "fairies",
+    "bid",
+    "explorer_won",
+    "price",
+    "fairies_paid",
+    "prize",
+)
+"""One row per auction (see :func:`play_auctions`)."""
+
+AUCTION_CHUNK_GAMES = 10_000
+"""Games per chunk of :func:`play_auctions` (a chunk's log is ~3.5 MB a thousand games)."""
+
+
+def play_auctions(
+    setup: FairyLandSetup,
+    games: int,
+    *,
+    first_game: int = 0,
+    threads: int | None = None,
+    progress: Progress | None = None,
+) -> pd.DataFrame:
+    """Every auction of games ``first_game .. first_game + games - 1``: the games of
+    :func:`play_chunks` (the same setup plays the same games), logged auction by auction.
+
+    Parameters
+    ----------
+    setup : FairyLandSetup
+    games : int
+        Games to play (1 or more).
+    first_game : int, default 0
+    threads : int, optional
+        Numba threads (default: all cores); the rows do not depend on it.
+    progress : callable, optional
+        Called as ``progress(done, total)`` after each chunk of games.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per auction (a clearing with cards explored, L16), in game and turn order,
+        columns :data:`AUCTION_COLUMNS`: ``players``; the ``game`` and its 0-based ``turn``;
+        the ``explorer`` seat (who chose the clearing) and the ``winner`` seat (-1 when nobody
+        bid); ``cards`` in the clearing and how many were ``animals``, ``flowers``,
+        ``goblins``, ``ogres`` and special ``fairies``; ``bid`` (somebody bid; else the
+        clearing went to the box), ``explorer_won`` (the seat that chose the clearing won it),
+        ``price`` (fairy value the winner played: face values, the contextual values of L5, a
+        bid bonus of L14 making it lower than the bid), ``fairies_paid`` (cards) and
+        ``prize`` (points: the change in the winner's score as the final scoring, L11 and L13,
+        would count it at that moment, from the cards it took, the ogres' losses included;
+        applause is left out, as it moves with the fairies paid, the price). Price, fairies
+        paid and prize are ``nan`` for an unbid clearing.
+
+    Examples
+    --------
+    >>> rows = play_auctions(make_setup(players=3, seed=1), 2)
+    >>> bool((rows.groupby("game").size() > 20).all())
+    True
+    """
+    most = engine.most_auctions(setup.cards.total_forest)
+
+    def play_chunk(first: int, n: int) -> dict[str, np.ndarray]:
+        log = np.zeros((n, most, engine.N_LOG_FIELDS), np.int64)
+        out = _play(setup, first, n, log)
+        held = np.arange(most)[None, :] < out.auctions[:, None]
+        rows = log[held]
+        return {"game": np.repeat(np.arange(first, first + n), out.auctions), "rows": rows}
+
+    parts = [
+        chunk
+        for _, chunk in run_chunks(
+            play_chunk, games, AUCTION_CHUNK_GAMES, progress, threads, first_game
+        )
+    ]
+    rows = np.concatenate([p["rows"] for p in parts])
+    winner = rows[:, engine.L_WINNER]
+    bid = winner != engine.NO_SEAT
+
+    def paid(field: int, scale: float = 1.0) -> np.ndarray:
+        return np.where(bid, rows[:, field] * scale, np.nan)
+
+    return pd.DataFrame(
+        {
+            "players": setup.players,
+            "game": np.concatenate([p["game"] for p in parts]),
+            "turn": rows[:, engine.L_TURN],
+            "explorer": rows[:, engine.L_EXPLORER],
+            "winner": np.where(bid, winner, -1),
+            "cards": rows[:, engine.L_CARDS],
+            "animals": rows[:, engine.L_ANIMALS],
+            "flowers": rows[:, engine.L_FLOWERS],
+            "goblins": rows[:, engine.L_GOBLINS],
+            "ogres": rows[:, engine.L_OGRES],
+            "fairies": rows[:, engine.L_FAIRIES],
+            "bid": bid,
+            "explorer_won": bid & (winner == rows[:, engine.L_EXPLORER]),
+            "price": paid(engine.L_PRICE),
+            "fairies_paid": paid(engine.L_FAIRIES_PAID),
+            "prize": paid(engine.L_PRIZE, 0.5),
+        },
+        columns=list(AUCTION_COLUMNS),
+    )
 
 
 def outcome_arrays(out) -> dict[str, np.ndarray]:

@@ -163,8 +163,8 @@ SPEC = register(
                     ReportOption(
                         "auction_games",
                         "--auction-games",
-                        "Games per player count the reference engine replays to record every "
-                        "auction's price and prize (default: the report's).",
+                        "Games per player count whose every auction's price and prize is "
+                        "logged (default: the report's).",
                         kind="games",
                     ),
                 ),

@@ -1,18 +1,11 @@
-"""Every auction of some Fairy Land games: what the clearing held, what its winner paid and what
-it won.
+"""Every auction of some Fairy Land games, recorded by replaying them with the reference engine:
+the check of the fast engine's auction log (:func:`fairysim.sim.fairyland.play_auctions`).
 
-The fast engine returns per-seat totals only, so the auctions are recorded by replaying games
-with the plain-Python reference engine (:mod:`fairysim.sim.fairyland.reference`), which plays
-the same games draw for draw. :func:`record_auctions` wraps the reference's ``explore`` for the
-duration of the replay and looks at the table before and after each auction; it changes no rule
-and no draw. Replaying is slow (tens of games a second), so the report records a few hundred
-games while the fast engine plays the rest of the study.
-
-What an auction *wins* is the change in its winner's score, as the final scoring (L11, L13)
-would count it at that moment, from the cards it takes (majorities, flowers, variety, goblins,
-items; the ogres' losses included). Applause is left out: it moves with the fairies paid, which
-are the price. What it *costs* is the fairy value the winner plays (face values, the contextual
-values of L5; a bid bonus of L14 makes it lower than the bid).
+:func:`record_auctions` wraps the reference's ``explore`` for the duration of the replay and
+looks at the table before and after each auction; it changes no rule and no draw. What an
+auction *wins* is the change in its winner's score, as the final scoring (L11, L13) would count
+it at that moment, from the cards it takes (the ogres' losses included), applause left out; what
+it *costs* is the fairy value the winner plays.
 """
 
 from __future__ import annotations
@@ -25,30 +18,11 @@ import numpy as np
 import pandas as pd
 
 from fairysim.sim.fairyland import reference
+from fairysim.sim.fairyland.play import AUCTION_COLUMNS
 from fairysim.sim.fairyland.rules import ANIMALS, FLOWERS, GOBLIN, OGRE, SPECIAL_FAIRIES
 
 PRIZE_PARTS_LEFT_OUT = ("applause",)
 """Score parts that do not count towards an auction's prize."""
-
-COLUMNS = (
-    "players",
-    "game",
-    "turn",
-    "explorer",
-    "winner",
-    "cards",
-    "animals",
-    "flowers",
-    "goblins",
-    "ogres",
-    "fairies",
-    "bid",
-    "explorer_won",
-    "price",
-    "fairies_paid",
-    "prize",
-)
-"""One row per auction (see :func:`record_auctions`)."""
 
 
 def _prize_points(state) -> list[float]:
@@ -121,14 +95,8 @@ def record_auctions(setup, games: int, first_game: int = 0) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        One row per auction (a clearing with cards explored), columns :data:`COLUMNS`: the
-        ``explorer`` seat (who chose the clearing) and the ``winner`` seat (-1 when nobody
-        bid), ``cards`` in the clearing and how many were ``animals``, ``flowers``, ``goblins``,
-        ``ogres`` and special ``fairies``; ``bid`` (somebody bid; else the clearing went to the
-        box), ``explorer_won`` (the seat that chose the clearing won it), ``price`` (fairy value
-        the winner played), ``fairies_paid`` (cards) and ``prize`` (points its cards added to
-        the winner's score, applause left out; see the module notes). Price, fairies and prize
-        are ``nan`` for an unbid clearing.
+        One row per auction, the columns and meanings of
+        :func:`fairysim.sim.fairyland.play_auctions`.
 
     Notes
     -----
@@ -137,7 +105,4 @@ def record_auctions(setup, games: int, first_game: int = 0) -> pd.DataFrame:
     rows: list[dict] = []
     with _recording(rows):
         reference.play_games(setup, games, first_game)
-    return pd.DataFrame(rows, columns=list(COLUMNS))
-
-
-__all__ = ["COLUMNS", "record_auctions"]
+    return pd.DataFrame(rows, columns=list(AUCTION_COLUMNS))
