@@ -70,7 +70,13 @@ from fairysim.sim.fairyland.greedy import (
     day_answer,
     payment_answer,
 )
-from fairysim.sim.fairyland.policies import GREEDY, VALUE_BIDDER, ask_policy
+from fairysim.sim.fairyland.policies import (
+    GREEDY,
+    N_COLLECTED,
+    VALUE_BIDDER,
+    ask_policy,
+    seat_score,
+)
 from fairysim.sim.fairyland.rules import (
     ACT_CREST,
     ACT_DRUIDS,
@@ -132,7 +138,6 @@ from fairysim.sim.fairyland.rules import (
     OGRE_VICTIMS,
     OGRE_WARD,
     OVERCROWDED,
-    P_APPLAUSE,
     PASS,
     PAYMENT,
     QUEEN_FAIRIES,
@@ -263,7 +268,6 @@ Table = namedtuple(
         "last_turn",  # int64[MAX_SEATS]
         "rank",  # int64[MAX_SEATS]
         "auction_log",  # int64[most_auctions(forest cards), N_LOG_FIELDS]: the game's auctions
-        "prize_before",  # int64[MAX_SEATS]: each seat's score before the auction logged
         "deal_rng",  # uint64[2]
         "policy_rng",  # uint64[MAX_SEATS, 2]
     ],
@@ -300,7 +304,6 @@ def new_table(forest_counts, item_table, face_value, majority):
         np.zeros(MAX_SEATS, np.int64),
         np.zeros(MAX_SEATS, np.int64),
         np.zeros((most_auctions(len(sorted_forest)), N_LOG_FIELDS), np.int64),
-        np.zeros(MAX_SEATS, np.int64),
         np.zeros(RNG_STATE_SIZE, np.uint64),
         np.zeros((MAX_SEATS, RNG_STATE_SIZE), np.uint64),
     )
@@ -602,33 +605,10 @@ def most_auctions(forest_cards):
 
 
 @nb.njit(cache=True)
-def prize_halves(v, hand_value, parts, n_players, into):
-    """Each seat's score as the final scoring would count it now on the view ``v``, applause
-    left out (it moves with the fairies paid, the price), half points, into ``into``; ``parts``
-    (``Table.parts``) is scratch until the final scoring."""
-    score_parts(
-        v[V_COLLECTED : V_COLLECTED + MAX_SEATS * N_CARD_TYPES],
-        hand_value,
-        v[V_ITEMS_HELD : V_ITEMS_HELD + MAX_SEATS],
-        n_players,
-        v[V_MAJORITY : V_MAJORITY + N_ANIMALS],
-        v[V_ITEM_TABLE : V_ITEM_TABLE + MAX_COURT_ITEMS * ITEM_FIELDS],
-        parts,
-    )
-    for s in range(n_players):
-        total = 0
-        for p in range(N_PARTS):
-            if p != P_APPLAUSE:
-                total += parts[s, p]
-        into[s] = total
-
-
-@nb.njit(cache=True)
-def log_auction_start(v, row, parts, hand_value, before, seat, c, n_players):
+def log_auction_start(v, row, seat, c):
     """Start the log row ``row`` (a row of ``Table.auction_log``): the turn, the explorer and
-    what clearing ``c`` holds; each seat's score before the auction into ``before``
-    (:func:`prize_halves`). It takes the arrays it reads, not the table: a call taking the
-    table would keep every array's fields live through the auction."""
+    what clearing ``c`` holds. The log functions take the arrays they read, not the table: a
+    call taking the table would keep every array's fields live through the auction."""
     for k in range(N_LOG_FIELDS):
         row[k] = 0
     at = V_CLEARING + c * N_CARD_TYPES
@@ -644,18 +624,18 @@ def log_auction_start(v, row, parts, hand_value, before, seat, c, n_players):
     for card in range(N_CARD_TYPES):
         if is_special(card):
             row[L_FAIRIES] += v[at + card]
-    prize_halves(v, hand_value, parts, n_players, before)
 
 
 @nb.njit(cache=True)
-def log_auction_end(v, row, parts, hand_value, after, before, winner, mask, value, n_players):
+def log_auction_end(v, row, winner, mask, value, before):
     """Complete the log row ``row``: the winner, the fairies it played (``mask``, worth
-    ``value``) and what its cards added to its score (``after`` is scratch)."""
+    ``value``) and what the cards it took added to its score, applause left out (it moves with
+    the fairies paid, the price): its :func:`.policies.seat_score` now less ``before``, the
+    same taken just before the cards joined it (only its own collection changed)."""
     row[L_WINNER] = winner
     row[L_PRICE] = value
     row[L_FAIRIES_PAID] = popcount(mask)
-    prize_halves(v, hand_value, parts, n_players, after)
-    row[L_PRIZE] = after[winner] - before[winner]
+    row[L_PRIZE] = seat_score(v, v[V_COLLECTED : V_COLLECTED + N_COLLECTED], winner) - before
 
 
 @nb.njit(cache=True, inline="always")
@@ -669,9 +649,7 @@ def explore(t, seat, c, n_players, seats, error):
     logged = t.counters[AUCTIONS]
     t.counters[AUCTIONS] += 1
     if t.counters[LOGGING]:
-        log_auction_start(
-            v, t.auction_log[logged], t.parts, t.hand_value, t.prize_before, seat, c, n_players
-        )
+        log_auction_start(v, t.auction_log[logged], seat, c)
     explore_values(
         v[V_FACE_VALUE : V_FACE_VALUE + N_FAIRY_TYPES],
         v[V_CLEARING + c * N_CARD_TYPES : V_CLEARING + (c + 1) * N_CARD_TYPES],
@@ -749,12 +727,12 @@ def explore(t, seat, c, n_players, seats, error):
         t.counters[BOX] += t.taken[GOBLIN] + t.taken[OGRE]
         t.taken[GOBLIN] = 0
         t.taken[OGRE] = 0
+    before = 0
+    if t.counters[LOGGING]:
+        before = seat_score(v, v[V_COLLECTED : V_COLLECTED + N_COLLECTED], winner)
     take_cards(t, winner, seats, error)
-    if t.counters[LOGGING]:  # t.score: free until the final scoring
-        row = t.auction_log[logged]
-        log_auction_end(
-            v, row, t.parts, t.hand_value, t.score, t.prize_before, winner, mask, value, n_players
-        )
+    if t.counters[LOGGING]:
+        log_auction_end(v, t.auction_log[logged], winner, mask, value, before)
 
 
 @nb.njit(cache=True, inline="always")
