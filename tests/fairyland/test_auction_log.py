@@ -3,7 +3,6 @@ row, and the same games as a run without it."""
 
 from __future__ import annotations
 
-import numpy as np
 import pandas as pd
 import pytest
 
@@ -87,9 +86,13 @@ def test_bad_game_counts_are_refused():
         play_auctions(make_setup(players=2, seed=1), 0)
 
 
-def test_prizes_are_halves_and_prices_whole():
-    auctions = play_auctions(make_setup(players=4, policies="value-bidder", seed=2), 20)
+def test_without_bid_bonuses_every_won_auction_costs_a_fairy_or_more():
+    """A bid is 1 or more (L5) and, with no bid bonus to count (a court of no effect, PL9),
+    the winner plays fairies worth at least the bid (L14): one card or more, value 1 or more."""
+    auctions = play_auctions(
+        make_setup(players=4, policies="value-bidder", seed=2, court="none"), 20
+    )
     won = auctions[auctions["bid"]]
-    assert np.array_equal(won["prize"] * 2, np.round(won["prize"] * 2))
-    assert np.array_equal(won["price"], np.round(won["price"]))
-    assert (won["fairies_paid"] >= 0).all() and (won["price"] >= 0).all()
+    assert len(won) > 100
+    assert (won["fairies_paid"] >= 1).all()
+    assert (won["price"] >= 1).all()

@@ -30,7 +30,7 @@ from fairysim.sim.fairyland.cards import (
 )
 from fairysim.sim.fairyland.engine import new_outcome, play_games
 from fairysim.sim.fairyland.policies import POLICIES
-from fairysim.sim.fairyland.rules import DECISIONS, FIRST_FOREST_TYPE, MAX_SEATS, card_type
+from fairysim.sim.fairyland.rules import DECISIONS, FIRST_FOREST_TYPE, HALF, MAX_SEATS, card_type
 from fairysim.sim.fairyland.spec import (
     COLLECTED_COLUMNS,
     COLLECTED_NAMES,
@@ -368,7 +368,7 @@ def play_auctions(
             "explorer_won": bid & (winner == rows[:, engine.L_EXPLORER]),
             "price": paid(engine.L_PRICE),
             "fairies_paid": paid(engine.L_FAIRIES_PAID),
-            "prize": paid(engine.L_PRIZE, 0.5),
+            "prize": paid(engine.L_PRIZE, 1.0 / HALF),  # half points (L11) to points,
         },
         columns=list(AUCTION_COLUMNS),
     )
