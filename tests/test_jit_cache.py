@@ -36,6 +36,24 @@ def test_digest_is_stable_and_changes_with_any_module(package_copy):
     assert jit_cache.source_digest(package_copy) not in (before, edited)
 
 
+def test_digest_ignores_modules_that_define_no_kernel(package_copy):
+    before = jit_cache.source_digest(package_copy)
+    for path in (package_copy / "analysis" / "stats.py", package_copy / "cli" / "simulate.py"):
+        path.write_text(path.read_text() + "\n# edited\n")
+    assert jit_cache.source_digest(package_copy) == before
+
+
+def test_only_the_kernel_subpackage_defines_jitted_code():
+    """The digest's premise: no module outside sim/ compiles anything with numba."""
+    outside = [
+        path
+        for path in jit_cache.PACKAGE_DIR.rglob("*.py")
+        if not path.is_relative_to(jit_cache.PACKAGE_DIR / jit_cache.KERNEL_SUBPACKAGE)
+        and any(word in path.read_text() for word in ("@njit", "numba.njit", "@jit", "numba.jit("))
+    ]
+    assert outside == []
+
+
 def test_kernels_cache_under_the_folder_of_this_source():
     folder = Path(numba.config.CACHE_DIR)
     assert folder.name == jit_cache.source_digest()

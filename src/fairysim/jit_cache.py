@@ -8,10 +8,12 @@ only those modules change, and then silently plays by the old rules. Numba docum
 leaves it open (numba/numba#9483, #9304). It bites whoever edits the package or pulls a change
 that leaves an engine file untouched.
 
-So the cache lives in a folder keyed by a digest of every source file of the package: any edit
-anywhere starts a fresh folder, and an unchanged tree (a second ``fairysim`` call, a CI machine
-that keeps its home folder) finds its kernels again. Folders of other digests are pruned, all but
-the newest few.
+So the cache lives in a folder keyed by a digest of every source file under ``sim/``, the one
+subpackage that defines jitted code (every kernel, rule and policy a kernel calls lives there):
+any edit to it starts a fresh folder, while an edit to the analysis, the reports or the command
+line (which define no kernel) keeps the compiled engines, and an unchanged tree (a second
+``fairysim`` call, a CI machine that keeps its home folder) finds its kernels again. Folders of
+other digests are pruned, all but the newest few.
 """
 
 from __future__ import annotations
@@ -25,14 +27,17 @@ import numba
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 
+KERNEL_SUBPACKAGE = "sim"
+"""The subpackage that holds every jitted function; only its source keys the cache."""
+
 KEEP_OTHER_DIGESTS = 3
 """Cache folders of other source digests kept (newest first); older ones are removed."""
 
 
 def source_digest(package_dir: Path = PACKAGE_DIR) -> str:
-    """A short hex digest of every ``.py`` file under ``package_dir``: paths and contents."""
+    """A short hex digest of every ``.py`` file under ``package_dir/sim``: paths and contents."""
     digest = hashlib.sha256()
-    for path in sorted(package_dir.rglob("*.py")):
+    for path in sorted((package_dir / KERNEL_SUBPACKAGE).rglob("*.py")):
         digest.update(path.relative_to(package_dir).as_posix().encode())
         digest.update(b"\0")
         digest.update(path.read_bytes())
