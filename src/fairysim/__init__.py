@@ -2,7 +2,11 @@
 
 from importlib.metadata import PackageNotFoundError, version
 
-from fairysim.jit_cache import use_source_keyed_cache
+from fairysim.environment import check_environment
+
+check_environment()  # before numba is imported: it reads NUMBA_NUM_THREADS once, at import
+
+from fairysim.jit_cache import use_source_keyed_cache  # noqa: E402
 
 try:
     __version__ = version("fairysim")

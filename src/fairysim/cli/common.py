@@ -32,6 +32,7 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
+from fairysim.environment import raise_environment_error
 from fairysim.errors import FairysimError
 
 if TYPE_CHECKING:
@@ -84,6 +85,10 @@ class OneLineErrorGroup(TyperGroup):
         """Run the command line; in standalone mode (the console script) exit with its code."""
         if not standalone_mode:
             return super().main(*args, standalone_mode=False, **kwargs)
+        try:
+            raise_environment_error()
+        except FairysimError as error:
+            raise SystemExit(fail(error).exit_code) from None
         try:
             # Without standalone mode click raises its errors here instead of printing them,
             # and returns the exit code of a typer.Exit (0 when a command simply returns).

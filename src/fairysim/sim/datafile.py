@@ -37,6 +37,9 @@ def read_toml(path: str | Path) -> dict[str, Any]:
     """
     path = Path(path)
     try:
+        # A FIFO or a device would block open() or never end: only a regular file is read.
+        if path.exists() and not path.is_dir() and not path.is_file():
+            raise CardFileError(str(path), "is not a regular file")
         with path.open("rb") as handle:
             raw = handle.read(MAX_CARD_FILE_BYTES + 1)
     except FileNotFoundError:
