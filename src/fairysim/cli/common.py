@@ -102,6 +102,9 @@ class OneLineErrorGroup(TyperGroup):
         except typer.Abort:
             typer.echo("Aborted!", err=True)
             sys.exit(1)
+        except KeyboardInterrupt:  # a stop before a command's own handling (handle_errors)
+            typer.echo("Stopped: nothing written", err=True)
+            sys.exit(STOPPED)
         sys.exit(code if isinstance(code, int) else 0)
 
 
@@ -267,12 +270,21 @@ def apply_weights(policies: Sequence[Policy], spec: str | None) -> tuple[Policy,
     seats = list(policies)
     if spec is None:
         return tuple(seats)
+    given: dict[tuple[str, str], str] = {}
     for item in spec.split(","):
         key, sep, raw = item.strip().partition("=")
         target, _, name = key.strip().rpartition(":")
         name = name.strip()
         if not sep or not name:
             raise FairysimError("--weights", f"{item.strip()!r} is not [seat or policy:]name=value")
+        # The same weight of the same seats twice: which one the user meant is not for us to
+        # guess (a later item for other seats, '1:w0=3' after 'w0=2', is fine).
+        if (target.strip(), name) in given:
+            first = given[target.strip(), name]
+            raise FairysimError(
+                "--weights", f"{item.strip()!r} sets the same weight as {first!r}; give it once"
+            )
+        given[target.strip(), name] = item.strip()
         try:
             value = float(raw)
         except ValueError:

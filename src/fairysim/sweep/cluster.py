@@ -31,6 +31,27 @@ def check_cluster_options(scheduler: str | None, workers: int | None) -> None:
         raise FairysimError(
             "--scheduler", f"give an address such as tcp://host:8786, got {scheduler!r}"
         )
+    if scheduler is not None:
+        check_address(scheduler)
+
+
+def check_address(scheduler: str) -> None:
+    """Refuse a ``--scheduler`` that is no address at all before a client is made: a Client
+    whose constructor fails on a malformed address still tries to close itself when it is
+    collected, and prints a traceback 20 s after the error line."""
+    from distributed.comm.addressing import parse_address, parse_host_port
+
+    try:
+        protocol, location = parse_address(scheduler)
+        if protocol in {"tcp", "tls", "ws", "wss", "ucx"}:
+            host, _ = parse_host_port(location)
+            if not host or any(c.isspace() for c in host):
+                raise ValueError(f"{host!r} is not a host name")
+    except (ValueError, TypeError) as exc:
+        reason = " ".join(str(exc).split()) or type(exc).__name__
+        raise FairysimError(
+            "--scheduler", f"{scheduler!r} is not an address such as tcp://host:8786 ({reason})"
+        ) from None
 
 
 def connect(stack: ExitStack, scheduler: str | None, workers: int | None) -> tuple[Any, int | None]:
@@ -81,4 +102,4 @@ def connect(stack: ExitStack, scheduler: str | None, workers: int | None) -> tup
     return client, threads
 
 
-__all__ = ["CONNECT_TIMEOUT_S", "check_cluster_options", "connect"]
+__all__ = ["CONNECT_TIMEOUT_S", "check_address", "check_cluster_options", "connect"]
