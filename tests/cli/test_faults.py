@@ -252,6 +252,8 @@ def test_chunk_games_past_the_maximum_is_refused():
     for value in (str(MAX_CHUNK_GAMES + 1), "99999999999999999999"):
         result = runner.invoke(app, ["simulate", "highcard", "--chunk-games", value])
         refused(result, f"--chunk-games: must be between 1 and {MAX_CHUNK_GAMES:,}")
+    help_text = runner.invoke(app, ["simulate", "highcard", "--help"]).output
+    assert f"1 to {MAX_CHUNK_GAMES:,}" in help_text  # the maximum is documented
 
 
 def test_a_court_item_listing_a_card_twice_is_refused(tmp_path):
@@ -284,7 +286,8 @@ def test_tiny_chunks_cost_no_more_file_than_big_ones(tmp_path):
     runs = {}
     for chunk in ("3", "100000"):
         out = tmp_path / f"run-{chunk}.parquet"
-        args = ["--players", "4", "--games", "3000", "--chunk-games", chunk, "--out", str(out)]
+        args = ["--players", "4", "--policy", "stand", "--games", "3000", "--chunk-games", chunk]
+        args += ["--out", str(out)]
         result = runner.invoke(app, ["simulate", "highcard", *args])
         assert result.exit_code == 0, result.output
         runs[chunk] = out

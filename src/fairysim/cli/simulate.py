@@ -75,7 +75,8 @@ def simulate_params(spec: GameSpec) -> list[Param]:
             int | None,
             None,
             "--chunk-games",
-            "Games per chunk (memory and progress granularity; never changes results).",
+            "Games per chunk, 1 to 4,194,304 (memory and progress granularity; never changes "
+            "results).",
         ),
         option(
             "weights",

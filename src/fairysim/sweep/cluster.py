@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import logging
-from contextlib import ExitStack
+import signal
+import threading
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from typing import Any
 
 import numba as nb
@@ -54,6 +57,25 @@ def check_address(scheduler: str) -> None:
         ) from None
 
 
+@contextmanager
+def workers_deaf_to_ctrl_c() -> Iterator[None]:
+    """Ignore SIGINT while the local cluster's worker processes start, so that they inherit the
+    ignoring (Python keeps an ignored SIGINT ignored in a new process).
+
+    A terminal's Ctrl-C reaches the whole process group: each worker would otherwise print the
+    traceback of its interrupted event loop while the sweep itself stops with one line and
+    closes the workers. The cost: a Ctrl-C in the seconds the workers take to start is lost.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
+
+
 def connect(stack: ExitStack, scheduler: str | None, workers: int | None) -> tuple[Any, int | None]:
     """A Dask client (entered on ``stack``) and the numba threads each task should use.
 
@@ -89,17 +111,24 @@ def connect(stack: ExitStack, scheduler: str | None, workers: int | None) -> tup
     # One task at a time per worker process (numba's own threads do the parallel work), and the
     # machine's cores shared between the worker processes instead of each taking them all.
     threads = max(1, nb.config.NUMBA_NUM_THREADS // int(workers))
-    cluster = stack.enter_context(
-        LocalCluster(
-            n_workers=int(workers),
-            threads_per_worker=1,
-            processes=True,
-            dashboard_address=":0",  # any free port: never clash with another cluster
-            silence_logs=logging.ERROR,
+    with workers_deaf_to_ctrl_c():
+        cluster = stack.enter_context(
+            LocalCluster(
+                n_workers=int(workers),
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address=":0",  # any free port: never clash with another cluster
+                silence_logs=logging.ERROR,
+            )
         )
-    )
     client = stack.enter_context(Client(cluster, set_as_default=False))
     return client, threads
 
 
-__all__ = ["CONNECT_TIMEOUT_S", "check_address", "check_cluster_options", "connect"]
+__all__ = [
+    "CONNECT_TIMEOUT_S",
+    "check_address",
+    "check_cluster_options",
+    "connect",
+    "workers_deaf_to_ctrl_c",
+]
