@@ -14,6 +14,9 @@ import numpy as np
 
 from fairysim.errors import FairysimError
 
+WORKER_PRELOAD = "fairysim.sweep.worker_start"
+"""Module each local worker process runs first (:mod:`fairysim.sweep.worker_start`)."""
+
 CONNECT_TIMEOUT_S = 10.0
 """How long to try to reach a ``--scheduler`` before giving up."""
 
@@ -58,22 +61,36 @@ def check_address(scheduler: str) -> None:
 
 
 @contextmanager
-def workers_deaf_to_ctrl_c() -> Iterator[None]:
-    """Ignore SIGINT while the local cluster's worker processes start, so that they inherit the
-    ignoring (Python keeps an ignored SIGINT ignored in a new process).
+def stops_deferred() -> Iterator[None]:
+    """Hold a Ctrl-C or SIGTERM that arrives in the block until the block ends, then stop.
 
-    A terminal's Ctrl-C reaches the whole process group: each worker would otherwise print the
-    traceback of its interrupted event loop while the sweep itself stops with one line and
-    closes the workers. The cost: a Ctrl-C in the seconds the workers take to start is lost.
+    A local cluster interrupted while it starts is left half made (Dask's exit hook then prints
+    a traceback closing it), and a worker process interrupted while it imports prints its own.
+    So while the cluster starts, SIGINT and SIGTERM are blocked in this thread (the threads and
+    worker processes the cluster starts inherit the mask: a worker never hears a terminal's
+    Ctrl-C, which reaches the whole process group, and the sweep closes it) and a stop that
+    still reaches Python is only noted; either is raised as ``KeyboardInterrupt`` once the
+    cluster is whole, and the sweep's ``ExitStack`` closes it.
     """
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    stops = {signal.SIGINT, signal.SIGTERM}
+    heard: list[int] = []
+    before = {signum: signal.signal(signum, lambda n, frame: heard.append(n)) for signum in stops}
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, stops)
     try:
         yield
+    except Exception:
+        if not (heard or stops & signal.sigpending()):
+            raise
     finally:
-        signal.signal(signal.SIGINT, before)
+        # A stop pending while blocked is delivered here, to the noting handler.
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        for signum, handler in before.items():
+            signal.signal(signum, handler)
+    if heard:
+        raise KeyboardInterrupt
 
 
 def connect(stack: ExitStack, scheduler: str | None, workers: int | None) -> tuple[Any, int | None]:
@@ -111,7 +128,7 @@ def connect(stack: ExitStack, scheduler: str | None, workers: int | None) -> tup
     # One task at a time per worker process (numba's own threads do the parallel work), and the
     # machine's cores shared between the worker processes instead of each taking them all.
     threads = max(1, nb.config.NUMBA_NUM_THREADS // int(workers))
-    with workers_deaf_to_ctrl_c():
+    with stops_deferred():
         cluster = stack.enter_context(
             LocalCluster(
                 n_workers=int(workers),
@@ -119,16 +136,20 @@ def connect(stack: ExitStack, scheduler: str | None, workers: int | None) -> tup
                 processes=True,
                 dashboard_address=":0",  # any free port: never clash with another cluster
                 silence_logs=logging.ERROR,
+                # A terminal's Ctrl-C reaches the whole process group; the sweep stops in one
+                # line and closes its workers, which must not print their own tracebacks.
+                preload=[WORKER_PRELOAD],
             )
         )
-    client = stack.enter_context(Client(cluster, set_as_default=False))
+        client = stack.enter_context(Client(cluster, set_as_default=False))
     return client, threads
 
 
 __all__ = [
     "CONNECT_TIMEOUT_S",
+    "WORKER_PRELOAD",
     "check_address",
     "check_cluster_options",
     "connect",
-    "workers_deaf_to_ctrl_c",
+    "stops_deferred",
 ]
