@@ -1,6 +1,6 @@
 """``python -m fairysim``: the ``fairysim`` command line, for an environment whose scripts folder
 is not on ``PATH``."""
 
-from fairysim.cli import app
+from fairysim.command import main
 
-app(prog_name="fairysim")
+main()

@@ -17,9 +17,7 @@ import base64
 import html
 import io
 import json
-import os
 import re
-import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,6 +25,9 @@ from typing import Any
 
 import pandas as pd
 from matplotlib.figure import Figure
+
+from fairysim.errors import FairysimError
+from fairysim.files import write_bytes, write_files
 
 DPI = 110
 """Resolution of embedded and saved figures (dots per inch)."""
@@ -54,9 +55,9 @@ code { background: #f2f2f2; padding: 0 .25rem; }
 # Files
 
 
-def atomic_write_bytes(path: str | Path, data: bytes) -> Path:
-    """Write ``data`` to ``path`` atomically: a temporary file in the same folder, then
-    :func:`os.replace`, so readers see the old file or the new one, never half of one.
+def atomic_write_bytes(path: str | Path, data: bytes, option: str = "--out-dir") -> Path:
+    """Write ``data`` to ``path`` atomically (:func:`fairysim.files.write_bytes`): readers see
+    the old file or the new one, never half of one; a failed write raises naming ``option``.
 
     Parameters
     ----------
@@ -64,57 +65,20 @@ def atomic_write_bytes(path: str | Path, data: bytes) -> Path:
         Destination file.
     data : bytes
         Content.
+    option : str
+        What a failed write's error names.
 
     Returns
     -------
     Path
         ``path``.
     """
-    path = Path(path)
-    tmp = _stage(path, data)
-    os.replace(tmp, path)
-    return path
+    return write_bytes(path, data, option)
 
 
-def atomic_write_text(path: str | Path, text: str) -> Path:
-    """:func:`atomic_write_bytes` for UTF-8 text.
-
-    Parameters
-    ----------
-    path : str or Path
-        Destination file.
-    text : str
-        Content.
-
-    Returns
-    -------
-    Path
-        ``path``.
-    """
-    return atomic_write_bytes(path, text.encode("utf-8"))
-
-
-def _stage(path: Path, data: bytes) -> Path:
-    """Write ``data`` to a new temporary file beside ``path`` (same file system, so the final
-    rename is atomic) and return its path; remove it if writing fails."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        # mkstemp creates the file private (0600); give it the mode a plain open() would.
-        os.chmod(tmp, 0o666 & ~_umask())
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return Path(tmp)
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
+def atomic_write_text(path: str | Path, text: str, option: str = "--out-dir") -> Path:
+    """:func:`atomic_write_bytes` for UTF-8 text."""
+    return atomic_write_bytes(path, text.encode("utf-8"), option)
 
 
 # --------------------------------------------------------------------------------------------
@@ -384,19 +348,15 @@ class Report:
             The HTML file.
         """
         out = Path(out_dir)
-        out.mkdir(parents=True, exist_ok=True)
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            reason = error.strerror or str(error)
+            raise FairysimError("--out-dir", f"cannot make {out} ({reason})") from None
         files = [(out / a.name, a.data) for a in self.assets]
         files.append((out / self.filename, self.html().encode("utf-8")))
-        staged: list[tuple[Path, Path]] = []
-        try:
-            for path, data in files:
-                staged.append((_stage(path, data), path))
-            for tmp, path in staged:
-                os.replace(tmp, path)
-        except BaseException:
-            for tmp, _ in staged:
-                tmp.unlink(missing_ok=True)
-            raise
+        # Staged all, then renamed, the HTML last; a failure removes every staged file.
+        write_files(files, "--out-dir")
         return out / self.filename
 
     def _asset(self, name: str, data: bytes) -> str:

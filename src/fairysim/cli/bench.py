@@ -47,11 +47,11 @@ def bench(
     ] = None,
 ) -> None:
     """Time the engines: games per second, median of repeats after a warm-up (compile) run."""
-    from fairysim.sim.batch import check_out_path
+    from fairysim.files import check_out_file, write_text
 
     positive_int(threads, "--threads")
     if json_out is not None:
-        json_out = check_out_path(json_out, "--json", suffix=".json")
+        json_out = check_out_file(json_out, "--json", suffix=".json")
     cases = select_cases(game)
     console = stdout_console()
     info = machine_info(threads)
@@ -76,7 +76,7 @@ def bench(
             "repeats": repeats,
             "results": [r.as_dict() for r in results],
         }
-        json_out.write_text(json.dumps(record, indent=2) + "\n")
+        write_text(json_out, json.dumps(record, indent=2) + "\n", "--json")
         console.print(f"Wrote {json_out}", soft_wrap=True)
 
 

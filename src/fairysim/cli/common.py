@@ -32,6 +32,7 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
+from fairysim.environment import raise_environment_error
 from fairysim.errors import FairysimError
 
 if TYPE_CHECKING:
@@ -85,6 +86,10 @@ class OneLineErrorGroup(TyperGroup):
         if not standalone_mode:
             return super().main(*args, standalone_mode=False, **kwargs)
         try:
+            raise_environment_error()
+        except FairysimError as error:
+            raise SystemExit(fail(error).exit_code) from None
+        try:
             # Without standalone mode click raises its errors here instead of printing them,
             # and returns the exit code of a typer.Exit (0 when a command simply returns).
             code = super().main(*args, standalone_mode=False, **kwargs)
@@ -97,6 +102,9 @@ class OneLineErrorGroup(TyperGroup):
         except typer.Abort:
             typer.echo("Aborted!", err=True)
             sys.exit(1)
+        except KeyboardInterrupt:  # a stop before a command's own handling (handle_errors)
+            typer.echo("Stopped: nothing written", err=True)
+            sys.exit(STOPPED)
         sys.exit(code if isinstance(code, int) else 0)
 
 
@@ -262,12 +270,21 @@ def apply_weights(policies: Sequence[Policy], spec: str | None) -> tuple[Policy,
     seats = list(policies)
     if spec is None:
         return tuple(seats)
+    given: dict[tuple[str, str], str] = {}
     for item in spec.split(","):
         key, sep, raw = item.strip().partition("=")
         target, _, name = key.strip().rpartition(":")
         name = name.strip()
         if not sep or not name:
             raise FairysimError("--weights", f"{item.strip()!r} is not [seat or policy:]name=value")
+        # The same weight of the same seats twice: which one the user meant is not for us to
+        # guess (a later item for other seats, '1:w0=3' after 'w0=2', is fine).
+        if (target.strip(), name) in given:
+            first = given[target.strip(), name]
+            raise FairysimError(
+                "--weights", f"{item.strip()!r} sets the same weight as {first!r}; give it once"
+            )
+        given[target.strip(), name] = item.strip()
         try:
             value = float(raw)
         except ValueError:

@@ -6,7 +6,6 @@ every report shares are declared once here, the report adds its own (:class:`Rep
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -51,8 +50,8 @@ def report_params(spec: GameSpec, report: ReportSpec) -> list[Param]:
     params += [
         option(
             "out_dir",
-            Path,
-            Path("results") / report.name,
+            str,
+            str(Path("results") / report.name),
             "--out-dir",
             "Folder for the report (created if missing).",
         ),
@@ -95,13 +94,14 @@ def run_report(spec: GameSpec, report: ReportSpec, **options: Any) -> None:
     stdout_console().print(f"Report written to {html}", soft_wrap=True)
 
 
-def prepare_out_dir(out_dir: Path, option_name: str = "--out-dir") -> Path:
+def prepare_out_dir(out_dir: str | Path, option_name: str = "--out-dir") -> Path:
     """Create ``out_dir`` (and its parents) if needed, or raise naming ``option_name``.
 
     Parameters
     ----------
-    out_dir : Path
-        The folder a command writes into.
+    out_dir : str or Path
+        The folder a command writes into (the empty string is refused, not taken for the
+        current folder).
     option_name : str
         Named in the error.
 
@@ -110,14 +110,16 @@ def prepare_out_dir(out_dir: Path, option_name: str = "--out-dir") -> Path:
     Path
         ``out_dir``, now an existing folder.
     """
+    from fairysim.files import folder_option, probe_folder
+
+    out_dir = folder_option(out_dir, option_name)
     if out_dir.exists() and not out_dir.is_dir():
         raise FairysimError(option_name, f"{out_dir} exists and is not a folder")
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise FairysimError(option_name, f"cannot create {out_dir} ({error.strerror})") from None
-    if not os.access(out_dir, os.W_OK):
-        raise FairysimError(option_name, f"{out_dir} is not writable")
+    probe_folder(out_dir, option_name)
     return out_dir
 
 

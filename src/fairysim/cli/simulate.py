@@ -20,7 +20,6 @@ from fairysim.cli.common import (
     apply_weights,
     check_threads,
     handle_errors,
-    positive_int,
     stdout_console,
     stop_message,
 )
@@ -76,7 +75,8 @@ def simulate_params(spec: GameSpec) -> list[Param]:
             int | None,
             None,
             "--chunk-games",
-            "Games per chunk (memory and progress granularity; never changes results).",
+            "Games per chunk, 1 to 4,194,304 (memory and progress granularity; never changes "
+            "results).",
         ),
         option(
             "weights",
@@ -93,16 +93,17 @@ def simulate_params(spec: GameSpec) -> list[Param]:
 
 def run_simulate(spec: GameSpec, **options: Any) -> None:
     """Check every option, play the run and print its summary (and write ``--out``)."""
-    from fairysim.sim.batch import DEFAULT_CHUNK_GAMES, check_games, check_out_path
+    from fairysim.files import check_out_file
+    from fairysim.sim.batch import check_chunk_games, check_games
     from fairysim.sim.run import simulate_summary
 
     # Every check runs before the first game, so a bad option costs no compile and no file.
     games = check_games(options["games"], "--games")
-    chunk_games = positive_int(options["chunk_games"], "--chunk-games") or DEFAULT_CHUNK_GAMES
+    chunk_games = check_chunk_games(options["chunk_games"], "--chunk-games")
     threads = check_threads(options["threads"])
     out = options["out"]
     if out is not None:
-        out = check_out_path(out, "--out")
+        out = check_out_file(out, "--out")
     card_set = load_card_option(spec, options["cards"])
     axes = {
         axis.name: axis.parse(options[axis.name], card_set)

@@ -53,7 +53,7 @@ def sweep_params(spec: GameSpec) -> list[Param]:
     params = [
         option(
             "out_dir",
-            Path,
+            str,
             ...,
             "--out-dir",
             "Folder of the sweep: sweep.json (its configuration), cells/ (one file per "
@@ -142,11 +142,12 @@ def sweep_and_print(spec: GameSpec, **options: Any) -> pd.DataFrame:
         The sweep's summary.
     """
     # Engines and Dask load here, not at import: `fairysim --help` should not wait for them.
+    from fairysim.files import folder_option
     from fairysim.sweep import run_sweep
 
     card_set = load_card_option(spec, options["cards"])
     task_games = options["task_games"]
-    out_dir = options["out_dir"]
+    out_dir = folder_option(options["out_dir"], "--out-dir")
     start = time.perf_counter()
     console = stdout_console()
     stop_message(lambda: finished_cells(out_dir))

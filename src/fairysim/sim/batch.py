@@ -10,8 +10,6 @@ count never change a number.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -21,10 +19,12 @@ from typing import Any
 import numba as nb
 import numpy as np
 import pandas as pd
-import pyarrow as pa
 import pyarrow.parquet as pq
 
+from fairysim.environment import raise_environment_error
 from fairysim.errors import FairysimError, IllegalChoiceError
+from fairysim.files import PARQUET_METADATA_KEY, AtomicParquetWriter
+from fairysim.files import check_out_file as check_out_path
 from fairysim.sim.blocks import GAMES_PER_BLOCK, block_count
 
 DEFAULT_CHUNK_GAMES = 1 << 16
@@ -33,7 +33,9 @@ DEFAULT_CHUNK_GAMES = 1 << 16
 SCHEMA_VERSION = 1
 """Version of the tidy result layout (one row per game and seat); bumped on any column change."""
 
-PARQUET_METADATA_KEY = b"fairysim"
+MAX_CHUNK_GAMES = 1 << 22
+"""The most games one chunk holds (``--chunk-games``): a chunk's arrays live in memory at once,
+a few hundred bytes a game, so about 4 million games is a gigabyte or two."""
 
 ERROR_ROW = 0
 """Slot of a block's error record holding the chunk row of the game that failed (-1: none)."""
@@ -63,6 +65,18 @@ def check_games(games: int, option: str = "--games") -> int:
     return int(games)
 
 
+def check_chunk_games(chunk_games: int | None, option: str = "--chunk-games") -> int:
+    """``chunk_games`` (None: :data:`DEFAULT_CHUNK_GAMES`) if between 1 and
+    :data:`MAX_CHUNK_GAMES`, else raise naming ``option``."""
+    if chunk_games is None:
+        return DEFAULT_CHUNK_GAMES
+    if not 1 <= chunk_games <= MAX_CHUNK_GAMES:
+        raise FairysimError(
+            option, f"must be between 1 and {MAX_CHUNK_GAMES:,} games, got {chunk_games:,}"
+        )
+    return chunk_games
+
+
 def chunk_ranges(games: int, chunk_games: int = DEFAULT_CHUNK_GAMES) -> Iterator[tuple[int, int]]:
     """Split games ``0 .. games - 1`` into ``(first_game, n_games)`` chunks, made one at a time
     (memory does not depend on ``games``)."""
@@ -75,7 +89,9 @@ def chunk_ranges(games: int, chunk_games: int = DEFAULT_CHUNK_GAMES) -> Iterator
 
 @contextmanager
 def numba_threads(threads: int | None) -> Iterator[None]:
-    """Run the block with ``threads`` numba threads (all of them when None), then restore."""
+    """Run the block with ``threads`` numba threads (all of them when None), then restore;
+    refuse a bad ``NUMBA_NUM_THREADS`` (:mod:`fairysim.environment`)."""
+    raise_environment_error()
     if threads is None:
         yield
         return
@@ -257,81 +273,6 @@ def run_metadata(game: str, config: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def check_out_path(out: str | Path, option: str = "--out", suffix: str = ".parquet") -> Path:
-    """Return ``out`` as a Path if a ``suffix`` file can be written there, else raise naming
-    ``option``."""
-    path = Path(out)
-    if path.suffix.lower() != suffix:
-        raise FairysimError(option, f"{path} must end in {suffix}")
-    if path.exists() and path.is_dir():
-        raise FairysimError(option, f"{path} is a directory")
-    parent = path.parent if str(path.parent) else Path(".")
-    if not parent.exists():
-        raise FairysimError(option, f"folder {parent} does not exist")
-    if not parent.is_dir():
-        raise FairysimError(option, f"{parent} is a file, not a folder")
-    if not os.access(parent, os.W_OK):
-        raise FairysimError(option, f"folder {parent} is not writable")
-    if path.exists() and not os.access(path, os.W_OK):
-        raise FairysimError(option, f"{path} is not writable")
-    return path
-
-
-class AtomicParquetWriter:
-    """Write a Parquet file chunk by chunk into a temporary file, renamed into place on success.
-
-    If the run fails or is interrupted, the temporary file is removed and any file already at
-    the destination is left untouched.
-    """
-
-    def __init__(self, path: str | Path, metadata: Mapping[str, Any]) -> None:
-        self.path = Path(path)
-        self.metadata = {PARQUET_METADATA_KEY: json.dumps(metadata, default=str).encode()}
-        fd, tmp = tempfile.mkstemp(
-            prefix=f".{self.path.name}.", suffix=".tmp", dir=self.path.parent or "."
-        )
-        os.close(fd)
-        self.tmp = Path(tmp)
-        self.writer: pq.ParquetWriter | None = None
-
-    def write(self, frame: pd.DataFrame) -> None:
-        """Append one chunk's rows."""
-        table = pa.Table.from_pandas(frame, preserve_index=False)
-        if self.writer is None:
-            schema = table.schema.with_metadata({**(table.schema.metadata or {}), **self.metadata})
-            self.writer = pq.ParquetWriter(self.tmp, schema, compression="zstd")
-        self.writer.write_table(table.cast(self.writer.schema))
-
-    def commit(self) -> None:
-        """Close the file and move it into place."""
-        if self.writer is not None:
-            self.writer.close()
-        # mkstemp makes the file private (0600); give it the mode a plain open() would.
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(self.tmp, 0o666 & ~umask)
-        os.replace(self.tmp, self.path)
-
-    def abort(self) -> None:
-        """Drop the temporary file (also when closing it fails, as on a full disk)."""
-        try:
-            if self.writer is not None:
-                self.writer.close()
-        except OSError:
-            pass  # the file is dropped whatever its state
-        finally:
-            self.tmp.unlink(missing_ok=True)
-
-    def __enter__(self) -> AtomicParquetWriter:
-        return self
-
-    def __exit__(self, exc_type, exc, tb) -> None:
-        if exc_type is None:
-            self.commit()
-        else:
-            self.abort()
-
-
 def read_results(path: str | Path) -> tuple[pd.DataFrame, dict[str, Any]]:
     """Load a saved run: its tidy frame and the metadata it was written with."""
     table = pq.read_table(path)
@@ -344,9 +285,11 @@ __all__ = [
     "DEFAULT_CHUNK_GAMES",
     "ERROR_RECORD",
     "ERROR_ROW",
+    "MAX_CHUNK_GAMES",
     "SCHEMA_VERSION",
     "AtomicParquetWriter",
     "SeatAggregate",
+    "check_chunk_games",
     "check_games",
     "check_out_path",
     "chunk_ranges",

@@ -37,6 +37,13 @@ def read_toml(path: str | Path) -> dict[str, Any]:
     """
     path = Path(path)
     try:
+        # A FIFO or a device would block open() or never end: only a regular file is read.
+        special = path.exists() and not path.is_dir() and not path.is_file()
+    except ValueError:  # a path the system cannot name (an embedded NUL byte)
+        special = False  # open() below says so
+    if special:
+        raise CardFileError(str(path), "is not a regular file (a FIFO or a device?)")
+    try:
         with path.open("rb") as handle:
             raw = handle.read(MAX_CARD_FILE_BYTES + 1)
     except FileNotFoundError:

@@ -26,13 +26,15 @@ import importlib
 import inspect
 import math
 import numbers
+import signal
 import sys
+import threading
 import types as pytypes
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numba as nb
 import numpy as np
@@ -268,9 +270,9 @@ def load_user_policy(spec: str, option: str = "--policy") -> Policy:
     if cwd not in sys.path:
         sys.path.insert(0, cwd)
     try:
-        module = importlib.import_module(module_name)
-    except KeyboardInterrupt:
-        raise
+        module = _import_hearing_stops(module_name)
+    except _StopHeardError:
+        raise KeyboardInterrupt from None
     except BaseException as exc:  # the user's module, whatever it raises (sys.exit included)
         raise FairysimError(
             option, f"cannot import module {module_name!r} ({_one_line(exc)})"
@@ -282,6 +284,38 @@ def load_user_policy(spec: str, option: str = "--policy") -> Policy:
     compiled = _as_policy_function(function, spec, option)
     names = tuple(f"w{i}" for i in range(len(weights)))
     return Policy(spec, compiled, weights, names, f"user policy {spec}", weights)
+
+
+class _StopHeardError(Exception):
+    """Ctrl-C or SIGTERM arrived while a user's module was importing."""
+
+
+def _import_hearing_stops(module_name: str) -> Any:
+    """Import ``module_name``, telling a real stop (a SIGINT or SIGTERM heard meanwhile, raised
+    as :class:`_StopHeardError`) from a module that raises ``KeyboardInterrupt`` itself (a bad
+    module, refused like any other)."""
+    heard: list[int] = []
+    saved: dict[int, Any] = {}
+    if threading.current_thread() is threading.main_thread():
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            previous = signal.getsignal(signum)
+            if callable(previous):
+
+                def hear(number: int, frame: Any, previous: Any = previous) -> None:
+                    heard.append(number)
+                    previous(number, frame)
+
+                saved[signum] = previous
+                signal.signal(signum, hear)
+    try:
+        return importlib.import_module(module_name)
+    except BaseException:
+        if heard:
+            raise _StopHeardError from None
+        raise
+    finally:
+        for signum, previous in saved.items():
+            signal.signal(signum, previous)
 
 
 def _clipped(text: str, limit: int = 160) -> str:
@@ -306,8 +340,13 @@ def _user_weights(raw: object, spec: str, option: str) -> tuple[float, ...]:
     for i, value in enumerate(raw):
         if isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Real):
             raise FairysimError(option, f"{where}[{i}] must be a number, got {value!r}")
-        if not math.isfinite(value):
-            raise FairysimError(option, f"{where}[{i}] must be finite, got {value}")
+        try:
+            finite = math.isfinite(value)
+        except OverflowError:  # an int past a float's range, such as 10**400
+            finite = False
+        if not finite:
+            got = _clipped(repr(value), 40)
+            raise FairysimError(option, f"{where}[{i}] must be a finite float, got {got}")
     return tuple(float(w) for w in raw)
 
 

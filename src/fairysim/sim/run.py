@@ -14,7 +14,6 @@ from typing import Any
 
 import pandas as pd
 
-from fairysim.errors import FairysimError
 from fairysim.sim.batch import (
     DEFAULT_CHUNK_GAMES,
     AtomicParquetWriter,
@@ -122,16 +121,11 @@ def simulate_summary(
             aggregate.add(arrays)
     else:
         chunk_frame = spec.entry("chunk_frame")
-        try:
-            with AtomicParquetWriter(out, meta) as writer:
-                for first, arrays in chunks:
-                    aggregate.add(arrays)
-                    writer.write(chunk_frame(setup, first, arrays))
-        except OSError as error:  # a full disk, a folder made read-only during the run
-            reason = error.strerror or str(error)
-            raise FairysimError(
-                "--out", f"cannot write {out} ({reason}); nothing written"
-            ) from None
+        # A failed write (a full disk) is a FairysimError naming --out; the old file stays.
+        with AtomicParquetWriter(out, meta, "--out") as writer:
+            for first, arrays in chunks:
+                aggregate.add(arrays)
+                writer.write(chunk_frame(setup, first, arrays))
     summary = aggregate.frame(setup.policy_names)
     summary.attrs["fairysim"] = meta
     return summary

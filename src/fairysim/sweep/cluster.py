@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 import logging
-from contextlib import ExitStack
+import signal
+import threading
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from typing import Any
 
 import numba as nb
 import numpy as np
 
 from fairysim.errors import FairysimError
+
+WORKER_PRELOAD = "fairysim.sweep.worker_start"
+"""Module each local worker process runs first (:mod:`fairysim.sweep.worker_start`)."""
 
 CONNECT_TIMEOUT_S = 10.0
 """How long to try to reach a ``--scheduler`` before giving up."""
@@ -31,6 +37,60 @@ def check_cluster_options(scheduler: str | None, workers: int | None) -> None:
         raise FairysimError(
             "--scheduler", f"give an address such as tcp://host:8786, got {scheduler!r}"
         )
+    if scheduler is not None:
+        check_address(scheduler)
+
+
+def check_address(scheduler: str) -> None:
+    """Refuse a ``--scheduler`` that is no address at all before a client is made: a Client
+    whose constructor fails on a malformed address still tries to close itself when it is
+    collected, and prints a traceback 20 s after the error line."""
+    from distributed.comm.addressing import parse_address, parse_host_port
+
+    try:
+        protocol, location = parse_address(scheduler)
+        if protocol in {"tcp", "tls", "ws", "wss", "ucx"}:
+            host, _ = parse_host_port(location)
+            if not host or any(c.isspace() for c in host):
+                raise ValueError(f"{host!r} is not a host name")
+    except (ValueError, TypeError) as exc:
+        reason = " ".join(str(exc).split()) or type(exc).__name__
+        raise FairysimError(
+            "--scheduler", f"{scheduler!r} is not an address such as tcp://host:8786 ({reason})"
+        ) from None
+
+
+@contextmanager
+def stops_deferred() -> Iterator[None]:
+    """Hold a Ctrl-C or SIGTERM that arrives in the block until the block ends, then stop.
+
+    A local cluster interrupted while it starts is left half made (Dask's exit hook then prints
+    a traceback closing it), and a worker process interrupted while it imports prints its own.
+    So while the cluster starts, SIGINT and SIGTERM are blocked in this thread (the threads and
+    worker processes the cluster starts inherit the mask: a worker never hears a terminal's
+    Ctrl-C, which reaches the whole process group, and the sweep closes it) and a stop that
+    still reaches Python is only noted; either is raised as ``KeyboardInterrupt`` once the
+    cluster is whole, and the sweep's ``ExitStack`` closes it.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    stops = {signal.SIGINT, signal.SIGTERM}
+    heard: list[int] = []
+    before = {signum: signal.signal(signum, lambda n, frame: heard.append(n)) for signum in stops}
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, stops)
+    try:
+        yield
+    except Exception:
+        if not (heard or stops & signal.sigpending()):
+            raise
+    finally:
+        # A stop pending while blocked is delivered here, to the noting handler.
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        for signum, handler in before.items():
+            signal.signal(signum, handler)
+    if heard:
+        raise KeyboardInterrupt
 
 
 def connect(stack: ExitStack, scheduler: str | None, workers: int | None) -> tuple[Any, int | None]:
@@ -68,17 +128,28 @@ def connect(stack: ExitStack, scheduler: str | None, workers: int | None) -> tup
     # One task at a time per worker process (numba's own threads do the parallel work), and the
     # machine's cores shared between the worker processes instead of each taking them all.
     threads = max(1, nb.config.NUMBA_NUM_THREADS // int(workers))
-    cluster = stack.enter_context(
-        LocalCluster(
-            n_workers=int(workers),
-            threads_per_worker=1,
-            processes=True,
-            dashboard_address=":0",  # any free port: never clash with another cluster
-            silence_logs=logging.ERROR,
+    with stops_deferred():
+        cluster = stack.enter_context(
+            LocalCluster(
+                n_workers=int(workers),
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address=":0",  # any free port: never clash with another cluster
+                silence_logs=logging.ERROR,
+                # A terminal's Ctrl-C reaches the whole process group; the sweep stops in one
+                # line and closes its workers, which must not print their own tracebacks.
+                preload=[WORKER_PRELOAD],
+            )
         )
-    )
-    client = stack.enter_context(Client(cluster, set_as_default=False))
+        client = stack.enter_context(Client(cluster, set_as_default=False))
     return client, threads
 
 
-__all__ = ["CONNECT_TIMEOUT_S", "check_cluster_options", "connect"]
+__all__ = [
+    "CONNECT_TIMEOUT_S",
+    "WORKER_PRELOAD",
+    "check_address",
+    "check_cluster_options",
+    "connect",
+    "stops_deferred",
+]

@@ -10,8 +10,8 @@ from typing import Any
 import pandas as pd
 
 from fairysim.errors import FairysimError
+from fairysim.files import AtomicParquetWriter
 from fairysim.sim.batch import (
-    AtomicParquetWriter,
     Progress,
     SeatAggregate,
     check_games,
@@ -170,7 +170,7 @@ def run_sweep(
         [cell_frame(plan.spec.name, cell, records[cell.cell_id]) for cell in cells],
         ignore_index=True,
     )
-    with AtomicParquetWriter(out / SUMMARY_NAME, manifest) as writer:
+    with AtomicParquetWriter(out / SUMMARY_NAME, manifest, "--out-dir") as writer:
         writer.write(summary)
     summary.attrs["fairysim"] = {
         **manifest,

@@ -15,8 +15,6 @@ checks that let a stopped sweep resume and refuse another sweep's folder.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from fairysim.errors import FairysimError
+from fairysim.files import folder_option, probe_folder, write_text
 from fairysim.sim.batch import SeatAggregate
 from fairysim.sweep.cells import CellSpec
 
@@ -39,9 +38,10 @@ def check_out_dir(out_dir: str | Path, option: str = "--out-dir") -> Path:
     """Return ``out_dir`` as a Path if the sweep can write there; raise naming ``option``.
 
     Nothing is created: a folder that does not exist yet is made only once the sweep is sure
-    to run (see :func:`make_out_dir`), so a refused command leaves no trace.
+    to run (see :func:`make_out_dir`), so a refused command leaves no trace. The empty string
+    is refused rather than read as the current folder.
     """
-    path = Path(out_dir)
+    path = folder_option(out_dir, option)
     if path.exists() and not path.is_dir():
         raise FairysimError(option, f"{path} exists and is not a folder")
     existing = path.absolute()
@@ -49,13 +49,7 @@ def check_out_dir(out_dir: str | Path, option: str = "--out-dir") -> Path:
         existing = existing.parent
     if not existing.is_dir():
         raise FairysimError(option, f"{existing} is not a folder, so {path} cannot be made")
-    try:
-        # A probe write: os.access says yes to root even on a read-only file system.
-        fd, probe = tempfile.mkstemp(prefix=".fairysim-probe.", dir=existing)
-        os.close(fd)
-        os.unlink(probe)
-    except OSError as exc:
-        raise FairysimError(option, f"cannot write to {existing} ({exc.strerror or exc})") from None
+    probe_folder(existing, option)
     return path
 
 
@@ -68,21 +62,9 @@ def make_out_dir(path: Path) -> None:
 
 
 def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file renamed into place, so a reader (or a
-    resumed sweep) sees either the old file or the whole new one, never half of it."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    """Write ``text`` to ``path`` atomically (:func:`fairysim.files.write_text`): a reader, or a
+    resumed sweep, sees the old file or the whole new one; a failed write names ``--out-dir``."""
+    write_text(path, text, "--out-dir")
 
 
 def new_manifest(config: dict[str, Any], cells: list[CellSpec]) -> dict[str, Any]:
@@ -164,7 +146,27 @@ def read_cell(out_dir: Path, cell: CellSpec, games: int) -> dict[str, Any] | Non
         return None
     if not isinstance(record, dict) or record.get("key") != cell_key(cell, games):
         return None
-    return record
+    return record if _well_formed(record, cell) else None
+
+
+def _well_formed(record: dict[str, Any], cell: CellSpec) -> bool:
+    """Whether a cell file holds what :func:`cell_frame` reads, in the right shapes: a file
+    edited by hand or written by a broken tool is played again, as a truncated one is."""
+    columns = record.get("columns")
+    policies = record.get("policies")
+    if not isinstance(columns, list) or not columns or not isinstance(policies, list):
+        return False
+    if len(policies) != cell.seats or not isinstance(record.get("seat_games"), int):
+        return False
+    shape = (len(columns), len(policies))
+    for name in ("sums", "squares"):
+        try:
+            values = np.asarray(record.get(name), dtype=np.float64)
+        except (TypeError, ValueError):
+            return False
+        if values.shape != shape or not np.isfinite(values).all():
+            return False
+    return True
 
 
 def write_cell(

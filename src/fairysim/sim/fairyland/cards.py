@@ -343,7 +343,11 @@ def _no_effect_court() -> Court:
 
 
 def _card_mask(value: Any, where: str, path: Path) -> int:
-    """Bitmask of the card types named by ``value`` (a card or group name, or a list of them)."""
+    """Bitmask of the card types named by ``value`` (a card or group name, or a list of them).
+
+    A card named twice (itself twice, or itself and a group holding it) is refused: the item
+    would silently count it once, which is not what a file listing it twice seems to say.
+    """
     names = value if isinstance(value, list) else [value]
     if not names:
         raise CardFileError(str(path), f"{where}: cards must name at least one card")
@@ -353,16 +357,21 @@ def _card_mask(value: Any, where: str, path: Path) -> int:
             raise CardFileError(str(path), f"{where}: cards must be names, got {shown(name)}")
         key = name.strip().lower()
         if key in CARD_GROUPS:
-            for t in CARD_GROUPS[key]:
-                mask |= 1 << t
+            bits = sum(1 << t for t in set(CARD_GROUPS[key]))
         elif key in FOREST_NAMES:
-            mask |= 1 << CARD_NAMES.index(key)
+            bits = 1 << CARD_NAMES.index(key)
         else:
             raise CardFileError(
                 str(path),
                 f"{where}: unknown card {shown(name)} (cards are {', '.join(FOREST_NAMES)}, or a "
                 f"group: {', '.join(CARD_GROUPS)})",
             )
+        if bits & mask:
+            twice = [CARD_NAMES[t] for t in range(len(CARD_NAMES)) if bits & mask & (1 << t)]
+            raise CardFileError(
+                str(path), f"{where}: cards names {', '.join(twice)} more than once"
+            )
+        mask |= bits
     return mask
 
 
