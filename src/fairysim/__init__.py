@@ -2,6 +2,7 @@
 
 from importlib.metadata import PackageNotFoundError, version
 
+from fairysim import compile_notice
 from fairysim.jit_cache import use_source_keyed_cache
 
 try:
@@ -11,3 +12,5 @@ except PackageNotFoundError:  # running from a source tree that was never instal
 
 # Before any kernel is defined: numba's own cache check misses edits to other modules.
 use_source_keyed_cache()
+# A cold cache compiles for minutes: say so on stderr, terminal or not.
+compile_notice.install()
