@@ -198,6 +198,7 @@ def test_bench_compile_times_a_cold_first_run_in_a_new_process(tmp_path):
     assert timed["case"] == get_game("highcard").bench[0].label
     assert len(timed["cold_first_run_seconds"]) == 1
     assert timed["cold_first_run_median_s"] > 0
+    assert timed["process_cpu_seconds"][0] > 0  # the child's own CPU time, start-up included
 
 
 def test_bench_without_compile_times_no_compile(tmp_path):

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import os
 import platform
+import resource
 import statistics
 import subprocess
 import sys
@@ -280,6 +281,9 @@ class CompileResult:
         Of each, the wall time numba spent compiling the game's functions (its events).
     compiles : int
         Outermost compiles of the game's functions in the first run (the same every run).
+    cpu_seconds : tuple of float
+        CPU time (user and system) of each whole child process, start-up included: on a shared
+        machine, where wall time depends on the other loads, the steadier figure.
     """
 
     game: str
@@ -287,6 +291,7 @@ class CompileResult:
     seconds: tuple[float, ...]
     compile_seconds: tuple[float, ...]
     compiles: int
+    cpu_seconds: tuple[float, ...] = ()
 
     @property
     def median(self) -> float:
@@ -302,6 +307,7 @@ class CompileResult:
             "cold_first_run_median_s": self.median,
             "compile_seconds": list(self.compile_seconds),
             "compiles": self.compiles,
+            "process_cpu_seconds": list(self.cpu_seconds),
         }
 
 
@@ -334,7 +340,8 @@ def cold_first_run(spec: GameSpec, label: str, threads: int | None = None) -> di
     temporary folder (``FAIRYSIM_CACHE_DIR``): what a first run costs on a fresh machine.
 
     The child sees this process's ``sys.path``, so it imports the same fairysim and registers
-    the same game (:func:`fairysim.warm.first_run`).
+    the same game (:func:`fairysim.warm.first_run`). The record gains ``cpu_seconds``, the
+    child's CPU time (the one child this process waits for in the meantime).
     """
     with tempfile.TemporaryDirectory(prefix="fairysim-compile-") as cache:
         env = {
@@ -346,6 +353,7 @@ def cold_first_run(spec: GameSpec, label: str, threads: int | None = None) -> di
         if threads is not None:
             env["NUMBA_NUM_THREADS"] = str(threads)
         command = [sys.executable, "-m", "fairysim.warm", "--first-run"]
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         done = subprocess.run(
             [*command, spec.name, label, spec.package],
             env=env,
@@ -353,10 +361,13 @@ def cold_first_run(spec: GameSpec, label: str, threads: int | None = None) -> di
             text=True,
             check=False,
         )
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
         tail = " ".join(done.stderr.strip().splitlines()[-1:])
         raise RuntimeError(f"the cold first run of {spec.name} {label!r} failed: {tail}")
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    record = json.loads(done.stdout.strip().splitlines()[-1])
+    record["cpu_seconds"] = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return record
 
 
 def run_compile_bench(
@@ -384,6 +395,7 @@ def run_compile_bench(
             tuple(run["seconds"] for run in runs),
             tuple(run["compile_seconds"] for run in runs),
             runs[-1]["compiles"],
+            tuple(run["cpu_seconds"] for run in runs),
         )
         if on_result is not None:
             on_result(result)

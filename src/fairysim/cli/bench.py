@@ -139,8 +139,9 @@ def results_table(results: list[BenchResult]) -> Table:
 
 
 def compile_table(results: list[CompileResult]) -> Table:
-    """A rich table of cold-cache first runs: the median and the range of the runs, and how much
-    of the median run numba spent compiling the game's functions.
+    """A rich table of cold-cache first runs: the median and the range of the runs' wall time,
+    how much of it numba spent compiling the game's functions, and the child's CPU time (the
+    steadier figure on a shared machine).
 
     Parameters
     ----------
@@ -152,22 +153,22 @@ def compile_table(results: list[CompileResult]) -> Table:
     rich.table.Table
     """
     table = Table(
-        title="First run from a cold cache, seconds (a new process and an empty cache each run; "
-        "median, and the slowest and fastest runs)"
+        title="First run from a cold cache, seconds (median; its runs' range and count; "
+        "numba compiling; the process's CPU time)"
     )
     table.add_column("game")
     table.add_column("case")
     table.add_column("first run", justify="right")
     table.add_column("runs", justify="right")
     table.add_column("compiling", justify="right")
-    table.add_column("compiles", justify="right")
+    table.add_column("CPU", justify="right")
     for result in results:
         table.add_row(
             result.game,
             result.case,
-            f"{result.median:.1f}",
-            f"{min(result.seconds):.1f}-{max(result.seconds):.1f} ({len(result.seconds)})",
-            f"{statistics.median(result.compile_seconds):.1f}",
-            str(result.compiles),
+            f"{result.median:.0f}",
+            f"{min(result.seconds):.0f}-{max(result.seconds):.0f} ({len(result.seconds)})",
+            f"{statistics.median(result.compile_seconds):.0f}",
+            f"{statistics.median(result.cpu_seconds):.0f}" if result.cpu_seconds else "n/a",
         )
     return table
