@@ -18,7 +18,7 @@ from fairysim.cli.common import handle_errors, stdout_console
 def compile_games(
     names: Annotated[
         list[str] | None,
-        typer.Argument(metavar="[GAME]...", help="Games to compile (default: every game)."),
+        typer.Argument(metavar="GAME", help="Games to compile (default: every game)."),
     ] = None,
 ) -> None:
     """Compile every kernel the games' runs use into numba's cache, and say how long each took."""
