@@ -12,9 +12,14 @@ True
 
 from __future__ import annotations
 
+import json
 import os
 import platform
+import resource
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -35,6 +40,9 @@ DEFAULT_REPEATS = 5
 
 WARMUP_GAMES = 1_000
 """Games of the untimed warm-up run (compiles the kernel, touches the memory)."""
+
+DEFAULT_COMPILE_REPEATS = 1
+"""Cold compiles per case of ``run_compile_bench`` when not told otherwise (minutes each)."""
 
 
 @dataclass(frozen=True)
@@ -256,6 +264,142 @@ def run_bench(
             if on_result is not None:
                 on_result(result)
             results.append(result)
+    return results
+
+
+@dataclass(frozen=True)
+class CompileResult:
+    """Cold-cache first runs of one benchmark case, each in a fresh process and cache folder.
+
+    Attributes
+    ----------
+    game, case : str
+        The game's name and the case's label (:attr:`BenchSpec.label`).
+    seconds : tuple of float
+        Wall time of each first run: the setup and four games, almost all of it compiling.
+    compile_seconds : tuple of float
+        Of each, the wall time numba spent compiling the game's functions (its events).
+    compiles : int
+        Outermost compiles of the game's functions in the first run (the same every run).
+    cpu_seconds : tuple of float
+        CPU time (user and system) of each whole child process, start-up included: on a shared
+        machine, where wall time depends on the other loads, the steadier figure.
+    """
+
+    game: str
+    case: str
+    seconds: tuple[float, ...]
+    compile_seconds: tuple[float, ...]
+    compiles: int
+    cpu_seconds: tuple[float, ...] = ()
+
+    @property
+    def median(self) -> float:
+        """Median wall time of a cold first run."""
+        return statistics.median(self.seconds)
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-friendly record of the case and its timings."""
+        return {
+            "game": self.game,
+            "case": self.case,
+            "cold_first_run_seconds": list(self.seconds),
+            "cold_first_run_median_s": self.median,
+            "compile_seconds": list(self.compile_seconds),
+            "compiles": self.compiles,
+            "process_cpu_seconds": list(self.cpu_seconds),
+        }
+
+
+def select_compile_cases(games: Iterable[str] | None = None) -> list[tuple[GameSpec, str]]:
+    """The ``(game, case label)`` pairs whose kernels compile apart
+    (:attr:`BenchSpec.compile_apart`), for ``games`` (all registered games when None).
+
+    Raises
+    ------
+    FairysimError
+        Naming ``--game`` for a game without benchmark cases.
+    """
+    registered = {name: spec for name, spec in all_games().items() if spec.bench}
+    names = list(registered) if games is None else list(games)
+    for name in names:
+        if name not in registered:
+            raise FairysimError(
+                "--game", f"no benchmark for {name!r}; choose one of {', '.join(registered)}"
+            )
+    return [
+        (registered[name], case.label)
+        for name in names
+        for case in registered[name].bench
+        if case.compile_apart
+    ]
+
+
+def cold_first_run(spec: GameSpec, label: str, threads: int | None = None) -> dict[str, Any]:
+    """One first run of case ``label`` in a new Python process whose numba cache is an empty
+    temporary folder (``FAIRYSIM_CACHE_DIR``): what a first run costs on a fresh machine.
+
+    The child sees this process's ``sys.path``, so it imports the same fairysim and registers
+    the same game (:func:`fairysim.warm.first_run`). The record gains ``cpu_seconds``, the
+    child's CPU time (the one child this process waits for in the meantime).
+    """
+    with tempfile.TemporaryDirectory(prefix="fairysim-compile-") as cache:
+        env = {
+            **os.environ,
+            "FAIRYSIM_CACHE_DIR": cache,
+            "FAIRYSIM_COMPILE_NOTICE": "0",
+            "PYTHONPATH": os.pathsep.join(path for path in sys.path if path),
+        }
+        if threads is not None:
+            env["NUMBA_NUM_THREADS"] = str(threads)
+        command = [sys.executable, "-m", "fairysim.warm", "--first-run"]
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        done = subprocess.run(
+            [*command, spec.name, label, spec.package],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode != 0:
+        tail = " ".join(done.stderr.strip().splitlines()[-1:])
+        raise RuntimeError(f"the cold first run of {spec.name} {label!r} failed: {tail}")
+    record = json.loads(done.stdout.strip().splitlines()[-1])
+    record["cpu_seconds"] = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return record
+
+
+def run_compile_bench(
+    cases: Iterable[tuple[GameSpec, str]],
+    repeats: int = DEFAULT_COMPILE_REPEATS,
+    threads: int | None = None,
+    on_result: Callable[[CompileResult], None] | None = None,
+) -> list[CompileResult]:
+    """Time ``repeats`` cold first runs of every case (:func:`cold_first_run`), one after
+    another: a compile takes one core, and two side by side would slow each other.
+
+    Returns
+    -------
+    list of CompileResult
+        One per case, in order.
+    """
+    if repeats < 1:
+        raise FairysimError("--repeats", f"must be at least 1, got {repeats}")
+    results = []
+    for spec, label in cases:
+        runs = [cold_first_run(spec, label, threads) for _ in range(repeats)]
+        result = CompileResult(
+            spec.name,
+            label,
+            tuple(run["seconds"] for run in runs),
+            tuple(run["compile_seconds"] for run in runs),
+            runs[-1]["compiles"],
+            tuple(run["cpu_seconds"] for run in runs),
+        )
+        if on_result is not None:
+            on_result(result)
+        results.append(result)
     return results
 
 

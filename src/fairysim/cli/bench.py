@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import statistics
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -15,12 +16,14 @@ from fairysim.bench import (
     DEFAULT_REPEATS,
     machine_info,
     run_bench,
+    run_compile_bench,
     select_cases,
+    select_compile_cases,
 )
 from fairysim.cli.common import ProgressBar, handle_errors, positive_int, stdout_console
 
 if TYPE_CHECKING:
-    from fairysim.bench import BenchResult
+    from fairysim.bench import BenchResult, CompileResult
 
 
 @handle_errors
@@ -45,14 +48,24 @@ def bench(
     json_out: Annotated[
         Path | None, typer.Option("--json", help="Also write the timings to this JSON file.")
     ] = None,
+    compile_times: Annotated[
+        bool,
+        typer.Option(
+            "--compile",
+            help="Also time each game's first run from a cold cache (a new process and an empty "
+            "cache folder per run, median of --repeats; minutes per game).",
+        ),
+    ] = False,
 ) -> None:
-    """Time the engines: games per second, median of repeats after a warm-up (compile) run."""
+    """Time the engines: games per second, median of repeats after a warm-up (compile) run;
+    with --compile, the cold-cache compile of each game's forms too."""
     from fairysim.files import check_out_file, write_text
 
     positive_int(threads, "--threads")
     if json_out is not None:
         json_out = check_out_file(json_out, "--json", suffix=".json")
     cases = select_cases(game)
+    compile_cases = select_compile_cases(game) if compile_times else []
     console = stdout_console()
     info = machine_info(threads)
     console.print(f"Machine: {info['cpu_count']} cores, {info['numba_threads']} numba threads")
@@ -68,6 +81,16 @@ def bench(
 
         results = run_bench(cases, games, reference_games, repeats, threads, on_result=report)
     console.print(results_table(results))
+    compiled: list[CompileResult] = []
+    if compile_cases:
+        with ProgressBar("compiling from a cold cache", unit="cases") as progress:
+
+            def compile_done(result: CompileResult) -> None:
+                compiled.append(result)
+                progress(len(compiled), len(compile_cases))
+
+            run_compile_bench(compile_cases, repeats, threads, on_result=compile_done)
+        console.print(compile_table(compiled))
     if json_out is not None:
         record = {
             "machine": info,
@@ -76,6 +99,8 @@ def bench(
             "repeats": repeats,
             "results": [r.as_dict() for r in results],
         }
+        if compile_times:
+            record["compile"] = [r.as_dict() for r in compiled]
         write_text(json_out, json.dumps(record, indent=2) + "\n", "--json")
         console.print(f"Wrote {json_out}", soft_wrap=True)
 
@@ -109,5 +134,41 @@ def results_table(results: list[BenchResult]) -> Table:
             "{:,.0f}-{:,.0f}".format(*result.fast_rate_range),
             "n/a" if reference is None else f"{reference:,.1f}",
             "n/a" if ratio is None else f"{ratio:,.0f}x",
+        )
+    return table
+
+
+def compile_table(results: list[CompileResult]) -> Table:
+    """A rich table of cold-cache first runs: the median and the range of the runs' wall time,
+    how much of it numba spent compiling the game's functions, and the child's CPU time (the
+    steadier figure on a shared machine).
+
+    Parameters
+    ----------
+    results : list of CompileResult
+        From :func:`fairysim.bench.run_compile_bench`.
+
+    Returns
+    -------
+    rich.table.Table
+    """
+    table = Table(
+        title="First run from a cold cache, seconds (median; its runs' range and count; "
+        "numba compiling; the process's CPU time)"
+    )
+    table.add_column("game")
+    table.add_column("case")
+    table.add_column("first run", justify="right")
+    table.add_column("runs", justify="right")
+    table.add_column("compiling", justify="right")
+    table.add_column("CPU", justify="right")
+    for result in results:
+        table.add_row(
+            result.game,
+            result.case,
+            f"{result.median:.0f}",
+            f"{min(result.seconds):.0f}-{max(result.seconds):.0f} ({len(result.seconds)})",
+            f"{statistics.median(result.compile_seconds):.0f}",
+            f"{statistics.median(result.cpu_seconds):.0f}" if result.cpu_seconds else "n/a",
         )
     return table

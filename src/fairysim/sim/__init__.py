@@ -5,3 +5,8 @@ from fairysim.jit_cache import use_source_keyed_cache
 # Before any kernel is defined (every kernel lives in this subpackage): numba's own cache
 # check misses edits to other modules.
 use_source_keyed_cache()
+
+from fairysim import compile_notice  # noqa: E402  (after the cache is pointed at this source)
+
+# A cold cache compiles for minutes: say so on stderr, terminal or not.
+compile_notice.install()

@@ -176,11 +176,16 @@ class ReportSpec:
 @dataclass(frozen=True)
 class BenchSpec:
     """A benchmark case: ``setup`` holds the ``make_setup`` keywords (seed 1 is added), and
-    ``lanes=False`` times a table that would run in lanes one game at a time instead."""
+    ``lanes=False`` times a table that would run in lanes one game at a time instead.
+
+    ``compile_apart=False`` marks a case whose kernels an earlier case of the game already
+    compiles (the same kernel for another player count or policy): ``bench --compile`` times
+    a cold compile of the other cases only."""
 
     label: str
     setup: Mapping[str, Any]
     lanes: bool = True
+    compile_apart: bool = True
 
 
 @dataclass(frozen=True)
@@ -220,6 +225,10 @@ class GameSpec:
         The game's reports.
     policies_note : str
         Printed under ``fairysim policies <game>``.
+    compile_seconds : int, optional
+        About how long a first run compiles the game's kernels from a cold cache on 2 idle
+        cores (its slowest form): the estimate the compile notice gives
+        (:mod:`fairysim.compile_notice`). None gives no estimate.
     """
 
     name: str
@@ -239,6 +248,7 @@ class GameSpec:
     flags: tuple[Flag, ...] = ()
     reports: tuple[ReportSpec, ...] = ()
     policies_note: str = ""
+    compile_seconds: int | None = None
     _loaded: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     def entry(self, name: str) -> Any:
