@@ -307,7 +307,8 @@ def compare(
         arm_values = _groups(spec, rows, players, seats_apart)
         values[arm.label] = arm_values
         same_order = int((positions(spec, rows, players) == base_pos).all(axis=1).sum())
-        pairing.append(_pairing(arm, base, same_order, games))
+        drawn = players if spec.turn_order.column or spec.turn_order.start_seat else 0
+        pairing.append(_pairing(arm, base, same_order, games, drawn))
         for (group, index, name), b in base_values.items():
             v = arm_values[(group, index, name)]
             if group == POOLED and np.ptp(b) == 0 and np.ptp(v) == 0 and b[0] == v[0]:
@@ -363,7 +364,9 @@ def _check_rank(spec: GameSpec, rank_by: str, position: int | None, players: int
         )
 
 
-def _pairing(arm: Arm, base: Arm, same_order: int, games: int) -> dict[str, Any]:
+def _pairing(arm: Arm, base: Arm, same_order: int, games: int, drawn: int) -> dict[str, Any]:
+    """What is paired between ``arm`` and ``base``; ``drawn`` is the player count where the
+    turn order is drawn each game (0 where it is the seat index)."""
     cards = same_cards(base, arm)
     if cards:
         text = (
@@ -381,7 +384,8 @@ def _pairing(arm: Arm, base: Arm, same_order: int, games: int) -> dict[str, Any]
         "same_cards": cards,
         "same_turn_order_games": same_order,
         "games": games,
-        "pairing": f"{text}; the turn order is the baseline's in {same_order:,} of {games:,} games",
+        "pairing": f"{text}; the turn order is the baseline's in {same_order:,} of {games:,} games"
+        + (f" (by chance alone about 1 in {drawn})" if drawn > 1 and not cards else ""),
     }
 
 
