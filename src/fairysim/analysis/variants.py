@@ -1,14 +1,15 @@
 """A what-if's setups: the baseline and each variant as run options, parsed and checked.
 
 A setup is written as ``key=value`` items joined by ``;``, for example
-``"fan=II"``, ``"cards=my_cards.toml;policies=random,greedy,greedy,greedy"`` or
-``"court=court.toml"``. The keys are the game's ``make_setup`` keywords other than ``players``
-and ``seed`` (``policies``, ``cards`` and its setup axes, read from the game's signature, so no
-game is named here) plus ``weights`` (the ``--weights`` syntax of ``fairysim simulate``:
-``[seat or policy:]name=value`` items joined by ``,``). ``;`` separates items because policies
-and weights already use ``,``; only the first ``=`` of an item splits key from value. An empty
-string is the game's defaults. ``players`` is allowed only with the run's player count, and
-``seed`` never: both setups share the run's ``--seed``, which is what pairs their games.
+``"cards=my_cards.toml;policies=random,greedy,greedy,greedy"`` or ``"<axis>=<value>"`` for an
+axis of the game's ``fairysim simulate``. The keys are the game's ``make_setup`` keywords other
+than ``players`` and ``seed`` (``policies``, ``cards`` and its setup axes, read from the game's
+signature, so no game is named here) plus ``weights`` (the ``--weights`` syntax of ``fairysim
+simulate``: ``[seat or policy:]name=value`` items joined by ``,``). ``;`` separates items
+because policies and weights already use ``,``; only the first ``=`` of an item splits key from
+value. An empty string is the game's defaults. ``players`` is allowed only with the run's player
+count, and ``seed`` never: both setups share the run's ``--seed``, which is what pairs their
+games.
 
 Each error is a :class:`fairysim.errors.FairysimError` naming the option (``--baseline``,
 ``--variant``) and what is wrong, raised before any game is played.
@@ -49,8 +50,8 @@ def setup_keys(spec: GameSpec) -> tuple[str, ...]:
 def parse_setup(text: str, option: str) -> dict[str, str]:
     """``"key=value;key=value"`` as a dict; errors name ``option``.
 
-    >>> parse_setup("fan=II; policies=random,greedy", "--variant")
-    {'fan': 'II', 'policies': 'random,greedy'}
+    >>> parse_setup("cards=my.toml; policies=random,greedy", "--variant")
+    {'cards': 'my.toml', 'policies': 'random,greedy'}
     """
     items: dict[str, str] = {}
     for raw in str(text).split(";"):

@@ -2,9 +2,9 @@
 
 Both setups play games ``0 .. G-1`` of one ``seed``. Every engine draws a game's deal, start
 seat and reshuffles from a stream keyed by ``(seed, game)`` alone, and each seat's policy from a
-stream of its own, so a change to a policy, a weight or a setup axis (a fan, a court, a fixed
-setup card) replays the very deals of the baseline. A card file that changes the deck shuffles
-a different deck with the same numbers: the deals then differ, and what stays paired is the
+stream of its own, so a change to a policy, a weight or a setup axis replays the very deals of
+the baseline. A card file that changes the card counts shuffles other cards with the same
+numbers: the deals then differ, and what stays paired is the
 seed and game index (the policies' streams, and whatever the engine draws before the change
 matters); :func:`compare` says per variant whether the card data are the same and in how many
 games the turn order is.
@@ -375,9 +375,9 @@ def _pairing(arm: Arm, base: Arm, same_order: int, games: int, drawn: int) -> di
         )
     else:
         text = (
-            "the card data differ: both are played on the same seeds and game indices, but a "
-            "changed deck shuffles differently, so deals are paired only as far as the change "
-            "leaves the engine's draws alike"
+            "the card data differ: both are played on the same seeds and game indices, but "
+            "other card counts shuffle differently, so deals are paired only as far as the "
+            "change leaves the engine's draws alike"
         )
     return {
         "variant": arm.label,

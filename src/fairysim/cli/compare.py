@@ -22,7 +22,7 @@ from fairysim.errors import FairysimError
 
 SETUP_HELP = (
     "A setup as key=value items joined by ';': the game's make_setup options "
-    "(policies, cards, and its setup axes such as fan or court) and weights "
+    "(policies, cards and the setup axes of fairysim simulate GAME --help) and weights "
     '(as --weights of simulate). Example: "cards=my_cards.toml;policies=random,greedy".'
 )
 
