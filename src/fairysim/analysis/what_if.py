@@ -301,7 +301,7 @@ def compare(
     base_values = _groups(spec, base_rows, players, seats_apart)
     base_pos = positions(spec, base_rows, players)
     names = _labels(spec)
-    records, pairing, values = [], [], {}
+    records, pairing, values, fixed = [], [], {}, []
     for arm in arms:
         rows = play_arm(spec, arm, games, threads, progress)
         arm_values = _groups(spec, rows, players, seats_apart)
@@ -312,7 +312,8 @@ def compare(
         for (group, index, name), b in base_values.items():
             v = arm_values[(group, index, name)]
             if group == POOLED and np.ptp(b) == 0 and np.ptp(v) == 0 and b[0] == v[0]:
-                continue  # fixed by the rules (a game's win shares sum to 1)
+                fixed.append((arm.label, name))  # fixed by the rules (win shares sum to 1)
+                continue
             metric = names[name]
             records.append(
                 {
@@ -338,6 +339,7 @@ def compare(
         "correction": "holm (p-values), bonferroni (intervals)",
         "rank_by": rank_by,
         "rank_position": rank_position,
+        "fixed": [{"variant": label, "metric": name} for label, name in fixed],
     }
     result = Comparison(differences, ranking, pd.DataFrame.from_records(pairing), meta)
     for frame in (result.differences, result.ranking, result.pairing):
@@ -370,8 +372,10 @@ def _pairing(arm: Arm, base: Arm, same_order: int, games: int, drawn: int) -> di
     cards = same_cards(base, arm)
     if cards:
         text = (
-            "same card data: every game is dealt as in the baseline (the deal depends only on "
-            "the seed and the game index)"
+            "same card data, same seeds and game indices: every rule draw comes from the "
+            "baseline's numbers in the same order, so the games share their deals as far as "
+            "the setup draws the same things (a setup that draws more or fewer cards or items "
+            "moves every later draw, the start seat included)"
         )
     else:
         text = (
@@ -385,7 +389,7 @@ def _pairing(arm: Arm, base: Arm, same_order: int, games: int, drawn: int) -> di
         "same_turn_order_games": same_order,
         "games": games,
         "pairing": f"{text}; the turn order is the baseline's in {same_order:,} of {games:,} games"
-        + (f" (by chance alone about 1 in {drawn})" if drawn > 1 and not cards else ""),
+        + (f" (by chance alone about 1 in {drawn})" if drawn > 1 and same_order < games else ""),
     }
 
 
@@ -406,8 +410,12 @@ def rank(
         & (differences["index"] == index)
         & (differences["metric"] == rank_by)
     ].set_index("variant")
-    present = [label for label in labels if label in rows.index]
-    ordered = sorted(present, key=lambda label: -rows.loc[label, "difference"])
+    missing = [label for label in labels if label not in rows.index]
+    if missing:  # the same in every game of both setups: left out of the tests
+        same = {"difference": 0.0, "low": 0.0, "high": 0.0, "p_holm": np.nan}
+        same["verdict"] = "the same in every game"
+        rows = pd.concat([rows, pd.DataFrame([same] * len(missing), index=missing)])
+    ordered = sorted(labels, key=lambda label: -rows.loc[label, "difference"])
     pairs = [(a, b) for i, a in enumerate(ordered) for b in ordered[i + 1 :]]
     pair_p = {}
     if pairs:
@@ -451,6 +459,8 @@ def ranking_sentence(ranking: pd.DataFrame) -> str:
         return "No variant was ranked."
     top = ranking.iloc[0]
     metric = str(top["metric"]).replace("_", " ")
+    if (ranking["versus_baseline"] == "the same in every game").all():
+        return f"{metric.capitalize()} is the same in every game of every setup: nothing to rank."
     if len(ranking) == 1:
         return f"{top['variant']} on {metric}: {top['versus_baseline']}."
     if top["above_all_below"]:

@@ -211,6 +211,14 @@ def compare_command(
     )
     for row in result.pairing.itertuples():
         console.print(f"Pairing, {row.variant}: {row.pairing}.", soft_wrap=True)
+    fixed = sorted({item["metric"] for item in meta["fixed"]})
+    if fixed:
+        console.print(
+            "Left out, the same in every game of both setups (pooled): "
+            + ", ".join(name.replace("_", " ") for name in fixed)
+            + ".",
+            soft_wrap=True,
+        )
     ratio = d["se_ratio"].dropna()
     if len(ratio):
         console.print(
