@@ -8,7 +8,9 @@ One package per game (:mod:`~fairysim.analysis.fantastique`, :mod:`~fairysim.ana
 comparisons), :mod:`~fairysim.analysis.page` (the HTML page, written atomically),
 :mod:`~fairysim.analysis.plots` (figure helpers), :mod:`~fairysim.analysis.formats` (numbers as
 text), :mod:`~fairysim.analysis.seats` (seat advantage as every report shows it) and
-:mod:`~fairysim.analysis.studies` (player-count and card-file checks, progress over runs).
+:mod:`~fairysim.analysis.studies` (player-count and card-file checks, progress over runs) and
+:mod:`~fairysim.analysis.what_if` (:func:`compare`: a baseline and its variants on the same
+seeds, :mod:`~fairysim.analysis.variants` parsing their setups).
 
 Nothing here plays a game except through the public ``simulate`` functions of :mod:`fairysim.sim`,
 and Fairy Land's auction log through that game's public ``play_auctions``.
@@ -25,9 +27,11 @@ from fairysim.analysis.stats import (
     win_rates,
     winning_margins,
 )
+from fairysim.analysis.what_if import compare
 
 __all__ = [
     "PairedDifference",
+    "compare",
     "decisiveness",
     "lead_changes",
     "paired_difference",

@@ -1,7 +1,7 @@
 """The ``fairysim`` command line: thin commands over :mod:`fairysim.sim` and :mod:`.analysis`.
 
 One module per command (``simulate``, ``report``, ``sweep``, ``policies``, ``bench``,
-``compile``); the
+``compile``, ``compare``); the
 per-game subcommands are made from the game registry (:mod:`fairysim.cli.by_game`). Each
 command checks its options, calls a plain function that tests can import, and prints. Errors a
 user can fix are :class:`fairysim.errors.FairysimError` and come out as one line with exit code 2
@@ -15,7 +15,7 @@ from typing import Annotated
 import typer
 
 from fairysim import __version__
-from fairysim.cli import bench, compile, policies, report, simulate, sweep
+from fairysim.cli import bench, compare, compile, policies, report, simulate, sweep
 from fairysim.cli.common import OneLineErrorGroup
 from fairysim.sim.game import games
 
@@ -60,5 +60,6 @@ app.add_typer(policies.app, name="policies")
 app.add_typer(sweep.app, name="sweep")
 app.command("bench")(bench.bench)
 app.command("compile")(compile.compile_games)
+app.command("compare")(compare.compare_command)
 
 __all__ = ["app"]

@@ -143,6 +143,21 @@ class SummaryColumn:
 
 
 @dataclass(frozen=True)
+class TurnOrder:
+    """Where a game's rows say each seat's turn position (0 = the seat that acts first): what
+    seat advantage and ``fairysim compare`` report by, since seat advantage is by turn order.
+
+    ``column`` names a per-seat column holding the position; ``start_seat`` a per-game column
+    holding the seat that starts, the position being ``(seat - start) mod players``; with
+    neither, the seat index is the turn order. ``ruling`` cites the rule that fixes it.
+    """
+
+    column: str | None = None
+    start_seat: str | None = None
+    ruling: str = ""
+
+
+@dataclass(frozen=True)
 class ReportOption:
     """An option a report takes besides ``--games``, ``--seed``, ``--out-dir``, ``--threads``
     and ``--cards``: ``kind`` is ``"games"`` (a positive game count) or ``"policy"`` (one policy
@@ -229,6 +244,14 @@ class GameSpec:
         About how long a first run compiles the game's kernels from a cold cache on 2 idle
         cores (its slowest form): the estimate the compile notice gives
         (:mod:`fairysim.compile_notice`). None gives no estimate.
+    score_parts : tuple of str
+        Per-seat columns that together make up ``score`` (what ``compare`` reports part by
+        part); empty when the score has no parts.
+    turn_order : TurnOrder
+        Where the rows say each seat's turn position.
+    length_column : str, optional
+        Per-game column holding the game's length (Fairy Land's ``turns``); None where every
+        game has the same length.
     """
 
     name: str
@@ -249,6 +272,9 @@ class GameSpec:
     reports: tuple[ReportSpec, ...] = ()
     policies_note: str = ""
     compile_seconds: int | None = None
+    score_parts: tuple[str, ...] = ()
+    turn_order: TurnOrder = TurnOrder()
+    length_column: str | None = None
     _loaded: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     def entry(self, name: str) -> Any:
@@ -349,6 +375,7 @@ __all__ = [
     "ReportSpec",
     "SetupAxis",
     "SummaryColumn",
+    "TurnOrder",
     "games",
     "get_game",
     "load_entry",

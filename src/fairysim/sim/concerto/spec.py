@@ -11,6 +11,7 @@ from fairysim.sim.game import (
     ReportSpec,
     SetupAxis,
     SummaryColumn,
+    TurnOrder,
     register,
 )
 
@@ -121,6 +122,9 @@ SPEC = register(
                 column="harpist_card",
             ),
         ),
+        score_parts=PART_NAMES,
+        # C4: seat 0 resolves first, then clockwise; the seat index is the turn order.
+        turn_order=TurnOrder(ruling="C4"),
         reports=(
             ReportSpec(
                 "concerto",

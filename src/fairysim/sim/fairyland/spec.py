@@ -11,6 +11,7 @@ from fairysim.sim.game import (
     ReportSpec,
     SetupAxis,
     SummaryColumn,
+    TurnOrder,
     register,
 )
 
@@ -148,6 +149,9 @@ SPEC = register(
                 default="random",
             ),
         ),
+        score_parts=PART_COLUMNS,
+        turn_order=TurnOrder(column="turn_position", ruling="L18"),
+        length_column="turns",
         reports=(
             ReportSpec(
                 "fairyland",

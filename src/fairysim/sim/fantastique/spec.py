@@ -11,6 +11,7 @@ from fairysim.sim.game import (
     ReportSpec,
     SetupAxis,
     SummaryColumn,
+    TurnOrder,
     register,
 )
 
@@ -98,6 +99,10 @@ SPEC = register(
                 "Add each seat's medal points after every round to the --out rows.",
             ),
         ),
+        score_parts=("medal_points", "finale_points"),
+        # F1: the start seat of round 1 is drawn; later rounds start elsewhere (F7), so this is
+        # the round-1 order.
+        turn_order=TurnOrder(start_seat="first_seat", ruling="F1"),
         reports=(
             ReportSpec(
                 "fantastique",

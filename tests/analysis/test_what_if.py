@@ -1,0 +1,187 @@
+"""fairysim.analysis.compare: a baseline and its variants on the same seeds (issue 27).
+
+Self-comparison goes through the Python API's ``allow_identical`` flag: the command line
+refuses a variant equal to the baseline (also when spelled differently, see
+``test_two_spellings_of_one_setup_are_refused``), but the method must give exact zeros on it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats as sps
+
+from fairysim.analysis import compare
+from fairysim.analysis.what_if import correct, paired_row, positions
+from fairysim.errors import FairysimError
+from fairysim.sim.game import games, get_game
+from fairysim.sim.run import simulate
+
+SHIPPED = Path(get_game("fantastique").load_cards().source)
+
+FINALE_WORTH_MORE = """
+[fan_cards]
+1 = 16
+2 = 15
+3 = 14
+4 = 13
+5 = 12
+6 = 11
+7 = 10
+8 = 9
+
+[medals]
+gold = [6, 8, 10, 12, 14, 16, 18]
+silver = [3, 4, 5, 6, 7, 8, 9]
+bronze = [1, 2, 3, 4, 5, 6, 7]
+
+[grande_finale_medals]
+gold = 60
+silver = 30
+"""
+
+
+def test_self_comparison_gives_zero_differences_narrower_than_unpaired():
+    result = compare(
+        "fantastique",
+        baseline="fan=II",
+        variants=["fan=II"],
+        players=4,
+        games=300,
+        seed=11,
+        allow_identical=True,
+    )
+    d = result.differences
+    assert len(d) > 0
+    assert (d["difference"] == 0).all()
+    assert ((d["low"] <= 0) & (d["high"] >= 0)).all()
+    # Paired: every game's difference is 0, so the paired SE is 0; unpaired runs of the same
+    # size would have a positive SE for every metric.
+    assert (d["se"] < d["se_unpaired"]).all()
+    assert not d["separated"].any()
+    assert bool(result.pairing["same_cards"].iloc[0])
+    assert int(result.pairing["same_turn_order_games"].iloc[0]) == 300
+
+
+def test_identical_variant_is_refused_without_the_flag():
+    with pytest.raises(FairysimError, match="baseline's setup"):
+        compare("fantastique", baseline="fan=II", variants=["fan=II"], players=4, games=10)
+
+
+def test_two_spellings_of_one_setup_are_refused():
+    # The fan's case and the shipped card file given by path play the very same games.
+    for variant in ("fan=i", f"cards={SHIPPED}", "policies=greedy,greedy,greedy,greedy"):
+        with pytest.raises(FairysimError, match="baseline's setup"):
+            compare("fantastique", baseline="", variants=[variant], players=4, games=10)
+
+
+def test_random_at_seat_zero_lowers_seat_zeros_win_share():
+    result = compare(
+        "fantastique",
+        baseline="policies=greedy",
+        variants=["policies=random,greedy,greedy,greedy"],
+        players=4,
+        games=1500,
+        seed=2,
+    )
+    d = result.differences.set_index(["group", "index", "metric"])
+    seat0 = d.loc[("seat", 0, "win_share")]
+    assert seat0["difference"] < 0 and seat0["high"] < 0 and seat0["separated"]
+    for seat in (1, 2, 3):
+        assert d.loc[("seat", seat, "win_share"), "difference"] > 0
+
+
+def test_grande_finale_worth_more_raises_the_hoarders_win_share(tmp_path):
+    cards = tmp_path / "finale_x3.toml"
+    cards.write_text(FINALE_WORTH_MORE)
+    lineup = "policies=hoarder,greedy,greedy,greedy"
+    result = compare(
+        "fantastique",
+        baseline=lineup,
+        variants=[f"{lineup};cards={cards}"],
+        players=4,
+        games=1500,
+        seed=5,
+    )
+    d = result.differences.set_index(["group", "index", "metric"])
+    hoarder = d.loc[("seat", 0, "win_share")]
+    assert hoarder["difference"] > 0 and hoarder["low"] > 0 and hoarder["separated"]
+    # The deck is unchanged, so every deal and start seat is the baseline's.
+    assert int(result.pairing["same_turn_order_games"].iloc[0]) == 1500
+
+
+def test_pairing_narrows_the_intervals_of_a_real_change():
+    result = compare(
+        "fantastique", baseline="", variants=["fan=III"], players=4, games=1000, seed=7
+    )
+    d = result.differences
+    score = d[(d["metric"] == "score") & (d["group"] == "turn position")]
+    assert (score["se_ratio"] < 0.8).all()
+    assert np.allclose(score["se_ratio"], score["se"] / score["se_unpaired"])
+
+
+def test_a_changed_deck_says_what_is_still_paired(tmp_path):
+    cards = tmp_path / "more_eights.toml"
+    cards.write_text(
+        FINALE_WORTH_MORE.replace("8 = 9", "8 = 12").replace("60", "20").replace("30", "10")
+    )
+    result = compare("fantastique", baseline="", variants=[f"cards={cards}"], games=400, seed=1)
+    row = result.pairing.iloc[0]
+    assert not row["same_cards"]
+    assert "card data differ" in row["pairing"]
+    # A reshuffled deck draws the start seat from other numbers: far fewer games keep it.
+    assert row["same_turn_order_games"] < 300
+
+
+def test_paired_row_matches_scipys_paired_t_test():
+    rng = np.random.default_rng(0)
+    base = rng.normal(size=200)
+    variant = base + rng.normal(0.2, 0.5, size=200)
+    row = paired_row(base, variant)
+    test = sps.ttest_rel(variant, base)
+    assert row["p"] == pytest.approx(test.pvalue)
+    assert row["difference"] == pytest.approx((variant - base).mean())
+
+
+def test_an_interval_that_excludes_zero_is_always_a_holm_rejection():
+    rng = np.random.default_rng(1)
+    rows = []
+    for shift in np.linspace(0, 0.4, 30):
+        base = rng.normal(size=300)
+        rows.append(paired_row(base, base + rng.normal(shift, 1.0, size=300)))
+    d = correct(pd.DataFrame(rows))
+    excludes = (d["low"] > 0) | (d["high"] < 0)
+    assert d.loc[excludes, "separated"].all()
+    assert (d["tests"] == 30).all()
+    assert d["level"].iloc[0] == pytest.approx(1 - 0.05 / 30)
+
+
+def test_fantastique_turn_position_is_counted_from_the_first_seat():
+    spec = get_game("fantastique")
+    rows = simulate(spec, players=3, games=50, seed=4)
+    pos = positions(spec, rows, 3)
+    first = rows["first_seat"].to_numpy().reshape(-1, 3)[:, 0]
+    seat_at_zero = np.argmax(pos == 0, axis=1)
+    assert (seat_at_zero == first).all()  # F1: the drawn seat acts first in round 1
+    assert (np.sort(pos, axis=1) == np.arange(3)).all()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", [n for n in games() if n != "highcard"])
+def test_every_game_declares_columns_its_rows_carry(name):
+    spec = get_game(name)
+    players = max(spec.min_players, 2)
+    rows = simulate(spec, players=players, games=20, seed=3)
+    order = spec.turn_order
+    for column in (order.column, order.start_seat, spec.length_column, *spec.score_parts):
+        if column is not None:
+            assert column in rows.columns
+    assert order.ruling
+    pos = positions(spec, rows, players)
+    assert (np.sort(pos, axis=1) == np.arange(players)).all()
+    if spec.score_parts:
+        parts = rows[list(spec.score_parts)].sum(axis=1)
+        assert np.allclose(parts, rows["score"])

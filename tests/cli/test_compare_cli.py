@@ -1,0 +1,110 @@
+"""``fairysim compare``: bad input is one line, exit 2, nothing written; a run writes its tables
+with the run's metadata and its figure (issue 27)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from typer.testing import CliRunner
+
+from fairysim.cli import app
+from fairysim.sim.batch import read_results
+
+runner = CliRunner(env={"COLUMNS": "200"})
+
+
+def one_line_error(result, option: str) -> str:
+    assert result.exit_code == 2, result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1, result.output
+    assert "Traceback" not in result.output
+    assert lines[0].startswith(f"Error: {option}"), lines[0]
+    return lines[0]
+
+
+def run(out: Path, *args: str):
+    return runner.invoke(
+        app,
+        ["compare", "fantastique", "--players", "4", "--games", "200", "--seed", "1",
+         "--out-dir", str(out), *args],
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("args", "option", "words"),
+    [
+        (["--variant", "colour=red"], "--variant", "unknown option 'colour'"),
+        (["--variant", "fan=II", "--variant", "fan"], "--variant", "is not key=value"),
+        (["--variant", ""], "--variant", "baseline's setup"),
+        (["--baseline", "fan=II", "--variant", "fan=ii"], "--variant", "baseline's setup"),
+        (["--variant", "players=3"], "--variant", "changes the player count"),
+        (["--variant", "seed=4"], "--variant", "both are played on --seed"),
+        (["--variant", "fan=IX"], "--variant", "--fan"),
+        (["--variant", "policies=greedy,random"], "--variant", "gave 2 policies"),
+        (["--variant", "fan=II;fan=III"], "--variant", "given twice"),
+        (["--baseline", "court=x.toml", "--variant", "fan=II"], "--baseline", "unknown option"),
+        (["--variant", "fan=II", "--rank-by", "colour"], "--rank-by", "must be one of"),
+    ],
+)
+def test_bad_setups_are_one_line_and_write_nothing(tmp_path, args, option, words):
+    out = tmp_path / "out"
+    line = one_line_error(run(out, *args), option)
+    assert words in line
+    assert not out.exists()
+
+
+def test_a_malformed_card_file_is_one_line_and_writes_nothing(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[fan_cards\n1 = 3\n")
+    out = tmp_path / "out"
+    line = one_line_error(run(out, "--variant", f"cards={bad}"), "--variant")
+    assert str(bad) in line
+    assert not out.exists()
+
+
+def test_a_missing_card_file_is_one_line(tmp_path):
+    out = tmp_path / "out"
+    line = one_line_error(run(out, "--variant", f"cards={tmp_path / 'nope.toml'}"), "--variant")
+    assert "nope.toml" in line
+    assert not out.exists()
+
+
+def test_an_out_dir_that_is_a_file_is_refused_before_playing(tmp_path):
+    out = tmp_path / "file"
+    out.write_text("keep me")
+    one_line_error(run(out, "--variant", "fan=II"), "--out-dir")
+    assert out.read_text() == "keep me"
+
+
+def test_an_unknown_game_is_one_line(tmp_path):
+    result = runner.invoke(app, ["compare", "chess", "--variant", "x=1", "--out-dir", "o"])
+    one_line_error(result, "GAME")
+
+
+def test_a_run_writes_tables_with_metadata_and_the_figure(tmp_path):
+    out = tmp_path / "out"
+    result = run(out, "--variant", "fan=II", "--variant", "policies=random,greedy,greedy,greedy")
+    assert result.exit_code == 0, result.output
+    assert "Pairing narrowed the intervals" in result.output
+    assert "Holm-corrected" in result.output
+    names = {p.name for p in out.iterdir()}
+    assert names == {
+        "compare_differences.parquet",
+        "compare_ranking.parquet",
+        "compare_pairing.parquet",
+        "compare_differences.png",
+        "compare_differences.svg",
+    }
+    frame, meta = read_results(out / "compare_differences.parquet")
+    assert meta["game"] == "fantastique"
+    assert meta["config"]["games"] == 200 and meta["config"]["seed"] == 1
+    assert [v["options"] for v in meta["config"]["variants"]] == [
+        {"fan": "II"},
+        {"policies": "random,greedy,greedy,greedy"},
+    ]
+    assert set(frame["variant"]) == {"fan=II", "policies=random,greedy,greedy,greedy"}
+    ranking = pd.read_parquet(out / "compare_ranking.parquet")
+    assert list(ranking["rank"]) == [1, 2]
+    assert (out / "compare_differences.svg").read_text().lstrip().startswith("<?xml")
