@@ -20,7 +20,7 @@ def simulate(*args: str):
 def test_precision_stops_when_reached_and_says_so():
     result = simulate("--precision", "0.05", "--max-games", "100000", "--chunk-games", "300")
     assert result.exit_code == 0, result.output
-    line = next(l for l in result.output.splitlines() if l.startswith("precision reached"))
+    line = next(x for x in result.output.splitlines() if x.startswith("precision reached"))
     games = int(re.search(r"after ([\d,]+) games", line).group(1).replace(",", ""))
     assert games in (1000, 2000, 4000, 8000) and games < 100_000
     widest = float(re.search(r"within \+/-([\d.]+)", line).group(1))
@@ -30,7 +30,7 @@ def test_precision_stops_when_reached_and_says_so():
 def test_cap_reached_first_is_one_line():
     result = simulate("--precision", "0.001", "--max-games", "1500")
     assert result.exit_code == 0, result.output
-    assert any(l.startswith("--max-games 1,500 reached") for l in result.output.splitlines())
+    assert any(x.startswith("--max-games 1,500 reached") for x in result.output.splitlines())
 
 
 @pytest.mark.parametrize("value", ["0", "0.7", "-1"])
