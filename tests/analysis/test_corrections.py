@@ -48,7 +48,7 @@ def test_unknown_method_is_refused():
         correct_family([1.0], [1.0], method="bonferroni_typo")
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(
     st.lists(
         st.tuples(st.floats(-6, 6, allow_nan=False), st.floats(0.01, 3, allow_nan=False)),

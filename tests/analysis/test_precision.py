@@ -66,10 +66,10 @@ def test_bad_precision_is_refused():
 def test_stopped_intervals_cover_the_truth_at_least_95_percent():
     rng = np.random.default_rng(2026)
     truth = 0.37
-    runs = 2000
+    runs = 800
     covered = 0
     for _ in range(runs):
         run = run_to_precision(fast_player(truth, rng), 0.04, 20_000, first_look=50)
         covered += bool(run.low[0] <= truth <= run.high[0])
-    # 95% of 2000 is 1900; require it outright (the union bound makes it typically ~99%)
+    # the seed is fixed, so this is deterministic; the union bound over looks makes it ~99%
     assert covered / runs >= 0.95
