@@ -4,8 +4,11 @@ One package per game (:mod:`~fairysim.analysis.fantastique`, :mod:`~fairysim.ana
 :mod:`~fairysim.analysis.fairyland`), with the same module for the same job in each report:
 ``study.py`` plays the report's games and builds its tables, ``figures.py`` draws them,
 ``report.py`` writes the HTML page with ``write_report``. What no game owns lives here once:
-:mod:`~fairysim.analysis.stats` (intervals, paired differences, seat tests, corrections for many
-comparisons), :mod:`~fairysim.analysis.page` (the HTML page, written atomically),
+:mod:`~fairysim.analysis.stats` (intervals, paired differences, seat tests),
+:mod:`~fairysim.analysis.corrections` (corrected families with intervals that agree with their
+verdicts), :mod:`~fairysim.analysis.ranking` (tied groups), :mod:`~fairysim.analysis.turn_order`
+(seat advantage by turn order), :mod:`~fairysim.analysis.precision` (playing to a precision),
+:mod:`~fairysim.analysis.page` (the HTML page, written atomically),
 :mod:`~fairysim.analysis.plots` (figure helpers), :mod:`~fairysim.analysis.formats` (numbers as
 text), :mod:`~fairysim.analysis.seats` (seat advantage as every report shows it) and
 :mod:`~fairysim.analysis.studies` (player-count and card-file checks, progress over runs) and

@@ -2,9 +2,10 @@
 
 Everything here works on the tidy frames that every game's ``simulate()`` returns: columns
 ``game``, ``seat``, ``win_share`` and, where a function needs them, ``score``, ``players`` and
-per-round trace columns. The chi-square tail of the seat test is written out here; the tests
-for many comparisons at once (score tests, clustered differences, Holm and Benjamini-Hochberg
-corrections) come from statsmodels and scipy.
+per-round trace columns. Distributions, intervals and tests come from scipy and statsmodels
+(the Wilson interval is statsmodels' ``proportion_confint``, the chi-square tail scipy's
+``chi2.sf``); corrected families with their simultaneous intervals live in
+:mod:`fairysim.analysis.corrections`.
 
 Win shares and ties
 -------------------
@@ -70,11 +71,7 @@ def wilson_interval(
 
     Notes
     -----
-    With ``p = successes / n``::
-
-        centre = (p + z^2 / 2n) / (1 + z^2 / n)
-        half   = z / (1 + z^2 / n) * sqrt(p (1 - p) / n + z^2 / 4n^2)
-
+    statsmodels' ``proportion_confint(method="wilson")`` at level ``1 - 2 P(Z > z)``.
     Unlike the normal (Wald) interval it stays inside [0, 1] and is sensible at 0 or n
     successes, which matters for rare events such as a seat that almost never wins.
 
@@ -84,19 +81,23 @@ def wilson_interval(
     >>> round(float(low), 4), round(float(high), 4)
     (0.2366, 0.7634)
     """
-    s = np.asarray(successes, dtype=np.float64)
-    n = np.asarray(n, dtype=np.float64)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        p = s / n
-        z2 = z * z
-        denom = 1.0 + z2 / n
-        centre = (p + z2 / (2.0 * n)) / denom
-        half = z / denom * np.sqrt(np.maximum(p * (1.0 - p), 0.0) / n + z2 / (4.0 * n * n))
+    from scipy.stats import norm
+    from statsmodels.stats.proportion import proportion_confint
+
+    s, n = np.broadcast_arrays(
+        np.asarray(successes, dtype=np.float64), np.asarray(n, dtype=np.float64)
+    )
+    alpha = 2.0 * float(norm.sf(z))
+    low = np.full(s.shape, np.nan)
+    high = np.full(s.shape, np.nan)
+    ok = n > 0
+    if ok.any():
+        lo, hi = proportion_confint(s[ok], n[ok], alpha=alpha, method="wilson")
         # At 0 (or n) successes the bound is exactly 0 (or 1); rounding would leave ~1e-19.
-        low = np.where(s <= 0, 0.0, np.clip(centre - half, 0.0, 1.0))
-        high = np.where(s >= n, 1.0, np.clip(centre + half, 0.0, 1.0))
-        low = np.where(n > 0, low, np.nan)
-        high = np.where(n > 0, high, np.nan)
+        low[ok] = np.where(s[ok] <= 0, 0.0, np.clip(lo, 0.0, 1.0))
+        high[ok] = np.where(s[ok] >= n[ok], 1.0, np.clip(hi, 0.0, 1.0))
+    if low.ndim == 0:
+        return low[()], high[()]
     return low, high
 
 
@@ -220,10 +221,7 @@ def paired_difference(a: pd.Series, b: pd.Series, z: float = Z_95) -> PairedDiff
 
 
 def chi2_sf(x: float, dof: int) -> float:
-    """Upper tail ``P(X >= x)`` of the chi-square distribution with integer ``dof``.
-
-    Closed forms for integer degrees of freedom (no scipy needed): for even ``dof`` a finite
-    Poisson sum, for odd ``dof`` the normal tail plus a finite series.
+    """Upper tail ``P(X >= x)`` of the chi-square distribution (scipy's ``chi2.sf``).
 
     Parameters
     ----------
@@ -235,38 +233,18 @@ def chi2_sf(x: float, dof: int) -> float:
     Returns
     -------
     float
-        The p-value of ``x``.
+        The p-value of ``x``; ``nan`` for a ``nan`` statistic.
 
     Examples
     --------
     >>> round(chi2_sf(3.841458820694124, 1), 6)
     0.05
     """
+    from scipy.stats import chi2
+
     if dof < 1:
         raise ValueError(f"degrees of freedom must be >= 1, got {dof}")
-    if not math.isfinite(x):
-        return math.nan if math.isnan(x) else 0.0
-    if x <= 0:
-        return 1.0
-    half = x / 2.0
-    if dof % 2 == 0:
-        term = 1.0
-        total = 1.0
-        for i in range(1, dof // 2):
-            term *= half / i
-            total += term
-        return min(1.0, math.exp(-half) * total)
-    total = math.erfc(math.sqrt(half))
-    root = math.sqrt(x)
-    term = math.exp(-half) / math.sqrt(2.0 * math.pi) * 2.0  # 2 * phi(sqrt x)
-    series = 0.0
-    power = root  # x^((2i - 1) / 2)
-    odd_product = 1.0  # 1 * 3 * ... * (2i - 1)
-    for i in range(1, (dof - 1) // 2 + 1):
-        odd_product *= 2 * i - 1
-        series += power / odd_product
-        power *= x
-    return min(1.0, total + term * series)
+    return float(chi2.sf(x, dof))
 
 
 # --------------------------------------------------------------------------------------------

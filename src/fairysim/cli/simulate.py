@@ -56,6 +56,22 @@ def simulate_params(spec: GameSpec) -> list[Param]:
             f"`fairysim policies {spec.name}`) or module:function for your own.",
         ),
         option("games", int, 10_000, "--games", "Number of games to play."),
+        option(
+            "precision",
+            float | None,
+            None,
+            "--precision",
+            "Instead of --games: play until every seat's win share has a half-width at or "
+            "below this (win-share units, 0.01 = 1 percentage point), looking after 1,000 "
+            "games and each time the count doubles, the 5% error rate split over the looks.",
+        ),
+        option(
+            "max_games",
+            int,
+            1_000_000,
+            "--max-games",
+            "Cap on the games --precision may play (default 1,000,000).",
+        ),
         option("seed", int, 0, "--seed", "Seed of the run; game i depends only on (seed, i)."),
     ]
     params += [option(axis.name, str | None, None, axis.option, axis.help) for axis in spec.axes]
@@ -99,6 +115,10 @@ def run_simulate(spec: GameSpec, **options: Any) -> None:
 
     # Every check runs before the first game, so a bad option costs no compile and no file.
     games = check_games(options["games"], "--games")
+    precision = options["precision"]
+    if precision is not None and not 0 < precision <= 0.5:
+        raise FairysimError("--precision", f"must be above 0 and at most 0.5, got {precision}")
+    max_games = check_games(options["max_games"], "--max-games")
     chunk_games = check_chunk_games(options["chunk_games"], "--chunk-games")
     threads = check_threads(options["threads"])
     out = options["out"]
@@ -121,18 +141,25 @@ def run_simulate(spec: GameSpec, **options: Any) -> None:
     flags = {flag.name: options[flag.name] for flag in spec.flags}
 
     start = time.perf_counter()
-    with ProgressBar("simulating", total=games) as progress:
-        kept = "nothing written" if out is None else f"nothing written, {out} untouched"
-        stop_message(lambda: f"stopped after {progress.done:,} games; {kept}")
-        summary = simulate_summary(
-            setup,
-            games,
-            out=out,
-            chunk_games=chunk_games,
-            threads=threads,
-            progress=progress,
-            **flags,
+    reached = None
+    if precision is not None:
+        summary, reached = play_to_precision(
+            spec, setup, precision, max_games, chunk_games, threads, flags, out
         )
+        games = int(summary["games"].iloc[0])
+    else:
+        with ProgressBar("simulating", total=games) as progress:
+            kept = "nothing written" if out is None else f"nothing written, {out} untouched"
+            stop_message(lambda: f"stopped after {progress.done:,} games; {kept}")
+            summary = simulate_summary(
+                setup,
+                games,
+                out=out,
+                chunk_games=chunk_games,
+                threads=threads,
+                progress=progress,
+                **flags,
+            )
     elapsed = time.perf_counter() - start
 
     console = stdout_console()
@@ -143,8 +170,53 @@ def run_simulate(spec: GameSpec, **options: Any) -> None:
     console.print(summary_table(spec, summary, labels))
     for line in setup.footnotes():
         console.print(line, soft_wrap=True)
+    if reached is not None:
+        console.print(reached.message(), soft_wrap=True)
     if out is not None:
         console.print(f"Wrote {games * setup.seats:,} rows to {out}", soft_wrap=True)
+
+
+def play_to_precision(
+    spec: GameSpec,
+    setup: Any,
+    precision: float,
+    max_games: int,
+    chunk_games: int,
+    threads: int | None,
+    flags: dict[str, Any],
+    out: Path | None,
+) -> tuple[pd.DataFrame, Any]:
+    """Play ``setup`` until :func:`fairysim.analysis.precision.run_to_precision` stops; with
+    ``--out``, the games played are replayed into the file (game ``i`` depends only on the seed
+    and ``i``, so the rows are the same games)."""
+    from fairysim.analysis.precision import run_to_precision
+    from fairysim.sim.batch import SeatAggregate
+    from fairysim.sim.run import simulate_summary
+
+    aggregate = SeatAggregate(spec.seat_columns, setup.seats)
+
+    def play(first: int, n: int) -> Any:
+        chunks = spec.play_chunks(
+            setup, n, first_game=first, chunk_games=chunk_games, threads=threads, **flags
+        )
+        for _, arrays in chunks:
+            yield arrays
+
+    kept = "nothing written" if out is None else f"nothing written, {out} untouched"
+    with ProgressBar("simulating to precision", total=max_games) as progress:
+        stop_message(lambda: f"stopped after {progress.done:,} games; {kept}")
+
+        def fold(first: int, arrays: Any) -> None:
+            aggregate.add(arrays)
+            progress(aggregate.games, max_games)
+
+        reached = run_to_precision(play, precision, max_games, on_chunk=fold)
+    summary = aggregate.frame(setup.policy_names)
+    if out is not None:
+        summary = simulate_summary(
+            setup, reached.games, out=out, chunk_games=chunk_games, threads=threads, **flags
+        )
+    return summary, reached
 
 
 def summary_table(

@@ -1,0 +1,160 @@
+"""Play until every win share is as precise as asked: ``--precision H``.
+
+Stopping rule
+-------------
+The run looks at its data after ``first_look`` games, then each time the count doubles, and
+last at ``max_games``: ``K`` looks in all, known before the first game. Each look's intervals
+are Wilson intervals at level ``1 - alpha / K`` (the error rate split evenly over the looks, a
+Bonferroni bound), so the chance that any interval of any look misses the truth is at most
+``alpha``, whatever look the run stops at. The run stops at the first look where every win
+share's interval has a half-width at or below ``H``; that interval, wider than a plain 95 % one,
+is the one reported. Game ``i`` depends only on ``(seed, i)`` and games are played once, in
+order, so a stopped run holds exactly the games ``0 .. n - 1`` that a fixed run of ``n`` would.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+
+import numpy as np
+
+ChunkPlayer = Callable[[int, int], Iterable[Mapping[str, np.ndarray]]]
+"""``play(first_game, n_games)`` yields chunks whose ``win_share`` has shape (games, seats)."""
+
+
+def look_schedule(first_look: int, max_games: int) -> list[int]:
+    """Game counts at which the run looks: ``first_look``, doubling, ending at ``max_games``.
+
+    Examples
+    --------
+    >>> look_schedule(1000, 5000)
+    [1000, 2000, 4000, 5000]
+    """
+    if first_look < 1 or max_games < 1:
+        raise ValueError("first_look and max_games must be positive")
+    looks = []
+    n = min(first_look, max_games)
+    while n < max_games:
+        looks.append(n)
+        n *= 2
+    return [*looks, max_games]
+
+
+@dataclass
+class PrecisionRun:
+    """What a run to precision reached.
+
+    Attributes
+    ----------
+    games : int
+        Games played (every figure rests on all of them).
+    wins : numpy.ndarray
+        Sum of win shares per seat.
+    low, high : numpy.ndarray
+        Each seat's Wilson interval at ``level``.
+    level : float
+        Confidence level of the intervals, ``1 - alpha / looks_planned``.
+    reached : bool
+        Whether every half-width is at or below the precision asked.
+    precision : float
+        The half-width asked (share of games).
+    looks : list of int
+        The game counts looked at.
+    half_widths : list of float
+        The widest half-width at each look.
+    """
+
+    games: int
+    wins: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+    level: float
+    reached: bool
+    precision: float
+    looks: list[int] = field(default_factory=list)
+    half_widths: list[float] = field(default_factory=list)
+
+    @property
+    def win_share(self) -> np.ndarray:
+        """Win share per seat."""
+        return self.wins / self.games
+
+    def message(self) -> str:
+        """One line saying what was reached."""
+        widest = self.half_widths[-1]
+        if self.reached:
+            return (
+                f"precision reached: every win share within +/-{widest:.4f} "
+                f"(asked {self.precision:.4f}) at {self.level:.2%} after {self.games:,} games"
+            )
+        return (
+            f"--max-games {self.games:,} reached before --precision {self.precision:g}: "
+            f"widest half-width {widest:.4f} at {self.level:.2%}"
+        )
+
+
+def run_to_precision(
+    play: ChunkPlayer,
+    precision: float,
+    max_games: int,
+    *,
+    first_look: int = 1000,
+    alpha: float = 0.05,
+    value: str = "win_share",
+    on_chunk: Callable[[int, Mapping[str, np.ndarray]], None] | None = None,
+) -> PrecisionRun:
+    """Play in chunks until every win share's half-width is at most ``precision``.
+
+    Parameters
+    ----------
+    play : callable
+        ``play(first_game, n_games)`` yields the chunks of games ``first_game ..
+        first_game + n_games - 1``, each a mapping with ``value`` of shape (games, seats).
+    precision : float
+        Half-width asked, in win-share units (0.01 = one percentage point), in (0, 0.5].
+    max_games : int
+        Cap on games played.
+    first_look : int, default 1000
+        Games before the first look.
+    alpha : float, default 0.05
+        Error rate over all looks together.
+    value : str, default "win_share"
+        The column read from each chunk.
+    on_chunk : callable, optional
+        Called with ``(first_game, chunk)`` for every chunk (e.g. to fold a summary).
+
+    Returns
+    -------
+    PrecisionRun
+    """
+    from fairysim.analysis.stats import wilson_interval
+
+    if not 0 < precision <= 0.5:
+        raise ValueError(f"precision must be in (0, 0.5], got {precision}")
+    schedule = look_schedule(first_look, max_games)
+    level_alpha = alpha / len(schedule)
+    from scipy.stats import norm
+
+    z = float(norm.isf(level_alpha / 2))
+    games, wins = 0, None
+    run = PrecisionRun(0, np.zeros(0), np.zeros(0), np.zeros(0), 1 - level_alpha, False, precision)
+    for look in schedule:
+        for chunk in play(games, look - games):
+            shares = np.asarray(chunk[value], dtype=np.float64)
+            if on_chunk is not None:
+                on_chunk(games, chunk)
+            wins = shares.sum(axis=0) if wins is None else wins + shares.sum(axis=0)
+            games += len(shares)
+        low, high = wilson_interval(wins, np.full(wins.shape, games), z)
+        half = float(np.max((high - low) / 2))
+        run.looks.append(games)
+        run.half_widths.append(half)
+        run.games, run.wins, run.low, run.high = games, wins, low, high
+        if half <= precision:
+            run.reached = True
+            break
+    return run
+
+
+__all__ = ["ChunkPlayer", "PrecisionRun", "look_schedule", "run_to_precision"]

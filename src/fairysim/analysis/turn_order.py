@@ -1,0 +1,131 @@
+"""Seat advantage by turn order, the one way every report reads seats.
+
+Lineup seats are exchangeable when one policy sits everywhere, so a seat's advantage is read by
+its place in the turn order. Each game's rows say it their own way:
+
+- ``"first_seat"``: the row carries the seat that starts round 1 (Fantastique, ruling F1); the
+  turn position is ``(seat - first_seat) mod players``.
+- ``"turn_position"``: the row carries it directly, 0 = the starting player (Fairy Land, L18).
+- ``"seat"``: the seat index is the resolution order (Fairy Concerto, C4).
+
+Intervals are clustered by game (statsmodels OLS on position dummies with a cluster-robust
+covariance; one game's positions share one win) and the test against the fair share
+``1/players`` is one Holm-corrected family per player count, its intervals the corrected ones
+(:mod:`fairysim.analysis.corrections`).
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+TURN_SOURCES = ("first_seat", "turn_position", "seat")
+"""How a game's rows give a seat's turn position (see the module notes)."""
+
+
+def turn_positions(df: pd.DataFrame, source: str) -> np.ndarray:
+    """Each row's turn position (0 = the player who moves first).
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        Tidy results with ``seat``, ``players`` and, for ``source="first_seat"`` or
+        ``"turn_position"``, that column.
+    source : {"first_seat", "turn_position", "seat"}
+        Where the rows carry the turn order.
+
+    Returns
+    -------
+    numpy.ndarray of int
+    """
+    if source not in TURN_SOURCES:
+        raise ValueError(f"source must be one of {TURN_SOURCES}, got {source!r}")
+    if source != "seat" and source not in df.columns:
+        raise ValueError(f"the rows have no {source!r} column to read the turn order from")
+    seat = df["seat"].to_numpy(np.int64)
+    if source == "seat":
+        return seat
+    if source == "turn_position":
+        return df["turn_position"].to_numpy(np.int64)
+    players = df["players"].to_numpy(np.int64)
+    return (seat - df["first_seat"].to_numpy(np.int64)) % players
+
+
+def turn_advantage(
+    df: pd.DataFrame,
+    source: str,
+    by: str | Sequence[str] = (),
+    value: str = "win_share",
+    method: str = "holm",
+    alpha: float = 0.05,
+) -> pd.DataFrame:
+    """Win share by turn position with game-clustered, corrected intervals.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        Tidy results, one row per game and seat, with ``game``, ``seat``, ``players``
+        (inferred from the seats when absent) and the turn-order column of ``source``.
+    source : {"first_seat", "turn_position", "seat"}
+        See :func:`turn_positions`.
+    by : str or sequence of str, default ``()``
+        Columns that tell runs apart (game indices repeat between runs); player count is
+        always a key.
+    value : str, default "win_share"
+        The win share column (ties split).
+    method : {"holm", "fdr_bh"}, default "holm"
+        Correction over the positions of one group.
+    alpha : float, default 0.05
+        Error rate of the family.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (``by``, players, position): ``games``, ``win_share``, ``se`` (clustered
+        by game), ``fair`` (1/players), ``advantage``, ``p_value``, ``p_adjusted``,
+        ``significant``, ``level`` and the corrected interval ``low``/``high`` on the win
+        share, which excludes ``fair`` exactly when ``significant``.
+    """
+    import statsmodels.api as sm
+
+    from fairysim.analysis.corrections import correct_family
+
+    keys = [by] if isinstance(by, str) else list(by)
+    frame = df if "players" in df.columns else df.assign(players=int(df["seat"].nunique()))
+    frame = frame.assign(position=turn_positions(frame, source))
+    rows = []
+    for key, group in frame.groupby([*keys, "players"], observed=True, sort=True):
+        key = key if isinstance(key, tuple) else (key,)
+        players = int(key[-1])
+        pos = group["position"].to_numpy(np.int64)
+        design = np.eye(players)[pos]
+        y = group[value].to_numpy(np.float64)
+        games = group["game"].to_numpy()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            fit = sm.OLS(y, design).fit(cov_type="cluster", cov_kwds={"groups": games})
+        counts = np.bincount(pos, minlength=players)
+        fair = 1.0 / players
+        table = correct_family(fit.params, fit.bse, null=fair, method=method, alpha=alpha)
+        part = pd.DataFrame(
+            {
+                "position": np.arange(players),
+                "games": counts,
+                "win_share": fit.params,
+                "se": fit.bse,
+                "fair": fair,
+                "advantage": fit.params - fair,
+            }
+        )
+        for column in ("p_value", "p_adjusted", "significant", "level", "low", "high"):
+            part[column] = table[column].to_numpy()
+        for name, v in reversed(list(zip([*keys, "players"], key, strict=True))):
+            part.insert(0, name, v)
+        rows.append(part)
+    return pd.concat(rows, ignore_index=True)
+
+
+__all__ = ["TURN_SOURCES", "turn_advantage", "turn_positions"]
