@@ -75,7 +75,7 @@ def use_source_keyed_cache() -> Path | None:
     in which case numba keeps its default, next to the source files).
 
     Must run before any fairysim kernel is defined: numba picks a kernel's cache folder when
-    the ``@njit(cache=True)`` decorator runs. ``fairysim/sim/__init__.py`` calls it first thing.
+    a ``cache=True`` kernel decorator runs. ``fairysim/sim/__init__.py`` calls it first thing.
     """
     digest = source_digest()
     root = cache_root()

@@ -8,9 +8,10 @@ import os
 import pandas as pd
 import pytest
 
-from fairysim.analysis import page
+from fairysim import files
 from fairysim.analysis.page import Report, atomic_write_text
 from fairysim.analysis.plots import new_figure
+from fairysim.errors import FairysimError
 
 
 def test_report_escapes_text_and_keeps_files(tmp_path):
@@ -47,8 +48,10 @@ def test_atomic_write_cleans_up_on_failure(tmp_path, monkeypatch):
     def no_sync(_fd):
         raise OSError("no space")
 
-    monkeypatch.setattr(page.os, "fsync", no_sync)
-    with pytest.raises(OSError, match="no space"):
+    monkeypatch.setattr(files.os, "fsync", no_sync)
+    with pytest.raises(
+        FairysimError, match=f"--out-dir: cannot write {target} .no space.; {target} untouched"
+    ):
         atomic_write_text(target, "second")
     assert target.read_text() == "first"
     assert [p.name for p in tmp_path.iterdir()] == ["a.txt"]

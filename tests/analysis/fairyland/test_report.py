@@ -13,9 +13,10 @@ import pytest
 from typer.testing import CliRunner
 
 import fairysim
-from fairysim.analysis import page
+from fairysim import files
 from fairysim.analysis.fairyland import report as fr
 from fairysim.cli import app
+from fairysim.errors import FairysimError
 
 from ..concerto.tidy import text_of
 from .conftest import AUCTION_GAMES, GAMES, SEED
@@ -118,15 +119,15 @@ def test_failure_while_writing_keeps_the_old_report(tmp_path, monkeypatch, study
     old = tmp_path / "fairyland-report.html"
     old.write_text("old report")
     (tmp_path / "fairyland-cards.csv").write_text("old table")
-    real_stage = page._stage
+    real_stage = files.stage_bytes
 
     def stage(path, data):
         if path.name.endswith(".html"):
             raise OSError("disk full")
         return real_stage(path, data)
 
-    monkeypatch.setattr(page, "_stage", stage)
-    with pytest.raises(OSError, match="disk full"):
+    monkeypatch.setattr(files, "stage_bytes", stage)
+    with pytest.raises(FairysimError, match="disk full"):
         fr.build_report(study).write(tmp_path)
     assert old.read_text() == "old report"
     assert (tmp_path / "fairyland-cards.csv").read_text() == "old table"

@@ -9,9 +9,10 @@ import pandas as pd
 import pytest
 
 import fairysim
-from fairysim.analysis import page
+from fairysim import files
 from fairysim.analysis.fantastique import report as fr
 from fairysim.analysis.fantastique.study import fan_strength
+from fairysim.errors import FairysimError
 from fairysim.sim.fantastique import FANS
 
 GAMES = 60
@@ -110,15 +111,15 @@ def test_failure_while_writing_keeps_the_old_report(tmp_path, monkeypatch, stren
     old = tmp_path / "fantastique-report.html"
     old.write_text("old report")
     (tmp_path / "fantastique-ranking.csv").write_text("old table")
-    real_stage = page._stage
+    real_stage = files.stage_bytes
 
     def stage(path, data):
         if path.name.endswith(".html"):
             raise OSError("disk full")
         return real_stage(path, data)
 
-    monkeypatch.setattr(page, "_stage", stage)
-    with pytest.raises(OSError, match="disk full"):
+    monkeypatch.setattr(files, "stage_bytes", stage)
+    with pytest.raises(FairysimError, match="disk full"):
         fr.build_report(strength).write(tmp_path)
     assert old.read_text() == "old report"
     assert (tmp_path / "fantastique-ranking.csv").read_text() == "old table"
