@@ -329,3 +329,15 @@ def test_a_policies_argument_of_the_wrong_type_is_refused_naming_policies(polici
         resolve_policies(policies, 2, FANTASTIQUE_POLICIES)
     assert info.value.where == "policies"
     assert message in str(info.value) and "\n" not in str(info.value)
+
+
+def test_a_path_to_a_builtins_function_is_that_builtin():
+    # What a game or one of its forms refuses by name (solo lookahead at 2-4 players) it then
+    # refuses by path too; a copy of the function under another name stays a user policy.
+    path = "fairysim.sim.fantastique.policies:balancer_policy"
+    (seat,) = resolve_policies(path, 1, FANTASTIQUE_POLICIES)
+    assert seat is FANTASTIQUE_POLICIES["balancer"]
+    (seat,) = resolve_policies(
+        "fairysim.sim.concerto.policies:lookahead_policy", 1, CONCERTO_POLICIES
+    )
+    assert seat is CONCERTO_POLICIES["lookahead"]

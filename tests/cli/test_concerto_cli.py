@@ -281,6 +281,19 @@ def test_lookahead_is_refused_outside_solo():
     assert "solo" in result.output
 
 
+@pytest.mark.parametrize("players", ["2", "3", "4"])
+def test_lookahead_is_refused_outside_solo_by_its_module_path_too(players):
+    # A path to the built-in's own function is the built-in: refused like its name, not
+    # accepted to play as greedy (its draft decisions fall back to greedy's).
+    path = "fairysim.sim.concerto.policies:lookahead_policy"
+    result = simulate("--players", players, "--policy", path, "--games", "10")
+    assert_one_line_error(result, "--policy")
+    assert "lookahead is for solo" in result.output
+    mixed = ",".join(["greedy"] * (int(players) - 1) + [path])
+    result = simulate("--players", players, "--policy", mixed, "--games", "10")
+    assert_one_line_error(result, "--policy")
+
+
 # --------------------------------------------------------------------------------------------
 # report concerto / concerto-solo
 

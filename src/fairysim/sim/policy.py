@@ -263,6 +263,13 @@ def load_user_policy(spec: str, option: str = "--policy") -> Policy:
         function that does not compile, returns no integer or can raise (``raise`` or
         ``assert`` in it or in a jitted function it calls), or bad weights.
     """
+    module, function = _import_function(spec, option)
+    return _user_policy(module, function, spec, option)
+
+
+def _import_function(spec: str, option: str) -> tuple[pytypes.ModuleType, Callable]:
+    """The module and the function that ``module:function`` names (errors as
+    :func:`load_user_policy`)."""
     module_name, _, attr = spec.partition(":")
     if not module_name or not attr:
         raise FairysimError(option, f"{spec!r} is neither a built-in policy nor module:function")
@@ -280,6 +287,12 @@ def load_user_policy(spec: str, option: str = "--policy") -> Policy:
     function = getattr(module, attr, None)
     if function is None:
         raise FairysimError(option, f"module {module_name!r} has no function {attr!r}")
+    return module, function
+
+
+def _user_policy(module: pytypes.ModuleType, function: Callable, spec: str, option: str) -> Policy:
+    """``function`` of ``module`` checked and compiled as the user policy ``spec``."""
+    attr = spec.partition(":")[2]
     weights = _user_weights(getattr(module, f"{attr}_weights", ()), spec, option)
     compiled = _as_policy_function(function, spec, option)
     names = tuple(f"w{i}" for i in range(len(weights)))
@@ -519,7 +532,11 @@ def resolve_policies(
             resolved.append(registry[item])
         elif ":" in item:
             if item not in cache:
-                cache[item] = load_user_policy(item, option)
+                module, function = _import_function(item, option)
+                # A path to a built-in's own function is that built-in, so that whatever a game
+                # or one of its forms allows or refuses by name it allows or refuses here too.
+                named = _builtin_of(function, registry)
+                cache[item] = named or _user_policy(module, function, item, option)
             resolved.append(cache[item])
         else:
             raise FairysimError(
@@ -528,6 +545,15 @@ def resolve_policies(
                 "or give module:function",
             )
     return tuple(resolved)
+
+
+def _builtin_of(function: object, registry: Mapping[str, Policy]) -> Policy | None:
+    """The built-in of ``registry`` whose compiled function ``function`` is, or wraps; None."""
+    target = getattr(function, "py_func", function)
+    for builtin_policy in registry.values():
+        if getattr(builtin_policy.function, "py_func", builtin_policy.function) is target:
+            return builtin_policy
+    return None
 
 
 def _shown_type(value: object) -> str:

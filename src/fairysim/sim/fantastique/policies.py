@@ -14,6 +14,7 @@ balancer    weighs the medal a fan wins now against the finale cards it gives up
 from __future__ import annotations
 
 import numba as nb
+import numpy as np
 
 from fairysim.sim.fantastique.rules import (
     BRONZE_MIN_PLAYERS,
@@ -23,6 +24,7 @@ from fairysim.sim.fantastique.rules import (
     PLAY_FAN,
     V_FAN,
     V_HAND,
+    V_HAND_SIZE,
     V_NEXT_MEDAL,
     V_PLAYED_COUNT,
     V_PLAYED_VALUE,
@@ -146,27 +148,84 @@ def hoarder_policy(decision, view, choices, n_choices, weights, rng):
 
 
 @nb.njit(cache=True, inline="always")
-def medal_now(view, value, count):
-    """Points of the medal fan (value, count) would hold against the fans already played."""
+def fan_beats(count_a, value_a, count_b, value_b):
+    """Whether fan (value_a, count_a) ranks above fan (value_b, count_b) for medals (F5)."""
+    return count_a > count_b or (count_a == count_b and value_a > value_b)
+
+
+@nb.njit(cache=True, inline="always")
+def binomial_below(n, trials, p):
+    """P(X < n) for X ~ Binomial(trials, p), summed term by term (n and trials are small)."""
+    if n <= 0:
+        return 0.0
+    if n > trials:
+        return 1.0
+    term = (1.0 - p) ** trials
+    total = term
+    odds = p / (1.0 - p)
+    for j in range(n - 1):
+        term *= (trials - j) / (j + 1) * odds
+        total += term
+    return min(total, 1.0)
+
+
+@nb.njit(cache=True, inline="always")
+def can_beat(hand_size, value, count):
+    """Chance that a hand of ``hand_size`` unseen cards holds a fan beating (value, count).
+
+    Each card is taken as a value drawn uniformly from 1..8, independently (the view carries
+    neither the deck's make-up nor the opponents' hands): the hand beats the fan when some value
+    ``v`` above ``value`` is held ``count`` times, or some value up to it ``count + 1`` times
+    (F5), with the values' counts treated as independent.
+    """
+    p = 1.0 / N_VALUES
+    below_more = binomial_below(count + 1, hand_size, p)  # a value <= value held <= count times
+    below_same = binomial_below(count, hand_size, p)  # a value > value held < count times
+    return 1.0 - below_more**value * below_same ** (N_VALUES - value)
+
+
+@nb.njit(cache=True, inline="always")
+def medal_expected(view, value, count, risk):
+    """Expected points of the medal fan (value, count) wins this round.
+
+    The fans already played rank as they stand (F5). Each seat still to play beats the fan with
+    the chance that its hand can (:func:`can_beat`) times ``risk``, the share of such seats that
+    do; the number of seats above the fan is then a sum of independent coin flips, whose
+    distribution is built up seat by seat. ``risk = 0`` counts the played fans alone.
+    """
     players = view[V_PLAYERS]
+    seat = view[V_SEAT]
+    rows = len(MEDAL_ROWS) if players >= BRONZE_MIN_PLAYERS else len(MEDAL_ROWS) - 1
     place = 0
     for s in range(players):
         c = view[V_PLAYED_COUNT + s]
-        if c > count or (c == count and c > 0 and view[V_PLAYED_VALUE + s] > value):
+        if c > 0 and fan_beats(c, view[V_PLAYED_VALUE + s], count, value):
             place += 1
-    rows = len(MEDAL_ROWS) if players >= BRONZE_MIN_PLAYERS else len(MEDAL_ROWS) - 1
     if place >= rows:
         return 0.0
-    return float(view[V_NEXT_MEDAL + place])
+    # dist[j]: chance that j of the seats still to play rank above the fan (j < rows matter)
+    dist = np.zeros(len(MEDAL_ROWS) + 1)
+    dist[0] = 1.0
+    to_play = (view[V_START_SEAT] - seat - 1) % players
+    for k in range(to_play):
+        s = (seat + 1 + k) % players
+        q = risk * can_beat(view[V_HAND_SIZE + s], value, count)
+        for j in range(rows - place, 0, -1):
+            dist[j] = dist[j] * (1.0 - q) + dist[j - 1] * q
+        dist[0] *= 1.0 - q
+    expected = 0.0
+    for j in range(rows - place):
+        expected += dist[j] * view[V_NEXT_MEDAL + place + j]
+    return expected
 
 
 @policy
 def balancer_policy(decision, view, choices, n_choices, weights, rng):
-    """Medal points won now minus the finale cards given up, with a cost for cards spent.
+    """Expected medal points minus the finale cards given up, with a cost for cards spent.
 
     weights: finale (points per finale card), pick (per seat played earlier in the stack order),
-    spent (per card played beyond the first), risk (share of the medal lost per player still to
-    play).
+    spent (per card played beyond the first), risk (share of the seats still to play that beat
+    the fan when their hand can, :func:`medal_expected`).
     """
     finale_w = weights[0]
     pick_w = weights[1]
@@ -175,8 +234,6 @@ def balancer_policy(decision, view, choices, n_choices, weights, rng):
     if decision != PLAY_FAN:
         return score_stack_choices(view, choices, n_choices, finale_w, 1.0)
     players = view[V_PLAYERS]
-    to_play = (view[V_START_SEAT] - view[V_SEAT] - 1) % players
-    risk = max(0.0, 1.0 - risk_w * to_play)
     now = finale_count_of_counts(view[V_FAN], view[V_HAND : V_HAND + N_VALUES + 1])
     best = 0
     best_score = -1e300
@@ -189,7 +246,7 @@ def balancer_policy(decision, view, choices, n_choices, weights, rng):
                 picks_before += 1
         loss = now - finale_after(view, value, -count)
         score = (
-            risk * medal_now(view, value, count)
+            medal_expected(view, value, count, risk_w)
             + pick_w * picks_before
             - finale_w * loss
             - spent_w * (count - 1)
@@ -265,8 +322,8 @@ POLICIES = {
             finale=weight(0.5, 0, MAX_WEIGHT),
             pick=weight(2.0, 0, MAX_WEIGHT),
             spent=weight(0.5, 0, MAX_WEIGHT),
-            # a share of the medal per player still to play: 1 already discounts it all
-            risk=weight(0.0, 0, 1),
+            # the share of the seats still to play that beat a fan their hand can beat
+            risk=weight(0.5, 0, 1),
         ),
     )
 }

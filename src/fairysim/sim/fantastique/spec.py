@@ -17,7 +17,7 @@ from fairysim.sim.game import (
 
 NAME = "fantastique"
 
-ENGINE_VERSION = 2
+ENGINE_VERSION = 3
 """Bumped whenever the engine's behaviour (and so any result) changes."""
 
 MIN_PLAYERS = 2
