@@ -1,0 +1,223 @@
+"""``fairysim tournament GAME``: every policy against every mix of the others, seats rotated on
+identical deals; prints the ratings, the head-to-head matrix and win share by turn order, and
+saves them as Parquet with the run's metadata (:mod:`fairysim.analysis.tournament`)."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from rich import box
+from rich.table import Table
+
+from fairysim.cli.by_game import Param, game_group, game_names, make_command, option, spec_of
+from fairysim.cli.common import (
+    ProgressBar,
+    check_threads,
+    handle_errors,
+    positive_int,
+    stdout_console,
+    stop_message,
+)
+from fairysim.cli.simulate import load_card_option
+from fairysim.errors import FairysimError
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from fairysim.sim.game import GameSpec
+
+
+def tournament_params(spec: GameSpec) -> list[Param]:
+    """The options of ``fairysim tournament <game>``."""
+    params = [
+        option(
+            "policies",
+            str,
+            "random,greedy",
+            "--policies",
+            "Comma-separated policies, two or more (a name twice is two entries). Built-ins "
+            f"(see `fairysim policies {spec.name}`) or module:function for your own.",
+        ),
+        option("players", int, spec.default_players, "--players", spec.players_help),
+        option("games", int, 2_000, "--games", "Games per (mix, seat rotation)."),
+        option("seed", int, 0, "--seed", "Seed; game i of every pairing has the same deal."),
+    ]
+    params += [option(axis.name, str | None, None, axis.option, axis.help) for axis in spec.axes]
+    params += [
+        option("cards", Path | None, None, "--cards", spec.cards_help),
+        option(
+            "out_dir",
+            Path | None,
+            None,
+            "--out-dir",
+            "Folder for tournament_*.parquet (seats, ratings, head-to-head, turn order), "
+            "each with the run's configuration.",
+        ),
+        option("threads", int | None, None, "--threads", "Numba threads (default: all cores)."),
+        option(
+            "chunk_games",
+            int | None,
+            None,
+            "--chunk-games",
+            "Games per chunk (memory and progress granularity; never changes results).",
+        ),
+    ]
+    return params
+
+
+def check_out_dir(path: Path | None) -> Path | None:
+    """``--out-dir`` as a writable existing folder, or one error line."""
+    import os
+
+    if path is None:
+        return None
+    if not path.exists():
+        raise FairysimError("--out-dir", f"folder {path} does not exist")
+    if not path.is_dir():
+        raise FairysimError("--out-dir", f"{path} is a file, not a folder")
+    if not os.access(path, os.W_OK):
+        raise FairysimError("--out-dir", f"folder {path} is not writable")
+    return path
+
+
+def run_tournament(spec: GameSpec, **options: Any) -> None:
+    """Check every option, play the tournament, print its tables (and write ``--out-dir``)."""
+    from fairysim.analysis import tournament as tm
+    from fairysim.sim.batch import DEFAULT_CHUNK_GAMES, check_games
+
+    names, players = tm.check_tournament(spec, options["policies"], options["players"])
+    games = check_games(options["games"], "--games")
+    chunk_games = positive_int(options["chunk_games"], "--chunk-games") or DEFAULT_CHUNK_GAMES
+    threads = check_threads(options["threads"])
+    out_dir = check_out_dir(options["out_dir"])
+    card_set = load_card_option(spec, options["cards"])
+    axes = {
+        axis.name: axis.parse(options[axis.name], card_set)
+        for axis in spec.axes
+        if options[axis.name] is not None
+    }
+    mixes = tm.tournament_mixes(len(names), players)
+    total = len(mixes) * players * games
+    start = time.perf_counter()
+    with ProgressBar("tournament", total=total) as progress:
+        kept = "nothing written" if out_dir is None else f"nothing written to {out_dir}"
+        stop_message(lambda: f"stopped after {progress.done:,} games; {kept}")
+        result = tm.play_tournament(
+            spec,
+            policies=names,
+            players=players,
+            games=games,
+            seed=options["seed"],
+            cards=card_set,
+            chunk_games=chunk_games,
+            threads=threads,
+            progress=progress,
+            **axes,
+        )
+    elapsed = time.perf_counter() - start
+    pairs = tm.pair_results(result)
+    rating = tm.ratings(result, pairs)
+    matrix = tm.head_to_head(result, pairs)
+    order = tm.turn_order(result)
+
+    console = stdout_console()
+    console.print(
+        f"{spec.title} tournament, {players} players, {len(names)} policies: {len(mixes)} mixes "
+        f"x {players} seat rotations x {games:,} games = {total:,} games on {games:,} deals "
+        f"({elapsed:.1f} s wall time)",
+        soft_wrap=True,
+    )
+    console.print(rating_table(rating))
+    console.print(matrix_table(result.entries, matrix))
+    console.print(turn_order_table(players, order))
+    console.print(
+        "Intervals: 95%; the matrix and turn order clustered by deal (game index), ratings a "
+        f"percentile bootstrap over deals ({tm.BOOTSTRAP} resamples). Ratings are Bradley-Terry "
+        "log-strengths (choix), centred on zero, fitted to who ranks above whom at each table.",
+        soft_wrap=True,
+    )
+    if out_dir is not None:
+        written = tm.save_tournament(
+            result, out_dir, {"ratings": rating, "head_to_head": matrix, "turn_order": order}
+        )
+        console.print(f"Wrote {', '.join(str(p) for p in written)}", soft_wrap=True)
+
+
+def _table(title: str) -> Table:
+    return Table(
+        title=title, box=box.SIMPLE_HEAD, collapse_padding=True, pad_edge=False, show_edge=False
+    )
+
+
+def rating_table(rating: pd.DataFrame) -> Table:
+    """Ratings, strongest first, with their intervals."""
+    table = _table("Rating (Bradley-Terry log-strength), 95% bootstrap CI, strongest first")
+    for name in ("policy", "rating", "95% CI"):
+        table.add_column(name, justify="left" if name == "policy" else "right")
+    for row in rating.itertuples(index=False):
+        table.add_row(row.entry, f"{row.rating:+.3f}", f"{row.low:+.3f} to {row.high:+.3f}")
+    return table
+
+
+def matrix_table(entries: tuple[str, ...], matrix: pd.DataFrame) -> Table:
+    """How often the row policy ranks above the column policy at one table."""
+    table = _table("Head to head: how often row ranks above column at one table, 95% CI")
+    table.add_column("row \\ column")
+    for entry in entries:
+        table.add_column(entry, justify="right")
+    cells = {(r.row, r.col): r for r in matrix.itertuples(index=False)}
+    for row in entries:
+        line = [row]
+        for col in entries:
+            cell = cells.get((row, col))
+            line.append(
+                "-" if cell is None else f"{cell.share:.3f}\n{cell.low:.3f}-{cell.high:.3f}"
+            )
+        table.add_row(*line)
+    return table
+
+
+def turn_order_table(players: int, order: pd.DataFrame) -> Table:
+    """Win share per policy by turn position (1 plays first), and the first seat's advantage."""
+    table = _table("Win share by turn order (1 = plays first), 95% CI")
+    table.add_column("policy")
+    for position in range(players):
+        table.add_column(str(position + 1), justify="right")
+    for entry, group in order.groupby("entry", sort=False):
+        by_position = {int(r.position): r for r in group.itertuples(index=False)}
+        table.add_row(
+            str(entry),
+            *(
+                "-"
+                if p not in by_position
+                else f"{by_position[p].win_share:.3f}\n"
+                f"{by_position[p].low:.3f}-{by_position[p].high:.3f}"
+                for p in range(players)
+            ),
+        )
+    return table
+
+
+def tournament_command(name: str) -> Any:
+    """The ``tournament`` command of game ``name`` (none for a game without two seats)."""
+    spec = spec_of(name)
+    if spec.max_players < 2:
+        return None
+
+    def body(**options: Any) -> None:
+        run_tournament(spec, **options)
+
+    return make_command(
+        handle_errors(body),
+        tournament_params(spec),
+        f"Rate {spec.title} policies: every mix at every seat, rotated on the same deals.",
+    )
+
+
+app = game_group(
+    "Play policies against each other with seats rotated on identical deals; rate them.",
+    tournament_command,
+    game_names,
+)
