@@ -44,6 +44,12 @@ def run(out: Path, *args: str):
         (["--variant", "fan=IX"], "--variant", "--fan"),
         (["--variant", "policies=greedy,random"], "--variant", "gave 2 policies"),
         (["--variant", "fan=II;fan=III"], "--variant", "given twice"),
+        (["--variant", "policies=hoarder;weights=9:finale=2"], "--variant", "there is no seat 9"),
+        (
+            ["--baseline", "policies=hoarder", "--variant", "policies=hoarder;weights=finale=1"],
+            "--variant",
+            "baseline's setup",
+        ),
         (["--baseline", "court=x.toml", "--variant", "fan=II"], "--baseline", "unknown option"),
         (["--variant", "fan=II", "--rank-by", "colour"], "--rank-by", "must be one of"),
     ],

@@ -258,7 +258,8 @@ def compare(
         The metric the ranking table sorts by (``score``, ``win_share``, a score part,
         ``turn_order_spread`` or ``game_length``).
     rank_position : int, optional
-        Rank by that metric at this turn position (default: pooled).
+        Rank by that metric at this turn position (default: pooled; position 0 for one
+        player, where nothing is pooled).
     allow_identical : bool
         Let a variant equal the baseline (a self-comparison, to check the method: every
         difference is then exactly 0). The command line never allows it.
@@ -289,6 +290,8 @@ def compare(
         arms.append(arm)
     if len({a.label for a in arms}) != len(arms):
         raise FairysimError("--variant", "two variants have the same label")
+    if players == 1 and rank_position is None:
+        rank_position = 0  # one seat: its only turn position is the whole table
     _check_rank(spec, rank_by, rank_position, players)
 
     lineups = [tuple((p.name, p.weights) for p in a.setup.policies) for a in (base, *arms)]
