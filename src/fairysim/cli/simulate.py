@@ -119,6 +119,10 @@ def run_simulate(spec: GameSpec, **options: Any) -> None:
     setup = dataclasses.replace(setup, policies=apply_weights(setup.policies, options["weights"]))
     flags = {flag.name: options[flag.name] for flag in spec.flags}
 
+    labels = [policy_label(p) for p in setup.policies]
+    # Seat advantage is by turn order: where every seat plays one policy and the game draws its
+    # starter per game, the rows are turn positions; a mixed lineup keeps its seats (and says so).
+    by_turn = spec.turn_order.column is not None and len(set(labels)) == 1
     start = time.perf_counter()
     with ProgressBar("simulating", total=games) as progress:
         kept = "nothing written" if out is None else f"nothing written, {out} untouched"
@@ -130,6 +134,7 @@ def run_simulate(spec: GameSpec, **options: Any) -> None:
             chunk_games=chunk_games,
             threads=threads,
             progress=progress,
+            by_turn=by_turn,
             **flags,
         )
     elapsed = time.perf_counter() - start
@@ -138,16 +143,44 @@ def run_simulate(spec: GameSpec, **options: Any) -> None:
     console.print(f"{setup.headline(games)} ({elapsed:.1f} s wall time)")
     for line in setup.preamble():
         console.print(line, soft_wrap=True)
-    labels = setup.row_labels([policy_label(p) for p in setup.policies])
-    console.print(summary_table(spec, summary, labels))
-    for line in setup.footnotes():
+    order = spec.turn_order
+    if by_turn:
+        rows = summary.attrs["by_turn"]
+        console.print(table_title(spec, "turn position"), soft_wrap=True)
+        console.print(summary_table(spec, rows, [labels[0]] * len(rows), first=order.label))
+        notes = [f"{order.label}: {order.note}; every seat plays {labels[0]}"]
+    else:
+        console.print(table_title(spec, "seat"), soft_wrap=True)
+        console.print(summary_table(spec, summary, setup.row_labels(labels)))
+        if order.column is None:
+            notes = [f"seat: {order.note}"]
+        else:
+            notes = [
+                f"seat: lineup seat, shown with its policy because the lineup mixes policies; "
+                f"the starter is drawn each game, so a seat's share is not its turn order's "
+                f"({order.label}: {order.note})"
+            ]
+    for line in [*notes, *column_legends(spec), *setup.footnotes()]:
         console.print(line, soft_wrap=True)
     if out is not None:
         console.print(f"Wrote {games * setup.seats:,} rows to {out}", soft_wrap=True)
 
 
+def table_title(spec: GameSpec, unit: str) -> str:
+    """The line above the summary table: what a row is and how tied winners count."""
+    return f"Per {unit}: win share ({spec.ties}), 95% Wilson CI, mean points"
+
+
+def column_legends(spec: GameSpec) -> list[str]:
+    """One line per summary column whose name is not plain (its spec's ``legend``)."""
+    return [column.legend for column in spec.summary if column.legend]
+
+
 def summary_table(
-    spec: GameSpec, summary: pd.DataFrame, labels: Sequence[str] | None = None
+    spec: GameSpec,
+    summary: pd.DataFrame,
+    labels: Sequence[str] | None = None,
+    first: str = "seat",
 ) -> Table:
     """A rich table of a per-seat summary from ``simulate_summary``.
 
@@ -157,41 +190,45 @@ def summary_table(
         The game; its :attr:`~fairysim.sim.game.GameSpec.summary` names the columns after the
         win share.
     summary : pandas.DataFrame
-        One row per seat with ``games``, ``wins`` and ``<column>_mean`` per seat column.
+        One row per seat (or per turn position, in column ``first``) with ``games``, ``wins``
+        and ``<column>_mean`` per seat column.
     labels : sequence of str, optional
-        What to show for each seat's policy (default: the summary's ``policy`` column).
+        What to show for each row's policy (default: the summary's ``policy`` column).
+    first : str
+        The column naming the rows: ``seat`` or the game's turn order label.
 
     Returns
     -------
     rich.table.Table
-        Win share with its 95% Wilson interval, then the game's mean points, per seat.
+        Win share with its 95% Wilson interval, then the game's mean points, per row.
     """
     from fairysim.analysis.stats import wilson_interval
 
     labels = [str(p) for p in summary["policy"]] if labels is None else list(labels)
     lows, highs = wilson_interval(summary["wins"], summary["games"])
-    # No vertical rules and collapsed padding, so that the columns fit an 80-column terminal.
-    table = Table(
-        title="Per seat: win share (ties split), 95% Wilson CI, mean points",
-        box=box.SIMPLE_HEAD,
-        collapse_padding=True,
-        pad_edge=False,
-        show_edge=False,
-    )
-    table.add_column("seat", justify="right")
+    # No padding: the box's blank divider alone parts the columns, so that they fit 80 columns.
+    table = Table(box=box.SIMPLE_HEAD, padding=0, show_edge=False)
+    table.add_column(first, justify="right", min_width=longest_word(first))
     # Long policy names (with changed weights) fold rather than push the numbers off the screen.
     table.add_column("policy", overflow="fold", min_width=min(max(map(len, labels)), 20))
     for name in ("win\nshare", "95% CI", *(column.header for column in spec.summary)):
-        table.add_column(name, justify="right", no_wrap=True)
+        # Never narrower than the header's longest word, so no word is broken or cut.
+        table.add_column(name, justify="right", no_wrap=True, min_width=longest_word(name))
+    key = first if first in summary.columns else "seat"
     for row, label, low, high in zip(summary.to_dict("records"), labels, lows, highs, strict=True):
         table.add_row(
-            str(row["seat"]),
+            str(row[key]),
             str(label),
             f"{row['wins'] / row['games']:.3f}",
             f"{low:.3f}-{high:.3f}",
             *(column.cell(row) for column in spec.summary),
         )
     return table
+
+
+def longest_word(header: str) -> int:
+    """The width of a header's longest word."""
+    return max(len(word) for word in header.split())
 
 
 def policy_label(policy: Policy) -> str:

@@ -126,20 +126,48 @@ class SummaryColumn:
     """One column of the per-seat table that ``simulate`` prints after the win share.
 
     The cell shows the mean of ``columns`` (their means joined by ``join``: ``"+"`` adds them,
-    ``"/"`` shows them side by side as ``a/b``), formatted with ``format``.
+    ``"/"`` shows them side by side as ``a/b``), formatted with ``format`` and placed in
+    ``template``. The header is whole words, one line per ``"\\n"``-separated part, so that a
+    narrow terminal never shows a word broken in two; ``legend`` explains, in a line under the
+    table, a header whose name is not plain. ``by_policy`` maps a policy name to the column its
+    rows show instead (a seat that scores by other rules, such as solo Concerto's Pahha).
     """
 
     header: str
     columns: tuple[str, ...]
     format: str = ".2f"
     join: str = "+"
+    legend: str = ""
+    template: str = "{}"
+    by_policy: tuple[tuple[str, SummaryColumn], ...] = ()
 
     def cell(self, row: Mapping[str, Any]) -> str:
         """The formatted cell of one summary row (``<column>_mean`` values)."""
+        for policy, column in self.by_policy:
+            if row.get("policy") == policy:
+                return column.cell(row)
         means = [row[f"{column}_mean"] for column in self.columns]
         if self.join == "/":
-            return "/".join(f"{mean:{self.format}}" for mean in means)
-        return f"{sum(means):{self.format}}"
+            value = "/".join(f"{mean:{self.format}}" for mean in means)
+        else:
+            value = f"{sum(means):{self.format}}"
+        return self.template.format(value)
+
+
+@dataclass(frozen=True)
+class TurnOrder:
+    """How a game's lineup seats map to turn order, for the seat advantage ``simulate`` shows.
+
+    ``column`` names a per-game result column holding the seat that starts (``per_seat`` False)
+    or a per-seat column holding each seat's turn position, 0 = the starter (``per_seat``
+    True); None where the seat index already is the turn order. ``label`` names the order in
+    the table ("round-1 turn position, 0 = starter (F1)") and ``note`` says where it comes from.
+    """
+
+    label: str
+    note: str
+    column: str | None = None
+    per_seat: bool = False
 
 
 @dataclass(frozen=True)
@@ -220,6 +248,10 @@ class GameSpec:
         The game's reports.
     policies_note : str
         Printed under ``fairysim policies <game>``.
+    turn_order : TurnOrder
+        How seats map to turn order (seat advantage is by turn order).
+    ties : str
+        How a game's tied winners count, as the table's title says it ("ties split").
     """
 
     name: str
@@ -239,6 +271,8 @@ class GameSpec:
     flags: tuple[Flag, ...] = ()
     reports: tuple[ReportSpec, ...] = ()
     policies_note: str = ""
+    turn_order: TurnOrder = TurnOrder("seat", "the seat index is the turn order")
+    ties: str = "ties split"
     _loaded: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     def entry(self, name: str) -> Any:

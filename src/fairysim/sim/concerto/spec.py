@@ -11,6 +11,7 @@ from fairysim.sim.game import (
     ReportSpec,
     SetupAxis,
     SummaryColumn,
+    TurnOrder,
     register,
 )
 
@@ -58,6 +59,9 @@ for score card ``i`` of the card file; ``n_<kind>`` counts the orchestra by kind
 SUMMARY_COLUMNS = tuple(c for c in SEAT_COLUMNS if not c.endswith("_mask"))
 """The seat columns a summary averages (bit masks have no meaningful mean)."""
 
+PAHHA_POLICY = "pahha"
+"""Policy label of Pahha's row in solo results."""
+
 PAHHA_NOTE = "A tie with Pahha is a loss; Pahha scores 3 per face-down score card (ruling C8)."
 """Printed under every table with a solo seat against Pahha."""
 
@@ -88,12 +92,39 @@ SPEC = register(
         seat_columns=SUMMARY_COLUMNS,
         summary=(
             SummaryColumn("score", ("score",)),
-            SummaryColumn("popu-\nlarity", ("popularity",)),
+            SummaryColumn(
+                "popularity",
+                ("popularity",),
+                legend="popularity: 1 point per popularity token in the orchestra (C5)",
+            ),
             # The four contest cards summed, so that the table fits 80 columns (every part is
             # in the --out rows).
-            SummaryColumn("con-\ntests", ("conductor", "soloist", "pianist", "harpist")),
-            SummaryColumn("hon-\nors", ("honors",)),
-            SummaryColumn("score cards\ndone/held", ("cards_completed", "cards_held"), join="/"),
+            SummaryColumn(
+                "contests",
+                ("conductor", "soloist", "pianist", "harpist"),
+                legend="contests: points of the conductor, soloist, pianist and harpist cards "
+                "(C5), summed",
+            ),
+            SummaryColumn(
+                "honors",
+                ("honors",),
+                legend="honors: 2 per contest card on which the seat scores highest, above 0 "
+                "(C6)",
+            ),
+            SummaryColumn(
+                "score\ncards\ndone/held",
+                ("cards_completed", "cards_held"),
+                join="/",
+                legend="score cards done/held: score cards completed / held at the end; "
+                "Pahha's row: its face-down cards, 3 points each whatever they need (C8)",
+                by_policy=(
+                    (PAHHA_POLICY, SummaryColumn("", ("cards_held",), template="{} face-down")),
+                ),
+            ),
+        ),
+        turn_order=TurnOrder(
+            "seat",
+            "seat index = turn order: composers resolve in seat order from seat 0 (C4)",
         ),
         cards_help="Card file (TOML) with the score, pianist and harpist cards and the token "
         "mix (default: the shipped PROVISIONAL set, ruling C9; see docs/concerto-cards.md).",

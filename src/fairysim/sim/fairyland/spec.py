@@ -11,6 +11,7 @@ from fairysim.sim.game import (
     ReportSpec,
     SetupAxis,
     SummaryColumn,
+    TurnOrder,
     register,
 )
 
@@ -126,12 +127,37 @@ SPEC = register(
         seat_columns=SEAT_COLUMNS,
         summary=(
             SummaryColumn("score", ("score",)),
-            SummaryColumn("ani-\nmals", ANIMAL_PART_COLUMNS),
-            SummaryColumn("flow-\ners", ("flowers_points", "variety_points")),
-            SummaryColumn("gob-\nlins", ("goblins_points",)),
-            SummaryColumn("items", ("items_points",)),
-            SummaryColumn("ap-\nplause", ("applause_points",)),
+            SummaryColumn(
+                "animals",
+                ANIMAL_PART_COLUMNS,
+                legend="animals: the animal majorities and the turtle bonus (L11)",
+            ),
+            SummaryColumn(
+                "flowers",
+                ("flowers_points", "variety_points"),
+                legend="flowers: flower points and the variety bonus (L11)",
+            ),
+            SummaryColumn(
+                "goblins",
+                ("goblins_points",),
+                legend="goblins: the goblin penalty, -2 or -1 each for the most (L11)",
+            ),
+            SummaryColumn(
+                "items", ("items_points",), legend="items: points of the court items held"
+            ),
+            SummaryColumn(
+                "applause",
+                ("applause_points",),
+                legend="applause: 3/2/1 for the highest fairy value left in hand (L11)",
+            ),
         ),
+        turn_order=TurnOrder(
+            "turn",
+            "turn position, 0 = the starting player, drawn at random each game (L18)",
+            column="turn_position",
+            per_seat=True,
+        ),
+        ties="ties broken by L12, one winner a game",
         cards_help="Card file (TOML) for a variant forest deck or House cards (format of "
         "src/fairysim/sim/fairyland/data/cards.toml).",
         axes=(

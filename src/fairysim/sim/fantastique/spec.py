@@ -11,6 +11,7 @@ from fairysim.sim.game import (
     ReportSpec,
     SetupAxis,
     SummaryColumn,
+    TurnOrder,
     register,
 )
 
@@ -71,9 +72,26 @@ SPEC = register(
         seat_columns=SEAT_COLUMNS,
         summary=(
             SummaryColumn("score", ("score",)),
-            SummaryColumn("medal\npoints", ("medal_points",)),
-            SummaryColumn("finale\npoints", ("finale_points",)),
-            SummaryColumn("finale\ncards", ("finale_count",)),
+            SummaryColumn(
+                "medal\npoints",
+                ("medal_points",),
+                legend="medal points: medals won in rounds 1-7, the Grande Finale's not counted",
+            ),
+            SummaryColumn(
+                "finale\npoints",
+                ("finale_points",),
+                legend="finale points: the Grande Finale medal, Gold 20 or Silver 10 (F9)",
+            ),
+            SummaryColumn(
+                "finale\ncards",
+                ("finale_count",),
+                legend="finale cards: the seat's Grande Finale count on the fan in play (F8)",
+            ),
+        ),
+        turn_order=TurnOrder(
+            "turn",
+            "round-1 turn position, 0 = the starter, drawn at random each game (F1)",
+            column="first_seat",
         ),
         cards_help="Card file (TOML) for a variant deck or medal ladder (format of "
         "src/fairysim/sim/fantastique/data/cards.toml).",
