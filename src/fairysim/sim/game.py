@@ -170,6 +170,10 @@ class TurnOrder:
     per_seat: bool = False
 
 
+REPORT_SEED = 1
+"""Seed of every run of a report unless the user gives one."""
+
+
 @dataclass(frozen=True)
 class ReportOption:
     """An option a report takes besides ``--games``, ``--seed``, ``--out-dir``, ``--threads``
@@ -181,6 +185,7 @@ class ReportOption:
     help: str
     kind: str
     default: Any = None
+    games_default: int | None = None
 
 
 @dataclass(frozen=True)
@@ -190,13 +195,15 @@ class ReportSpec:
     ``writer`` names ``write(out_dir, *, threads, progress, **given)``, which returns the path
     of the HTML page; ``given`` holds only the options the user gave (``games``, ``seed``,
     ``cards`` where ``takes_cards``, and ``options``): the report owns its defaults, sized to
-    its run time. ``games_help`` says what ``--games`` counts.
+    its run time. ``games_help`` says what ``--games`` counts and ``games_default`` is the
+    report's own count (the constant its writer uses, so that ``--help`` states it).
     """
 
     name: str
     help: str
     writer: str
     games_help: str
+    games_default: int
     takes_cards: bool = False
     options: tuple[ReportOption, ...] = ()
 

@@ -163,7 +163,7 @@ def by_turn_order(spec: GameSpec, arrays: Mapping[str, np.ndarray]) -> dict[str,
     if order.column is None:
         return columns
     key = arrays[order.column]
-    n, seats = columns[spec.seat_columns[0]].shape
+    seats = columns[spec.seat_columns[0]].shape[1]
     if order.per_seat:
         seat_at = np.argsort(key, axis=1, kind="stable")
     else:

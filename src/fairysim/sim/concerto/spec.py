@@ -65,6 +65,15 @@ PAHHA_POLICY = "pahha"
 PAHHA_NOTE = "A tie with Pahha is a loss; Pahha scores 3 per face-down score card (ruling C8)."
 """Printed under every table with a solo seat against Pahha."""
 
+REPORT_GAMES = 60_000
+"""Games per player count of the card-balance report (its writer's default)."""
+
+SOLO_REPORT_GAMES = 100_000
+"""Games per fast policy of the solo report (its writer's default)."""
+
+SOLO_LOOKAHEAD_GAMES = 20_000
+"""Games of the lookahead policy in the solo report (its writer's default)."""
+
 SPEC = register(
     GameSpec(
         name=NAME,
@@ -108,8 +117,7 @@ SPEC = register(
             SummaryColumn(
                 "honors",
                 ("honors",),
-                legend="honors: 2 per contest card on which the seat scores highest, above 0 "
-                "(C6)",
+                legend="honors: 2 per contest card on which the seat scores highest, above 0 (C6)",
             ),
             SummaryColumn(
                 "score\ncards\ndone/held",
@@ -158,6 +166,7 @@ SPEC = register(
                 "it is.",
                 writer="fairysim.analysis.concerto:write_report",
                 games_help="Games per player count",
+                games_default=REPORT_GAMES,
                 takes_cards=True,
                 options=(
                     ReportOption(
@@ -175,14 +184,16 @@ SPEC = register(
                 "it is.",
                 writer="fairysim.analysis.concerto:write_solo_report",
                 games_help="Games per fast policy",
+                games_default=SOLO_REPORT_GAMES,
                 takes_cards=True,
                 options=(
                     ReportOption(
                         "lookahead_games",
                         "--lookahead-games",
                         "Games of the slow lookahead policy, paired with greedy on the first "
-                        "deals (default: the report's).",
+                        "deals.",
                         kind="games",
+                        games_default=SOLO_LOOKAHEAD_GAMES,
                     ),
                 ),
             ),

@@ -112,6 +112,12 @@ BENCH = tuple(
     )
 )
 
+REPORT_GAMES = 15_000
+"""Games per (court, player count) run of the report (its writer's default)."""
+
+REPORT_AUCTION_GAMES = 1_000
+"""Games per player count whose every auction the report logs (its writer's default)."""
+
 SPEC = register(
     GameSpec(
         name=NAME,
@@ -177,6 +183,7 @@ SPEC = register(
                 "effect, game length, seat advantage; 2 to 4 players) and print where it is.",
                 writer="fairysim.analysis.fairyland:write_report",
                 games_help="Games per court (random, starred, none) and player count",
+                games_default=REPORT_GAMES,
                 takes_cards=True,
                 options=(
                     ReportOption(
@@ -189,9 +196,9 @@ SPEC = register(
                     ReportOption(
                         "auction_games",
                         "--auction-games",
-                        "Games per player count whose every auction's price and prize is "
-                        "logged (default: the report's).",
+                        "Games per player count whose every auction's price and prize is logged.",
                         kind="games",
+                        games_default=REPORT_AUCTION_GAMES,
                     ),
                 ),
             ),

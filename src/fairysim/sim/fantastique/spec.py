@@ -57,6 +57,9 @@ BENCH = tuple(
     )
 )
 
+REPORT_GAMES = 6_000
+"""Games per (fan, player count, lineup) cell of the report (its writer's default)."""
+
 SPEC = register(
     GameSpec(
         name=NAME,
@@ -120,6 +123,7 @@ SPEC = register(
                 "is.",
                 writer="fairysim.analysis.fantastique:write_report",
                 games_help="Games per (fan, player count, lineup) cell",
+                games_default=REPORT_GAMES,
             ),
         ),
     )
