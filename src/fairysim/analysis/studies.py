@@ -12,9 +12,10 @@ from typing import TypeVar
 
 from fairysim.errors import CardFileError, FairysimError
 from fairysim.sim.batch import Progress
+from fairysim.sim.game import REPORT_SEED
 
-DEFAULT_SEED = 1
-"""Seed of every run of a report unless the user gives one."""
+DEFAULT_SEED = REPORT_SEED
+"""Seed of every run of a report unless the user gives one (the spec contract's)."""
 
 Cards = TypeVar("Cards")
 

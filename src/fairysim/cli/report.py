@@ -13,7 +13,7 @@ from fairysim.cli.by_game import Param, game_group, make_command, option
 from fairysim.cli.common import ProgressBar, check_threads, handle_errors, stdout_console
 from fairysim.cli.simulate import load_card_option
 from fairysim.errors import FairysimError
-from fairysim.sim.game import games, load_entry
+from fairysim.sim.game import REPORT_SEED, games, load_entry
 
 if TYPE_CHECKING:
     from fairysim.sim.game import GameSpec, ReportSpec
@@ -32,19 +32,22 @@ def report_params(spec: GameSpec, report: ReportSpec) -> list[Param]:
             int | None,
             None,
             "--games",
-            f"{report.games_help} (default: the report's size).",
+            f"{report.games_help} (default: {report.games_default:,}).",
         ),
         option(
             "seed",
             int | None,
             None,
             "--seed",
-            "Seed of every run of the report (default: the report's).",
+            f"Seed of every run of the report (default: {REPORT_SEED}).",
         ),
     ]
     for extra in report.options:
         annotation = str if extra.kind == "policy" else int | None
-        params.append(option(extra.name, annotation, extra.default, extra.option, extra.help))
+        help = extra.help
+        if extra.games_default is not None:
+            help = f"{help.rstrip('.')} (default: {extra.games_default:,})."
+        params.append(option(extra.name, annotation, extra.default, extra.option, help))
     if report.takes_cards:
         params.append(option("cards", Path | None, None, "--cards", spec.cards_help))
     params += [

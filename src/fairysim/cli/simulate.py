@@ -140,11 +140,15 @@ def run_simulate(spec: GameSpec, **options: Any) -> None:
     setup = dataclasses.replace(setup, policies=apply_weights(setup.policies, options["weights"]))
     flags = {flag.name: options[flag.name] for flag in spec.flags}
 
+    labels = [policy_label(p) for p in setup.policies]
+    # Seat advantage is by turn order: where every seat plays one policy and the game draws its
+    # starter per game, the rows are turn positions; a mixed lineup keeps its seats (and says so).
+    by_turn = spec.turn_order.drawn and len(set(labels)) == 1
     start = time.perf_counter()
     reached = None
     if precision is not None:
         summary, reached = play_to_precision(
-            spec, setup, precision, max_games, chunk_games, threads, flags, out
+            spec, setup, precision, max_games, chunk_games, threads, flags, out, by_turn
         )
         games = int(summary["games"].iloc[0])
     else:
@@ -158,6 +162,7 @@ def run_simulate(spec: GameSpec, **options: Any) -> None:
                 chunk_games=chunk_games,
                 threads=threads,
                 progress=progress,
+                by_turn=by_turn,
                 **flags,
             )
     elapsed = time.perf_counter() - start
@@ -166,9 +171,24 @@ def run_simulate(spec: GameSpec, **options: Any) -> None:
     console.print(f"{setup.headline(games)} ({elapsed:.1f} s wall time)")
     for line in setup.preamble():
         console.print(line, soft_wrap=True)
-    labels = setup.row_labels([policy_label(p) for p in setup.policies])
-    console.print(summary_table(spec, summary, labels))
-    for line in setup.footnotes():
+    order = spec.turn_order
+    if by_turn:
+        rows = summary.attrs["by_turn"]
+        console.print(table_title(spec, "turn position"), soft_wrap=True)
+        console.print(summary_table(spec, rows, [labels[0]] * len(rows), first=order.label))
+        notes = [f"{order.label}: {order.note}; every seat plays {labels[0]}"]
+    else:
+        console.print(table_title(spec, "seat"), soft_wrap=True)
+        console.print(summary_table(spec, summary, setup.row_labels(labels)))
+        if not order.drawn:
+            notes = [f"seat: {order.note}"]
+        else:
+            notes = [
+                f"seat: lineup seat, shown with its policy because the lineup mixes policies; "
+                f"the starter is drawn each game, so a seat's share is not its turn order's "
+                f"({order.label}: {order.note})"
+            ]
+    for line in [*notes, *column_legends(spec), *setup.footnotes()]:
         console.print(line, soft_wrap=True)
     if reached is not None:
         console.print(reached.message(), soft_wrap=True)
@@ -185,42 +205,68 @@ def play_to_precision(
     threads: int | None,
     flags: dict[str, Any],
     out: Path | None,
+    by_turn: bool = False,
 ) -> tuple[pd.DataFrame, Any]:
     """Play ``setup`` until :func:`fairysim.analysis.precision.run_to_precision` stops; with
     ``--out``, the games played are replayed into the file (game ``i`` depends only on the seed
-    and ``i``, so the rows are the same games)."""
+    and ``i``, so the rows are the same games). With ``by_turn`` the stopping rule looks at the
+    win shares by turn position, the rows the table then shows."""
     from fairysim.analysis.precision import run_to_precision
     from fairysim.sim.batch import SeatAggregate
-    from fairysim.sim.run import simulate_summary
+    from fairysim.sim.run import by_turn_order, simulate_summary
 
     aggregate = SeatAggregate(spec.seat_columns, setup.seats)
+    turns = SeatAggregate(spec.seat_columns, setup.seats)
 
     def play(first: int, n: int) -> Any:
         chunks = spec.play_chunks(
             setup, n, first_game=first, chunk_games=chunk_games, threads=threads, **flags
         )
         for _, arrays in chunks:
-            yield arrays
+            aggregate.add(arrays)
+            ordered = by_turn_order(spec, arrays)
+            turns.add(ordered)
+            yield ordered if by_turn else arrays
 
     kept = "nothing written" if out is None else f"nothing written, {out} untouched"
     with ProgressBar("simulating to precision", total=max_games) as progress:
         stop_message(lambda: f"stopped after {progress.done:,} games; {kept}")
-
-        def fold(first: int, arrays: Any) -> None:
-            aggregate.add(arrays)
-            progress(aggregate.games, max_games)
-
-        reached = run_to_precision(play, precision, max_games, on_chunk=fold)
-    summary = aggregate.frame(setup.policy_names)
-    if out is not None:
-        summary = simulate_summary(
-            setup, reached.games, out=out, chunk_games=chunk_games, threads=threads, **flags
+        reached = run_to_precision(
+            play, precision, max_games, on_chunk=lambda _, __: progress(aggregate.games, max_games)
         )
+    if out is not None:
+        return simulate_summary(
+            setup,
+            reached.games,
+            out=out,
+            chunk_games=chunk_games,
+            threads=threads,
+            by_turn=by_turn,
+            **flags,
+        ), reached
+    summary = aggregate.frame(setup.policy_names)
+    if by_turn:
+        lineup = setup.policy_names[0]
+        frame = turns.frame([lineup] * setup.seats).rename(columns={"seat": "turn"})
+        summary.attrs["by_turn"] = frame
     return summary, reached
 
 
+def table_title(spec: GameSpec, unit: str) -> str:
+    """The line above the summary table: what a row is and how tied winners count."""
+    return f"Per {unit}: win share ({spec.ties}), 95% Wilson CI, mean points"
+
+
+def column_legends(spec: GameSpec) -> list[str]:
+    """One line per summary column whose name is not plain (its spec's ``legend``)."""
+    return [column.legend for column in spec.summary if column.legend]
+
+
 def summary_table(
-    spec: GameSpec, summary: pd.DataFrame, labels: Sequence[str] | None = None
+    spec: GameSpec,
+    summary: pd.DataFrame,
+    labels: Sequence[str] | None = None,
+    first: str = "seat",
 ) -> Table:
     """A rich table of a per-seat summary from ``simulate_summary``.
 
@@ -230,41 +276,45 @@ def summary_table(
         The game; its :attr:`~fairysim.sim.game.GameSpec.summary` names the columns after the
         win share.
     summary : pandas.DataFrame
-        One row per seat with ``games``, ``wins`` and ``<column>_mean`` per seat column.
+        One row per seat (or per turn position, in column ``first``) with ``games``, ``wins``
+        and ``<column>_mean`` per seat column.
     labels : sequence of str, optional
-        What to show for each seat's policy (default: the summary's ``policy`` column).
+        What to show for each row's policy (default: the summary's ``policy`` column).
+    first : str
+        The column naming the rows: ``seat`` or the game's turn order label.
 
     Returns
     -------
     rich.table.Table
-        Win share with its 95% Wilson interval, then the game's mean points, per seat.
+        Win share with its 95% Wilson interval, then the game's mean points, per row.
     """
     from fairysim.analysis.stats import wilson_interval
 
     labels = [str(p) for p in summary["policy"]] if labels is None else list(labels)
     lows, highs = wilson_interval(summary["wins"], summary["games"])
-    # No vertical rules and collapsed padding, so that the columns fit an 80-column terminal.
-    table = Table(
-        title="Per seat: win share (ties split), 95% Wilson CI, mean points",
-        box=box.SIMPLE_HEAD,
-        collapse_padding=True,
-        pad_edge=False,
-        show_edge=False,
-    )
-    table.add_column("seat", justify="right")
+    # No padding: the box's blank divider alone parts the columns, so that they fit 80 columns.
+    table = Table(box=box.SIMPLE_HEAD, padding=0, show_edge=False)
+    table.add_column(first, justify="right", min_width=longest_word(first))
     # Long policy names (with changed weights) fold rather than push the numbers off the screen.
     table.add_column("policy", overflow="fold", min_width=min(max(map(len, labels)), 20))
     for name in ("win\nshare", "95% CI", *(column.header for column in spec.summary)):
-        table.add_column(name, justify="right", no_wrap=True)
+        # Never narrower than the header's longest word, so no word is broken or cut.
+        table.add_column(name, justify="right", no_wrap=True, min_width=longest_word(name))
+    key = first if first in summary.columns else "seat"
     for row, label, low, high in zip(summary.to_dict("records"), labels, lows, highs, strict=True):
         table.add_row(
-            str(row["seat"]),
+            str(row[key]),
             str(label),
             f"{row['wins'] / row['games']:.3f}",
             f"{low:.3f}-{high:.3f}",
             *(column.cell(row) for column in spec.summary),
         )
     return table
+
+
+def longest_word(header: str) -> int:
+    """The width of a header's longest word."""
+    return max(len(word) for word in header.split())
 
 
 def policy_label(policy: Policy) -> str:

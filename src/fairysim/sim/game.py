@@ -126,20 +126,36 @@ class SummaryColumn:
     """One column of the per-seat table that ``simulate`` prints after the win share.
 
     The cell shows the mean of ``columns`` (their means joined by ``join``: ``"+"`` adds them,
-    ``"/"`` shows them side by side as ``a/b``), formatted with ``format``.
+    ``"/"`` shows them side by side as ``a/b``), formatted with ``format`` and placed in
+    ``template``. The header is whole words, one line per ``"\\n"``-separated part, so that a
+    narrow terminal never shows a word broken in two; ``legend`` explains, in a line under the
+    table, a header whose name is not plain. ``by_policy`` maps a policy name to the column its
+    rows show instead (a seat that scores by other rules, such as solo Concerto's Pahha).
     """
 
     header: str
     columns: tuple[str, ...]
     format: str = ".2f"
     join: str = "+"
+    legend: str = ""
+    template: str = "{}"
+    by_policy: tuple[tuple[str, SummaryColumn], ...] = ()
 
     def cell(self, row: Mapping[str, Any]) -> str:
         """The formatted cell of one summary row (``<column>_mean`` values)."""
+        for policy, column in self.by_policy:
+            if row.get("policy") == policy:
+                return column.cell(row)
         means = [row[f"{column}_mean"] for column in self.columns]
         if self.join == "/":
-            return "/".join(f"{mean:{self.format}}" for mean in means)
-        return f"{sum(means):{self.format}}"
+            value = "/".join(f"{mean:{self.format}}" for mean in means)
+        else:
+            value = f"{sum(means):{self.format}}"
+        return self.template.format(value)
+
+
+REPORT_SEED = 1
+"""Seed of every run of a report unless the user gives one."""
 
 
 @dataclass(frozen=True)
@@ -149,12 +165,22 @@ class TurnOrder:
 
     ``column`` names a per-seat column holding the position; ``start_seat`` a per-game column
     holding the seat that starts, the position being ``(seat - start) mod players``; with
-    neither, the seat index is the turn order. ``ruling`` cites the rule that fixes it.
+    neither, the seat index is the turn order. ``ruling`` cites the rule that fixes it;
+    ``label`` and ``note`` are how ``simulate``'s table names the order.
     """
 
     column: str | None = None
     start_seat: str | None = None
     ruling: str = ""
+    label: str = "seat"
+    """What a table row is called ("turn" where the order is drawn)."""
+    note: str = "the seat index is the turn order"
+    """Where the order comes from, as a line under a table says it."""
+
+    @property
+    def drawn(self) -> bool:
+        """Whether the order is drawn per game (a column says it), not the seat index."""
+        return self.column is not None or self.start_seat is not None
 
 
 @dataclass(frozen=True)
@@ -168,6 +194,7 @@ class ReportOption:
     help: str
     kind: str
     default: Any = None
+    games_default: int | None = None
 
 
 @dataclass(frozen=True)
@@ -177,13 +204,15 @@ class ReportSpec:
     ``writer`` names ``write(out_dir, *, threads, progress, **given)``, which returns the path
     of the HTML page; ``given`` holds only the options the user gave (``games``, ``seed``,
     ``cards`` where ``takes_cards``, and ``options``): the report owns its defaults, sized to
-    its run time. ``games_help`` says what ``--games`` counts.
+    its run time. ``games_help`` says what ``--games`` counts and ``games_default`` is the
+    report's own count (the constant its writer uses, so that ``--help`` states it).
     """
 
     name: str
     help: str
     writer: str
     games_help: str
+    games_default: int
     takes_cards: bool = False
     options: tuple[ReportOption, ...] = ()
 
@@ -248,10 +277,12 @@ class GameSpec:
         Per-seat columns that together make up ``score`` (what ``compare`` reports part by
         part); empty when the score has no parts.
     turn_order : TurnOrder
-        Where the rows say each seat's turn position.
+        Where the rows say each seat's turn position (seat advantage is by turn order).
     length_column : str, optional
         Per-game column holding the game's length (Fairy Land's ``turns``); None where every
         game has the same length.
+    ties : str
+        How a game's tied winners count, as the table's title says it ("ties split").
     """
 
     name: str
@@ -275,6 +306,7 @@ class GameSpec:
     score_parts: tuple[str, ...] = ()
     turn_order: TurnOrder = TurnOrder()
     length_column: str | None = None
+    ties: str = "ties split"
     _loaded: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     def entry(self, name: str) -> Any:

@@ -8,10 +8,11 @@ optionally streaming every row to Parquet.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from fairysim.sim.batch import (
@@ -84,6 +85,7 @@ def simulate_summary(
     chunk_games: int = DEFAULT_CHUNK_GAMES,
     threads: int | None = None,
     progress: Progress | None = None,
+    by_turn: bool = False,
     **flags: Any,
 ) -> pd.DataFrame:
     """Play a run in bounded memory: aggregate per seat on the fly, optionally stream every
@@ -100,6 +102,12 @@ def simulate_summary(
         Parquet file for every (game, seat) row.
     chunk_games, threads, progress
         As for :func:`simulate`.
+    by_turn : bool
+        Also aggregate by turn position (the game's :class:`~fairysim.sim.game.TurnOrder`):
+        the summary's ``attrs["by_turn"]`` is then a frame like the summary with one row per
+        turn position (``turn``, 0 = the starter) in place of ``seat``, and ``policy`` the
+        lineup's policy (``mixed`` where seats play different ones). Seat advantage is by turn
+        order, which a lineup seat is not where the starter is drawn per game.
     **flags
         The game's ``play_chunks`` flags (Fantastique's ``trace``).
 
@@ -116,19 +124,45 @@ def simulate_summary(
     chunks = spec.play_chunks(
         setup, games, chunk_games=chunk_games, threads=threads, progress=progress, **flags
     )
+    turns = SeatAggregate(spec.seat_columns, setup.seats) if by_turn else None
     if out is None:
         for _, arrays in chunks:
             aggregate.add(arrays)
+            if turns is not None:
+                turns.add(by_turn_order(spec, arrays))
     else:
         chunk_frame = spec.entry("chunk_frame")
         # A failed write (a full disk) is a FairysimError naming --out; the old file stays.
         with AtomicParquetWriter(out, meta, "--out") as writer:
             for first, arrays in chunks:
                 aggregate.add(arrays)
+                if turns is not None:
+                    turns.add(by_turn_order(spec, arrays))
                 writer.write(chunk_frame(setup, first, arrays))
     summary = aggregate.frame(setup.policy_names)
     summary.attrs["fairysim"] = meta
+    if turns is not None:
+        names = set(setup.policy_names)
+        lineup = setup.policy_names[0] if len(names) == 1 else "mixed"
+        frame = turns.frame([lineup] * setup.seats).rename(columns={"seat": "turn"})
+        summary.attrs["by_turn"] = frame
     return summary
+
+
+def by_turn_order(spec: GameSpec, arrays: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """A chunk's per-seat columns reordered so that column ``p`` is the seat at turn position
+    ``p`` of each game (0 = the starter), as the game's ``turn_order`` declares it."""
+    order = spec.turn_order
+    columns = {name: arrays[name] for name in spec.seat_columns}
+    if not order.drawn:
+        return columns
+    seats = columns[spec.seat_columns[0]].shape[1]
+    if order.column is not None:  # each seat's turn position
+        seat_at = np.argsort(arrays[order.column], axis=1, kind="stable")
+    else:  # the seat that starts
+        start = arrays[order.start_seat].astype(np.int64)
+        seat_at = (start[:, None] + np.arange(seats)[None, :]) % seats
+    return {name: np.take_along_axis(values, seat_at, axis=1) for name, values in columns.items()}
 
 
 def bind(game: str, function: Callable[..., Any]) -> Callable[..., Any]:

@@ -28,8 +28,9 @@ from fairysim.analysis.seats import seat_display, seat_test_display, seat_test_l
 from fairysim.analysis.studies import DEFAULT_SEED
 from fairysim.sim.batch import Progress
 from fairysim.sim.concerto import ConcertoCards
+from fairysim.sim.concerto.spec import REPORT_GAMES
 
-DEFAULT_GAMES = 60_000
+DEFAULT_GAMES = REPORT_GAMES
 """Games per player count (2, 3 and 4) in the card-balance report (180,000 games in all).
 
 Each score card is then held in about 40,000 to 70,000 seat-games in all, so its completion rate

@@ -37,8 +37,9 @@ from fairysim.sim.batch import Progress
 from fairysim.sim.concerto import ConcertoCards
 from fairysim.sim.concerto.policies import SOLO_POLICIES
 from fairysim.sim.concerto.rules import SOLOIST_NAMES
+from fairysim.sim.concerto.spec import SOLO_LOOKAHEAD_GAMES, SOLO_REPORT_GAMES
 
-DEFAULT_GAMES = 100_000
+DEFAULT_GAMES = SOLO_REPORT_GAMES
 """Games per fast solo policy (random, greedy, chaser, maestro, denier) in the solo report.
 
 The greedy run gives the setup table about 2,800 games per soloist x pianist x harpist
@@ -46,7 +47,7 @@ combination (a 95 % interval of about +/- 1.7 percentage points on each), and ev
 Wilson interval of about +/- 0.3 points. On 2 shared cores the five runs take 5 to 25 s
 (measured with a warm numba cache, depending on the load)."""
 
-DEFAULT_LOOKAHEAD_GAMES = 20_000
+DEFAULT_LOOKAHEAD_GAMES = SOLO_LOOKAHEAD_GAMES
 """Games of the lookahead policy in the solo report.
 
 Lookahead plays every decision by Monte Carlo rollouts and manages about 750 to 1,400 games a

@@ -39,8 +39,9 @@ from fairysim.analysis.seats import seat_display, seat_test_display, seat_test_l
 from fairysim.analysis.studies import DEFAULT_SEED
 from fairysim.sim.batch import Progress
 from fairysim.sim.fairyland import FairyLandCards
+from fairysim.sim.fairyland.spec import REPORT_AUCTION_GAMES, REPORT_GAMES
 
-DEFAULT_GAMES = 15_000
+DEFAULT_GAMES = REPORT_GAMES
 """Games per (court, player count) run: 3 courts x 3 player counts = 9 runs, 135,000 games.
 
 Measured at this size (seed 1, greedy): a card type's lift, pooled over player counts, is known
@@ -51,7 +52,7 @@ call 38 of the 40 card types and every turn-position gap above ~2 points signifi
 Holm. With a warm numba cache the whole report (these games, the auction log, figures and
 page) ran in 19 s on the 2-core machine (24 CPU seconds; 2026-12-02)."""
 
-DEFAULT_AUCTION_GAMES = 1_000
+DEFAULT_AUCTION_GAMES = REPORT_AUCTION_GAMES
 """Games per player count whose every auction is logged (about 28,000 auctions per player
 count; :func:`fairysim.sim.fairyland.play_auctions`): the mean price and prize of a clearing
 size are then known to +/- 0.03 to 0.2 fairy value or point (+/- 0.35 for the rare clearings of

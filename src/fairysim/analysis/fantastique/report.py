@@ -32,8 +32,9 @@ from fairysim.analysis.seats import seat_display, seat_test_display, seat_test_l
 from fairysim.analysis.studies import DEFAULT_SEED
 from fairysim.sim.batch import Progress
 from fairysim.sim.fantastique import FantastiqueCards
+from fairysim.sim.fantastique.spec import REPORT_GAMES
 
-DEFAULT_GAMES = 6_000
+DEFAULT_GAMES = REPORT_GAMES
 """Games per (fan, player count, lineup) cell of the default report.
 
 The report plays 6 fans x 4 player counts x 4 lineups = 96 runs, 576,000 games at this setting.

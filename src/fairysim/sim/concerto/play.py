@@ -35,13 +35,9 @@ from fairysim.sim.concerto.rules import (
     SOLOISTS,
     soloist_index,
 )
-from fairysim.sim.concerto.spec import ENGINE_VERSION, NAME, PAHHA_NOTE
+from fairysim.sim.concerto.spec import ENGINE_VERSION, NAME, PAHHA_NOTE, PAHHA_POLICY
 from fairysim.sim.policy import Policy, resolve_policies, seat_policies
 from fairysim.sim.rng import check_seed
-
-PAHHA_POLICY = "pahha"
-"""Policy label of Pahha's row in solo results."""
-
 
 SETUP_COLUMNS = ("players", "soloist_card", "pianist_card", "harpist_card", "popularity_kind")
 

@@ -59,8 +59,20 @@ for score card ``i`` of the card file; ``n_<kind>`` counts the orchestra by kind
 SUMMARY_COLUMNS = tuple(c for c in SEAT_COLUMNS if not c.endswith("_mask"))
 """The seat columns a summary averages (bit masks have no meaningful mean)."""
 
+PAHHA_POLICY = "pahha"
+"""Policy label of Pahha's row in solo results."""
+
 PAHHA_NOTE = "A tie with Pahha is a loss; Pahha scores 3 per face-down score card (ruling C8)."
 """Printed under every table with a solo seat against Pahha."""
+
+REPORT_GAMES = 60_000
+"""Games per player count of the card-balance report (its writer's default)."""
+
+SOLO_REPORT_GAMES = 100_000
+"""Games per fast policy of the solo report (its writer's default)."""
+
+SOLO_LOOKAHEAD_GAMES = 20_000
+"""Games of the lookahead policy in the solo report (its writer's default)."""
 
 SPEC = register(
     GameSpec(
@@ -90,12 +102,34 @@ SPEC = register(
         seat_columns=SUMMARY_COLUMNS,
         summary=(
             SummaryColumn("score", ("score",)),
-            SummaryColumn("popu-\nlarity", ("popularity",)),
+            SummaryColumn(
+                "popularity",
+                ("popularity",),
+                legend="popularity: 1 point per popularity token in the orchestra (C5)",
+            ),
             # The four contest cards summed, so that the table fits 80 columns (every part is
             # in the --out rows).
-            SummaryColumn("con-\ntests", ("conductor", "soloist", "pianist", "harpist")),
-            SummaryColumn("hon-\nors", ("honors",)),
-            SummaryColumn("score cards\ndone/held", ("cards_completed", "cards_held"), join="/"),
+            SummaryColumn(
+                "contests",
+                ("conductor", "soloist", "pianist", "harpist"),
+                legend="contests: points of the conductor, soloist, pianist and harpist cards "
+                "(C5), summed",
+            ),
+            SummaryColumn(
+                "honors",
+                ("honors",),
+                legend="honors: 2 per contest card on which the seat scores highest, above 0 (C6)",
+            ),
+            SummaryColumn(
+                "score\ncards\ndone/held",
+                ("cards_completed", "cards_held"),
+                join="/",
+                legend="score cards done/held: score cards completed / held at the end; "
+                "Pahha's row: its face-down cards, 3 points each whatever they need (C8)",
+                by_policy=(
+                    (PAHHA_POLICY, SummaryColumn("", ("cards_held",), template="{} face-down")),
+                ),
+            ),
         ),
         cards_help="Card file (TOML) with the score, pianist and harpist cards and the token "
         "mix (default: the shipped PROVISIONAL set, ruling C9; see docs/concerto-cards.md).",
@@ -124,7 +158,10 @@ SPEC = register(
         ),
         score_parts=PART_NAMES,
         # C4: seat 0 resolves first, then clockwise; the seat index is the turn order.
-        turn_order=TurnOrder(ruling="C4"),
+        turn_order=TurnOrder(
+            ruling="C4",
+            note="seat index = turn order: composers resolve in seat order from seat 0 (C4)",
+        ),
         reports=(
             ReportSpec(
                 "concerto",
@@ -132,6 +169,7 @@ SPEC = register(
                 "it is.",
                 writer="fairysim.analysis.concerto:write_report",
                 games_help="Games per player count",
+                games_default=REPORT_GAMES,
                 takes_cards=True,
                 options=(
                     ReportOption(
@@ -149,14 +187,16 @@ SPEC = register(
                 "it is.",
                 writer="fairysim.analysis.concerto:write_solo_report",
                 games_help="Games per fast policy",
+                games_default=SOLO_REPORT_GAMES,
                 takes_cards=True,
                 options=(
                     ReportOption(
                         "lookahead_games",
                         "--lookahead-games",
                         "Games of the slow lookahead policy, paired with greedy on the first "
-                        "deals (default: the report's).",
+                        "deals.",
                         kind="games",
+                        games_default=SOLO_LOOKAHEAD_GAMES,
                     ),
                 ),
             ),

@@ -115,6 +115,12 @@ BENCH = tuple(
     )
 )
 
+REPORT_GAMES = 15_000
+"""Games per (court, player count) run of the report (its writer's default)."""
+
+REPORT_AUCTION_GAMES = 1_000
+"""Games per player count whose every auction the report logs (its writer's default)."""
+
 SPEC = register(
     GameSpec(
         name=NAME,
@@ -131,12 +137,31 @@ SPEC = register(
         seat_columns=SEAT_COLUMNS,
         summary=(
             SummaryColumn("score", ("score",)),
-            SummaryColumn("ani-\nmals", ANIMAL_PART_COLUMNS),
-            SummaryColumn("flow-\ners", ("flowers_points", "variety_points")),
-            SummaryColumn("gob-\nlins", ("goblins_points",)),
-            SummaryColumn("items", ("items_points",)),
-            SummaryColumn("ap-\nplause", ("applause_points",)),
+            SummaryColumn(
+                "animals",
+                ANIMAL_PART_COLUMNS,
+                legend="animals: the animal majorities and the turtle bonus (L11)",
+            ),
+            SummaryColumn(
+                "flowers",
+                ("flowers_points", "variety_points"),
+                legend="flowers: flower points and the variety bonus (L11)",
+            ),
+            SummaryColumn(
+                "goblins",
+                ("goblins_points",),
+                legend="goblins: the goblin penalty, -2 or -1 each for the most (L11)",
+            ),
+            SummaryColumn(
+                "items", ("items_points",), legend="items: points of the court items held"
+            ),
+            SummaryColumn(
+                "applause",
+                ("applause_points",),
+                legend="applause: 3/2/1 for the highest fairy value left in hand (L11)",
+            ),
         ),
+        ties="ties broken by L12, one winner a game",
         cards_help="Card file (TOML) for a variant forest deck or House cards (format of "
         "src/fairysim/sim/fairyland/data/cards.toml).",
         axes=(
@@ -150,7 +175,12 @@ SPEC = register(
             ),
         ),
         score_parts=PART_COLUMNS,
-        turn_order=TurnOrder(column="turn_position", ruling="L18"),
+        turn_order=TurnOrder(
+            column="turn_position",
+            ruling="L18",
+            label="turn",
+            note="turn position, 0 = the starting player, drawn at random each game (L18)",
+        ),
         length_column="turns",
         reports=(
             ReportSpec(
@@ -159,6 +189,7 @@ SPEC = register(
                 "effect, game length, seat advantage; 2 to 4 players) and print where it is.",
                 writer="fairysim.analysis.fairyland:write_report",
                 games_help="Games per court (random, starred, none) and player count",
+                games_default=REPORT_GAMES,
                 takes_cards=True,
                 options=(
                     ReportOption(
@@ -171,9 +202,9 @@ SPEC = register(
                     ReportOption(
                         "auction_games",
                         "--auction-games",
-                        "Games per player count whose every auction's price and prize is "
-                        "logged (default: the report's).",
+                        "Games per player count whose every auction's price and prize is logged.",
                         kind="games",
+                        games_default=REPORT_AUCTION_GAMES,
                     ),
                 ),
             ),

@@ -59,6 +59,9 @@ BENCH = tuple(
     )
 )
 
+REPORT_GAMES = 6_000
+"""Games per (fan, player count, lineup) cell of the report (its writer's default)."""
+
 SPEC = register(
     GameSpec(
         name=NAME,
@@ -75,9 +78,21 @@ SPEC = register(
         seat_columns=SEAT_COLUMNS,
         summary=(
             SummaryColumn("score", ("score",)),
-            SummaryColumn("medal\npoints", ("medal_points",)),
-            SummaryColumn("finale\npoints", ("finale_points",)),
-            SummaryColumn("finale\ncards", ("finale_count",)),
+            SummaryColumn(
+                "medal\npoints",
+                ("medal_points",),
+                legend="medal points: medals won in rounds 1-7, the Grande Finale's not counted",
+            ),
+            SummaryColumn(
+                "finale\npoints",
+                ("finale_points",),
+                legend="finale points: the Grande Finale medal, Gold 20 or Silver 10 (F9)",
+            ),
+            SummaryColumn(
+                "finale\ncards",
+                ("finale_count",),
+                legend="finale cards: the seat's Grande Finale count on the fan in play (F8)",
+            ),
         ),
         cards_help="Card file (TOML) for a variant deck or medal ladder (format of "
         "src/fairysim/sim/fantastique/data/cards.toml).",
@@ -102,7 +117,12 @@ SPEC = register(
         score_parts=("medal_points", "finale_points"),
         # F1: the start seat of round 1 is drawn; later rounds start elsewhere (F7), so this is
         # the round-1 order.
-        turn_order=TurnOrder(start_seat="first_seat", ruling="F1"),
+        turn_order=TurnOrder(
+            start_seat="first_seat",
+            ruling="F1",
+            label="turn",
+            note="round-1 turn position, 0 = the starter, drawn at random each game (F1)",
+        ),
         reports=(
             ReportSpec(
                 "fantastique",
@@ -110,6 +130,7 @@ SPEC = register(
                 "is.",
                 writer="fairysim.analysis.fantastique:write_report",
                 games_help="Games per (fan, player count, lineup) cell",
+                games_default=REPORT_GAMES,
             ),
         ),
     )
