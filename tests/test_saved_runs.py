@@ -1,7 +1,9 @@
 """The same seed gives the same games: runs saved by the code before the game contract (commit
 0290ce4, tests/data/saved_runs, 400 games each at seed 11) are replayed and compared column by
 column, for every form of both games, mixed lineups with ``random`` and all-greedy tables that
-play in lanes."""
+play in lanes. ``fantastique_5p`` seats a ``balancer``, whose play changed on purpose when its
+medal estimate began to weigh the seats still to play (Fantastique engine version 3): it was
+saved again then, from the same deals (every game's ``first_seat`` is unchanged)."""
 
 from pathlib import Path
 
