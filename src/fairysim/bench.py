@@ -205,6 +205,17 @@ def select_cases(games: Iterable[str] | None = None) -> list[BenchCase]:
     FairysimError
         Naming ``--game`` for a game without benchmark cases.
     """
+    return [case for spec in benched_games(games) for case in game_cases(spec)]
+
+
+def benched_games(games: Iterable[str] | None = None) -> list[GameSpec]:
+    """The specs of ``games`` (all registered games with benchmark cases when None).
+
+    Raises
+    ------
+    FairysimError
+        Naming ``--game`` for a game without benchmark cases.
+    """
     registered = {name: spec for name, spec in all_games().items() if spec.bench}
     names = list(registered) if games is None else list(games)
     for name in names:
@@ -212,7 +223,7 @@ def select_cases(games: Iterable[str] | None = None) -> list[BenchCase]:
             raise FairysimError(
                 "--game", f"no benchmark for {name!r}; choose one of {', '.join(registered)}"
             )
-    return [case for name in names for case in game_cases(registered[name])]
+    return [registered[name] for name in names]
 
 
 def run_bench(
@@ -320,17 +331,10 @@ def select_compile_cases(games: Iterable[str] | None = None) -> list[tuple[GameS
     FairysimError
         Naming ``--game`` for a game without benchmark cases.
     """
-    registered = {name: spec for name, spec in all_games().items() if spec.bench}
-    names = list(registered) if games is None else list(games)
-    for name in names:
-        if name not in registered:
-            raise FairysimError(
-                "--game", f"no benchmark for {name!r}; choose one of {', '.join(registered)}"
-            )
     return [
-        (registered[name], case.label)
-        for name in names
-        for case in registered[name].bench
+        (spec, case.label)
+        for spec in benched_games(games)
+        for case in spec.bench
         if case.compile_apart
     ]
 
