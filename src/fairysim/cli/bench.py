@@ -57,8 +57,9 @@ def bench(
         ),
     ] = False,
 ) -> None:
-    """Time the engines: games per second, median of repeats after a warm-up (compile) run;
-    with --compile, the cold-cache compile of each game's forms too."""
+    """Time the engines: games per second, median of repeats after a warm-up (compile) run.
+
+    With --compile, also each game's first run from a cold cache."""
     from fairysim.files import check_out_file, write_text
 
     positive_int(threads, "--threads")

@@ -175,8 +175,10 @@ def compare_command(
         int | None, typer.Option("--threads", help="Numba threads (default: all cores).")
     ] = None,
 ) -> None:
-    """Play a baseline and variants on the same seeds; print and write their paired
-    differences per turn position and pooled, with family-wise intervals."""
+    """Play a baseline and variants on the same seeds and report their paired differences.
+
+    Per turn position and pooled, with family-wise (Holm) intervals; printed, and written as
+    Parquet and a figure under --out-dir."""
     from fairysim.analysis.what_if import compare, ranking_sentence
     from fairysim.sim.game import get_game
 
