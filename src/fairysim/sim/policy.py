@@ -1,5 +1,9 @@
 """Policies: jitted decision functions, addressed by name or by ``module:function``.
 
+One module past 600 lines because loading a user policy, checking it (parameters, return type,
+weights) and guarding it for numba are one contract that every game shares; split, each part
+would import the others' private checks.
+
 Every game offers each decision to a policy the same way::
 
     choice = policy(decision, view, choices, n_choices, weights, rng)
