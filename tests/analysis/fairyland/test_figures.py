@@ -15,7 +15,6 @@ DRAWERS = (
     figures.auction_figure,
     figures.court_figure,
     figures.length_figure,
-    figures.seat_figure,
 )
 
 

@@ -31,10 +31,10 @@ TABLES = (
     "court_levels",
     "length",
     "auction_counts",
-    "seats",
-    "seat_tests",
+    "balance",
+    "turn_order",
 )
-FIGURES = ("card_balance", "auctions", "courts", "length", "seats")
+FIGURES = ("card_balance", "auctions", "courts", "length", "turn_order")
 runner = CliRunner(env={"COLUMNS": "200"})
 
 

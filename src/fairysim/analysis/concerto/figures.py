@@ -12,7 +12,6 @@ from matplotlib.figure import Figure
 from fairysim.analysis.concerto.cards import contest_label
 from fairysim.analysis.concerto.study import CardBalance
 from fairysim.analysis.plots import barh_ci, new_figure, points_ci
-from fairysim.analysis.seats import seat_panels
 
 
 def score_card_figure(balance: CardBalance) -> Figure:
@@ -134,25 +133,4 @@ def popularity_figure(balance: CardBalance) -> Figure:
     return fig
 
 
-def seat_figure(balance: CardBalance) -> Figure:
-    """Win share by seat against the fair share, one panel per player count.
-
-    Parameters
-    ----------
-    balance : CardBalance
-        A finished card-balance study.
-
-    Returns
-    -------
-    matplotlib.figure.Figure
-        Points with 95 % Wilson intervals; the dashed line is ``1/players``.
-    """
-    return seat_panels(
-        balance.seats,
-        "seat (0 = first; passing left)",
-        f"Seat advantage ({balance.meta['policy']} at every seat)",
-        decimals=1,
-    )
-
-
-__all__ = ["contest_figure", "popularity_figure", "score_card_figure", "seat_figure"]
+__all__ = ["contest_figure", "popularity_figure", "score_card_figure"]

@@ -158,7 +158,7 @@ def build_report(study: SoloStudy) -> Report:
     _solo_lookahead_section(report, study)
     _solo_setup_section(report, study)
     _solo_margin_section(report, study)
-    card_section(report, cards, 5)
+    card_section(report, cards)
     report.heading("6. Files")
     report.paragraph(
         "Every table is also a CSV file beside this page, in full precision: "

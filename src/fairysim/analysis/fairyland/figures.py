@@ -22,7 +22,6 @@ from fairysim.analysis.fairyland.study import (
     FairyLandStudy,
 )
 from fairysim.analysis.plots import new_figure, percent_formatter, points_formatter
-from fairysim.analysis.seats import seat_panels
 
 GROUP_COLOURS = dict(
     zip(
@@ -295,28 +294,6 @@ def length_figure(study: FairyLandStudy) -> Figure:
     return fig
 
 
-def seat_figure(study: FairyLandStudy) -> Figure:
-    """Win share by turn position against the fair share, one panel per player count.
-
-    Parameters
-    ----------
-    study : FairyLandStudy
-        A finished study.
-
-    Returns
-    -------
-    matplotlib.figure.Figure
-        Points with 95 % Wilson intervals; the dashed line is ``1/players``.
-    """
-    return seat_panels(
-        study.seats,
-        "turn position (0 = starting player)",
-        f"Seat advantage by turn position ({study.meta['policy']} at every seat, "
-        f"{BALANCE_COURT} PROVISIONAL court, ruling L13)",
-        decimals=0,
-    )
-
-
 def _players(meta: dict) -> str:
     counts = meta["players"]
     if len(counts) == 1:
@@ -329,5 +306,4 @@ __all__ = [
     "card_balance_figure",
     "court_figure",
     "length_figure",
-    "seat_figure",
 ]

@@ -11,7 +11,6 @@ from matplotlib.figure import Figure
 
 from fairysim.analysis.fantastique.study import FanStrength, baseline_table
 from fairysim.analysis.plots import barh_ci, heatmap, new_figure, points_ci
-from fairysim.analysis.seats import seat_panels
 
 
 def strength_figure(strength: FanStrength) -> Figure:
@@ -100,26 +99,4 @@ def gain_figure(strength: FanStrength) -> Figure:
     return fig
 
 
-def seat_figure(strength: FanStrength) -> Figure:
-    """Figure (d): seat advantage, win share by seat against the fair share, per player count.
-
-    Parameters
-    ----------
-    strength : FanStrength
-        A finished study.
-
-    Returns
-    -------
-    matplotlib.figure.Figure
-        One panel per player count; points are win shares with 95 % intervals (pooled over
-        fans, baseline lineup); the dashed line is ``1/players``.
-    """
-    return seat_panels(
-        strength.seats_pooled,
-        "seat (0 = first listed)",
-        f"Seat advantage ({strength.meta['baseline']}, pooled over fans)",
-        decimals=0,
-    )
-
-
-__all__ = ["decides_figure", "gain_figure", "seat_figure", "strength_figure"]
+__all__ = ["decides_figure", "gain_figure", "strength_figure"]
