@@ -84,7 +84,7 @@ def test_a_table_whose_interval_disagrees_with_its_verdict_is_refused():
     good = pd.DataFrame({"low": [0.1, -0.1], "high": [0.2, 0.1], "significant": [True, False]})
     report.table("good", good)
     shifted = good.assign(null=[0.15, 0.0])  # the first interval covers its own reference
-    with pytest.raises(ValueError, match="'shifted'.*rows \\[0\\]"):
+    with pytest.raises(ValueError, match=r"'shifted'.*rows \[0\]"):
         report.table("shifted", shifted)
     prefixed = pd.DataFrame({"lift_low": [0.1], "lift_high": [0.2], "lift_significant": [False]})
     with pytest.raises(ValueError, match="lift_interval"):

@@ -50,7 +50,8 @@ table.data th, table.data td { border-bottom: 1px solid #ddd; padding: .25rem .6
 table.data th { background: #f4f4f4; }
 table.data td:first-child, table.data th:first-child { text-align: left; }
 .meta { background: #f7f7f7; border-left: 4px solid #888; padding: .6rem 1rem; }
-code { background: #f2f2f2; padding: 0 .25rem; }
+code { background: #f2f2f2; padding: 0 .25rem; overflow-wrap: anywhere; }
+.wide { overflow-x: auto; max-width: 100%; }
 .files { font-size: .88rem; color: #555; }
 """
 
@@ -303,9 +304,9 @@ class Report:
             note = f" (<code>{html.escape(filename)}</code>)"
         if caption or note:
             self.blocks.append(f'<p class="caption">{_inline(caption)}{note}</p>')
-        self.blocks.append(
-            shown.to_html(index=False, border=0, classes="data", na_rep="", escape=True)
-        )
+        # A table wider than the page scrolls inside its box; the page itself never does.
+        markup = shown.to_html(index=False, border=0, classes="data", na_rep="", escape=True)
+        self.blocks.append(f'<div class="wide">{markup}</div>')
 
     def data(self, name: str, data: pd.DataFrame) -> str:
         """Keep a table as ``<prefix><name>.csv`` without showing it.
