@@ -22,7 +22,8 @@ def test_balance_report_content_and_files(balance, tmp_path):
     text = text_of(report.html())
     assert "PROVISIONAL card set (ruling C9)" in text
     assert "fairysim report concerto --games 300 --seed 3" in text
-    assert "300 games per player count (2, 3, 4 players), 900 games in all" in text
+    assert "300 games per player count (2, 3, 4 players); every seat plays greedy" in text
+    assert "900 games in all; seed 3" in text
     headings = (
         "Balance at a glance",
         "Score cards",
