@@ -20,19 +20,23 @@ GAME = 3
 """The game index replayed (not the first, so that the game index matters)."""
 
 CASES = [
-    ("fantastique", 2, "greedy"),
-    ("fantastique", 4, "random"),
-    ("concerto", 1, "greedy"),
-    ("concerto", 3, "random,greedy,chaser"),
-    ("fairyland", 2, "greedy"),
-    ("fairyland", 4, "random"),
+    ("fantastique", 2, "greedy", {}),
+    ("fantastique", 4, "random", {"fan": "IV"}),
+    ("concerto", 1, "greedy", {}),
+    ("concerto", 2, "greedy", {}),
+    ("concerto", 3, "random,greedy,chaser", {"soloist": "B"}),
+    ("fairyland", 2, "greedy", {}),
+    ("fairyland", 3, "greedy", {}),
+    ("fairyland", 4, "random", {}),
 ]
+"""Every game, Fairy Concerto solo (Pahha's row too) and with two players, and a setup axis
+given (the replay plays the setup's axes as the run does)."""
 
 
-def make(name: str, players: int, policies: str, seed: int = 11):
+def make(name: str, players: int, policies: str, axes: dict | None = None, seed: int = 11):
     spec = games()[name]
     return spec, spec.make_setup(
-        players=players, policies=policies, seed=seed, cards=spec.load_cards(None)
+        players=players, policies=policies, seed=seed, cards=spec.load_cards(None), **(axes or {})
     )
 
 
@@ -50,25 +54,30 @@ def counting(setup):
     return dataclasses.replace(setup, policies=tuple(wrapped)), calls
 
 
-@pytest.mark.parametrize(("name", "players", "policies"), CASES)
-def test_replay_is_the_fast_engines_game(name, players, policies):
-    spec, setup = make(name, players, policies)
+@pytest.mark.parametrize(("name", "players", "policies", "axes"), CASES)
+def test_replay_is_the_fast_engines_game(name, players, policies, axes):
+    spec, setup = make(name, players, policies, axes)
     result = replay(spec, setup, GAME)
-    rows = simulate(name, games=GAME + 1, players=players, policies=policies, seed=11)
+    rows = simulate(name, games=GAME + 1, players=players, policies=policies, seed=11, **axes)
     row = rows[rows["game"] == GAME].sort_values("seat")
     seats = len(row)
     assert seats >= players
     assert list(row["score"]) == result.score[:seats]
     assert list(row["rank"]) == result.rank[:seats]
     assert list(row["win_share"]) == pytest.approx(result.win_share[:seats])
+    # The winner the text names is the fast engine's winner.
+    narrate = narrator(spec)
+    shares = zip(row["seat"], row["win_share"], strict=True)
+    winners = [narrate.seat_label(setup, s) for s, share in shares if share > 0]
+    assert winners and f"Winner: {' and '.join(winners)}" in result.text
     # A different game index is a different game (the index is not ignored).
     other = rows[rows["game"] == GAME - 1].sort_values("seat")
     assert replay(spec, setup, GAME - 1).score[:seats] == list(other["score"])
 
 
-@pytest.mark.parametrize(("name", "players", "policies"), CASES)
-def test_one_decision_line_per_decision(name, players, policies):
-    spec, setup = make(name, players, policies)
+@pytest.mark.parametrize(("name", "players", "policies", "axes"), CASES)
+def test_one_decision_line_per_decision(name, players, policies, axes):
+    spec, setup = make(name, players, policies, axes)
     counted, calls = counting(setup)
     result = replay(spec, counted, GAME)
     decision_lines = [line for line in result.text.splitlines() if line.startswith(DECISION_MARK)]

@@ -3,6 +3,9 @@ nothing."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 from typer.testing import CliRunner
 
@@ -22,14 +25,16 @@ def assert_one_line_error(result, option: str) -> None:
     assert "Traceback" not in result.output
 
 
-@pytest.mark.parametrize("name", ["fantastique", "concerto", "fairyland"])
-def test_replay_prints_the_game_and_writes_html(name, tmp_path):
+@pytest.mark.parametrize(
+    ("name", "players"), [("fantastique", 2), ("concerto", 2), ("concerto", 1), ("fairyland", 3)]
+)
+def test_replay_prints_the_game_and_writes_html(name, players, tmp_path):
     page = tmp_path / "game.html"
-    args = ["replay", name, "--players", "2", "--seed", "5", "--game", "2", "--games", "10"]
-    result = runner.invoke(app, [*args, "--html", str(page)])
+    args = ["replay", name, "--players", str(players), "--seed", "5", "--game", "2"]
+    result = runner.invoke(app, [*args, "--games", "10", "--html", str(page)])
     assert result.exit_code == 0, result.output
     spec = games()[name]
-    setup = spec.make_setup(players=2, policies="greedy", seed=5, cards=spec.load_cards(None))
+    setup = spec.make_setup(players=players, policies="greedy", seed=5, cards=spec.load_cards(None))
     expected = replay(spec, setup, 2)
     printed = result.output.splitlines()
     assert printed[: len(expected.lines)] == [line.text for line in expected.lines]
@@ -37,6 +42,27 @@ def test_replay_prints_the_game_and_writes_html(name, tmp_path):
     assert printed[-1] == f"Wrote {page}"
     text = page.read_text()
     assert text.startswith("<!DOCTYPE html>") and "Final scoring" in text
+    assert "Winner: " in text
+
+
+def test_replay_help_loads_no_engine():
+    """Listing the games (and one game's options) imports no reference engine: it would load
+    the game's compiled policies, minutes of compiling on a cold cache."""
+    code = (
+        "import sys\n"
+        "from typer.testing import CliRunner\n"
+        "from fairysim.cli import app\n"
+        "for args in (['replay', '--help'], ['replay', 'fairyland', '--help']):\n"
+        "    result = CliRunner().invoke(app, args)\n"
+        "    assert result.exit_code == 0, result.output\n"
+        "print(sorted(m for m in sys.modules if m.startswith('fairysim.sim.')))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=300
+    )
+    loaded = done.stdout.strip()
+    assert "fairysim.sim.fairyland.spec" in loaded  # the games were listed
+    assert ".reference'" not in loaded and ".narrate'" not in loaded, loaded
 
 
 @pytest.mark.parametrize(

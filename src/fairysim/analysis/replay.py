@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import html
 import importlib
+import importlib.util
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -20,7 +21,8 @@ from typing import Any
 from fairysim.sim.game import GameSpec
 
 SHOWN_CHOICES = 12
-"""Choices listed on a decision line; a longer list (a Fairy Land payment) is cut with a count."""
+"""Choices listed on a decision line; a longer list (every way to pay from a hand) is cut with a
+count."""
 
 DECISION_MARK = "  > "
 """Start of every decision line (one per decision the reference engine made)."""
@@ -46,7 +48,7 @@ class Replay:
     lines : list of Line
         The game as text.
     score, rank : list of int
-        Per seat, as the fast engine writes them (Fairy Land: half points).
+        Per seat, as the fast engine writes them (in the game's own unit, e.g. half points).
     win_share : list of float
     """
 
@@ -67,12 +69,18 @@ class Replay:
         return [event for event in self.events if event["event"] == "decision"]
 
 
+def has_narrator(spec: GameSpec) -> bool:
+    """Whether the game's package has a ``narrate`` module, found without importing it (it
+    loads the reference engine and its compiled policies; ``fairysim replay --help`` lists the
+    games without them)."""
+    return importlib.util.find_spec(f"{spec.package}.narrate") is not None
+
+
 def narrator(spec: GameSpec) -> ModuleType | None:
     """The game's ``narrate`` module (``<package>.narrate``), or None if it has none."""
-    try:
-        return importlib.import_module(f"{spec.package}.narrate")
-    except ModuleNotFoundError:
+    if not has_narrator(spec):
         return None
+    return importlib.import_module(f"{spec.package}.narrate")
 
 
 def replay(spec: GameSpec, setup: Any, game: int) -> Replay:
@@ -196,8 +204,8 @@ def html_page(result: Replay) -> str:
     )
 
 
-def write_html(result: Replay, path: str | Path) -> Path:
-    """Write :func:`html_page` to ``path`` atomically."""
-    from fairysim.analysis.page import atomic_write_text
+def write_html(result: Replay, path: str | Path, option: str = "--html") -> Path:
+    """Write :func:`html_page` to ``path`` atomically (a failure names ``option``)."""
+    from fairysim.files import write_text
 
-    return atomic_write_text(path, html_page(result))
+    return write_text(path, html_page(result), option)

@@ -59,13 +59,14 @@ def check_game_index(game: Any, games: int) -> int:
 def run_replay(spec: GameSpec, **options: Any) -> None:
     """Check every option, replay the game, print it (and write ``--html``)."""
     from fairysim.analysis.replay import replay, write_html
-    from fairysim.sim.batch import check_games, check_out_path
+    from fairysim.files import check_out_file
+    from fairysim.sim.batch import check_games
 
     games = check_games(options["games"], "--games")
     game = check_game_index(options["game"], games)
     html = options["html"]
     if html is not None:
-        html = check_out_path(html, "--html", suffix=".html")
+        html = check_out_file(html, "--html", suffix=".html")
     card_set = load_card_option(spec, options["cards"])
     axes = {
         axis.name: axis.parse(options[axis.name], card_set)
@@ -91,10 +92,10 @@ def run_replay(spec: GameSpec, **options: Any) -> None:
 
 def replay_command(name: str) -> Any:
     """The ``replay`` command of game ``name``, or None if the game has no narrate module."""
-    from fairysim.analysis.replay import narrator
+    from fairysim.analysis.replay import has_narrator
 
     spec = spec_of(name)
-    if narrator(spec) is None:
+    if not has_narrator(spec):
         return None
 
     def body(**options: Any) -> None:

@@ -81,7 +81,8 @@ def describe(setup: Any, event: dict) -> list[str]:
             names = "; ".join(score_card(setup, c) for c in dealt)
             lines.append(f"{seat_label(setup, seat)} is dealt {names}")
         if event["pahha_cards"]:
-            lines.append(f"Pahha takes {event['pahha_cards']} score card face down (C8)")
+            count = event["pahha_cards"]
+            lines.append(f"Pahha takes {count} score card{'s' * (count != 1)} face down (C8)")
         return lines
     if kind == "round_start":
         hands = "; ".join(

@@ -144,12 +144,20 @@ def describe(setup: Any, event: dict) -> list[str]:
         return [f"Dawn: seat {event['seat']} draws {drawn}"]
     if kind == "unbid":
         return [f"Nobody bids: {clearing(event['clearing'])} is discarded"]
+    if kind == "won":
+        chased = " (the Warrior chases its goblins and ogres away, L15)" if event["warrior"] else ""
+        return [
+            f"seat {event['seat']} wins {clearing(event['clearing'])} for {event['bid']} "
+            f"and takes {pile(event['cards'])}{chased}"
+        ]
     if kind == "turn_end":
         return [
             "Clearings: "
             + "; ".join(
                 f"{clearing(c)}: {pile(cards)}" for c, cards in enumerate(event["clearings"])
-            )
+            ),
+            "Collected: "
+            + "; ".join(f"seat {s}: {pile(cards)}" for s, cards in enumerate(event["collected"])),
         ]
     if kind == "final":
         return [

@@ -694,6 +694,15 @@ def explore(state: GameState, explorer: Player, c: int) -> None:
     winner.auctions_won += 1
     taken = state.clearings[c]
     state.clearings[c] = Counter()
+    record(
+        state,
+        "won",
+        seat=winner.seat,
+        clearing=c,
+        bid=high_bid,
+        cards=sorted(taken.elements()),
+        warrior=bool((mask >> WARRIOR) & 1),
+    )
     if (mask >> WARRIOR) & 1:  # the Warrior chases goblins and ogres away (L5, L15)
         discard_cards(state, Counter({GOBLIN: taken.pop(GOBLIN, 0), OGRE: taken.pop(OGRE, 0)}))
     take_clearing(state, winner, taken)
@@ -875,9 +884,9 @@ def play_turn(state: GameState) -> None:
 
 def play_game(setup: FairyLandSetup, game: int, log: list | None = None) -> dict:
     """Play game ``game`` of ``setup``; ``log``, when given, receives the game's event records
-    (the deal, each turn's Dawn cards and decisions with their choices, the clearings and
-    collections after each turn, the scores after each round of turns, the final scoring), for
-    :mod:`.narrate`.
+    (the deal, each turn's Dawn cards and decisions with their choices, who wins each auction
+    and what it takes, the clearings and collections after each turn, the scores after each
+    round of turns, the final scoring), for :mod:`.narrate`.
 
     Returns
     -------
