@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 
+import numpy as np
 import pytest
 
 from fairysim.analysis.replay import DECISION_MARK, html_page, narrator, replay
@@ -94,9 +95,14 @@ def test_one_decision_line_per_decision(name, players, policies, axes):
     # The score after each round, and the final breakdown, are in the text.
     assert "Score after round 1:" in result.text
     assert "Final scoring" in result.text
-    # Recording changed nothing: the reference engine's plain play gives the same scores.
+    # Recording changes nothing: the reference engine's plain play returns the same outcome,
+    # every field of it, as a play with a log.
     plain = narrate.reference.play_game(setup, GAME)
-    assert [int(s) for s in plain["score"]] == result.score
+    logged = narrate.reference.play_game(setup, GAME, log=[])
+    assert plain.keys() == logged.keys()
+    for key, value in plain.items():
+        np.testing.assert_array_equal(np.asarray(value), np.asarray(logged[key]), err_msg=key)
+    assert result.score == [s / narrate.UNIT for s in plain["score"]]
 
 
 def test_html_escapes_text():

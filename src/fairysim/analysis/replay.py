@@ -47,14 +47,16 @@ class Replay:
         The reference engine's records, in the order they happened.
     lines : list of Line
         The game as text.
-    score, rank : list of int
-        Per seat, as the fast engine writes them (in the game's own unit, e.g. half points).
+    score : list of float
+        Per seat, in rulebook points, as the fast engine's rows (the reference engine's units
+        divided by the game's ``narrate.UNIT``).
+    rank : list of int
     win_share : list of float
     """
 
     events: list[dict]
     lines: list[Line]
-    score: list[int]
+    score: list[float]
     rank: list[int]
     win_share: list[float]
 
@@ -107,7 +109,7 @@ def replay(spec: GameSpec, setup: Any, game: int) -> Replay:
     return Replay(
         events=events,
         lines=render(narrate, setup, events, f"{spec.title}, game {game} of seed {setup.seed}"),
-        score=[int(x) for x in final["score"]],
+        score=[x / narrate.UNIT for x in final["score"]],
         rank=[int(x) for x in final["rank"]],
         win_share=[float(x) for x in final["win_share"]],
     )

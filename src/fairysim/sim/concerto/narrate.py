@@ -12,6 +12,9 @@ from fairysim.sim.concerto.rules import KINDS, PAHHA, PART_NAMES, SOLOIST_NAMES
 PARTS = PART_NAMES
 """The final breakdown's columns, in the order shown."""
 
+UNIT = 1
+"""The reference engine's score units per rulebook point (whole points, as the rows)."""
+
 DECISIONS = {
     "pick_token": "picks a token",
     "keep_dealt_card": "keeps a setup score card",

@@ -2,8 +2,8 @@
 event records of :mod:`.reference` (the same module, with the same functions, is in every
 game's package; :mod:`fairysim.analysis.replay` renders them). Pure Python, no numba.
 
-Scores are kept in half points by both engines (:data:`.rules.HALF`); :func:`points` shows them
-as the rulebook's points.
+The reference engine keeps scores in half points (:data:`.rules.HALF`); :data:`UNIT` says so,
+and :func:`points` shows them as the rulebook's points, the unit of the fast engine's rows.
 """
 
 from __future__ import annotations
@@ -23,6 +23,10 @@ from fairysim.sim.fairyland.rules import (
 
 PARTS = PART_NAMES
 """The final breakdown's columns, in the order shown."""
+
+UNIT = HALF
+"""The reference engine's score units per rulebook point (it keeps half points, L11; the fast
+engine's rows are in points)."""
 
 DECISIONS = {
     "dawn": "places the Dawn cards",
@@ -54,8 +58,8 @@ def seat_label(setup: Any, seat: int) -> str:
 
 
 def points(value: float) -> str:
-    """Half points (as both engines keep them) as the rulebook's points."""
-    return f"{value / HALF:g}"
+    """Half points (as the reference engine keeps them) as the rulebook's points."""
+    return f"{value / UNIT:g}"
 
 
 def card(t: int) -> str:

@@ -11,6 +11,9 @@ from fairysim.sim.fantastique import reference
 PARTS = ("medal_points", "finale_count", "finale_points")
 """The final breakdown's columns, in the order shown (``finale_count`` is cards, not points)."""
 
+UNIT = 1
+"""The reference engine's score units per rulebook point (whole points, as the rows)."""
+
 DECISIONS = {"play_fan": "plays a fan", "take_stack": "takes a stack"}
 """What a seat does at each decision, as the rulebook words it."""
 
