@@ -115,3 +115,24 @@ def test_html_escapes_text():
     assert page.startswith("<!DOCTYPE html>")
     assert "&lt;b&gt;&amp;" in page and "<b>&" not in page
     assert page.count('class="decision"') == len(result.decisions)
+
+
+@pytest.mark.parametrize(("players", "policies"), [(3, "greedy"), (4, "random")])
+def test_fairyland_says_who_wins_each_auction(players, policies):
+    """Each auction won is told once, for its winner, with a bid the winner made (L5, L14); the
+    other auctions are told as discarded; the count per seat is the engine's own."""
+    spec, setup = make("fairyland", players, policies)
+    result = replay(spec, setup, GAME)
+    plain = narrator(spec).reference.play_game(setup, GAME)
+    won = [event for event in result.events if event["event"] == "won"]
+    unbid = [event for event in result.events if event["event"] == "unbid"]
+    assert [sum(e["seat"] == s for e in won) for s in range(players)] == plain["auctions_won"]
+    assert len(won) + len(unbid) == plain["auctions"] > 0
+    for event in won:
+        assert f"seat {event['seat']} wins clearing {event['clearing'] + 1} for " in result.text
+        bids = [
+            e
+            for e in result.decisions
+            if e["decision"] == "bid" and e["turn"] == event["turn"] and e["seat"] == event["seat"]
+        ]
+        assert any(e["choices"][e["chosen"]] == (event["bid"],) for e in bids)
