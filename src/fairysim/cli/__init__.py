@@ -1,7 +1,7 @@
 """The ``fairysim`` command line: thin commands over :mod:`fairysim.sim` and :mod:`.analysis`.
 
 One module per command (``simulate``, ``metrics``, ``report``, ``sweep``, ``tournament``,
-``policies``, ``bench``, ``compile``, ``compare``); the
+``replay``, ``policies``, ``bench``, ``compile``, ``compare``); the
 per-game subcommands are made from the game registry (:mod:`fairysim.cli.by_game`). Each
 command checks its options, calls a plain function that tests can import, and prints. Errors a
 user can fix are :class:`fairysim.errors.FairysimError` and come out as one line with exit code 2
@@ -21,6 +21,7 @@ from fairysim.cli import (
     compile,
     metrics,
     policies,
+    replay,
     report,
     simulate,
     sweep,
@@ -71,6 +72,7 @@ app.add_typer(report.app, name="report")
 app.add_typer(policies.app, name="policies")
 app.add_typer(sweep.app, name="sweep")
 app.add_typer(tournament.app, name="tournament")
+app.add_typer(replay.app, name="replay")
 app.command("bench")(bench.bench)
 app.command("compile")(compile.compile_games)
 app.command("compare")(compare.compare_command)
