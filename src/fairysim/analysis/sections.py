@@ -11,7 +11,7 @@ section is added.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -143,6 +143,37 @@ def turn_order_section(report: Report, card: BalanceCard, order: Any) -> None:
         "Advantage of each turn position over the fair share, with its corrected interval.",
     )
     report.table("turn_order", t, "Win share by turn position.", turn_order_display(t))
+
+
+def replay_section(
+    report: Report, card: BalanceCard, command: Callable[[dict[str, Any]], str]
+) -> None:
+    """Games worth replaying: per player count, a typical game and the widest-margin game,
+    each with the ``fairysim replay`` command that tells it move by move.
+
+    Parameters
+    ----------
+    report : Report
+        The page.
+    card : BalanceCard
+        The study's card (its ``examples``).
+    command : callable
+        ``command(example)`` the replay command of one example row (its ``players``,
+        ``game`` and run label).
+    """
+    if card.examples.empty:
+        return
+    report.section("Replay a game")
+    report.paragraph(
+        "Each game of the study can be told move by move by the reference engine, which plays "
+        "it exactly as the fast engine did: the deal, every decision with the choices the seat "
+        "had, the score after each round and the final breakdown (add `--html FILE` for a page)."
+    )
+    report.bullets(
+        f"{int(e['players'])} players, {e['kind']} game (winning margin {e['margin']:g} points): "
+        f"`{command(e)}`"
+        for e in card.examples.to_dict("records")
+    )
 
 
 def turn_order_lines(t: pd.DataFrame) -> list[str]:
@@ -296,6 +327,7 @@ __all__ = [
     "METHOD_NAMES",
     "balance_section",
     "ordinal",
+    "replay_section",
     "run_block",
     "statistics_note",
     "turn_order_display",

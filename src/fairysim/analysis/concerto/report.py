@@ -26,6 +26,7 @@ from fairysim.analysis.page import Report
 from fairysim.analysis.ranking import leading_group
 from fairysim.analysis.sections import (
     balance_section,
+    replay_section,
     run_block,
     statistics_note,
     turn_order_section,
@@ -154,6 +155,14 @@ def build_report(balance: CardBalance) -> Report:
     _contest_section(report, balance)
     _popularity_section(report, balance)
     turn_order_section(report, balance.balance, SPEC.turn_order)
+    replay_section(
+        report,
+        balance.balance,
+        lambda e: (
+            f"fairysim replay concerto --players {int(e['players'])} --policy {meta['policy']} "
+            f"--seed {seed} --games {games} --game {int(e['game'])}{cards_option(cards)}"
+        ),
+    )
     card_section(report, cards)
     report.section("Files")
     report.paragraph(

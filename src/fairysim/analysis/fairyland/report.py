@@ -36,6 +36,7 @@ from fairysim.analysis.formats import fmt_interval, fmt_intervals, fmt_percent, 
 from fairysim.analysis.page import Report
 from fairysim.analysis.sections import (
     balance_section,
+    replay_section,
     run_block,
     statistics_note,
     turn_order_section,
@@ -185,6 +186,7 @@ def build_report(study: FairyLandStudy) -> Report:
     _court_section(report, study)
     _length_section(report, study)
     turn_order_section(report, study.balance, SPEC.turn_order)
+    replay_section(report, study.balance, lambda e: replay_command(meta, e))
     report.section("Files")
     report.paragraph(
         "Every table is also a CSV file beside this page, in full precision: the card balance "
@@ -207,6 +209,20 @@ def command(meta: dict) -> str:
     text += f" --auction-games {meta['auction_games']}"
     if meta["policy"] != "greedy":
         text += f" --policy {meta['policy']}"
+    if "cards" in meta:
+        text += f" --cards {meta['cards']}"
+    return text
+
+
+def replay_command(meta: dict, example: dict) -> str:
+    """The ``fairysim replay`` command of one of the balance card's example games."""
+    text = (
+        f"fairysim replay fairyland --players {int(example['players'])} "
+        f"--policy {meta['policy']} --seed {meta['seed']} --games {meta['games']} "
+        f"--game {int(example['game'])}"
+    )
+    if example.get("court") not in (None, BALANCE_COURT):
+        text += f" --court {example['court']}"
     if "cards" in meta:
         text += f" --cards {meta['cards']}"
     return text

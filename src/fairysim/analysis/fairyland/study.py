@@ -225,7 +225,7 @@ def fairyland_study(
             game_parts.append(game_rows(df))
             if court == BALANCE_COURT:
                 card_parts.append(card_rows(df, court_of[court]))
-                balance_rows.add(df)
+                balance_rows.add(df, {"court": court})
             del df  # one run's rows at a time
         auction_parts.append(
             play_auctions(setup_of[n], logged, threads=threads, progress=tracker.run())

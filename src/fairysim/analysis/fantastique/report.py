@@ -31,6 +31,7 @@ from fairysim.analysis.page import Report
 from fairysim.analysis.ranking import top_wording
 from fairysim.analysis.sections import (
     balance_section,
+    replay_section,
     run_block,
     statistics_note,
     turn_order_section,
@@ -158,6 +159,7 @@ def build_report(strength: FanStrength) -> Report:
     _decides_section(report, strength)
     _gain_section(report, strength)
     turn_order_section(report, strength.balance, SPEC.turn_order)
+    replay_section(report, strength.balance, lambda e: _replay_command(strength, e))
     _more_tables(report, strength)
 
     report.metadata(meta)
@@ -329,6 +331,22 @@ def _more_tables(report: Report, strength: FanStrength) -> None:
 
 # --------------------------------------------------------------------------------------------
 # Table helpers
+
+
+def _replay_command(strength: FanStrength, example: dict) -> str:
+    """The ``fairysim replay`` command of one of the balance card's example games."""
+    meta = strength.meta
+    baseline = next(lu for lu in meta["lineups"] if lu["name"] == meta["baseline"])
+    players = int(example["players"])
+    policy = ",".join(Lineup(**baseline).policies(players))
+    if baseline["seat0"] == baseline["others"]:
+        policy = baseline["seat0"]
+    command = (
+        f"fairysim replay fantastique --players {players} --fan {example['fan']} "
+        f"--policy {policy} --seed {meta['seed']} --games {meta['games']} "
+        f"--game {int(example['game'])}"
+    )
+    return command + (f" --cards {meta['cards']}" if "cards" in meta else "")
 
 
 def _lineup_lines(lineups: list[dict], baseline: str) -> list[str]:

@@ -271,7 +271,7 @@ def fan_strength(
                 seat_rows.append(run.seat_finale)
                 seat0[lineup.name] = run.seat0
                 if lineup is baseline:
-                    balance_rows.add(df)
+                    balance_rows.add(df, {"fan": fan})
                     decided[(fan, n_players)] = run.decides
                 del df  # keep memory flat: one run's rows at a time
             for lineup in paired:
