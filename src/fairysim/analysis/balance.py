@@ -128,6 +128,8 @@ class BalanceCard:
         The correction of the turn-order family ("holm" or "fdr_bh").
     comparisons : int
         How many turn-order comparisons the family holds.
+    alpha : float
+        The turn-order family's error rate.
     examples : pandas.DataFrame
         Two games per player count worth replaying: ``kind`` ``"typical"`` (the first game
         whose winning margin is the median) and ``"widest margin"`` (the first with the largest
@@ -139,13 +141,22 @@ class BalanceCard:
     method: str
     comparisons: int
     examples: pd.DataFrame = field(default_factory=pd.DataFrame)
+    alpha: float = 0.05
+
+    def half_width(self) -> float:
+        """The widest corrected half-width of the turn-order win shares (share of games): what
+        ``--precision`` watches."""
+        tested = self.turn_order.dropna(subset=["p_value"])
+        return float(((tested["high"] - tested["low"]) / 2).max())
 
     def tables(self) -> dict[str, pd.DataFrame]:
         """The card's tables by name (a report writes each as a CSV file)."""
         return {"turn_order": self.turn_order, "balance": self.summary}
 
 
-def balance_card(rows: BalanceRows | pd.DataFrame, method: str = "holm") -> BalanceCard:
+def balance_card(
+    rows: BalanceRows | pd.DataFrame, method: str = "holm", alpha: float = 0.05
+) -> BalanceCard:
     """Compute the balance card of a study's runs.
 
     Parameters
@@ -154,6 +165,9 @@ def balance_card(rows: BalanceRows | pd.DataFrame, method: str = "holm") -> Bala
         The gathered runs (or their :meth:`BalanceRows.frame`).
     method : {"holm", "fdr_bh"}, default "holm"
         Correction of the turn-order family.
+    alpha : float, default 0.05
+        Error rate of the turn-order family (lower where ``--precision`` splits it over its
+        looks, :func:`fairysim.analysis.precision.study_to_precision`).
 
     Returns
     -------
@@ -164,6 +178,7 @@ def balance_card(rows: BalanceRows | pd.DataFrame, method: str = "holm") -> Bala
         frame.rename(columns={"position": "turn_position"}),
         "turn_position",
         method=method,
+        alpha=alpha,
         family="all",
     )
     summary = [_summary_row(int(p), group) for p, group in frame.groupby("players", sort=True)]
@@ -174,6 +189,7 @@ def balance_card(rows: BalanceRows | pd.DataFrame, method: str = "holm") -> Bala
         method,
         int(turn["p_value"].notna().sum()),
         _examples(frame, labels),
+        alpha,
     )
 
 

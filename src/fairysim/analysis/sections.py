@@ -64,6 +64,28 @@ def run_block(report: Report, what: str, games: int, seed: int, version: str, co
     )
 
 
+def games_option(meta: dict[str, Any]) -> str:
+    """The options that give a report its games again: ``--games N``, or ``--precision H
+    --max-games N`` where the study was played to a precision."""
+    if "precision" in meta:
+        return f"--precision {meta['precision']:g} --max-games {meta['max_games']}"
+    return f"--games {meta['games']}"
+
+
+def precision_note(report: Report, meta: dict[str, Any]) -> None:
+    """Where a study was played to a precision, what it reached and how it stopped."""
+    if "precision" not in meta:
+        return
+    looks = ", ".join(f"{n:,}" for n in meta["precision_looks"])
+    report.paragraph(
+        f"Played to a precision: {meta['precision_reached']}. The study looked at {looks} "
+        "games per run (doubling, the last look at --max-games), each look's turn-order "
+        "family at the 5 % error rate divided by the looks planned, so the intervals keep their "
+        "coverage whatever look it stopped at.",
+        css_class="meta",
+    )
+
+
 def statistics_note(report: Report, method: str = "holm") -> None:
     """The paragraph that says how every interval and verdict on the page is made."""
     report.paragraph(
@@ -134,7 +156,12 @@ def turn_order_section(report: Report, card: BalanceCard, order: Any) -> None:
         f"Win share by turn position ({_order_words(order)}) against the fair share 1/players. "
         "Intervals are clustered by game (a game's positions share one win; runs that replay "
         f"the same deals count them once) and corrected over the table's {card.comparisons} "
-        f"comparisons with {METHOD_NAMES[card.method]}."
+        f"comparisons with {METHOD_NAMES[card.method]}"
+        + (
+            f", at an error rate of {card.alpha:.2%} (--precision's looks)."
+            if card.alpha < 0.05
+            else "."
+        )
     )
     report.bullets(turn_order_lines(t))
     report.figure(
@@ -326,7 +353,9 @@ def _largest(g: pd.DataFrame) -> Any:
 __all__ = [
     "METHOD_NAMES",
     "balance_section",
+    "games_option",
     "ordinal",
+    "precision_note",
     "replay_section",
     "run_block",
     "statistics_note",

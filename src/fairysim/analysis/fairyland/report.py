@@ -36,12 +36,14 @@ from fairysim.analysis.formats import fmt_interval, fmt_intervals, fmt_percent, 
 from fairysim.analysis.page import Report
 from fairysim.analysis.sections import (
     balance_section,
+    games_option,
+    precision_note,
     replay_section,
     run_block,
     statistics_note,
     turn_order_section,
 )
-from fairysim.analysis.studies import DEFAULT_SEED
+from fairysim.analysis.studies import DEFAULT_SEED, play_study
 from fairysim.sim.batch import Progress
 from fairysim.sim.fairyland import FairyLandCards
 from fairysim.sim.fairyland.spec import REPORT_AUCTION_GAMES, REPORT_GAMES, SPEC
@@ -86,6 +88,8 @@ def write_report(
     players: Sequence[int] | None = None,
     policy: str = "greedy",
     auction_games: int | None = None,
+    precision: float | None = None,
+    max_games: int | None = None,
 ) -> Path:
     """Run the Fairy Land study and write its HTML report with CSV and PNG files.
 
@@ -109,21 +113,32 @@ def write_report(
         The policy every seat plays.
     auction_games : int, default :data:`DEFAULT_AUCTION_GAMES`
         Games per player count whose every auction is logged.
+    precision, max_games : float and int, optional
+        Instead of ``games``: play the study at doubling game counts until the balance card's
+        corrected turn-order half-widths are at most ``precision``, at most ``max_games``
+        per run (:func:`~fairysim.analysis.studies.play_study`).
 
     Returns
     -------
     Path
         ``out_dir / "fairyland-report.html"``.
     """
-    study = fairyland_study(
-        DEFAULT_GAMES if games is None else games,
-        DEFAULT_SEED if seed is None else seed,
-        PLAYER_COUNTS if players is None else players,
-        policy=policy,
-        cards=cards,
-        auction_games=DEFAULT_AUCTION_GAMES if auction_games is None else auction_games,
-        threads=threads,
-        progress=progress,
+    study = play_study(
+        lambda n, alpha: fairyland_study(
+            n,
+            DEFAULT_SEED if seed is None else seed,
+            PLAYER_COUNTS if players is None else players,
+            policy=policy,
+            cards=cards,
+            auction_games=DEFAULT_AUCTION_GAMES if auction_games is None else auction_games,
+            threads=threads,
+            progress=progress,
+            alpha=alpha,
+        ),
+        games,
+        DEFAULT_GAMES,
+        precision,
+        max_games,
     )
     return build_report(study).write(out_dir)
 
@@ -159,6 +174,7 @@ def build_report(study: FairyLandStudy) -> Report:
         meta["package_version"],
         command(meta),
     )
+    precision_note(report, meta)
     report.paragraph(
         "The Queen's Court items are PROVISIONAL (ruling L13): the rulebook does not print the "
         "19 items, and every number that involves an item is played with the project's "
@@ -205,7 +221,7 @@ def build_report(study: FairyLandStudy) -> Report:
 
 def command(meta: dict) -> str:
     """The command line that writes the same report."""
-    text = f"fairysim report fairyland --games {meta['games']} --seed {meta['seed']}"
+    text = f"fairysim report fairyland {games_option(meta)} --seed {meta['seed']}"
     text += f" --auction-games {meta['auction_games']}"
     if meta["policy"] != "greedy":
         text += f" --policy {meta['policy']}"

@@ -160,6 +160,7 @@ def fairyland_study(
     courts: Sequence[str] = COURTS,
     threads: int | None = None,
     progress: Progress | None = None,
+    alpha: float = 0.05,
 ) -> FairyLandStudy:
     """Play the report's games and build its tables.
 
@@ -185,6 +186,8 @@ def fairyland_study(
         numba threads (all by default); never changes the numbers.
     progress : callable, optional
         ``progress(games_done, games_total)`` over the whole study.
+    alpha : float, default 0.05
+        Error rate of the balance card's turn-order family (``--precision`` lowers it).
 
     Returns
     -------
@@ -261,7 +264,7 @@ def fairyland_study(
         auctions=auctions,
         auction_prices=auction_prices(auctions),
         auction_summary=auction_summary(auctions),
-        balance=balance_card(balance_rows, method=CORRECTION),
+        balance=balance_card(balance_rows, method=CORRECTION, alpha=alpha),
         meta=meta,
     )
 

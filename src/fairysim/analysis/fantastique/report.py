@@ -31,12 +31,14 @@ from fairysim.analysis.page import Report
 from fairysim.analysis.ranking import top_wording
 from fairysim.analysis.sections import (
     balance_section,
+    games_option,
+    precision_note,
     replay_section,
     run_block,
     statistics_note,
     turn_order_section,
 )
-from fairysim.analysis.studies import DEFAULT_SEED
+from fairysim.analysis.studies import DEFAULT_SEED, play_study
 from fairysim.sim.batch import Progress
 from fairysim.sim.fantastique import FantastiqueCards
 from fairysim.sim.fantastique.spec import REPORT_GAMES, SPEC
@@ -65,6 +67,8 @@ def write_report(
     progress: Progress | None = None,
     cards: str | Path | FantastiqueCards | None = None,
     players: Sequence[int] | None = None,
+    precision: float | None = None,
+    max_games: int | None = None,
 ) -> Path:
     """Run the Grande Finale study and write the HTML report with its CSV and PNG files.
 
@@ -84,6 +88,10 @@ def write_report(
         Card file (deck and medal rows); the rulebook's by default.
     players : sequence of int, default (2, 3, 4, 5)
         Player counts.
+    precision, max_games : float and int, optional
+        Instead of ``games``: play the study at doubling game counts until the balance card's
+        corrected turn-order half-widths are at most ``precision``, at most ``max_games``
+        per cell (:func:`~fairysim.analysis.studies.play_study`).
 
     Returns
     -------
@@ -96,13 +104,20 @@ def write_report(
     staged beside its destination and renamed into place, the HTML last, so a failed or
     interrupted run never leaves a half-written report.
     """
-    strength = fan_strength(
-        DEFAULT_GAMES if games is None else games,
-        DEFAULT_SEED if seed is None else seed,
-        PLAYER_COUNTS if players is None else players,
-        threads=threads,
-        progress=progress,
-        cards=cards,
+    strength = play_study(
+        lambda n, alpha: fan_strength(
+            n,
+            DEFAULT_SEED if seed is None else seed,
+            PLAYER_COUNTS if players is None else players,
+            threads=threads,
+            progress=progress,
+            cards=cards,
+            alpha=alpha,
+        ),
+        games,
+        DEFAULT_GAMES,
+        precision,
+        max_games,
     )
     return build_report(strength).write(out_dir)
 
@@ -128,7 +143,7 @@ def build_report(strength: FanStrength) -> Report:
         "Fantastique: how strong is each Grande Finale fan?", REPORT_FILENAME, FILE_PREFIX
     )
 
-    command = f"fairysim report fantastique --games {games} --seed {seed}"
+    command = f"fairysim report fantastique {games_option(meta)} --seed {seed}"
     if "cards" in meta:
         command += f" --cards {meta['cards']}"
     covers = ""
@@ -142,6 +157,7 @@ def build_report(strength: FanStrength) -> Report:
         meta["package_version"],
         command,
     )
+    precision_note(report, meta)
     report.paragraph(
         "Every run uses the same seed, so game i deals the same cards in every lineup and "
         "under every fan: lineups and fans are compared game by game on identical deals "

@@ -189,6 +189,7 @@ def fan_strength(
     threads: int | None = None,
     progress: Progress | None = None,
     cards: str | Path | FantastiqueCards | None = None,
+    alpha: float = 0.05,
 ) -> FanStrength:
     """Measure how much each Grande Finale fan decides games, and what playing for it gains.
 
@@ -217,6 +218,8 @@ def fan_strength(
         ``progress(games_done, games_total)`` over the whole analysis.
     cards : path or FantastiqueCards, optional
         Card file (deck and medal rows) every run plays; the rulebook's by default.
+    alpha : float, default 0.05
+        Error rate of the balance card's turn-order family (``--precision`` lowers it).
 
     Returns
     -------
@@ -315,7 +318,7 @@ def fan_strength(
         seat_finale=pd.concat(seat_rows, ignore_index=True),
         gains=gains,
         fan_gains=fan_gains,
-        balance=balance_card(balance_rows),
+        balance=balance_card(balance_rows, alpha=alpha),
         ranking=ranking,
         fan_differences=fan_differences,
         meta=meta,
