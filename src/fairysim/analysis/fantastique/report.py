@@ -25,6 +25,7 @@ from fairysim.analysis.fantastique.study import (
     Lineup,
     baseline_table,
     fan_strength,
+    report_lineups,
 )
 from fairysim.analysis.formats import fmt_interval, fmt_intervals, fmt_percent, fmt_points, verdict
 from fairysim.analysis.page import Report
@@ -69,6 +70,7 @@ def write_report(
     players: Sequence[int] | None = None,
     precision: float | None = None,
     max_games: int | None = None,
+    policy: str = "greedy",
 ) -> Path:
     """Run the Grande Finale study and write the HTML report with its CSV and PNG files.
 
@@ -92,6 +94,9 @@ def write_report(
         Instead of ``games``: play the study at doubling game counts until the balance card's
         corrected turn-order half-widths are at most ``precision``, at most ``max_games``
         per cell (:func:`~fairysim.analysis.studies.play_study`).
+    policy : str, default ``"greedy"``
+        The baseline's policy, at every seat, and around the fan-aware seat
+        (:func:`~fairysim.analysis.fantastique.study.report_lineups`).
 
     Returns
     -------
@@ -113,6 +118,7 @@ def write_report(
             progress=progress,
             cards=cards,
             alpha=alpha,
+            lineups=report_lineups(policy),
         ),
         games,
         DEFAULT_GAMES,
@@ -146,6 +152,9 @@ def build_report(strength: FanStrength) -> Report:
     command = f"fairysim report fantastique {games_option(meta)} --seed {seed}"
     if "cards" in meta:
         command += f" --cards {meta['cards']}"
+    base_policy = next(lu for lu in meta["lineups"] if lu["name"] == baseline)["seat0"]
+    if base_policy != "greedy":
+        command += f" --policy {base_policy}"
     covers = ""
     if list(meta["players"]) != list(PLAYER_COUNTS):
         covers = f" ({_join(map(str, meta['players']))} players only, from Python)"
@@ -208,8 +217,8 @@ def _strength_section(report: Report, strength: FanStrength) -> None:
         "ranking",
         r,
         "Ranking. group = tied group (1 = top); finale cards = mean cards the fan counts per "
-        "seat (all greedy); gain = change in seat 0's win share when it plays for the fan "
-        "instead of greedily (corrected interval).",
+        f"seat ({strength.meta['baseline']}); gain = change in seat 0's win share when it "
+        "plays for the fan instead of as the baseline (corrected interval).",
         display=_ranking_display(strength),
     )
     if not d.empty:
@@ -265,7 +274,8 @@ def _decides_section(report: Report, strength: FanStrength) -> None:
     report.table(
         "finale_counts",
         strength.finale_counts,
-        "Mean cards the Grande Finale counts per seat (all greedy, cards); the CSV holds the "
+        f"Mean cards the Grande Finale counts per seat ({strength.meta['baseline']}, cards); "
+        "the CSV holds the "
         "full distribution for every lineup.",
         display=count_display,
     )
@@ -274,21 +284,22 @@ def _decides_section(report: Report, strength: FanStrength) -> None:
 def _gain_section(report: Report, strength: FanStrength) -> None:
     report.section("Does playing for the fan pay?")
     report.paragraph(
-        "Seat 0 switches from greedy to a fan-aware policy while every other seat stays "
-        "greedy; the same deals are played both ways and seat 0's win share is compared game "
-        "by game, in percentage points (pp) of games. The gains per player count are one "
-        "corrected family, the gains averaged over player counts another."
+        f"Seat 0 switches from the baseline ({strength.meta['baseline']}) to a fan-aware policy "
+        "while every other seat keeps the baseline's; the same deals are played both ways and "
+        "seat 0's win share is compared game by game, in percentage points (pp) of games. The "
+        "gains per player count are one corrected family, the gains averaged over player "
+        "counts another."
     )
     fg, per_players = strength.fan_gains, strength.gains
     if fg.empty:
         report.paragraph("No lineup differs from the baseline at seat 0 only: no gain measured.")
         return
     report.bullets(_gain_lines(fg, per_players))
-    report.figure("gain", gain_figure(strength), "Fan-aware gain over greedy by fan.")
+    report.figure("gain", gain_figure(strength), "Fan-aware gain over the baseline by fan.")
     report.table(
         "gains",
         per_players,
-        f"Gain of seat 0 over greedy per player count ({len(per_players)} comparisons, "
+        f"Gain of seat 0 over the baseline per player count ({len(per_players)} comparisons, "
         "Holm-corrected intervals; the CSV has every column).",
         display=_verdict_display(
             per_players[["fan", "players", "lineup", "gain", "low", "high", "significant"]],
@@ -317,8 +328,8 @@ def _gain_lines(fan_gains: pd.DataFrame, gains: pd.DataFrame) -> list[str]:
         down = int(((group["gain"] < 0) & group["significant"]).sum())
         flat = len(group) - up - down
         line = (
-            f"{lineup}, averaged over player counts: better than greedy under {up} fan(s), "
-            f"worse under {down}, not separated from greedy under {flat}."
+            f"{lineup}, averaged over player counts: better than the baseline under {up} "
+            f"fan(s), worse under {down}, not separated from it under {flat}."
         )
         cells = gains[(gains["lineup"] == lineup) & gains["significant"]]
         for sign, word in ((1, "gains"), (-1, "losses")):

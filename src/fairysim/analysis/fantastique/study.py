@@ -96,12 +96,36 @@ class Lineup:
 BASELINE = Lineup("all greedy", "greedy", "greedy")
 """Reference lineup: strength is measured on it, gains are paired against it."""
 
-DEFAULT_LINEUPS = (
-    BASELINE,
-    Lineup("all hoarder", "hoarder", "hoarder"),
-    Lineup("hoarder at seat 0", "hoarder", "greedy"),
-    Lineup("balancer at seat 0", "balancer", "greedy"),
-)
+
+def report_lineups(policy: str = "greedy") -> tuple[Lineup, ...]:
+    """The report's lineups around one policy: all ``policy`` (the baseline), all hoarder, and
+    one fan-aware seat (hoarder, then balancer) among ``policy`` players.
+
+    Parameters
+    ----------
+    policy : str, default "greedy"
+        The policy of the baseline and of the seats around the fan-aware one (a built-in name
+        or ``module:function``).
+
+    Returns
+    -------
+    tuple of Lineup
+    """
+    lineups = [Lineup(f"all {policy}", policy, policy)]
+    lineups += [
+        Lineup(f"all {fan_aware}", fan_aware, fan_aware)
+        for fan_aware in ("hoarder",)
+        if fan_aware != policy
+    ]
+    lineups += [
+        Lineup(f"{fan_aware} at seat 0", fan_aware, policy)
+        for fan_aware in ("hoarder", "balancer")
+        if fan_aware != policy
+    ]
+    return tuple(lineups)
+
+
+DEFAULT_LINEUPS = report_lineups()
 """All greedy; all hoarder; one fan-aware seat (hoarder, then balancer) among greedy players."""
 
 
@@ -491,4 +515,5 @@ __all__ = [
     "baseline_table",
     "fan_strength",
     "gain_column",
+    "report_lineups",
 ]
