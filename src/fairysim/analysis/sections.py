@@ -250,7 +250,7 @@ def turn_order_figure(t: pd.DataFrame) -> Figure:
     player count and position, with its corrected interval; the zero line is the fair share."""
     rows = t.sort_values(["players", "position"]).reset_index(drop=True)
     labels = [f"{int(r.players)} players, {ordinal(int(r.position))}" for r in rows.itertuples()]
-    fig, (ax,) = new_figure(7.0, 0.32 * len(rows) + 1.4)
+    fig, (ax,) = new_figure(7.0, 0.32 * len(rows) + 1.8)
     y = np.arange(len(rows))[::-1].astype(float)
     adv = rows["advantage"].to_numpy(float)
     fair = rows["fair"].to_numpy(float)
@@ -266,7 +266,7 @@ def turn_order_figure(t: pd.DataFrame) -> Figure:
     ax.set_xlabel("win share minus the fair share (percentage points)")
     ax.xaxis.set_major_formatter(points_formatter())
     ax.grid(axis="x", alpha=0.3)
-    ax.legend(loc="lower right", fontsize="small")
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.1), ncol=2, fontsize="small")
     ax.set_title("Seat advantage by turn order")
     return fig
 
