@@ -85,3 +85,9 @@ def test_ranking_with_nothing_separated_is_one_group():
     estimates = {"a": 0.5, "b": 0.49}
     groups = ranked_groups(estimates, pairwise_differences(estimates, dict(a=0.1, b=0.1)))
     assert top_wording(groups) == "top group: a, b"
+
+
+def test_a_group_is_named_by_its_word_so_hardest_and_easiest_read_apart():
+    groups = [["a", "b"], ["c"]]
+    assert top_wording(groups, "hardest") == "hardest group: a, b"
+    assert top_wording([["c"], ["a", "b"]], "easiest") == "easiest: c"

@@ -61,15 +61,17 @@ def top_wording(groups: Sequence[Sequence[Any]], what: str = "strongest") -> str
     Returns
     -------
     str
-        ``"strongest: II"`` when the top group has one item, else ``"top group: II, I"``;
-        ``"no item"`` for an empty ranking.
+        ``"strongest: II"`` when the top group has one item, else ``"top group: II, I"``
+        (``"<what> group: ..."`` for any other word, so that "hardest" and "easiest" groups
+        read apart); ``"no item"`` for an empty ranking.
     """
     if not groups:
         return "no item"
     top = [str(k) for k in groups[0]]
     if len(top) == 1 and sum(len(g) for g in groups) > 1:
         return f"{what}: {top[0]}"
-    return "top group: " + ", ".join(top)
+    label = "top group" if what == "strongest" else f"{what} group"
+    return f"{label}: " + ", ".join(top)
 
 
 def pairwise_differences(

@@ -57,8 +57,8 @@ def test_balance_report_content_and_files(balance, tmp_path):
 
 def test_rankings_are_worded_from_corrected_tests(balance):
     text = text_of(cr.build_report(balance).html())
-    assert "Completion, easiest: " in text or "Completion, top group: " in text
-    assert "Honors, most decisive: " in text or "Honors, top group: " in text
+    assert "Completion, easiest: " in text or "Completion, easiest group: " in text
+    assert "Honors, most decisive: " in text or "Honors, most decisive group: " in text
     assert "Most decisive honor" not in text and "Easiest:" not in text
 
 

@@ -350,13 +350,18 @@ def _setup_lines(study: SoloStudy, greedy: pd.DataFrame) -> list[str]:
     cards = study.setup_cards
     for contest, part in cards[cards["policy"] == "greedy"].groupby("contest", sort=False):
         frame = part.set_index("card")
-        hard, hard_group, _ = _leaders(frame, "hardest", False)
-        easy, easy_group, _ = _leaders(frame, "easiest", True)
+        _, hard_group, _ = _leaders(frame, "hardest", False)
+        _, easy_group, _ = _leaders(frame, "easiest", True)
         lines.append(
-            f"{contest.title()} cards for greedy, {hard} ({_rates(frame, hard_group)}); "
-            f"{easy} ({_rates(frame, easy_group)})."
+            f"{contest.title()} cards for greedy: {_group_word('hardest', hard_group)} "
+            f"{_rates(frame, hard_group)}; {_group_word('easiest', easy_group)} "
+            f"{_rates(frame, easy_group)}."
         )
     return lines
+
+
+def _group_word(what: str, group: list) -> str:
+    return what if len(group) == 1 else f"{what} group (not separated after correction)"
 
 
 def _leaders(frame: pd.DataFrame, word: str, better: bool) -> tuple[str, list, pd.DataFrame]:
