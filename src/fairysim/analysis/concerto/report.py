@@ -17,8 +17,10 @@ import pandas as pd
 from fairysim.analysis.concerto.cards import card_section, cards_option, contest_label, new_report
 from fairysim.analysis.concerto.figures import (
     contest_figure,
+    contest_spread_figure,
     popularity_figure,
     score_card_figure,
+    score_card_lift_figure,
     seat_figure,
 )
 from fairysim.analysis.concerto.study import PLAYER_COUNTS, CardBalance, card_balance
@@ -211,7 +213,10 @@ def _score_card_section(report: Report, balance: CardBalance) -> None:
         ]
     )
     report.figure(
-        "score_cards", score_card_figure(balance), "Figure 1: score-card completion and lift."
+        "score_cards", score_card_figure(balance), "Figure 1a: score-card completion rate."
+    )
+    report.figure(
+        "score_card_lift", score_card_lift_figure(balance), "Figure 1b: score-card holders' lift."
     )
     display = pd.DataFrame(
         {
@@ -260,7 +265,10 @@ def _contest_section(report: Report, balance: CardBalance) -> None:
         ]
     )
     report.figure(
-        "contests", contest_figure(balance), "Figure 2: spread and honor decisiveness per card."
+        "contests", contest_figure(balance), "Figure 2a: how often each card's honor decides."
+    )
+    report.figure(
+        "contest_spread", contest_spread_figure(balance), "Figure 2b: spread each card creates."
     )
     spreads = [col for col in c.columns if col.startswith("spread_")]
     display = pd.DataFrame(

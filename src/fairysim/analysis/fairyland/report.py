@@ -18,8 +18,10 @@ from pathlib import Path
 import pandas as pd
 
 from fairysim.analysis.fairyland.figures import (
+    COURT_FIGURE_MEASURES,
     auction_figure,
     card_balance_figure,
+    card_collect_figure,
     court_figure,
     length_figure,
     seat_figure,
@@ -219,7 +221,12 @@ def _card_section(report: Report, study: FairyLandStudy) -> None:
     report.figure(
         "card_balance",
         card_balance_figure(study),
-        "Figure 1: every card type ranked by its lift (filled: significant after correction).",
+        "Figure 1a: every card type ranked by its lift (filled: significant after correction).",
+    )
+    report.figure(
+        "card_collect",
+        card_collect_figure(study),
+        "Figure 1b: every card type ranked by how often a seat collects it.",
     )
     display = pd.DataFrame(
         {
@@ -367,11 +374,13 @@ def _court_section(report: Report, study: FairyLandStudy) -> None:
         f"{len(e)} comparisons, corrected together ({meta['correction'].title()})."
     )
     report.bullets(_court_lines(e))
-    report.figure(
-        "courts",
-        court_figure(study),
-        "Figure 3: each court of items against the court of no effect (filled: significant).",
-    )
+    for letter, measure in zip("abcdefghij", COURT_FIGURE_MEASURES, strict=False):
+        report.figure(
+            f"courts_{measure}",
+            court_figure(study, measure),
+            f"Figure 3{letter}: each court of items against the court of no effect "
+            "(filled: significant).",
+        )
     display = pd.DataFrame(
         {
             "players": e["players"],
