@@ -370,6 +370,59 @@ def corrected_intervals(
     return family[["estimate", "low", "high", "significant"]].assign(corrected_here=True)
 
 
+def cumulative_shares(values: Sequence[float], games: Sequence[int]) -> pd.DataFrame:
+    """The cumulative distribution of a count per value, with pointwise 95 % Wilson intervals.
+
+    Parameters
+    ----------
+    values : sequence of float
+        The measured values (e.g. margins), one per row.
+    games : sequence of int
+        Games at each value.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Sorted by ``value``: ``value``, ``cdf`` (share of games at or below it), ``low``,
+        ``high`` and ``games`` (all games, the same on every row).
+    """
+    from statsmodels.stats.proportion import proportion_confint
+
+    frame = pd.DataFrame({"value": values, "games": games}).sort_values("value")
+    total = int(frame["games"].sum())
+    count = frame["games"].cumsum().to_numpy()
+    low, high = proportion_confint(count, total, alpha=0.05, method="wilson")
+    return pd.DataFrame(
+        {
+            "value": frame["value"].to_numpy(),
+            "cdf": count / total,
+            "low": low,
+            "high": high,
+            "games": total,
+        }
+    )
+
+
+def step_cdf(ax: Axes, cdf: pd.DataFrame, *, color: str, label: str, band: bool = True) -> None:
+    """Draw a :func:`cumulative_shares` frame as a step line with its Wilson band.
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+        Where to draw.
+    cdf : pandas.DataFrame
+        From :func:`cumulative_shares`.
+    color, label : str
+        Line colour and legend entry.
+    band : bool, default True
+        Shade the pointwise 95 % interval.
+    """
+    if band:
+        ax.fill_between(cdf["value"], cdf["low"], cdf["high"], step="post", color=color,
+                        alpha=0.25, lw=0)  # fmt: skip
+    ax.step(cdf["value"], cdf["cdf"], where="post", color=color, lw=1.4, label=label)
+
+
 def repeated_tick_labels(fig: Figure) -> list[str]:
     """Draw ``fig`` and describe every axis whose tick labels repeat.
 
@@ -498,6 +551,7 @@ __all__ = [
     "DistinctFormatter",
     "barh_ci",
     "corrected_intervals",
+    "cumulative_shares",
     "mean_reference",
     "new_figure",
     "percent_formatter",
@@ -505,4 +559,5 @@ __all__ = [
     "points_formatter",
     "reference_heatmap",
     "repeated_tick_labels",
+    "step_cdf",
 ]

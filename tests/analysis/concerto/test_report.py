@@ -32,14 +32,23 @@ def test_balance_report_content_and_files(balance, tmp_path):
     names = {p.name for p in tmp_path.iterdir()}
     for stem in ("score_cards", "score_cards_pooled", "contests_pooled", "popularity", "seats"):
         assert f"concerto-{stem}.csv" in names, stem
-    for stem in ("score_cards", "contests", "popularity", "seats"):
+    for stem in (
+        "score_cards",
+        "score_card_lift",
+        "contests",
+        "contest_spread",
+        "popularity",
+        "seats",
+    ):
         assert f"concerto-{stem}.png" in names, stem
 
 
 def test_figures_are_figures(balance):
     drawn = [
         figures.score_card_figure(balance),
+        figures.score_card_lift_figure(balance),
         figures.contest_figure(balance),
+        figures.contest_spread_figure(balance),
         figures.popularity_figure(balance),
         figures.seat_figure(balance),
     ]

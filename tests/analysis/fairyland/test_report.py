@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 import fairysim
 from fairysim import files
 from fairysim.analysis.fairyland import report as fr
+from fairysim.analysis.fairyland.figures import COURT_FIGURE_MEASURES
 from fairysim.cli import app
 from fairysim.errors import FairysimError
 
@@ -34,7 +35,14 @@ TABLES = (
     "seats",
     "seat_tests",
 )
-FIGURES = ("card_balance", "auctions", "courts", "length", "seats")
+FIGURES = (
+    "card_balance",
+    "card_collect",
+    "auctions",
+    *(f"courts_{m}" for m in COURT_FIGURE_MEASURES),
+    "length",
+    "seats",
+)
 runner = CliRunner(env={"COLUMNS": "200"})
 
 

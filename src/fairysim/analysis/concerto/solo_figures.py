@@ -11,17 +11,18 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
-from statsmodels.stats.proportion import proportion_confint
 
 from fairysim.analysis.concerto.cards import soloist_label
 from fairysim.analysis.concerto.solo_study import SoloStudy
 from fairysim.analysis.plots import (
     barh_ci,
+    cumulative_shares,
     mean_reference,
     new_figure,
     percent_formatter,
     points_ci,
     reference_heatmap,
+    step_cdf,
 )
 
 POLICY_COLORS = {
@@ -170,21 +171,21 @@ def margin_figure(study: SoloStudy) -> Figure:
     ncols = min(3, max(len(policies), 1))
     nrows = int(np.ceil(len(policies) / ncols)) or 1
     fig, axes = new_figure(3.6 * ncols + 0.6, 2.7 * nrows + 0.8, ncols=ncols, nrows=nrows)
-    curves = {str(p): _cdf(g) for p, g in margins.groupby("policy", sort=False)}
-    low_x = min((c["margin"].min() for c in curves.values()), default=0)
-    high_x = max((c["margin"].max() for c in curves.values()), default=0)
+    curves = {
+        str(p): cumulative_shares(g["margin"], g["games"])
+        for p, g in margins.groupby("policy", sort=False)
+    }
+    low_x = min((c["value"].min() for c in curves.values()), default=0)
+    high_x = max((c["value"].max() for c in curves.values()), default=0)
     for ax, policy in zip(axes, policies, strict=False):
         c = curves[str(policy)]
         colour = POLICY_COLORS.get(str(policy), "C0")
         if "greedy" in curves and policy != "greedy":
-            g = curves["greedy"]
-            ax.step(g["margin"], g["cdf"], where="post", color="#aaa", lw=1, label="greedy")
-        ax.fill_between(c["margin"], c["low"], c["high"], step="post", color=colour, alpha=0.25,
-                        lw=0)  # fmt: skip
-        ax.step(c["margin"], c["cdf"], where="post", color=colour, lw=1.4, label=str(policy))
+            step_cdf(ax, curves["greedy"], color="#aaa", label="greedy", band=False)
+        step_cdf(ax, c, color=colour, label=str(policy))
         ax.axvline(0, color="#666", ls="--", lw=1, label="tie (a loss, C8)")
         games = int(c["games"].iloc[0])
-        lost = c[c["margin"] <= 0]
+        lost = c[c["value"] <= 0]
         if len(lost):
             row = lost.iloc[-1]
             share = (
@@ -205,23 +206,6 @@ def margin_figure(study: SoloStudy) -> Figure:
     fig.suptitle("Margin against Pahha: cumulative share of games (band: 95 % Wilson)",
                  fontsize="medium")  # fmt: skip
     return fig
-
-
-def _cdf(group: pd.DataFrame) -> pd.DataFrame:
-    """Cumulative share of games at or below each margin, with pointwise Wilson intervals."""
-    g = group.sort_values("margin")
-    games = int(g["games"].sum())
-    count = g["games"].cumsum().to_numpy()
-    low, high = proportion_confint(count, games, alpha=0.05, method="wilson")
-    return pd.DataFrame(
-        {
-            "margin": g["margin"].to_numpy(),
-            "cdf": count / games,
-            "low": low,
-            "high": high,
-            "games": games,
-        }
-    )
 
 
 def setup_pivot(study: SoloStudy, policy: str, values: str = "win_share") -> pd.DataFrame:

@@ -21,7 +21,13 @@ from fairysim.analysis.fairyland.study import (
     STARRED_COURT,
     FairyLandStudy,
 )
-from fairysim.analysis.plots import new_figure, percent_formatter, points_formatter
+from fairysim.analysis.plots import (
+    cumulative_shares,
+    new_figure,
+    percent_formatter,
+    points_formatter,
+    step_cdf,
+)
 from fairysim.analysis.seats import seat_panels
 
 GROUP_COLOURS = dict(
@@ -282,7 +288,7 @@ def court_figure(study: FairyLandStudy, measure: str = COURT_FIGURE_MEASURES[0])
 
 
 def length_figure(study: FairyLandStudy) -> Figure:
-    """How many auctions a game holds, per player count (random court).
+    """How many auctions a game holds, per player count (random court), as cumulative shares.
 
     Parameters
     ----------
@@ -292,8 +298,8 @@ def length_figure(study: FairyLandStudy) -> Figure:
     Returns
     -------
     matplotlib.figure.Figure
-        Share of games by number of auctions, one line per player count; the mean and its 95 %
-        interval in the legend.
+        Share of games with at most each number of auctions, one step line per player count
+        with its pointwise 95 % Wilson band; the mean and its 95 % interval in the legend.
     """
     counts = study.auction_counts
     length = study.length
@@ -301,21 +307,20 @@ def length_figure(study: FairyLandStudy) -> Figure:
     fig, (ax,) = new_figure(7.5, 3.8)
     for n, g in counts.groupby("players", sort=True):
         row = length.loc[n]
-        ax.plot(
-            g["auctions"],
-            g["share"],
-            marker=PLAYER_MARKERS.get(int(n), "o"),
-            ms=3,
-            lw=1,
+        step_cdf(
+            ax,
+            cumulative_shares(g["auctions"], g["games"]),
+            color=f"C{int(n) - 2}",
             label=f"{_player_label(n)}: mean {row['auctions']:.2f} "
             f"[{row['auctions_low']:.2f}, {row['auctions_high']:.2f}]",
         )
+    ax.set_ylim(0, 1)
     ax.yaxis.set_major_formatter(percent_formatter(0))
     ax.set_xlabel("auctions in the game (clearings with cards explored)")
-    ax.set_ylabel("share of games")
+    ax.set_ylabel("share of games with at most that many")
     ax.grid(alpha=0.3)
     ax.legend(fontsize="small", title="mean auctions per game, 95 % interval",
-              title_fontsize="small")  # fmt: skip
+              title_fontsize="small", loc="upper left")  # fmt: skip
     turns = sorted(set(length["turns_min"]) | set(length["turns_max"]))
     turns_text = f"{turns[0]} turns" if len(turns) == 1 else f"{turns[0]}-{turns[-1]} turns"
     ax.set_title(

@@ -261,7 +261,11 @@ def _gain_section(report: Report, strength: FanStrength) -> None:
             f"worse under {down}, not significant under {flat}."
         )
     report.bullets(lines)
-    report.figure("gain", gain_figure(strength), "Figure (c): fan-aware gain over greedy by fan and player count.")
+    report.figure(
+        "gain",
+        gain_figure(strength),
+        "Figure (c): fan-aware gain over greedy by fan and player count.",
+    )
     display = _verdict_display(fg.drop(columns=["policy"]), {"lineup": "seat 0 plays"}, "gain")
     report.table(
         "fan_gains",
