@@ -13,6 +13,7 @@ that import these modules unaffected); :mod:`fairysim.analysis.page` embeds them
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 
 import numpy as np
@@ -22,7 +23,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.colors import Normalize
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
-from matplotlib.ticker import Formatter
+from matplotlib.ticker import Formatter, MaxNLocator
 
 
 def new_figure(
@@ -146,7 +147,7 @@ def points_ci(
     """
     y = np.arange(len(labels))[::-1].astype(float)
     k = max(len(series), 1)
-    offsets = np.linspace(-0.2, 0.2, k) if k > 1 else np.zeros(1)
+    offsets = np.linspace(0.2, -0.2, k) if k > 1 else np.zeros(1)  # first series on top
     hollow = False
     for number, (offset, (name, data)) in enumerate(zip(offsets, series.items(), strict=False)):
         values, low, high = (np.asarray(d, dtype=float) for d in data[:3])
@@ -159,7 +160,8 @@ def points_ci(
         significant = np.asarray(data[3], dtype=bool)
         hollow = hollow or not significant.all()
         ax.errorbar(values, y + offset, xerr=err, fmt="none", ecolor=colour, capsize=3, lw=1)
-        ax.plot(values[significant], (y + offset)[significant], "o", color=colour, label=name)
+        ax.plot(values[significant], (y + offset)[significant], "o", color=colour,
+                label=name if significant.any() else None)  # fmt: skip
         ax.plot(values[~significant], (y + offset)[~significant], "o", color=colour,
                 mfc="white", label=None if significant.any() else name)  # fmt: skip
     ax.set_yticks(y, labels)
@@ -264,16 +266,17 @@ def reference_heatmap(
                 Rectangle((j - 0.48, i - 0.48), 0.96, 0.96, fill=False, ec="black", lw=1.6)
             )
     bar = ax.figure.colorbar(image, ax=ax)
-    bar.set_label(f"difference from {reference_label} (percentage points)")
+    bar.set_label("cell minus its reference (percentage points)")
     bar.ax.yaxis.set_major_formatter(points_formatter())
     tested = int(np.isfinite(family["p_value"]).sum())
     ax.set_title(title)
-    ax.set_xlabel(
-        (f"{xlabel}\n" if xlabel else "")
-        + f"outlined, bold: differs from {reference_label} after {_METHOD_NAMES[method]} "
-        f"correction over {tested} cells; ± is that corrected interval's half-width",
-        fontsize="small",
+    note = textwrap.fill(
+        f"Reference: {reference_label}. Outlined, bold: differs from it after "
+        f"{_METHOD_NAMES[method]} correction over {tested} cells; ± is the half-width of that "
+        "corrected interval.",
+        width=int(ax.figure.get_figwidth() * 13),
     )
+    ax.set_xlabel((f"{xlabel}\n" if xlabel else "") + note, fontsize="small")
     ax.set_ylabel(ylabel)
     return family
 
@@ -461,6 +464,7 @@ def _finish(ax: Axes, xlabel: str, title: str, unit: str | None) -> None:
     if unit == "percent":
         ax.xaxis.set_major_formatter(percent_formatter())
     elif unit == "points":
+        ax.xaxis.set_major_locator(MaxNLocator(nbins=6, steps=[1, 2, 2.5, 5, 10]))
         ax.xaxis.set_major_formatter(points_formatter())
     elif unit is not None:
         raise ValueError(f"unit must be 'percent', 'points' or None, got {unit!r}")
