@@ -11,6 +11,7 @@ from matplotlib.ticker import PercentFormatter
 from fairysim.analysis.corrections import correct_family
 from fairysim.analysis.plots import (
     corrected_intervals,
+    facing_ses,
     mean_reference,
     new_figure,
     percent_formatter,
@@ -108,3 +109,13 @@ def test_corrected_intervals_correct_an_uncorrected_table_and_keep_a_corrected_o
     assert not kept["corrected_here"].any()
     assert kept["significant"].tolist() == [True, False]
     assert kept["low"].tolist() == [0.0, 0.0]
+
+
+def test_facing_ses_take_the_half_of_the_interval_towards_the_reference():
+    est = pd.DataFrame({"x": [1.0, 0.2]})
+    low = pd.DataFrame({"x": [0.74, 0.1]})
+    high = pd.DataFrame({"x": [1.0, 0.4]})
+    ses = facing_ses(est, low, high, 0.5, z=2.0)
+    assert ses["x"].tolist() == pytest.approx([0.13, 0.1])  # 11/11 keeps its long lower half
+    per_column = facing_ses(est, low, high, pd.Series({"x": 0.1}), z=2.0)
+    assert per_column["x"].tolist() == pytest.approx([0.13, 0.05])

@@ -281,6 +281,43 @@ def reference_heatmap(
     return family
 
 
+def facing_ses(
+    estimates: pd.DataFrame,
+    low: pd.DataFrame,
+    high: pd.DataFrame,
+    reference: float | pd.Series,
+    z: float = 1.959963984540054,
+) -> pd.DataFrame:
+    """Standard errors read off 95 % intervals on the side that faces the reference.
+
+    A Wilson interval is asymmetric near 0 and 1 and never has zero width; the half facing
+    the reference is the one a test of "this cell equals the reference" needs (a share of
+    11/11 tested against 74 % uses its long lower half, not the empty upper one).
+
+    Parameters
+    ----------
+    estimates, low, high : pandas.DataFrame
+        Shares and their interval bounds, aligned.
+    reference : float or pandas.Series
+        One share, or one per column.
+    z : float, default the 95 % normal quantile
+        The intervals' critical value.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``(estimate - low) / z`` where the estimate is at or above its reference, else
+        ``(high - estimate) / z``.
+    """
+    if isinstance(reference, pd.Series):
+        above = estimates.ge(reference, axis="columns")
+    else:
+        above = estimates >= float(reference)
+    lower = (estimates - low.reindex_like(estimates)) / z
+    upper = (high.reindex_like(estimates) - estimates) / z
+    return lower.where(above, upper)
+
+
 def mean_reference(
     values: Sequence[float], ses: Sequence[float], weights: Sequence[float] | None = None
 ) -> tuple[float, np.ndarray]:
@@ -556,6 +593,7 @@ __all__ = [
     "barh_ci",
     "corrected_intervals",
     "cumulative_shares",
+    "facing_ses",
     "mean_reference",
     "new_figure",
     "percent_formatter",

@@ -42,7 +42,7 @@ def score_card_figure(balance: CardBalance) -> Figure:
         s["completion_low"],
         s["completion_high"],
         xlabel="share of holders who complete it (%, all player counts pooled)",
-        title=f"Score cards by completion rate ({_games(balance)})",
+        title=f"Score cards by completion rate\n{_games(balance)}",
     )
     ax.set_xlim(0, 1)
     return fig
@@ -73,8 +73,8 @@ def score_card_lift_figure(balance: CardBalance) -> Figure:
         ax,
         labels,
         {"lift": (c["estimate"], c["low"], c["high"], c["significant"])},
-        xlabel="holders' win share minus others' (percentage points, mean over player counts)",
-        title=f"Do a score card's holders win more? ({_games(balance)}; Holm over {len(s)} cards)",
+        xlabel="holders' win share minus others'\n(percentage points, mean over player counts)",
+        title=f"Do a score card's holders win more?\n{_games(balance)}; Holm over {len(s)} cards",
         reference_label="no lift",
     )
     return fig
@@ -103,7 +103,7 @@ def contest_figure(balance: CardBalance) -> Figure:
         labels,
         decides,
         xlabel="share of games its honor decides (%)",
-        title=f"How often a contest card's honor decides the game ({_games(balance)})",
+        title=f"How often a contest card's honor decides the game\n{_games(balance)}",
         reference=None,
         unit="percent",
     )
@@ -137,7 +137,7 @@ def contest_spread_figure(balance: CardBalance) -> Figure:
         labels,
         spread,
         xlabel="highest minus lowest seat's points on the card (points)",
-        title=f"Spread of points a contest card creates ({_games(balance)})",
+        title=f"Spread of points a contest card creates\n{_games(balance)}",
         reference=None,
         unit=None,
     )
@@ -189,7 +189,7 @@ def popularity_figure(balance: CardBalance) -> Figure:
         ax,
         kinds,
         series,
-        xlabel="win share of the seat with the most tokens of the kind, minus 1/players "
+        xlabel="win share of the seat with the most tokens of the kind, minus 1/players\n"
         "(percentage points)",
         title=f"Is the popularity kind worth chasing? ({_games(balance)})",
         reference=0.0,

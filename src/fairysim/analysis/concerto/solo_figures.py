@@ -17,6 +17,7 @@ from fairysim.analysis.concerto.solo_study import SoloStudy
 from fairysim.analysis.plots import (
     barh_ci,
     cumulative_shares,
+    facing_ses,
     mean_reference,
     new_figure,
     percent_formatter,
@@ -86,9 +87,13 @@ def setup_heatmap_figure(study: SoloStudy, policy: str = "greedy") -> Figure:
     """
     table = setup_pivot(study, policy)
     games = setup_pivot(study, policy, "games").reindex_like(table)
-    ses = np.sqrt(table * (1 - table) / games)
-    overall, dse = mean_reference(table.to_numpy().ravel(), ses.to_numpy().ravel(),
-                                  games.to_numpy().ravel())  # fmt: skip
+    low = setup_pivot(study, policy, "low").reindex_like(table)
+    high = setup_pivot(study, policy, "high").reindex_like(table)
+    weights = games.to_numpy().ravel()
+    overall, _ = mean_reference(table.to_numpy().ravel(), np.ones(table.size), weights)
+    # Standard errors from the Wilson intervals, on the side facing the reference.
+    ses = facing_ses(table, low, high, overall)
+    overall, dse = mean_reference(table.to_numpy().ravel(), ses.to_numpy().ravel(), weights)
     difference_ses = pd.DataFrame(dse.reshape(table.shape), index=table.index,
                                   columns=table.columns)  # fmt: skip
     fig, (ax,) = new_figure(10, 4.4)

@@ -7,7 +7,6 @@ returns a matplotlib figure, so a notebook shows the same pictures as the report
 
 from __future__ import annotations
 
-import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
@@ -15,6 +14,7 @@ from fairysim.analysis.fantastique.study import FanStrength, baseline_table
 from fairysim.analysis.plots import (
     barh_ci,
     corrected_intervals,
+    facing_ses,
     mean_reference,
     new_figure,
     points_ci,
@@ -70,8 +70,11 @@ def decides_figure(strength: FanStrength) -> Figure:
     """
     table = baseline_table(strength, "finale_decides")
     games = baseline_table(strength, "games")
-    ses = np.sqrt(table * (1 - table) / games)
-    reference = pd.Series(index=table.columns, dtype=float)
+    low = baseline_table(strength, "decides_low")
+    high = baseline_table(strength, "decides_high")
+    reference = table.mean(axis="index")  # equal weights, as the strength averages
+    # Standard errors from the Wilson intervals, on the side facing the reference.
+    ses = facing_ses(table, low, high, reference)
     difference_ses = pd.DataFrame(index=table.index, columns=table.columns, dtype=float)
     for column in table.columns:
         mean, dse = mean_reference(table[column], ses[column])
