@@ -151,7 +151,8 @@ def setup_card_figure(study: SoloStudy) -> Figure:
     for number, policy in enumerate(shown):
         ax.axvline(rates[policy], color=f"C{number}", ls="--", lw=1,
                    label=f"{policy} over all setups")  # fmt: skip
-    ax.get_legend().remove()
+    if ax.get_legend() is not None:
+        ax.get_legend().remove()
     handles, labels = ax.get_legend_handles_labels()
     fig.legend(handles, labels, loc="outside lower center", ncols=2, fontsize="small")
     return fig
