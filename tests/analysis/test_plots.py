@@ -119,3 +119,12 @@ def test_facing_ses_take_the_half_of_the_interval_towards_the_reference():
     assert ses["x"].tolist() == pytest.approx([0.13, 0.1])  # 11/11 keeps its long lower half
     per_column = facing_ses(est, low, high, pd.Series({"x": 0.1}), z=2.0)
     assert per_column["x"].tolist() == pytest.approx([0.13, 0.05])
+
+
+def test_a_tick_between_whole_points_gets_its_decimal():
+    g = points_formatter()
+    g.set_locs([-0.1, -0.075, -0.05, -0.025, 0.0, 0.025])
+    assert [g(v) for v in (-0.075, 0.0, 0.025)] == ["-7.5 pp", "0", "+2.5 pp"]
+    f = percent_formatter()
+    f.set_locs([0.2, 0.225, 0.25])
+    assert f(0.225) == "22.5%"

@@ -463,6 +463,27 @@ def step_cdf(ax: Axes, cdf: pd.DataFrame, *, color: str, label: str, band: bool 
     ax.step(cdf["value"], cdf["cdf"], where="post", color=color, lw=1.4, label=label)
 
 
+def wrapped(text: str, width_inches: float, chars_per_inch: float = 12.0) -> str:
+    """``text`` wrapped line by line to fit ``width_inches`` at a medium font size.
+
+    Parameters
+    ----------
+    text : str
+        A title or label; its own line breaks are kept.
+    width_inches : float
+        The width it may take (a figure's or an axes' width).
+    chars_per_inch : float, default 12
+        Characters of a medium-size font per inch.
+
+    Returns
+    -------
+    str
+        The text with line breaks added.
+    """
+    width = max(20, int(width_inches * chars_per_inch))
+    return "\n".join(textwrap.fill(line, width) for line in text.split("\n"))
+
+
 def repeated_tick_labels(fig: Figure) -> list[str]:
     """Draw ``fig`` and describe every axis whose tick labels repeat.
 
@@ -511,12 +532,14 @@ _METHOD_NAMES = {"holm": "Holm", "fdr_bh": "Benjamini-Hochberg"}
 
 
 class DistinctFormatter(Formatter):
-    """Tick labels with the fewest decimals (from a minimum) at which no two ticks read the same.
+    """Tick labels with the fewest decimals (from a minimum) at which every tick reads as its
+    value, so no two ticks read the same.
 
     Matplotlib's percent formatter picks its decimals from the axis range, or takes a fixed
-    number; either can print 24%, 24%, 25% on a narrow axis. This one tries ``minimum``,
-    ``minimum + 1``, ... up to ``maximum`` decimals on the axis's tick locations and keeps the
-    first at which every label differs.
+    number; either can print 24%, 24%, 25% on a narrow axis (or 2.5 % as "3%"). This one tries
+    ``minimum``, ``minimum + 1``, ... up to ``maximum`` decimals on the axis's tick locations
+    and keeps the first at which every label is its tick's value (in percent), else the first
+    at which every label differs.
 
     Parameters
     ----------
@@ -535,14 +558,27 @@ class DistinctFormatter(Formatter):
     def set_locs(self, locs) -> None:
         super().set_locs(locs)
         values = [float(v) for v in locs if np.isfinite(v)]
+        distinct = None
         for decimals in range(self.minimum, self.maximum + 1):
-            self.decimals = decimals
             labels = [self.render(v, decimals) for v in values]
-            if len(set(labels)) == len(labels):
-                break
+            if all(_reads_as(label, v) for label, v in zip(labels, values, strict=True)):
+                self.decimals = decimals
+                return
+            if distinct is None and len(set(labels)) == len(labels):
+                distinct = decimals
+        self.decimals = self.minimum if distinct is None else distinct
 
     def __call__(self, x, pos=None) -> str:
         return self.render(float(x), self.decimals)
+
+
+def _reads_as(label: str, value: float) -> bool:
+    """Whether a percent or points label is ``value`` (a share) to within float noise."""
+    number = label.replace("%", "").replace("pp", "").replace("+", "").strip()
+    try:
+        return abs(float(number) - 100 * value) < 1e-6 * max(1.0, abs(100 * value))
+    except ValueError:
+        return False
 
 
 def _percent_text(x: float, decimals: int) -> str:
@@ -602,4 +638,5 @@ __all__ = [
     "reference_heatmap",
     "repeated_tick_labels",
     "step_cdf",
+    "wrapped",
 ]

@@ -27,6 +27,7 @@ from fairysim.analysis.plots import (
     percent_formatter,
     points_formatter,
     step_cdf,
+    wrapped,
 )
 from fairysim.analysis.seats import seat_panels
 
@@ -110,9 +111,12 @@ def card_balance_figure(study: FairyLandStudy) -> Figure:
     ax.legend(handles=handles, loc="lower right", fontsize="small")
     meta = study.meta
     ax.set_title(
-        f"How much collecting a card type moves the win share\n{meta['policy']} at every seat, "
-        f"{_players(meta)} pooled ({PROVISIONAL_NOTE}; {meta['correction'].title()} "
-        f"correction for {rows} card types)",
+        wrapped(
+            f"How much collecting a card type moves the win share\n{meta['policy']} at every "
+            f"seat, {_players(meta)} pooled ({PROVISIONAL_NOTE}; {meta['correction'].title()} "
+            f"correction for {rows} card types)",
+            fig.get_figwidth() * 0.7,
+        ),
         fontsize="medium",
     )
     return fig
@@ -156,8 +160,11 @@ def card_collect_figure(study: FairyLandStudy) -> Figure:
     ax.legend(handles=_kind_handles(c), loc="lower right", fontsize="small")
     meta = study.meta
     ax.set_title(
-        f"How often a seat collects each card type\n{meta['policy']} at every seat, "
-        f"{_players(meta)} pooled ({PROVISIONAL_NOTE})",
+        wrapped(
+            f"How often a seat collects each card type\n{meta['policy']} at every seat, "
+            f"{_players(meta)} pooled ({PROVISIONAL_NOTE})",
+            fig.get_figwidth() * 0.7,
+        ),
         fontsize="medium",
     )
     return fig
@@ -206,8 +213,11 @@ def auction_figure(study: FairyLandStudy) -> Figure:
     left.legend(fontsize="small")
     meta = study.meta
     fig.suptitle(
-        f"Auctions: price against prize ({meta['auction_games']:,} games per player "
-        f"count, {meta['policy']}, {meta['court_label']})",
+        wrapped(
+            f"Auctions: price against prize ({meta['auction_games']:,} games per player "
+            f"count, {meta['policy']}, {meta['court_label']})",
+            fig.get_figwidth() * 0.9,
+        ),
         fontsize="medium",
     )
     return fig
@@ -237,7 +247,7 @@ def court_figure(study: FairyLandStudy, measure: str = COURT_FIGURE_MEASURES[0])
     effects = study.court_effects
     effects = effects[(effects["baseline"] == NO_COURT) & (effects["measure"] == m.column)]
     courts = [c for c in (BALANCE_COURT, STARRED_COURT) if c in set(effects["court"])]
-    fig, (ax,) = new_figure(7, 0.8 * max(len(courts), 1) + 1.9)
+    fig, (ax,) = new_figure(8, 0.8 * max(len(courts), 1) + 2.1)
     y = np.arange(len(courts))[::-1].astype(float)
     for n, part in effects.groupby("players", sort=True):
         part = part.set_index("court").reindex(courts)
@@ -275,13 +285,16 @@ def court_figure(study: FairyLandStudy, measure: str = COURT_FIGURE_MEASURES[0])
     handles.append(Line2D([], [], marker="o", color="#444", mfc="white", ls="",
                           label="hollow: not significant"))  # fmt: skip
     handles.append(Line2D([], [], color="#666", ls="--", lw=1, label="no change"))
-    ax.legend(handles=handles, loc="best", fontsize="small")
+    fig.legend(handles=handles, loc="outside right upper", fontsize="small")
     meta = study.meta
     ax.set_title(
-        f"{m.label[:1].upper()}{m.label[1:]}: what the Queen's Court changes against a "
-        "court of no effect (PL9)\n"
-        f"same games, PROVISIONAL court, ruling L13; {meta['games']:,} games per court and "
-        f"player count; {meta['correction'].title()}-corrected",
+        wrapped(
+            f"{m.label[:1].upper()}{m.label[1:]}: what the Queen's Court changes against a "
+            "court of no effect (PL9)\n"
+            f"same games, PROVISIONAL court, ruling L13; {meta['games']:,} games per court "
+            f"and player count; {meta['correction'].title()}-corrected",
+            fig.get_figwidth() * 0.75,
+        ),
         fontsize="medium",
     )
     return fig
@@ -324,8 +337,11 @@ def length_figure(study: FairyLandStudy) -> Figure:
     turns = sorted(set(length["turns_min"]) | set(length["turns_max"]))
     turns_text = f"{turns[0]} turns" if len(turns) == 1 else f"{turns[0]}-{turns[-1]} turns"
     ax.set_title(
-        f"Game length: auctions per game ({turns_text} a game; {BALANCE_COURT} PROVISIONAL "
-        "court, ruling L13)",
+        wrapped(
+            f"Game length: auctions per game ({turns_text} a game; {BALANCE_COURT} "
+            "PROVISIONAL court, ruling L13)",
+            fig.get_figwidth() * 0.9,
+        ),
         fontsize="medium",
     )
     return fig
