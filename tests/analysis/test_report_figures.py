@@ -3,6 +3,8 @@ axis is labelled, and the rankings the issue named are drawn sorted."""
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pytest
 from matplotlib.figure import Figure
@@ -50,10 +52,10 @@ REPORTS = {
 }
 
 
-@pytest.fixture(scope="module", params=sorted(REPORTS))
-def report_figures(request):
-    """``(game, study, {figure name: Figure})`` of one report built in memory."""
-    study, build = REPORTS[request.param]()
+@functools.cache
+def built(game: str) -> tuple[object, dict[str, Figure]]:
+    """``(study, {figure name: Figure})`` of one report built in memory, once per session."""
+    study, build = REPORTS[game]()
     drawn: dict[str, Figure] = {}
     original = page.Report.figure
 
@@ -67,8 +69,14 @@ def report_figures(request):
         build(study)
     finally:
         mp.undo()
-    assert drawn, request.param
-    return request.param, study, drawn
+    assert drawn, game
+    return study, drawn
+
+
+@pytest.fixture(params=sorted(REPORTS))
+def report_figures(request):
+    """``(game, study, {figure name: Figure})`` of each report."""
+    return (request.param, *built(request.param))
 
 
 def test_no_figure_repeats_a_tick_label(report_figures):
@@ -97,10 +105,8 @@ def _falls(values) -> bool:
     return bool((np.diff(v) <= 1e-12).all())
 
 
-def test_concerto_rankings_are_sorted(report_figures):
-    game, balance, drawn = report_figures
-    if game != "concerto":
-        pytest.skip("a Concerto figure")
+def test_concerto_rankings_are_sorted():
+    balance, drawn = built("concerto")
     completion = balance.score_cards_pooled.set_index("card")["completion"]
     rows = _rows_top_down(drawn["score_cards"].axes[0])
     assert _falls([completion[r.split(":")[0]] for r in rows])
@@ -116,10 +122,8 @@ def test_concerto_rankings_are_sorted(report_figures):
     assert "fair share (1/players)" in legend
 
 
-def test_solo_setup_cards_are_sorted_and_margins_are_small_multiples(report_figures):
-    game, study, drawn = report_figures
-    if game != "concerto-solo":
-        pytest.skip("a Concerto solo figure")
+def test_solo_setup_cards_are_sorted_and_margins_are_small_multiples():
+    study, drawn = built("concerto-solo")
     sc = study.setup_cards[study.setup_cards["policy"] == "greedy"]
     share = {f"{r.contest} {r.card}": r.win_share for r in sc.itertuples(index=False)}
     assert _falls([share[r] for r in _rows_top_down(drawn["setup_cards"].axes[0])])
@@ -129,10 +133,8 @@ def test_solo_setup_cards_are_sorted_and_margins_are_small_multiples(report_figu
         assert "lost" in ax.get_title() and "[" in ax.get_title()
 
 
-def test_fantastique_gain_shows_every_player_count(report_figures):
-    game, strength, drawn = report_figures
-    if game != "fantastique":
-        pytest.skip("a Fantastique figure")
+def test_fantastique_gain_shows_every_player_count():
+    strength, drawn = built("fantastique")
     fig = drawn["gain"]
     lineups = strength.gains["lineup"].nunique()
     assert len(fig.axes) == lineups
@@ -143,14 +145,19 @@ def test_fantastique_gain_shows_every_player_count(report_figures):
         assert "no gain" in legend
 
 
-def test_heatmaps_are_centred_and_mark_corrected_cells(report_figures):
-    game, _, drawn = report_figures
-    names = {"fantastique": ["decides"], "concerto-solo": ["setups", "setups_lookahead"]}
-    if game not in names:
-        pytest.skip("a heatmap")
-    for figure in names[game]:
-        ax = drawn[figure].axes[0]
-        norm = ax.images[0].norm
-        assert norm.vmin == pytest.approx(-norm.vmax), figure
-        assert "Holm" in ax.get_xlabel(), figure
-        assert all("±" in t.get_text() for t in ax.texts if "%" in t.get_text()), figure
+@pytest.mark.parametrize(
+    ("game", "figure"),
+    [
+        ("fantastique", "decides"),
+        ("concerto-solo", "setups"),
+        ("concerto-solo", "setups_lookahead"),
+    ],
+)
+def test_heatmaps_are_centred_and_mark_corrected_cells(game, figure):
+    _, drawn = built(game)
+    ax = drawn[figure].axes[0]
+    norm = ax.images[0].norm
+    assert norm.vmin == pytest.approx(-norm.vmax)
+    assert "Holm" in ax.get_xlabel()
+    cells = [t.get_text() for t in ax.texts if "%" in t.get_text()]
+    assert cells and all("±" in text for text in cells)

@@ -114,7 +114,7 @@ def test_write_report_end_to_end(tmp_path):
 
 
 def test_failure_mid_way_leaves_nothing(tmp_path, monkeypatch):
-    def broken(_study):
+    def broken(_study, *_measure):
         raise RuntimeError("figure failed")
 
     monkeypatch.setattr(fr, "court_figure", broken)
