@@ -209,7 +209,8 @@ def auction_figure(study: FairyLandStudy) -> Figure:
     left.set_title("What it costs")
     right.set_ylabel("points its cards add to the winner (applause left out)")
     right.set_title("What it wins")
-    right.axhline(0, color="#666", ls="--", lw=1)
+    zero = right.axhline(0, color="#666", ls="--", lw=1, label="no points")
+    right.legend(handles=[zero], fontsize="small")
     left.legend(fontsize="small")
     meta = study.meta
     fig.suptitle(
