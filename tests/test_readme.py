@@ -37,7 +37,7 @@ COMMANDS = readme_commands()
 
 def test_the_readme_documents_the_commands_of_every_kind():
     documented = {shlex.split(command)[1] for command in COMMANDS}
-    assert {"simulate", "policies", "report", "bench", "sweep"} <= documented
+    assert {"simulate", "policies", "report", "bench", "sweep", "replay"} <= documented
 
 
 @pytest.mark.parametrize("command", COMMANDS)

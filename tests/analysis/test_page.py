@@ -32,7 +32,9 @@ def test_report_escapes_text_and_keeps_files(tmp_path):
     path = report.write(tmp_path / "sub")
     assert path == tmp_path / "sub" / "r.html"
     names = sorted(p.name for p in path.parent.iterdir())
-    assert names == ["r.html", "x-fig.png", "x-hidden.csv", "x-t.csv"]
+    assert names == ["r.html", "x-fig.png", "x-fig.svg", "x-hidden.csv", "x-t.csv"]
+    svg = (path.parent / "x-fig.svg").read_text()
+    assert svg.lstrip().startswith("<?xml") and "<svg" in svg
     mode = os.stat(path).st_mode & 0o777
     assert mode & 0o600 == 0o600  # at least readable and writable by the owner
     with pytest.raises(ValueError, match="already"):
@@ -63,3 +65,27 @@ def test_metadata_is_kept_as_json_beside_the_page(tmp_path):
     report.write(tmp_path)
     meta = json.loads((tmp_path / "m-metadata.json").read_text())
     assert meta == {"games": 10, "cards": str(tmp_path / "c.toml")}  # a path as its text
+
+
+def test_sections_and_figures_are_numbered_in_page_order():
+    report = Report("T", "t.html")
+    assert report.section("First") == "1. First"
+    fig, _ = new_figure(2, 2)
+    report.figure("a", fig, "A caption.")
+    report.section("Second")
+    report.figure("b", fig)
+    html = report.html()
+    assert '<h2 id="1-first">1. First</h2>' in html and "2. Second" in html
+    assert "Figure 1. A caption." in html and "Figure 2." in html
+
+
+def test_a_table_whose_interval_disagrees_with_its_verdict_is_refused():
+    report = Report("T", "t.html")
+    good = pd.DataFrame({"low": [0.1, -0.1], "high": [0.2, 0.1], "significant": [True, False]})
+    report.table("good", good)
+    shifted = good.assign(null=[0.15, 0.0])  # the first interval covers its own reference
+    with pytest.raises(ValueError, match=r"'shifted'.*rows \[0\]"):
+        report.table("shifted", shifted)
+    prefixed = pd.DataFrame({"lift_low": [0.1], "lift_high": [0.2], "lift_significant": [False]})
+    with pytest.raises(ValueError, match="lift_interval"):
+        report.table("prefixed", prefixed)

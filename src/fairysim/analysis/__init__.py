@@ -10,13 +10,17 @@ verdicts), :mod:`~fairysim.analysis.ranking` (tied groups), :mod:`~fairysim.anal
 (seat advantage by turn order), :mod:`~fairysim.analysis.precision` (playing to a precision),
 :mod:`~fairysim.analysis.page` (the HTML page, written atomically),
 :mod:`~fairysim.analysis.plots` (figure helpers), :mod:`~fairysim.analysis.formats` (numbers as
-text), :mod:`~fairysim.analysis.seats` (seat advantage as every report shows it) and
-:mod:`~fairysim.analysis.studies` (player-count and card-file checks, progress over runs) and
+text), :mod:`~fairysim.analysis.balance` (the balance card every report opens with),
+:mod:`~fairysim.analysis.sections` (the sections every report shares: the run block, the
+statistics note, the balance card, seat advantage by turn order),
+:mod:`~fairysim.analysis.studies` (player-count and card-file checks, progress over runs),
 :mod:`~fairysim.analysis.what_if` (:func:`compare`: a baseline and its variants on the same
-seeds, :mod:`~fairysim.analysis.variants` parsing their setups).
+seeds, :mod:`~fairysim.analysis.variants` parsing their setups) and
+:mod:`~fairysim.analysis.replay` (one game told decision by decision, as text and a page).
 
 Nothing here plays a game except through the public ``simulate`` functions of :mod:`fairysim.sim`,
-and Fairy Land's auction log through that game's public ``play_auctions``.
+Fairy Land's auction log through that game's public ``play_auctions``, and a replay's one game
+through the game's ``narrate`` module (the reference engine).
 """
 
 from fairysim.analysis.stats import (

@@ -124,22 +124,100 @@ def correct_family(
     return out
 
 
-def interval_agrees(table: pd.DataFrame) -> pd.Series:
+CORRECTED = ("null", "p_value", "p_adjusted", "level", "low", "high", "significant")
+"""Columns :func:`with_correction` adds to a table, each after its prefix."""
+
+
+def with_correction(
+    table: pd.DataFrame,
+    value: str,
+    se: str = "se",
+    *,
+    null: Any = 0.0,
+    method: str = "holm",
+    prefix: str = "",
+) -> pd.DataFrame:
+    """``table`` with its rows corrected as one family of comparisons (:func:`correct_family`).
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        One comparison per row.
+    value, se : str
+        Columns of the estimate and its standard error.
+    null : float, array-like or str, default 0
+        The reference of each comparison, or the name of a column holding it.
+    method : {"holm", "fdr_bh"}, default "holm"
+        The correction.
+    prefix : str, default ""
+        Put before the added column names (``"lift_"`` gives ``lift_low``, ...), for a table
+        holding more than one family.
+
+    Returns
+    -------
+    pandas.DataFrame
+        A copy with the columns of :data:`CORRECTED`, prefixed; a page checks that each
+        row's interval and verdict agree.
+    """
+    out = table.copy()
+    if out.empty:
+        for column in CORRECTED:
+            out[prefix + column] = pd.Series(dtype=bool if column == "significant" else float)
+        return out
+    reference = out[null].to_numpy(np.float64) if isinstance(null, str) else null
+    family = correct_family(
+        out[value].to_numpy(np.float64),
+        out[se].to_numpy(np.float64),
+        null=reference,
+        method=method,
+    )
+    for column in CORRECTED:
+        out[prefix + column] = family[column].to_numpy()
+    return out
+
+
+def verdict_prefixes(table: pd.DataFrame) -> list[str]:
+    """The prefixes of the corrected families a table holds (``""`` for ``low``/``high``/
+    ``significant``, ``"lift_"`` for ``lift_low``/...): every ``<prefix>significant`` column
+    with its ``<prefix>low`` and ``<prefix>high``."""
+    found = []
+    for column in table.columns:
+        name = str(column)
+        if name.endswith("significant"):
+            prefix = name[: -len("significant")]
+            if f"{prefix}low" in table.columns and f"{prefix}high" in table.columns:
+                found.append(prefix)
+    return found
+
+
+def interval_agrees(table: pd.DataFrame, prefix: str = "") -> pd.Series:
     """True on every row whose interval excludes its null exactly when it is significant.
 
     Parameters
     ----------
     table : pandas.DataFrame
-        A table with ``low``, ``high``, ``null`` and ``significant`` (from
-        :func:`correct_family`).
+        A table with ``low``, ``high``, ``significant`` and ``null`` (0 where absent), as
+        :func:`correct_family` and :func:`with_correction` write them.
+    prefix : str, default ""
+        The family's column prefix (:func:`verdict_prefixes`).
 
     Returns
     -------
     pandas.Series of bool
         A report checks ``interval_agrees(t).all()`` on every table it writes.
     """
-    excludes = (table["low"] > table["null"]) | (table["high"] < table["null"])
-    return excludes.fillna(False).astype(bool) == table["significant"].astype(bool)
+    null_column = f"{prefix}null"
+    null = table[null_column] if null_column in table.columns else 0.0
+    low, high = table[f"{prefix}low"], table[f"{prefix}high"]
+    excludes = (low > null) | (high < null)
+    return excludes.fillna(False).astype(bool) == table[f"{prefix}significant"].astype(bool)
 
 
-__all__ = ["METHODS", "correct_family", "interval_agrees"]
+__all__ = [
+    "CORRECTED",
+    "METHODS",
+    "correct_family",
+    "interval_agrees",
+    "verdict_prefixes",
+    "with_correction",
+]

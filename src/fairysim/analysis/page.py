@@ -7,8 +7,11 @@ therefore writes nothing, and a run that fails while writing leaves the previous
 
 The HTML is self-contained: figures are embedded as base64 PNG (matplotlib's Agg renderer, see
 :mod:`fairysim.analysis.plots` for the figures themselves). The same figures are written as PNG
-files and every table as a CSV file beside the HTML. Only the standard library, pandas and
-matplotlib are used (no template engine).
+and SVG files and every table as a CSV file beside the HTML. Sections and figures are numbered
+in page order. A table that carries comparisons (``low``, ``high`` and ``significant``
+columns, with a prefix where it holds several families) is checked before it is kept: an
+interval that disagrees with its verdict is a bug, and the report refuses to write it. Only the
+standard library, pandas and matplotlib are used (no template engine).
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import matplotlib
 import pandas as pd
 from matplotlib.figure import Figure
 
@@ -46,7 +50,8 @@ table.data th, table.data td { border-bottom: 1px solid #ddd; padding: .25rem .6
 table.data th { background: #f4f4f4; }
 table.data td:first-child, table.data th:first-child { text-align: left; }
 .meta { background: #f7f7f7; border-left: 4px solid #888; padding: .6rem 1rem; }
-code { background: #f2f2f2; padding: 0 .25rem; }
+code { background: #f2f2f2; padding: 0 .25rem; overflow-wrap: anywhere; }
+.wide { overflow-x: auto; max-width: 100%; }
 .files { font-size: .88rem; color: #555; }
 """
 
@@ -106,6 +111,25 @@ def figure_png(fig: Figure, dpi: int = DPI) -> bytes:
     return buffer.getvalue()
 
 
+def figure_svg(fig: Figure) -> bytes:
+    """Render ``fig`` to SVG bytes (text kept as text, so the file is searchable and scales).
+
+    Parameters
+    ----------
+    fig : matplotlib.figure.Figure
+        The figure.
+
+    Returns
+    -------
+    bytes
+        The SVG file's content.
+    """
+    buffer = io.BytesIO()
+    with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "fairysim"}):
+        fig.savefig(buffer, format="svg", metadata={"Date": None})
+    return buffer.getvalue()
+
+
 def png_data_uri(png: bytes) -> str:
     """``data:image/png;base64,...`` URI of PNG bytes, for an ``<img src>``.
 
@@ -159,6 +183,21 @@ class Report:
     prefix: str = ""
     blocks: list[str] = field(default_factory=list)
     assets: list[_Asset] = field(default_factory=list)
+    sections: int = 0
+    figures: int = 0
+
+    def section(self, text: str) -> str:
+        """Add the next numbered section heading (``"3. Seat advantage"``); return its text.
+
+        Parameters
+        ----------
+        text : str
+            The heading without its number.
+        """
+        self.sections += 1
+        numbered = f"{self.sections}. {text}"
+        self.heading(numbered)
+        return numbered
 
     def heading(self, text: str, level: int = 2) -> None:
         """Add a heading with an anchor derived from its text.
@@ -207,7 +246,8 @@ class Report:
         self.blocks.append(markup)
 
     def figure(self, name: str, fig: Figure, caption: str = "") -> bytes:
-        """Render ``fig`` now, embed it and keep it as ``<prefix><name>.png``.
+        """Render ``fig`` now, embed it and keep it as ``<prefix><name>.png`` and ``.svg``;
+        the caption is numbered (``"Figure 3. ..."``).
 
         Parameters
         ----------
@@ -225,11 +265,14 @@ class Report:
         """
         png = figure_png(fig)
         filename = self._asset(f"{name}.png", png)
-        alt = html.escape(caption or name)
+        svg = self._asset(f"{name}.svg", figure_svg(fig))
+        self.figures += 1
+        caption = f"Figure {self.figures}. {caption}" if caption else f"Figure {self.figures}."
+        alt = html.escape(caption)
         self.blocks.append(
             f'<figure><img alt="{alt}" src="{png_data_uri(png)}">'
-            f"<figcaption>{_inline(caption)} (<code>{html.escape(filename)}</code>)"
-            "</figcaption></figure>"
+            f"<figcaption>{_inline(caption)} (<code>{html.escape(filename)}</code>, "
+            f"<code>{html.escape(svg)}</code>)</figcaption></figure>"
         )
         return png
 
@@ -253,6 +296,7 @@ class Report:
         display : pandas.DataFrame, optional
             A formatted version (strings, fewer columns) to show instead of ``data``.
         """
+        _check_verdicts(name, data)
         shown = data if display is None else display
         note = ""
         if name is not None:
@@ -260,9 +304,9 @@ class Report:
             note = f" (<code>{html.escape(filename)}</code>)"
         if caption or note:
             self.blocks.append(f'<p class="caption">{_inline(caption)}{note}</p>')
-        self.blocks.append(
-            shown.to_html(index=False, border=0, classes="data", na_rep="", escape=True)
-        )
+        # A table wider than the page scrolls inside its box; the page itself never does.
+        markup = shown.to_html(index=False, border=0, classes="data", na_rep="", escape=True)
+        self.blocks.append(f'<div class="wide">{markup}</div>')
 
     def data(self, name: str, data: pd.DataFrame) -> str:
         """Keep a table as ``<prefix><name>.csv`` without showing it.
@@ -367,6 +411,22 @@ class Report:
             raise ValueError(f"the report already has a file {filename}")
         self.assets.append(_Asset(filename, data))
         return filename
+
+
+def _check_verdicts(name: str | None, data: pd.DataFrame) -> None:
+    """Refuse a table whose printed interval disagrees with its verdict on any row, for every
+    corrected family it holds (:func:`fairysim.analysis.corrections.verdict_prefixes`)."""
+    from fairysim.analysis.corrections import interval_agrees, verdict_prefixes
+
+    for prefix in verdict_prefixes(data):
+        tested = data[f"{prefix}significant"].notna() & data[f"{prefix}low"].notna()
+        agrees = interval_agrees(data[tested], prefix)
+        if not agrees.all():
+            rows = list(data[tested].index[~agrees.to_numpy()])
+            raise ValueError(
+                f"table {name!r}: rows {rows} show a {prefix}interval that disagrees with "
+                "their verdict"
+            )
 
 
 def _class(css_class: str | None) -> str:

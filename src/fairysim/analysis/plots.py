@@ -366,11 +366,12 @@ def corrected_intervals(
     se: str = "se",
     null: float | str = 0.0,
     method: str = "holm",
+    prefix: str = "",
 ) -> pd.DataFrame:
     """The intervals and verdicts a figure draws for a family of estimates, corrected.
 
-    A table that already carries corrected intervals (a ``p_adjusted`` column, as
-    :func:`fairysim.analysis.corrections.correct_family` writes) is drawn as it is; otherwise
+    A table that already carries corrected intervals (a ``<prefix>p_adjusted`` column, as
+    :func:`fairysim.analysis.corrections.with_correction` writes) is drawn as it is; otherwise
     its estimates are corrected here over the whole table, so no figure marks an estimate
     significant on an uncorrected interval.
 
@@ -384,6 +385,9 @@ def corrected_intervals(
         The value each estimate is tested against, or the column that holds it.
     method : {"holm", "fdr_bh"}, default "holm"
         The correction, when the table is not corrected yet.
+    prefix : str, default ""
+        The prefix of the table's corrected columns (``"lift_"`` for ``lift_p_adjusted`` and
+        ``lift_significant``).
 
     Returns
     -------
@@ -393,13 +397,13 @@ def corrected_intervals(
     """
     from fairysim.analysis.corrections import correct_family
 
-    if "p_adjusted" in table.columns:
+    if f"{prefix}p_adjusted" in table.columns:
         return pd.DataFrame(
             {
                 "estimate": table[estimate].to_numpy(float),
                 "low": table[low].to_numpy(float),
                 "high": table[high].to_numpy(float),
-                "significant": table["significant"].fillna(False).astype(bool).to_numpy(),
+                "significant": table[f"{prefix}significant"].fillna(False).astype(bool).to_numpy(),
                 "corrected_here": False,
             },
             index=table.index,

@@ -103,4 +103,38 @@ def pairwise_differences(
     return out
 
 
-__all__ = ["pairwise_differences", "ranked_groups", "top_wording"]
+def leading_group(
+    estimates: Mapping[Any, float],
+    ses: Mapping[Any, float],
+    what: str,
+    higher_is_better: bool = True,
+    method: str = "holm",
+) -> tuple[str, list[Any], pd.DataFrame]:
+    """The sentence about the top of a ranking of independent estimates, and what it rests on.
+
+    Parameters
+    ----------
+    estimates, ses : mapping
+        Each item's estimate and standard error.
+    what : str
+        The word for a leader separated from every other item (``"easiest"``).
+    higher_is_better : bool, default True
+        Whether the largest estimate leads (False for "hardest").
+    method : {"holm", "fdr_bh"}, default "holm"
+        Correction of the family of all pairs.
+
+    Returns
+    -------
+    wording : str
+        ``"easiest: X"`` or ``"top group: X, Y"`` (:func:`top_wording`).
+    group : list
+        The leading group's items, best first.
+    pairs : pandas.DataFrame
+        The corrected pairwise comparisons (:func:`pairwise_differences`).
+    """
+    pairs = pairwise_differences(estimates, ses, method)
+    groups = ranked_groups(estimates, pairs, higher_is_better)
+    return top_wording(groups, what), list(groups[0]) if groups else [], pairs
+
+
+__all__ = ["leading_group", "pairwise_differences", "ranked_groups", "top_wording"]

@@ -61,6 +61,7 @@ def turn_advantage(
     value: str = "win_share",
     method: str = "holm",
     alpha: float = 0.05,
+    family: str = "group",
 ) -> pd.DataFrame:
     """Win share by turn position with game-clustered, corrected intervals.
 
@@ -80,6 +81,10 @@ def turn_advantage(
         Correction over the positions of one group.
     alpha : float, default 0.05
         Error rate of the family.
+    family : {"group", "all"}, default "group"
+        Correct the positions of each (``by``, players) group as one family, or every row of
+        the table as one family (what a report does, so that the table it prints is one
+        family whatever it shows).
 
     Returns
     -------
@@ -93,6 +98,8 @@ def turn_advantage(
 
     from fairysim.analysis.corrections import correct_family
 
+    if family not in ("group", "all"):
+        raise ValueError(f"family must be 'group' or 'all', got {family!r}")
     keys = [by] if isinstance(by, str) else list(by)
     frame = df if "players" in df.columns else df.assign(players=int(df["seat"].nunique()))
     frame = frame.assign(position=turn_positions(frame, source))
@@ -109,7 +116,6 @@ def turn_advantage(
             fit = sm.OLS(y, design).fit(cov_type="cluster", cov_kwds={"groups": games})
         counts = np.bincount(pos, minlength=players)
         fair = 1.0 / players
-        table = correct_family(fit.params, fit.bse, null=fair, method=method, alpha=alpha)
         part = pd.DataFrame(
             {
                 "position": np.arange(players),
@@ -120,12 +126,33 @@ def turn_advantage(
                 "advantage": fit.params - fair,
             }
         )
-        for column in ("p_value", "p_adjusted", "significant", "level", "low", "high"):
-            part[column] = table[column].to_numpy()
         for name, v in reversed(list(zip([*keys, "players"], key, strict=True))):
             part.insert(0, name, v)
         rows.append(part)
-    return pd.concat(rows, ignore_index=True)
+    out = pd.concat(rows, ignore_index=True)
+    groups = [np.arange(len(out))] if family == "all" else _group_rows(out, [*keys, "players"])
+    for index in groups:
+        table = correct_family(
+            out["win_share"].to_numpy()[index],
+            out["se"].to_numpy()[index],
+            null=out["fair"].to_numpy()[index],
+            method=method,
+            alpha=alpha,
+        )
+        for column in CORRECTED_COLUMNS:
+            out.loc[index, column] = table[column].to_numpy()
+    out["null"] = out["fair"]
+    out["significant"] = out["significant"].astype(bool)
+    return out
+
+
+CORRECTED_COLUMNS = ("p_value", "p_adjusted", "significant", "level", "low", "high")
+"""The columns :func:`turn_advantage` takes from its corrected family."""
+
+
+def _group_rows(table: pd.DataFrame, keys: list[str]) -> list[np.ndarray]:
+    """Row positions of each group of ``table`` by ``keys``."""
+    return [np.asarray(ix) for ix in table.groupby(keys, sort=False).indices.values()]
 
 
 __all__ = ["TURN_SOURCES", "turn_advantage", "turn_positions"]

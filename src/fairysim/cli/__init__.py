@@ -1,7 +1,7 @@
 """The ``fairysim`` command line: thin commands over :mod:`fairysim.sim` and :mod:`.analysis`.
 
-One module per command (``simulate``, ``report``, ``sweep``, ``tournament``, ``policies``,
-``bench``, ``compile``, ``compare``); the
+One module per command (``simulate``, ``metrics``, ``report``, ``sweep``, ``tournament``,
+``replay``, ``policies``, ``bench``, ``compile``, ``compare``); the
 per-game subcommands are made from the game registry (:mod:`fairysim.cli.by_game`). Each
 command checks its options, calls a plain function that tests can import, and prints. Errors a
 user can fix are :class:`fairysim.errors.FairysimError` and come out as one line with exit code 2
@@ -15,7 +15,18 @@ from typing import Annotated
 import typer
 
 from fairysim import __version__
-from fairysim.cli import bench, compare, compile, policies, report, simulate, sweep, tournament
+from fairysim.cli import (
+    bench,
+    compare,
+    compile,
+    metrics,
+    policies,
+    replay,
+    report,
+    simulate,
+    sweep,
+    tournament,
+)
 from fairysim.cli.common import OneLineErrorGroup
 from fairysim.sim.game import games
 
@@ -23,7 +34,8 @@ app = typer.Typer(
     name="fairysim",
     help="Monte Carlo balance analysis of the card games "
     + ", ".join(spec.title for spec in games().values())
-    + ": simulate, report, sweep, tournament, compare, benchmark, compile ahead of time.",
+    + ": simulate, metrics, report, sweep, tournament, compare, benchmark, compile ahead of "
+    "time.",
     no_args_is_help=True,
     add_completion=False,
     # An unexpected exception is a bug: show numba's and Python's plain traceback, not rich's
@@ -55,10 +67,12 @@ def main(
 
 
 app.add_typer(simulate.app, name="simulate")
+app.add_typer(metrics.app, name="metrics")
 app.add_typer(report.app, name="report")
 app.add_typer(policies.app, name="policies")
 app.add_typer(sweep.app, name="sweep")
 app.add_typer(tournament.app, name="tournament")
+app.add_typer(replay.app, name="replay")
 app.command("bench")(bench.bench)
 app.command("compile")(compile.compile_games)
 app.command("compare")(compare.compare_command)

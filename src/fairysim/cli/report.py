@@ -2,6 +2,8 @@
 
 One command per report that a registered game declares (:attr:`GameSpec.reports`); the options
 every report shares are declared once here, the report adds its own (:class:`ReportOption`).
+``fairysim report all`` writes every report, each at its defaults, into its own folder, and
+``index.html`` linking them (:mod:`fairysim.analysis.index`).
 """
 
 from __future__ import annotations
@@ -126,8 +128,63 @@ def prepare_out_dir(out_dir: str | Path, option_name: str = "--out-dir") -> Path
     return out_dir
 
 
+ALL = "all"
+"""The ``report`` subcommand that writes every report."""
+
+
+def all_params() -> list[Param]:
+    """The options of ``fairysim report all``."""
+    return [
+        option(
+            "seed",
+            int | None,
+            None,
+            "--seed",
+            f"Seed of every run of every report (default: {REPORT_SEED}).",
+        ),
+        option(
+            "out_dir",
+            str,
+            "results",
+            "--out-dir",
+            "Folder for index.html and one folder per report (created if missing).",
+        ),
+        option("threads", int | None, None, "--threads", "Numba threads (default: all cores)."),
+    ]
+
+
+def run_all(**options: Any) -> None:
+    """Check every option, write every report at its defaults, then the index."""
+    from fairysim.analysis.index import WrittenReport, write_index
+    from fairysim.sim.rng import check_seed
+
+    given: dict[str, Any] = {}
+    if options["seed"] is not None:
+        try:
+            given["seed"] = check_seed(options["seed"])
+        except ValueError as error:
+            raise FairysimError("--seed", str(error)) from None
+    threads = check_threads(options["threads"])
+    root = prepare_out_dir(options["out_dir"])
+    written = []
+    for name, (_spec, report) in reports().items():
+        write = load_entry(report.writer)
+        with ProgressBar(f"report {name}") as progress:
+            html = write(root / name, threads=threads, progress=progress, **given)
+        stdout_console().print(f"Report written to {html}", soft_wrap=True)
+        written.append(WrittenReport(name, Path(html)))
+    index = write_index(root, written)
+    stdout_console().print(f"Index written to {index}", soft_wrap=True)
+
+
 def report_command(name: str) -> Any:
     """The ``report`` command called ``name``."""
+    if name == ALL:
+        return make_command(
+            handle_errors(run_all),
+            all_params(),
+            "Write every report at its defaults, one folder each, and index.html linking them.",
+        )
     spec, report = reports()[name]
 
     def body(**options: Any) -> None:
@@ -139,5 +196,5 @@ def report_command(name: str) -> Any:
 app = game_group(
     "Run a game's standard balance study and write a designer report (HTML and figures).",
     report_command,
-    lambda: list(reports()),
+    lambda: [*reports(), ALL],
 )

@@ -124,20 +124,7 @@ def run_simulate(spec: GameSpec, **options: Any) -> None:
     out = options["out"]
     if out is not None:
         out = check_out_file(out, "--out")
-    card_set = load_card_option(spec, options["cards"])
-    axes = {
-        axis.name: axis.parse(options[axis.name], card_set)
-        for axis in spec.axes
-        if options[axis.name] is not None
-    }
-    setup = spec.make_setup(
-        players=options["players"],
-        policies=options["policy"],
-        seed=options["seed"],
-        cards=card_set,
-        **axes,
-    )
-    setup = dataclasses.replace(setup, policies=apply_weights(setup.policies, options["weights"]))
+    setup = setup_from_options(spec, options)
     flags = {flag.name: options[flag.name] for flag in spec.flags}
 
     labels = [policy_label(p) for p in setup.policies]
@@ -194,6 +181,25 @@ def run_simulate(spec: GameSpec, **options: Any) -> None:
         console.print(reached.message(), soft_wrap=True)
     if out is not None:
         console.print(f"Wrote {games * setup.seats:,} rows to {out}", soft_wrap=True)
+
+
+def setup_from_options(spec: GameSpec, options: dict[str, Any]) -> Any:
+    """The run's setup from the options every run command shares (players, policy, seed,
+    cards, the game's axes, weights), each checked with an error naming its option."""
+    card_set = load_card_option(spec, options["cards"])
+    axes = {
+        axis.name: axis.parse(options[axis.name], card_set)
+        for axis in spec.axes
+        if options[axis.name] is not None
+    }
+    setup = spec.make_setup(
+        players=options["players"],
+        policies=options["policy"],
+        seed=options["seed"],
+        cards=card_set,
+        **axes,
+    )
+    return dataclasses.replace(setup, policies=apply_weights(setup.policies, options["weights"]))
 
 
 def play_to_precision(

@@ -22,15 +22,33 @@ def test_balance_report_content_and_files(balance, tmp_path):
     text = text_of(report.html())
     assert "PROVISIONAL card set (ruling C9)" in text
     assert "fairysim report concerto --games 300 --seed 3" in text
-    assert "300 games per player count (2, 3, 4 players), 900 games in all" in text
-    for heading in ("Score cards", "Contest cards", "popularity kind", "Seat advantage"):
+    assert "300 games per player count (2, 3, 4 players); every seat plays greedy" in text
+    assert "900 games in all; seed 3" in text
+    headings = (
+        "Balance at a glance",
+        "Score cards",
+        "Contest cards",
+        "popularity kind",
+        "Seat advantage by turn order",
+    )
+    for heading in headings:
         assert heading in text, heading
     assert "No score card is dominated by another" in text
     assert "PROVISIONAL cards played" in text
     html = report.write(tmp_path)
     assert html.name == cr.REPORT_FILENAME
     names = {p.name for p in tmp_path.iterdir()}
-    for stem in ("score_cards", "score_cards_pooled", "contests_pooled", "popularity", "seats"):
+    tables = (
+        "score_cards",
+        "score_cards_pooled",
+        "contests_pooled",
+        "popularity",
+        "balance",
+        "turn_order",
+        "completion_pairs",
+        "contest_pairs",
+    )
+    for stem in tables:
         assert f"concerto-{stem}.csv" in names, stem
     for stem in (
         "score_cards",
@@ -38,9 +56,17 @@ def test_balance_report_content_and_files(balance, tmp_path):
         "contests",
         "contest_spread",
         "popularity",
-        "seats",
+        "turn_order",
     ):
         assert f"concerto-{stem}.png" in names, stem
+        assert f"concerto-{stem}.svg" in names, stem
+
+
+def test_rankings_are_worded_from_corrected_tests(balance):
+    text = text_of(cr.build_report(balance).html())
+    assert "Completion, easiest: " in text or "Completion, top group: " in text
+    assert "Honors, most decisive: " in text or "Honors, top group: " in text
+    assert "Most decisive honor" not in text and "Easiest:" not in text
 
 
 def test_figures_are_figures(balance):
@@ -50,6 +76,5 @@ def test_figures_are_figures(balance):
         figures.contest_figure(balance),
         figures.contest_spread_figure(balance),
         figures.popularity_figure(balance),
-        figures.seat_figure(balance),
     ]
     assert all(isinstance(f, Figure) for f in drawn)

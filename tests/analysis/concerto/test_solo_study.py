@@ -32,7 +32,7 @@ def test_solo_study_pairs_lookahead_on_the_first_deals():
     p = study.policies.set_index("policy")
     assert list(p.index) == ["greedy", "random", "lookahead"]
     assert p.loc["lookahead", "games"] == 30 and p.loc["lookahead", "gain_games"] == 30
-    assert p.loc["random", "gain"] < 0 and bool(p.loc["random", "significant"])
+    assert p.loc["random", "gain"] < 0 and bool(p.loc["random", "gain_significant"])
     assert ((p["low"] <= p["win_share"]) & (p["win_share"] <= p["high"])).all()
     la = study.lookahead.iloc[0]
     assert la["games"] == 30

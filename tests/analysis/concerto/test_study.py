@@ -90,8 +90,17 @@ def test_part_rows_add_up_to_the_score(three_players):
 def test_card_balance_small_study():
     balance = card_study.card_balance(games=300, seed=2, players=(2, 4))
     assert len(balance.score_cards) == 2 * 26 and len(balance.score_cards_pooled) == 26
-    assert set(balance.seats["players"]) == {2, 4} and len(balance.seats) == 6
-    assert list(balance.seat_tests["players"]) == [2, 4]
+    turn = balance.balance.turn_order
+    assert turn["players"].tolist() == [2, 2, 4, 4, 4, 4]  # by seat index, the order (C4)
+    assert turn.groupby("players")["win_share"].sum().tolist() == pytest.approx([1.0, 1.0])
+    assert (turn["games"] == 300).all()
+    assert balance.balance.summary["players"].tolist() == [2, 4]
+    lifts = balance.score_cards_pooled
+    assert (lifts["lift_p_adjusted"] >= lifts["lift_p_value"] - 1e-12).all()  # one family
+    assert (lifts["lift_significant"] == (lifts["lift_low"] > 0) | (lifts["lift_high"] < 0)).all()
+    pop = balance.popularity
+    excludes = (pop["leader_low"] > pop["fair"]) | (pop["leader_high"] < pop["fair"])
+    assert (pop["leader_significant"] == excludes).all()
     assert {"spread_2p", "spread_4p"} <= set(balance.contests_pooled.columns)
     pooled = balance.score_cards_pooled.set_index("card")
     per = balance.score_cards.groupby("card")["held"].sum()

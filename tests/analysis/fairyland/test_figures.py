@@ -18,7 +18,6 @@ DRAWERS = (
     figures.auction_figure,
     figures.court_figure,
     figures.length_figure,
-    figures.seat_figure,
 )
 
 

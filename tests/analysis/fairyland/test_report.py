@@ -32,8 +32,8 @@ TABLES = (
     "court_levels",
     "length",
     "auction_counts",
-    "seats",
-    "seat_tests",
+    "balance",
+    "turn_order",
 )
 FIGURES = (
     "card_balance",
@@ -41,7 +41,7 @@ FIGURES = (
     "auctions",
     *(f"courts_{m}" for m in COURT_FIGURE_MEASURES),
     "length",
-    "seats",
+    "turn_order",
 )
 runner = CliRunner(env={"COLUMNS": "200"})
 
@@ -97,8 +97,14 @@ def test_no_strongest_card_and_not_significant_when_the_tests_say_so(study):
 def test_a_court_effect_that_fails_holm_is_not_significant(study):
     effects = study.court_effects.copy()
     effects["p_adjusted"], effects["significant"] = 0.5, False
+    reach = effects["difference"].abs() + 1.0
+    effects["low"], effects["high"] = -reach, reach  # the corrected intervals then cover 0
     text = text_of(fr.build_report(replace(study, court_effects=effects)).html())
     assert "random court against none, 3 players: no measure differs significantly." in text
+    effects["low"] = effects["difference"] - 1e-9  # intervals that exclude 0 beside
+    effects["high"] = effects["difference"] + 1e-9  # "not significant" are refused
+    with pytest.raises(ValueError, match="court_effects"):
+        fr.build_report(replace(study, court_effects=effects))
 
 
 def test_write_report_end_to_end(tmp_path):

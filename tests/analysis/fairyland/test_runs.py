@@ -79,13 +79,21 @@ def test_game_rows_by_hand(three_players):
     assert {m.column for m in runs.GAME_MEASURES} <= set(rows.columns)
 
 
-def test_position_wins_count_turn_positions_not_lineup_places(three_players):
+def test_the_balance_card_reads_turn_positions_not_lineup_places(three_players):
+    from fairysim.analysis.balance import BalanceRows, balance_card
+    from fairysim.sim.fairyland.spec import SPEC
+
     df = three_players
-    wins = runs.position_wins(df)
+    rows = BalanceRows(SPEC.turn_order, length_column=SPEC.length_column)
+    rows.add(df)
+    card = balance_card(rows)
+    t = card.turn_order
     games = df["game"].nunique()
-    assert list(wins["seat"]) == [0, 1, 2]
-    assert (wins["games"] == games).all()
-    assert wins["wins"].sum() == games  # one winner a game (L12)
-    expected = df.groupby("turn_position")["win_share"].sum().to_numpy()
-    np.testing.assert_allclose(wins["wins"], expected)
-    assert not np.allclose(expected, df.groupby("seat")["win_share"].sum().to_numpy())
+    assert list(t["position"]) == [0, 1, 2]
+    assert (t["games"] == games).all()
+    assert t["win_share"].sum() == pytest.approx(1.0)  # one winner a game (L12)
+    expected = df.groupby("turn_position")["win_share"].mean().to_numpy()
+    np.testing.assert_allclose(t["win_share"], expected)
+    assert not np.allclose(expected, df.groupby("seat")["win_share"].mean().to_numpy())
+    turns = df.groupby("game")["turns"].first()
+    assert card.summary["length"].iloc[0] == pytest.approx(turns.mean())

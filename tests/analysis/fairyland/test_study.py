@@ -6,6 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from fairysim.analysis.corrections import interval_agrees
 from fairysim.analysis.fairyland import study as fs
 from fairysim.analysis.fairyland.runs import GAME_MEASURES
 from fairysim.errors import FairysimError
@@ -38,12 +39,16 @@ def test_pooled_cards_average_the_player_counts_and_rank_by_lift(study):
             assert row.lift == pytest.approx(tested["lift"].mean())
             se = np.sqrt((tested["se"] ** 2).sum()) / len(tested)
             assert row.se == pytest.approx(se)
-            assert row.low == pytest.approx(row.lift - 1.959963984540054 * se)
-    # one family per table: the corrected p-values are never below the raw ones
-    for table in (study.cards, pooled, study.court_effects, study.seats, study.seat_tests):
+            # the printed interval is the corrected one: never narrower than 95 %
+            assert row.low <= row.lift - 1.959963984540054 * se + 1e-12
+    # one family per table: the corrected p-values are never below the raw ones, and the
+    # interval shown beside each verdict agrees with it
+    turn = study.balance.turn_order
+    for table in (study.cards, pooled, study.court_effects, turn):
         tested = table.dropna(subset=["p_value"])
         assert (tested["p_adjusted"] >= tested["p_value"] - 1e-12).all()
-        assert (table["significant"] == (table["p_adjusted"] < 0.05)).all()
+        assert (tested["significant"] == (tested["p_adjusted"] < 0.05)).all()
+        assert interval_agrees(tested).all()
 
 
 def test_court_effects_are_paired_differences_of_the_court_means(study):
@@ -76,10 +81,12 @@ def test_game_length_and_auction_tables(study):
 
 
 def test_seats_are_turn_positions(study):
-    seats = study.seats
-    assert (seats.groupby("players")["wins"].sum() == GAMES).all()
-    assert (seats["fair"] == 1 / seats["players"]).all()
-    assert list(study.seat_tests["players"]) == [2, 3, 4]
+    turn = study.balance.turn_order
+    assert (turn["games"] == GAMES).all()
+    assert turn.groupby("players")["win_share"].sum().tolist() == pytest.approx([1, 1, 1])
+    assert (turn["fair"] == 1 / turn["players"]).all()
+    assert study.balance.summary["players"].tolist() == [2, 3, 4]
+    assert (study.balance.summary["length"] == 36).all()  # every game lasts 36 turns (L18)
 
 
 def test_a_lift_significant_alone_is_not_after_holm():
@@ -98,8 +105,9 @@ def test_a_lift_significant_alone_is_not_after_holm():
         }
     )
     pooled = fs.pool_cards(rows)
-    assert (pooled["low"] > 0).all()  # each interval alone excludes 0
+    assert (pooled["p_value"] < 0.05).all()  # each alone would look significant
     assert not pooled["significant"].any()
+    assert ((pooled["low"] < 0) & (pooled["high"] > 0)).all()  # the corrected intervals say so
     assert not fs.clearly_first(pooled)
 
 
@@ -112,18 +120,6 @@ def test_clearly_first_needs_separated_intervals():
     assert not fs.clearly_first(table)
     table.loc[1, "high"], table.loc[0, "significant"] = 0.07, False
     assert not fs.clearly_first(table)
-
-
-def test_a_seat_outside_its_wilson_interval_can_stay_not_significant():
-    counts = pd.DataFrame(
-        {"players": 4, "seat": [0, 1, 2, 3], "games": 2000, "wins": [540.0, 490, 490, 480]}
-    )
-    seats, tests = fs._seat_tables(counts)
-    first = seats.iloc[0]
-    assert first["low"] > first["fair"]  # alone, seat 0 looks favoured
-    assert first["p_value"] < 0.05
-    assert not first["significant"]  # not after Holm over the four positions
-    assert not tests["significant"].any()
 
 
 @pytest.mark.parametrize(

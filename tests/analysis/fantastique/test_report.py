@@ -25,12 +25,11 @@ TABLES = (
     "finale_counts",
     "gains",
     "fan_gains",
-    "seats_pooled",
-    "seat_tests",
+    "balance",
+    "turn_order",
     "seat_finale",
-    "seats",
 )
-FIGURES = ("strength", "decides", "gain", "seats")
+FIGURES = ("strength", "decides", "gain", "turn_order")
 
 
 @pytest.fixture(scope="module")
@@ -68,6 +67,7 @@ def test_tables_and_figures_are_files(written, strength):
         assert path.exists(), name
     for name in FIGURES:
         assert (folder / f"fantastique-{name}.png").read_bytes().startswith(b"\x89PNG"), name
+        assert b"<svg" in (folder / f"fantastique-{name}.svg").read_bytes()[:500], name
     assert (folder / "fantastique-metadata.json").exists()
     ranking = pd.read_csv(folder / "fantastique-ranking.csv")
     assert ranking["fan"].tolist() == strength.ranking["fan"].tolist()
@@ -82,6 +82,29 @@ def test_not_significant_is_said_plainly(strength):
     strength = type(strength)(**{**strength.__dict__, "fan_differences": fake})
     html = fr.build_report(strength).html()
     assert html.count("not significant") >= len(fake)
+
+
+def test_a_verdict_that_disagrees_with_its_interval_is_refused(strength):
+    fake = strength.fan_differences.copy()
+    fake["low"], fake["high"], fake["significant"] = -0.01, 0.01, True
+    strength = type(strength)(**{**strength.__dict__, "fan_differences": fake})
+    with pytest.raises(ValueError, match="fan_differences"):
+        fr.build_report(strength)
+
+
+def _ranking_with(strength, strengths, groups):
+    r = strength.ranking.iloc[: len(strengths)].copy()
+    r["fan"], r["strength"], r["group"] = ["II", "I", "III"][: len(r)], strengths, groups
+    return r
+
+
+def test_strongest_only_when_the_correction_separates_the_leader(strength):
+    tied = fr._ranking_sentence(_ranking_with(strength, [0.3, 0.29, 0.1], [1, 1, 2]))
+    assert "top group: II, I" in tied and "strongest" not in tied
+    alone = fr._ranking_sentence(_ranking_with(strength, [0.3, 0.2, 0.1], [1, 2, 3]))
+    assert "strongest: II" in alone
+    none = fr._ranking_sentence(_ranking_with(strength, [0.3, 0.29, 0.28], [1, 1, 1]))
+    assert "no fan is separated" in none
 
 
 def test_write_report_end_to_end(tmp_path):

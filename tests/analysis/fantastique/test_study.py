@@ -39,7 +39,14 @@ def test_tables_have_every_cell(fs):
     assert set(fs.cells["fan"]) == set(FANS)
     assert set(fs.cells["players"]) == set(PLAYERS)
     assert (fs.cells["games"] == GAMES).all()
-    assert set(fs.tables()) >= {"ranking", "cells", "gains", "seats", "finale_counts"}
+    assert set(fs.tables()) >= {
+        "ranking",
+        "cells",
+        "gains",
+        "turn_order",
+        "balance",
+        "finale_counts",
+    }
     assert fs.meta["games"] == GAMES and fs.meta["seed"] == SEED
     assert fs.meta["baseline"] == BASELINE.name
 
@@ -78,8 +85,17 @@ def test_ranking_covers_six_fans_in_order(fs):
     for lineup in DEFAULT_LINEUPS[2:]:
         tag = gain_column(lineup)
         assert {tag, f"{tag}_low", f"{tag}_high", f"{tag}_significant"} <= set(r.columns)
-    assert len(fs.fan_differences) == 5
-    assert fs.fan_differences["stronger"].tolist() == r["fan"].tolist()[:-1]
+    d = fs.fan_differences
+    assert len(d) == 15  # every pair of six fans, one family
+    order = {fan: i for i, fan in enumerate(r["fan"])}
+    assert all(order[a] < order[b] for a, b in zip(d["stronger"], d["weaker"], strict=True))
+    assert d["p_adjusted"].ge(d["p_value"] - 1e-12).all()
+    assert r["group"].iloc[0] == 1 and r["group"].is_monotonic_increasing
+    separated = {frozenset(p) for p in d.loc[d["significant"], ["stronger", "weaker"]].values}
+    leader = r["fan"].iloc[0]
+    for fan, group in zip(r["fan"], r["group"], strict=True):
+        if group == 1 and fan != leader:
+            assert frozenset((leader, fan)) not in separated
 
 
 def test_paired_gains_are_consistent(fs):
@@ -90,6 +106,7 @@ def test_paired_gains_are_consistent(fs):
     assert np.allclose(g["gain"], g["win_share"] - g["baseline_win_share"])
     assert (g["n"] == GAMES).all()
     assert (g["significant"] == ((g["low"] > 0) | (g["high"] < 0))).all()
+    assert (g["p_adjusted"] >= g["p_value"] - 1e-12).all()  # one corrected family
     cells = fs.cells.set_index(["fan", "players", "lineup"])["seat0_win_share"]
     for row in g.itertuples():
         assert row.win_share == pytest.approx(cells[row.fan, row.players, row.lineup])
@@ -107,17 +124,21 @@ def test_baseline_table_is_the_baseline_cells_by_fan_and_player_count(fs):
     assert table.loc["II", 4] == cell["finale_decides"]
 
 
-def test_seat_tables(fs):
-    seats = fs.seats
-    assert len(seats) == len(FANS) * sum(PLAYERS)
-    assert np.allclose(seats.groupby(["fan", "players"])["win_share"].sum(), 1.0)
-    pooled = fs.seats_pooled
-    assert len(pooled) == sum(PLAYERS)
-    assert (pooled["games"] == GAMES).all()  # one fan's games: the fans replay the same deals
-    assert np.allclose(pooled.groupby("players")["win_share"].sum(), 1.0)
-    tests = fs.seat_tests
-    assert set(tests["fan"]) == {*FANS, "all"}
-    assert tests["p_value"].between(0, 1).all()
+def test_balance_card_reads_the_baseline_by_round_one_turn_position(fs):
+    t = fs.balance.turn_order
+    assert len(t) == sum(PLAYERS)
+    assert np.allclose(t.groupby("players")["win_share"].sum(), 1.0)
+    assert (t["games"] == GAMES * len(FANS)).all()  # every fan's baseline run, rows pooled
+    starters = []
+    for fan in FANS:
+        df = simulate(players=2, fan=fan, policies="greedy", games=GAMES, seed=SEED)
+        starters.append(df[df["seat"] == df["first_seat"]]["win_share"].mean())
+    first = t.query("players == 2 and position == 0")["win_share"].iloc[0]
+    assert first == pytest.approx(np.mean(starters))
+    s = fs.balance.summary
+    assert s["players"].tolist() == list(PLAYERS)
+    assert (s["games"] == GAMES).all()  # deals counted once: the fans replay the same deals
+    assert {"margin", "tied", "comeback", "lead_changes"} <= set(s.columns)
 
 
 def test_matches_a_direct_simulation(fs):

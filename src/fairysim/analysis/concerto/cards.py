@@ -161,11 +161,10 @@ def provisional_banner(report: Report, cards: ConcertoCards) -> None:
         )
 
 
-def card_section(report: Report, cards: ConcertoCards, number: int) -> None:
-    """Add the numbered section listing the cards played (PROVISIONAL in its title when they
-    are, ruling C9), with the card table as ``<prefix>cards.csv``."""
-    title = "PROVISIONAL cards played" if cards.provisional else "Cards played"
-    report.heading(f"{number}. {title}")
+def card_section(report: Report, cards: ConcertoCards) -> None:
+    """Add the next numbered section listing the cards played (PROVISIONAL in its title when
+    they are, ruling C9), with the card table as ``<prefix>cards.csv``."""
+    report.section("PROVISIONAL cards played" if cards.provisional else "Cards played")
     tokens = ", ".join(f"{n} {k}" for k, n in zip(KINDS, cards.tokens, strict=True))
     report.paragraph(
         f"Card file `{card_file_name(cards)}`"

@@ -1,6 +1,6 @@
 """The Fairy Concerto card-balance report's figures: score cards (completion, then holders'
-lift), contest cards (how often their honor decides, then the spread they create), the popularity
-kind and seat advantage.
+lift), contest cards (how often their honor decides, then the spread they create) and the
+popularity kind (seat advantage is drawn by :mod:`fairysim.analysis.sections`).
 
 Each function takes a finished :class:`~fairysim.analysis.concerto.study.CardBalance` and returns
 a matplotlib figure with one message, its rows sorted and its intervals drawn, so a notebook
@@ -15,7 +15,6 @@ from matplotlib.figure import Figure
 from fairysim.analysis.concerto.cards import contest_label
 from fairysim.analysis.concerto.study import CardBalance
 from fairysim.analysis.plots import barh_ci, corrected_intervals, new_figure, points_ci
-from fairysim.analysis.seats import seat_panels
 
 
 def score_card_figure(balance: CardBalance) -> Figure:
@@ -66,7 +65,7 @@ def score_card_lift_figure(balance: CardBalance) -> Figure:
         significant.
     """
     s = balance.score_cards_pooled.sort_values("lift", ascending=False, kind="stable")
-    c = corrected_intervals(s, "lift", "lift_low", "lift_high")
+    c = corrected_intervals(s, "lift", "lift_low", "lift_high", prefix="lift_")
     labels = [f"{r.card}: {r.asks_for}" for r in s.itertuples(index=False)]
     fig, (ax,) = new_figure(8, 0.3 * len(s) + 1.8)
     points_ci(
@@ -169,8 +168,8 @@ def popularity_figure(balance: CardBalance) -> Figure:
     matplotlib.figure.Figure
         One row per popularity kind (``all`` included), sorted by the mean excess over player
         counts (largest on top), one series per player count: the leader's win share minus
-        ``1/players``, with 95 % Wilson intervals; the dashed line, labelled, is the fair
-        share of every player count.
+        ``1/players``, with the study's intervals (corrected where it corrected them; hollow:
+        not significant); the dashed line, labelled, is the fair share of every player count.
     """
     p = balance.popularity.assign(
         excess=lambda t: t["leader_win_share"] - t["fair"],
@@ -184,6 +183,8 @@ def popularity_figure(balance: CardBalance) -> Figure:
     for n, g in p.groupby("players", sort=True):
         g = g.set_index("popularity_kind").reindex(kinds)
         series[f"{n} players"] = (g["excess"], g["excess_low"], g["excess_high"])
+        if "leader_significant" in g.columns:
+            series[f"{n} players"] += (g["leader_significant"].fillna(False).astype(bool),)
     fig, (ax,) = new_figure(8, 0.5 * len(kinds) + 1.8)
     points_ci(
         ax,
@@ -199,27 +200,6 @@ def popularity_figure(balance: CardBalance) -> Figure:
     return fig
 
 
-def seat_figure(balance: CardBalance) -> Figure:
-    """Win share by seat against the fair share, one panel per player count.
-
-    Parameters
-    ----------
-    balance : CardBalance
-        A finished card-balance study.
-
-    Returns
-    -------
-    matplotlib.figure.Figure
-        Points with 95 % Wilson intervals; the dashed line is ``1/players``.
-    """
-    return seat_panels(
-        balance.seats,
-        "seat (0 = first; passing left)",
-        f"Seat advantage ({balance.meta['policy']} at every seat)",
-        decimals=1,
-    )
-
-
 def _games(balance: CardBalance) -> str:
     return f"{balance.meta['games']:,} games per player count, {balance.meta['policy']}"
 
@@ -230,5 +210,4 @@ __all__ = [
     "popularity_figure",
     "score_card_figure",
     "score_card_lift_figure",
-    "seat_figure",
 ]

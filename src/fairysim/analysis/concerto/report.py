@@ -21,16 +21,27 @@ from fairysim.analysis.concerto.figures import (
     popularity_figure,
     score_card_figure,
     score_card_lift_figure,
-    seat_figure,
 )
 from fairysim.analysis.concerto.study import PLAYER_COUNTS, CardBalance, card_balance
 from fairysim.analysis.formats import fmt_interval, fmt_intervals, fmt_percent, fmt_points, verdict
 from fairysim.analysis.page import Report
-from fairysim.analysis.seats import seat_display, seat_test_display, seat_test_lines
+from fairysim.analysis.ranking import leading_group
+from fairysim.analysis.sections import (
+    balance_section,
+    run_block,
+    statistics_note,
+    turn_order_section,
+)
 from fairysim.analysis.studies import DEFAULT_SEED
 from fairysim.sim.batch import Progress
 from fairysim.sim.concerto import ConcertoCards
-from fairysim.sim.concerto.spec import REPORT_GAMES
+from fairysim.sim.concerto.spec import REPORT_GAMES, SPEC
+
+NO_TRACE = (
+    "Comebacks and lead changes are not shown: Fairy Concerto's engine records no per-round "
+    "standings yet."
+)
+"""What the balance card says in place of its comeback columns."""
 
 DEFAULT_GAMES = REPORT_GAMES
 """Games per player count (2, 3 and 4) in the card-balance report (180,000 games in all).
@@ -120,36 +131,39 @@ def build_report(balance: CardBalance) -> Report:
     if meta["policy"] != "greedy":
         command += f" --policy {meta['policy']}"
     command += cards_option(cards)
-    players_note = ""
+    covers = ""
     if list(players) != list(PLAYER_COUNTS):
-        players_note = f" (this report covers {', '.join(map(str, players))} players only)"
-    report.paragraph(
-        f"{games:,} games per player count ({', '.join(map(str, players))} players), "
-        f"{games * len(players):,} games in all; every seat plays {meta['policy']}; seed {seed}; "
-        f"fairysim {meta['package_version']} (engine version {meta['engine_version']}); cards: "
-        f"{cards.label}. Reproduce with `{command}`{players_note}.",
-        css_class="meta",
+        covers = f" ({', '.join(map(str, players))} players only, from Python)"
+    run_block(
+        report,
+        f"{games:,} games per player count ({', '.join(map(str, players))} players){covers}; "
+        f"every seat plays {meta['policy']}; engine version {meta['engine_version']}; cards: "
+        f"{cards.label}",
+        games * len(players),
+        seed,
+        meta["package_version"],
+        command,
     )
     report.paragraph(
         f"Every seat plays the same policy ({meta['policy']}), so differences between cards and "
-        "seats come from the cards and the seating, not from the players. Intervals are 95 %: "
-        "Wilson intervals for rates, normal intervals for differences and means. A shared win "
-        'between k players counts 1/k for each. "Not significant" means the interval covers '
-        "0 (or the fair share): the simulation cannot tell the difference from chance at this "
-        "number of games."
+        "seats come from the cards and the seating, not from the players. Rates carry Wilson "
+        "intervals, means and differences normal ones."
     )
+    statistics_note(report)
+    balance_section(report, balance.balance, SPEC.turn_order, what="every run", trace_note=NO_TRACE)
     _parts_section(report, balance)
     _score_card_section(report, balance)
     _contest_section(report, balance)
     _popularity_section(report, balance)
-    _seat_section(report, balance)
-    card_section(report, cards, 6)
-    report.heading("7. Files")
+    turn_order_section(report, balance.balance, SPEC.turn_order)
+    card_section(report, cards)
+    report.section("Files")
     report.paragraph(
         "Every table is also a CSV file beside this page, in full precision, with the per player "
         f"count tables `{FILE_PREFIX}score_cards.csv` and "
-        f"`{FILE_PREFIX}contests.csv`; `{FILE_PREFIX}metadata.json` records the "
-        "configuration."
+        f"`{FILE_PREFIX}contests.csv` and the pairwise comparisons behind each ranking "
+        f"(`{FILE_PREFIX}*_pairs.csv`); every figure is also an SVG file; "
+        f"`{FILE_PREFIX}metadata.json` records the configuration."
     )
     report.data("score_cards", balance.score_cards)
     report.data("contests", balance.contests)
@@ -158,7 +172,7 @@ def build_report(balance: CardBalance) -> Report:
 
 
 def _parts_section(report: Report, balance: CardBalance) -> None:
-    report.heading("1. Where the points come from")
+    report.section("Where the points come from")
     parts = balance.parts
     table = parts.pivot(index="part", columns="players", values="mean")
     table = table.reindex(list(dict.fromkeys(parts["part"])))
@@ -177,16 +191,19 @@ def _parts_section(report: Report, balance: CardBalance) -> None:
 
 
 def _score_card_section(report: Report, balance: CardBalance) -> None:
-    report.heading("2. Score cards")
+    report.section("Score cards")
     s = balance.score_cards_pooled
     dominated = balance.meta.get("dominated", [])
     report.paragraph(
         "For each of the 26 score cards: how often a seat ends the game holding it, the share "
         "of its holders who complete it (a completed card is worth 5 points, so 5 x completion "
         "is its expected value), and the win share of the seats holding it minus that of the "
-        "seats that do not (the lift, averaged over player counts). A card with a high lift is "
-        "worth drafting; the lift is an association, not a pure effect of the card (a seat "
-        "that drafts composers holds more cards). "
+        "seats that do not (the lift, averaged over player counts; the 26 lifts are one "
+        "corrected family). A card with a high lift is worth drafting; the lift is an "
+        "association, not a pure effect of the card (a seat that drafts composers holds more "
+        "cards). The easiest and hardest cards are named from the corrected comparisons of "
+        "every pair of completion rates (the cards' holders are different seat-games, so the "
+        "rates are compared as independent). "
         + (
             "No score card is dominated by another (none asks for no more of every kind than "
             "another)."
@@ -196,28 +213,25 @@ def _score_card_section(report: Report, balance: CardBalance) -> None:
             + "."
         )
     )
-    up = int((s["significant"] & (s["lift"] > 0)).sum())
-    down = int((s["significant"] & (s["lift"] < 0)).sum())
-    easy = s.loc[s["completion"].idxmax()]
-    hard = s.loc[s["completion"].idxmin()]
+    up = int((s["lift_significant"] & (s["lift"] > 0)).sum())
+    down = int((s["lift_significant"] & (s["lift"] < 0)).sum())
+    rates = dict(zip(s["card"], s["completion"], strict=True))
+    ses = dict(zip(s["card"], s["completion_se"], strict=True))
+    easy, easy_group, pairs = leading_group(rates, ses, "easiest")
+    hard, hard_group, _ = leading_group(rates, ses, "hardest", higher_is_better=False)
+    by_card = s.set_index("card")
     report.bullets(
         [
-            f"Easiest: {easy['card']} ({easy['asks_for']}), completed by "
-            f"{fmt_percent(easy['completion'])} of {int(easy['held']):,} holders "
-            f"{fmt_interval(easy['completion_low'], easy['completion_high'])}.",
-            f"Hardest: {hard['card']} ({hard['asks_for']}), completed by "
-            f"{fmt_percent(hard['completion'])} of {int(hard['held']):,} holders "
-            f"{fmt_interval(hard['completion_low'], hard['completion_high'])}.",
+            f"Completion, {easy}: " + _completion_list(by_card, easy_group) + ".",
+            f"Completion, {hard}: " + _completion_list(by_card, hard_group) + ".",
             f"Holders win significantly more often for {up} cards, significantly less often "
-            f"for {down}, not significantly differently for {len(s) - up - down}.",
+            f"for {down}, not significantly differently for {len(s) - up - down} (corrected "
+            "over the 26 cards).",
         ]
     )
-    report.figure(
-        "score_cards", score_card_figure(balance), "Figure 1a: score-card completion rate."
-    )
-    report.figure(
-        "score_card_lift", score_card_lift_figure(balance), "Figure 1b: score-card holders' lift."
-    )
+    report.data("completion_pairs", pairs)
+    report.figure("score_cards", score_card_figure(balance), "Score-card completion rate.")
+    report.figure("score_card_lift", score_card_lift_figure(balance), "Score-card holders' lift.")
     display = pd.DataFrame(
         {
             "card": s["card"],
@@ -230,8 +244,8 @@ def _score_card_section(report: Report, balance: CardBalance) -> None:
             "95% interval": fmt_intervals(s["completion_low"], s["completion_high"]),
             "expected points": s["expected_points"].map(lambda v: f"{v:.2f}"),
             "holders' win lift": s["lift"].map(fmt_points),
-            "lift interval": fmt_intervals(s["lift_low"], s["lift_high"], points=True),
-            "verdict": s["significant"].map(verdict),
+            "corrected interval": fmt_intervals(s["lift_low"], s["lift_high"], points=True),
+            "verdict": s["lift_significant"].map(verdict),
         }
     )
     report.table(
@@ -245,7 +259,7 @@ def _score_card_section(report: Report, balance: CardBalance) -> None:
 
 
 def _contest_section(report: Report, balance: CardBalance) -> None:
-    report.heading("3. Contest cards: spread and honors")
+    report.section("Contest cards: spread and honors")
     report.paragraph(
         "Each game has four contest cards: the conductor, one soloist (A-D), one pianist and "
         "one harpist card. Spread = the highest minus the lowest seat's points on the card in a "
@@ -256,20 +270,21 @@ def _contest_section(report: Report, balance: CardBalance) -> None:
         "the games the card was in play (the `games` column)."
     )
     c = balance.contests_pooled
-    top = c.loc[c["decides"].idxmax()]
+    labels = [contest_label(r.contest, r.card) for r in c.itertuples(index=False)]
+    shares = dict(zip(labels, c["decides"], strict=True))
+    ses = dict(zip(labels, c["decides_se"], strict=True))
+    wording, group, pairs = leading_group(shares, ses, "most decisive")
+    by_label = c.assign(label=labels).set_index("label")
     report.bullets(
         [
-            f"Most decisive honor: {top['contest']} {top['card']}, deciding "
-            f"{fmt_percent(top['decides'])} of {int(top['games']):,} games "
-            f"{fmt_interval(top['decides_low'], top['decides_high'])}.",
+            f"Honors, {wording} (every pair of cards compared, corrected): "
+            + "; ".join(_decides_text(label, by_label.loc[label]) for label in group)
+            + "."
         ]
     )
-    report.figure(
-        "contests", contest_figure(balance), "Figure 2a: how often each card's honor decides."
-    )
-    report.figure(
-        "contest_spread", contest_spread_figure(balance), "Figure 2b: spread each card creates."
-    )
+    report.data("contest_pairs", pairs)
+    report.figure("contests", contest_figure(balance), "How often each card's honor decides.")
+    report.figure("contest_spread", contest_spread_figure(balance), "Spread each card creates.")
     spreads = [col for col in c.columns if col.startswith("spread_")]
     display = pd.DataFrame(
         {
@@ -297,14 +312,15 @@ def _contest_section(report: Report, balance: CardBalance) -> None:
 
 
 def _popularity_section(report: Report, balance: CardBalance) -> None:
-    report.heading("4. The popularity kind")
+    report.section("The popularity kind")
     report.paragraph(
         "The popularity token (drawn first, C2) names a kind; every token of that kind in an "
         "orchestra is worth 1 point. Its value is measured two ways: the mean popularity points "
         "of a seat (and of winners against the others), and the win share of the seat that "
         "holds strictly the most tokens of that kind (the leader; games where two seats tie for "
-        "the most are left out), against the fair share 1/players. A leader also tends to lead "
-        "the conductor, so this is the value of a strong kind, not of the token alone."
+        "the most are left out), against the fair share 1/players, every row of the table one "
+        "corrected family. A leader also tends to lead the conductor, so this is the value of a "
+        "strong kind, not of the token alone."
     )
     p = balance.popularity
     overall = p[p["popularity_kind"] == "all"]
@@ -312,15 +328,13 @@ def _popularity_section(report: Report, balance: CardBalance) -> None:
         [
             f"{int(r.players)} players: the leader wins {fmt_percent(r.leader_win_share)} of "
             f"{int(r.leader_games):,} games {fmt_interval(r.leader_low, r.leader_high)} against "
-            f"a fair {fmt_percent(r.fair)} ({verdict(r.significant)}); popularity is "
+            f"a fair {fmt_percent(r.fair)} ({verdict(r.leader_significant)}); popularity is "
             f"{fmt_percent(r.score_share)} of the points ({r.mean_points:.2f} per seat, "
             f"{r.winner_points:.2f} for winners)."
             for r in overall.itertuples(index=False)
         ]
     )
-    report.figure(
-        "popularity", popularity_figure(balance), "Figure 3: win share of the popularity leader."
-    )
+    report.figure("popularity", popularity_figure(balance), "Win share of the popularity leader.")
     display = pd.DataFrame(
         {
             "players": p["players"],
@@ -333,36 +347,29 @@ def _popularity_section(report: Report, balance: CardBalance) -> None:
             ],
             "leader games": p["leader_games"].map(lambda v: f"{int(v):,}"),
             "leader win share": p["leader_win_share"].map(fmt_percent),
-            "95% interval": fmt_intervals(p["leader_low"], p["leader_high"]),
+            "corrected interval": fmt_intervals(p["leader_low"], p["leader_high"]),
             "vs fair share": p["advantage"].map(fmt_points),
-            "verdict": p["significant"].map(verdict),
+            "verdict": p["leader_significant"].map(verdict),
         }
     )
     report.table("popularity", p, "Popularity by player count and kind.", display=display)
 
 
-def _seat_section(report: Report, balance: CardBalance) -> None:
-    report.heading("5. Seat advantage")
-    report.paragraph(
-        "Win share by seat against the fair share 1/players. Seat 0 resolves its composers "
-        "first (C4) and passes to seat 1; the chi-square test asks whether all seats win "
-        "equally often."
+def _decides_text(label: str, card: pd.Series) -> str:
+    """A contest card's honor-decides share with its interval and games."""
+    interval = fmt_interval(card["decides_low"], card["decides_high"])
+    return (
+        f"{label} decides {fmt_percent(card['decides'])} of {int(card['games']):,} games {interval}"
     )
-    tests = balance.seat_tests
-    report.bullets(seat_test_lines(tests, games=True))
-    report.figure("seats", seat_figure(balance), "Figure 4: seat advantage.")
-    seats = balance.seats
-    report.table(
-        "seats",
-        seats,
-        "Seat advantage by player count.",
-        display=seat_display(seats, games=True),
-    )
-    report.table(
-        "seat_tests",
-        tests,
-        "Chi-square test that every seat wins equally often.",
-        display=seat_test_display(tests),
+
+
+def _completion_list(cards: pd.DataFrame, group: list) -> str:
+    """The cards of a group with their completion rates, intervals and holders."""
+    return "; ".join(
+        f"{card} ({cards.loc[card, 'asks_for']}) {fmt_percent(cards.loc[card, 'completion'])} "
+        f"{fmt_interval(cards.loc[card, 'completion_low'], cards.loc[card, 'completion_high'])} "
+        f"of {int(cards.loc[card, 'held']):,} holders"
+        for card in group
     )
 
 

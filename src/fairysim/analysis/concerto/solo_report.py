@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from fairysim.analysis.concerto.cards import (
@@ -32,6 +33,8 @@ from fairysim.analysis.concerto.solo_figures import (
 from fairysim.analysis.concerto.solo_study import SoloStudy, solo_study
 from fairysim.analysis.formats import fmt_interval, fmt_intervals, fmt_percent, fmt_points, verdict
 from fairysim.analysis.page import Report
+from fairysim.analysis.ranking import leading_group
+from fairysim.analysis.sections import run_block, statistics_note
 from fairysim.analysis.studies import DEFAULT_SEED
 from fairysim.sim.batch import Progress
 from fairysim.sim.concerto import ConcertoCards
@@ -138,11 +141,15 @@ def build_report(study: SoloStudy) -> Report:
     policy_games = ", ".join(
         f"{p.policy} {int(p.games):,}" for p in study.policies.itertuples(index=False)
     )
-    report.paragraph(
-        f"Games per policy: {policy_games}. Seed {seed}; fairysim {meta['package_version']} "
-        f"(engine version {meta['engine_version']}); cards: {cards.label}. "
-        f"Reproduce with `{command}`.",
-        css_class="meta",
+    total = int(study.policies["games"].sum())
+    run_block(
+        report,
+        f"Games per policy: {policy_games}; engine version {meta['engine_version']}; cards: "
+        f"{cards.label}",
+        total,
+        seed,
+        meta["package_version"],
+        command,
     )
     report.paragraph(
         "Solo rules (ruling C8): seven rounds draw 2, 3, 4, 5, 6, 4 and 2 tokens; you keep 1, 1, "
@@ -150,24 +157,24 @@ def build_report(study: SoloStudy) -> Report:
         "14). Pahha scores 3 per face-down score card whatever it asks for. You win only with a "
         "strictly higher total: a tie is a loss. Every policy plays the same deals and setups "
         "(same seed, and the deal never depends on the policy), so policies are compared game "
-        "by game. Intervals are 95 %: Wilson intervals for win rates, normal intervals for "
-        'paired differences. "Not significant" means the interval covers 0: the simulation '
-        "cannot tell the difference from chance at this number of games."
+        "by game. Win rates carry Wilson intervals, paired differences normal ones."
     )
+    statistics_note(report)
     _solo_policy_section(report, study)
     _solo_lookahead_section(report, study)
     _solo_setup_section(report, study)
     _solo_margin_section(report, study)
-    card_section(report, cards, 5)
-    report.heading("6. Files")
+    card_section(report, cards)
+    report.section("Files")
     report.paragraph(
         "Every table is also a CSV file beside this page, in full precision: "
         f"`{FILE_PREFIX}policies.csv`, `{FILE_PREFIX}lookahead.csv`, "
         f"`{FILE_PREFIX}setups.csv` (every policy, every setup), "
         f"`{FILE_PREFIX}setup_cards.csv`, `{FILE_PREFIX}margins.csv` (the full "
         f"distribution), `{FILE_PREFIX}margin_summary.csv` and "
-        f"`{FILE_PREFIX}cards.csv`; `{FILE_PREFIX}metadata.json` records the "
-        "configuration."
+        f"`{FILE_PREFIX}cards.csv`, and the pairwise comparisons behind each ranking "
+        f"(`{FILE_PREFIX}*_pairs.csv`); every figure is also an SVG file; "
+        f"`{FILE_PREFIX}metadata.json` records the configuration."
     )
     report.data("setups", study.setups)
     report.data("setup_cards", study.setup_cards)
@@ -177,19 +184,31 @@ def build_report(study: SoloStudy) -> Report:
 
 
 def _solo_policy_section(report: Report, study: SoloStudy) -> None:
-    report.heading("1. Win rate against Pahha by policy")
+    report.section("Win rate against Pahha by policy")
     p = study.policies
-    best = p.loc[p["win_share"].idxmax()]
     greedy = p[p["policy"] == "greedy"].iloc[0]
+    wording, group, pairs = leading_group(
+        dict(zip(p["policy"], p["win_share"], strict=True)),
+        dict(zip(p["policy"], _share_se(p), strict=True)),
+        "strongest",
+    )
+    by_policy = p.set_index("policy")
     report.paragraph(
         f"Greedy (the token choice that raises its current score most) beats Pahha in "
         f"{fmt_percent(greedy['win_share'])} of {int(greedy['games']):,} games "
-        f"{fmt_interval(greedy['low'], greedy['high'])}; the best policy, {best['policy']}, in "
-        f"{fmt_percent(best['win_share'])} of {int(best['games']):,} "
-        f"{fmt_interval(best['low'], best['high'])}. The gain column compares each policy with "
-        "greedy on the same deals (paired), over the games both played."
+        f"{fmt_interval(greedy['low'], greedy['high'])}. Against Pahha, {wording}: "
+        + "; ".join(
+            f"{name} {fmt_percent(by_policy.loc[name, 'win_share'])} of "
+            f"{int(by_policy.loc[name, 'games']):,} games "
+            f"{fmt_interval(by_policy.loc[name, 'low'], by_policy.loc[name, 'high'])}"
+            for name in group
+        )
+        + " (every pair of policies compared, corrected). The gain column compares each "
+        "policy with greedy on the same deals (paired), over the games both played, "
+        "corrected over the policies."
     )
-    report.figure("policies", solo_policy_figure(study), "Figure 1: solo win rate by policy.")
+    report.data("policy_pairs", pairs)
+    report.figure("policies", solo_policy_figure(study), "Solo win rate by policy.")
     display = pd.DataFrame(
         {
             "policy": p["policy"],
@@ -206,7 +225,10 @@ def _solo_policy_section(report: Report, study: SoloStudy) -> None:
                 for r in p.itertuples(index=False)
             ],
             "paired games": p["gain_games"].map(lambda v: f"{int(v):,}"),
-            "verdict": p["significant"].map(verdict),
+            "verdict": [
+                "" if r.policy == "greedy" else verdict(r.gain_significant)
+                for r in p.itertuples(index=False)
+            ],
         }
     )
     report.table(
@@ -218,7 +240,7 @@ def _solo_policy_section(report: Report, study: SoloStudy) -> None:
 
 
 def _solo_lookahead_section(report: Report, study: SoloStudy) -> None:
-    report.heading("2. How much does looking ahead gain over greedy?")
+    report.section("How much does looking ahead gain over greedy?")
     la = study.lookahead
     if la.empty:
         report.paragraph("The lookahead policy was not played in this study.")
@@ -236,11 +258,11 @@ def _solo_lookahead_section(report: Report, study: SoloStudy) -> None:
             f"Win rate: greedy {fmt_percent(r['greedy_win_share'])}, lookahead "
             f"{fmt_percent(r['policy_win_share'])}: gain {fmt_points(r['gain'])} "
             f"{fmt_interval(r['gain_low'], r['gain_high'], points=True)}, "
-            f"{verdict(r['significant'])}.",
+            f"{verdict(r['gain_significant'])}.",
             f"Margin over Pahha: greedy {r['greedy_margin']:+.2f}, lookahead "
             f"{r['policy_margin']:+.2f} points: gain {r['margin_gain']:+.2f} points "
             f"[{r['margin_gain_low']:+.2f}, {r['margin_gain_high']:+.2f}], "
-            f"{verdict(r['margin_significant'])}.",
+            f"{verdict(r['margin_gain_significant'])}.",
         ]
     )
     display = pd.DataFrame(
@@ -250,16 +272,16 @@ def _solo_lookahead_section(report: Report, study: SoloStudy) -> None:
             "greedy wins": la["greedy_win_share"].map(fmt_percent),
             "policy wins": la["policy_win_share"].map(fmt_percent),
             "gain": la["gain"].map(fmt_points),
-            "95% interval": fmt_intervals(la["gain_low"], la["gain_high"], points=True),
+            "corrected interval": fmt_intervals(la["gain_low"], la["gain_high"], points=True),
             "margin gain (points)": la["margin_gain"].map(lambda v: f"{v:+.2f}"),
-            "verdict": la["significant"].map(verdict),
+            "verdict": la["gain_significant"].map(verdict),
         }
     )
     report.table("lookahead", la, "Lookahead against greedy, paired on identical deals.", display)
 
 
 def _solo_setup_section(report: Report, study: SoloStudy) -> None:
-    report.heading("3. Which setups are hardest?")
+    report.section("Which setups are hardest?")
     cards = study.cards
     s = study.setups
     greedy = s[s["policy"] == "greedy"].sort_values("win_share", kind="stable")
@@ -286,39 +308,18 @@ def _solo_setup_section(report: Report, study: SoloStudy) -> None:
         )
         + "."
     )
-    hardest = greedy.head(3)
-    easiest = greedy.tail(3).iloc[::-1]
-    report.bullets(
-        [
-            "Hardest for greedy: "
-            + "; ".join(
-                f"{r.soloist_card} + {r.pianist_card} + {r.harpist_card} "
-                f"{fmt_percent(r.win_share)} {fmt_interval(r.low, r.high)}"
-                for r in hardest.itertuples(index=False)
-            )
-            + ".",
-            "Easiest for greedy: "
-            + "; ".join(
-                f"{r.soloist_card} + {r.pianist_card} + {r.harpist_card} "
-                f"{fmt_percent(r.win_share)} {fmt_interval(r.low, r.high)}"
-                for r in easiest.itertuples(index=False)
-            )
-            + ".",
-        ]
-    )
-    report.figure(
-        "setups", setup_heatmap_figure(study), "Figure 2: greedy's solo win rate by setup."
-    )
+    report.bullets(_setup_lines(study, greedy))
+    report.figure("setups", setup_heatmap_figure(study), "Greedy's solo win rate by setup.")
     if "lookahead" in set(s["policy"]):
         report.figure(
             "setups_lookahead",
             setup_heatmap_figure(study, "lookahead"),
-            "Figure 3: lookahead's solo win rate by setup (fewer games per cell).",
+            "Lookahead's solo win rate by setup (fewer games per cell).",
         )
     report.figure(
         "setup_cards",
         setup_card_figure(study),
-        "Figure 4: solo win rate by single setup card (the other two cards drawn at random).",
+        "Solo win rate by single setup card (the other two cards drawn at random).",
     )
     display = _setup_display(study, greedy)
     report.table(
@@ -328,6 +329,56 @@ def _solo_setup_section(report: Report, study: SoloStudy) -> None:
         f"{FILE_PREFIX}setups.csv` holds every policy).",
         display=display,
     )
+
+
+SHOWN = 4
+"""A group of setups longer than this is named by its first members and a count."""
+
+
+def _setup_lines(study: SoloStudy, greedy: pd.DataFrame) -> list[str]:
+    """Which setups and which single cards are hardest and easiest for greedy, as far as the
+    corrected comparisons of every pair allow (a tied group, not an order)."""
+    label = [
+        f"{r.soloist_card} + {r.pianist_card} + {r.harpist_card}"
+        for r in greedy.itertuples(index=False)
+    ]
+    frame = greedy.assign(label=label).set_index("label")
+    lines = []
+    for word, better in (("hardest", False), ("easiest", True)):
+        wording, group, _ = _leaders(frame, word, better)
+        lines.append(f"Setups for greedy, {wording}: {_rates(frame, group)}.")
+    cards = study.setup_cards
+    for contest, part in cards[cards["policy"] == "greedy"].groupby("contest", sort=False):
+        frame = part.set_index("card")
+        hard, hard_group, _ = _leaders(frame, "hardest", False)
+        easy, easy_group, _ = _leaders(frame, "easiest", True)
+        lines.append(
+            f"{contest.title()} cards for greedy, {hard} ({_rates(frame, hard_group)}); "
+            f"{easy} ({_rates(frame, easy_group)})."
+        )
+    return lines
+
+
+def _leaders(frame: pd.DataFrame, word: str, better: bool) -> tuple[str, list, pd.DataFrame]:
+    rates = frame["win_share"].to_dict()
+    ses = dict(zip(frame.index, _share_se(frame), strict=True))
+    return leading_group(rates, ses, word, higher_is_better=better)
+
+
+def _rates(frame: pd.DataFrame, group: list) -> str:
+    shown = [
+        f"{name} {fmt_percent(frame.loc[name, 'win_share'])} "
+        f"{fmt_interval(frame.loc[name, 'low'], frame.loc[name, 'high'])}"
+        for name in group[:SHOWN]
+    ]
+    more = f" and {len(group) - SHOWN} more tied with them" if len(group) > SHOWN else ""
+    return "; ".join(shown) + more
+
+
+def _share_se(frame: pd.DataFrame) -> np.ndarray:
+    """Standard error of each row's win share (binomial, from ``win_share`` and ``games``)."""
+    p = frame["win_share"].to_numpy(np.float64)
+    return np.sqrt(p * (1 - p) / frame["games"].to_numpy(np.float64))
 
 
 def _setup_display(study: SoloStudy, greedy: pd.DataFrame) -> pd.DataFrame:
@@ -353,12 +404,12 @@ def _setup_display(study: SoloStudy, greedy: pd.DataFrame) -> pd.DataFrame:
 
 
 def _solo_margin_section(report: Report, study: SoloStudy) -> None:
-    report.heading("4. By how much: the margin over Pahha")
+    report.section("By how much: the margin over Pahha")
     report.paragraph(
         "Margin = your final score minus Pahha's, in points. A margin of 0 is a tie, which Pahha "
         "wins (C8); the tied column shows how often that rule decides a game."
     )
-    report.figure("margins", margin_figure(study), "Figure 5: margin distribution per policy.")
+    report.figure("margins", margin_figure(study), "Margin distribution per policy.")
     m = study.margin_summary
     display = m.assign(
         games=m["games"].map(lambda v: f"{int(v):,}"),

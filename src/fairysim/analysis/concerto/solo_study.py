@@ -24,6 +24,7 @@ import pandas as pd
 
 from fairysim import __version__
 from fairysim.analysis.concerto.runs import SETUP_COLUMNS
+from fairysim.analysis.corrections import with_correction
 from fairysim.analysis.stats import paired_difference, wilson_interval, win_rates
 from fairysim.analysis.studies import ProgressTracker, load_card_set
 from fairysim.errors import FairysimError
@@ -45,12 +46,14 @@ class SoloStudy:
         One row per policy: ``policy``, ``games``, ``wins``, ``win_share`` with Wilson ``low``/
         ``high``, ``mean_score``, ``pahha_score``, ``mean_margin`` (your score minus Pahha's),
         and the paired ``gain`` over greedy on the games both played (share of games) with
-        ``gain_se``, ``gain_low``, ``gain_high``, ``gain_games`` and ``significant`` (nan for
-        greedy itself).
+        ``gain_se`` and ``gain_games``; the gains are one Holm family (greedy itself is not
+        tested): ``gain_low``/``gain_high`` are the corrected intervals, ``gain_significant``
+        the verdicts, with ``gain_p_value`` and ``gain_p_adjusted``.
     lookahead : pandas.DataFrame
         The lookahead policy against greedy on identical deals (one row; empty without
         lookahead): ``games``, both win shares, ``gain`` in win share and ``margin_gain`` in
-        points, each with ``_se``, ``_low``, ``_high`` and a verdict.
+        points, each with ``_se`` and its corrected ``_low``, ``_high`` and ``_significant``
+        (:func:`~fairysim.analysis.corrections.with_correction`, one family per measure).
     setups : pandas.DataFrame
         Per (policy, soloist, pianist, harpist): ``games``, ``wins``, ``win_share`` with Wilson
         ``low``/``high`` and ``mean_margin``; for the fast policies and lookahead.
@@ -255,12 +258,10 @@ def summarise_solo(
             "mean_margin": float(run["margin"].mean()),
         }
         if name == BASELINE_POLICY:
-            row.update(gain=math.nan, gain_se=math.nan, gain_low=math.nan, gain_high=math.nan)
-            row.update(gain_games=n, significant=math.nan)
+            row.update(gain=math.nan, gain_se=math.nan, gain_games=n)
         else:
             d = paired_difference(run["win"], base["win"])
-            row.update(gain=d.mean, gain_se=d.se, gain_low=d.low, gain_high=d.high)
-            row.update(gain_games=d.n, significant=d.significant)
+            row.update(gain=d.mean, gain_se=d.se, gain_games=d.n)
         policy_rows.append(row)
         setups.append(_setup_rates(run, name, list(SETUP_COLUMNS)))
         for column in SETUP_COLUMNS:
@@ -282,8 +283,9 @@ def summarise_solo(
         "package_version": __version__,
         "engine_version": engine_version,
     }
+    policies = with_correction(pd.DataFrame(policy_rows), "gain", "gain_se", prefix="gain_")
     return SoloStudy(
-        policies=pd.DataFrame(policy_rows),
+        policies=policies,
         lookahead=lookahead,
         setups=pd.concat(setups, ignore_index=True),
         setup_cards=pd.concat(setup_cards, ignore_index=True),
@@ -342,16 +344,10 @@ def _lookahead_gain(runs: dict[str, pd.DataFrame]) -> pd.DataFrame:
         "policy_win_share",
         "gain",
         "gain_se",
-        "gain_low",
-        "gain_high",
-        "significant",
         "greedy_margin",
         "policy_margin",
         "margin_gain",
         "margin_gain_se",
-        "margin_gain_low",
-        "margin_gain_high",
-        "margin_significant",
     ]
     rows = []
     base = runs[BASELINE_POLICY]
@@ -370,19 +366,14 @@ def _lookahead_gain(runs: dict[str, pd.DataFrame]) -> pd.DataFrame:
                 "policy_win_share": float(run.loc[common, "win"].mean()),
                 "gain": win.mean,
                 "gain_se": win.se,
-                "gain_low": win.low,
-                "gain_high": win.high,
-                "significant": win.significant,
                 "greedy_margin": float(base.loc[common, "margin"].mean()),
                 "policy_margin": float(run.loc[common, "margin"].mean()),
                 "margin_gain": margin.mean,
                 "margin_gain_se": margin.se,
-                "margin_gain_low": margin.low,
-                "margin_gain_high": margin.high,
-                "margin_significant": margin.significant,
             }
         )
-    return pd.DataFrame(rows, columns=columns)
+    table = with_correction(pd.DataFrame(rows, columns=columns), "gain", "gain_se", prefix="gain_")
+    return with_correction(table, "margin_gain", "margin_gain_se", prefix="margin_gain_")
 
 
 def _check_solo_policies(policies: Sequence[str]) -> tuple[str, ...]:

@@ -2,12 +2,14 @@
 
 :func:`card_balance` plays one run per player count with :func:`fairysim.sim.concerto.simulate`
 and measures score-card completion and the win rate of their holders, the spread each contest
-card creates and how often its honor decides the game, the value of the popularity kind, seat
-advantage and where the points come from. The report
+card creates and how often its honor decides the game, the value of the popularity kind, the
+balance card (seat advantage by seat index, the resolution order, ruling C4; winning margins)
+and where the points come from. The holders' lifts, the popularity leaders' win shares and the
+turn-order positions are each one corrected family (Holm). The report
 (:mod:`fairysim.analysis.concerto.report`) only lays its tables out.
 
 The per-run functions (:func:`score_card_rows`, :func:`contest_rows`, :func:`popularity_rows`,
-:func:`part_rows`, :func:`seat_win_counts`) take one run's tidy frame, so a notebook can apply
+:func:`part_rows`) take one run's tidy frame, so a notebook can apply
 them to any run it makes. Winners and honors that decide are defined in
 :mod:`fairysim.analysis.concerto.runs`.
 
@@ -30,6 +32,7 @@ import numpy as np
 import pandas as pd
 
 from fairysim import __version__
+from fairysim.analysis.balance import BalanceCard, BalanceRows, balance_card
 from fairysim.analysis.concerto.cards import contest_cards
 from fairysim.analysis.concerto.runs import (
     SETUP_COLUMNS,
@@ -38,18 +41,14 @@ from fairysim.analysis.concerto.runs import (
     seat_arrays,
     winner_mask,
 )
-from fairysim.analysis.stats import (
-    Z_95,
-    excludes,
-    seat_advantage_counts,
-    seat_test_counts,
-    wilson_interval,
-)
+from fairysim.analysis.corrections import with_correction
+from fairysim.analysis.stats import Z_95, excludes, wilson_interval
 from fairysim.analysis.studies import ProgressTracker, check_player_counts, load_card_set
 from fairysim.sim.batch import Progress, check_games
 from fairysim.sim.concerto import KINDS, ConcertoCards, load_cards, simulate
 from fairysim.sim.concerto.cards import dominated_pairs
 from fairysim.sim.concerto.rules import CONTESTS, PART_NAMES, POINTS_PER_SCORE_CARD
+from fairysim.sim.concerto.spec import SPEC
 
 PLAYER_COUNTS = (2, 3, 4)
 """Player counts of the card-balance study (solo has its own study)."""
@@ -234,8 +233,10 @@ def popularity_rows(df: pd.DataFrame) -> pd.DataFrame:
         popularity token: ``players``, ``popularity_kind``, ``games``, ``mean_points`` (per
         seat), ``winner_points`` and ``other_points`` (mean popularity points of winning and
         other seats), ``score_share`` (popularity points over total score), ``leader_games``,
-        ``leader_win_share`` with Wilson ``leader_low``/``leader_high``, ``fair`` (1/players),
-        ``advantage`` (leader win share minus fair share) and ``significant``.
+        ``leader_win_share`` with Wilson ``leader_low``/``leader_high`` and its standard error
+        ``leader_se``, ``fair`` (1/players), ``advantage`` (leader win share minus fair share)
+        and ``significant`` (this run alone; :func:`card_balance` corrects the study's whole
+        table as one family).
     """
     players = run_players(df)
     _, a = seat_arrays(df, ["popularity", "score", "win_share", "popularity_kind"])
@@ -275,6 +276,7 @@ def popularity_rows(df: pd.DataFrame) -> pd.DataFrame:
                 "leader_win_share": share,
                 "leader_low": float(low),
                 "leader_high": float(high),
+                "leader_se": math.sqrt(share * (1 - share) / n_lead) if n_lead else math.nan,
                 "fair": fair,
                 "advantage": share - fair,
                 "significant": bool(excludes(low, high, fair)),
@@ -318,33 +320,6 @@ def part_rows(df: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def seat_win_counts(df: pd.DataFrame) -> pd.DataFrame:
-    """Games and wins (sum of win shares) per seat of one run, for
-    :func:`fairysim.analysis.stats.seat_advantage_counts`.
-
-    Parameters
-    ----------
-    df : pandas.DataFrame
-        One run's tidy rows (2-4 players).
-
-    Returns
-    -------
-    pandas.DataFrame
-        ``players``, ``seat``, ``games``, ``wins``.
-    """
-    players = run_players(df)
-    _, a = seat_arrays(df, ["win_share"])
-    win = a["win_share"].astype(np.float64)
-    return pd.DataFrame(
-        {
-            "players": players,
-            "seat": np.arange(win.shape[1]),
-            "games": len(win),
-            "wins": win.sum(axis=0),
-        }
-    )
-
-
 def _mean_or_nan(values: np.ndarray) -> float:
     return float(values.mean()) if values.size else math.nan
 
@@ -363,24 +338,26 @@ class CardBalance:
         Per (players, score card), see :func:`score_card_rows`.
     score_cards_pooled : pandas.DataFrame
         Per score card over all player counts: counts summed (completion with its Wilson
-        interval on the summed counts); ``lift`` averaged with equal weight over player counts
-        (its ``se`` combines the runs' standard errors in quadrature, the runs being
-        independent).
+        interval on the summed counts, and ``completion_se``); ``lift`` averaged with equal weight
+        over player counts (its ``se`` combines the runs' standard errors in quadrature, the
+        runs being independent), corrected over the 26 cards as one Holm family: ``lift_low``,
+        ``lift_high``, ``lift_significant``, ``lift_p_value``, ``lift_p_adjusted``.
     contests : pandas.DataFrame
         Per (players, contest card), see :func:`contest_rows`.
     contests_pooled : pandas.DataFrame
         Per contest card over all player counts: ``games`` summed, ``mean_points`` and
-        ``decides`` (with Wilson interval) on the summed counts, and ``spread_<n>p`` per player
+        ``decides`` (with Wilson interval and ``decides_se``) on the summed counts, and
+        ``spread_<n>p`` per player
         count (the spread grows with the number of seats, so it is not pooled).
     popularity : pandas.DataFrame
-        Per (players, popularity kind or ``all``), see :func:`popularity_rows`.
+        Per (players, popularity kind or ``all``), see :func:`popularity_rows`; the leaders'
+        win shares against the fair share are one Holm family over the table:
+        ``leader_low``/``leader_high`` are the corrected intervals, ``leader_significant`` the
+        verdicts.
     parts : pandas.DataFrame
         Per (players, part), see :func:`part_rows`.
-    seats : pandas.DataFrame
-        Seat advantage per (players, seat), see
-        :func:`fairysim.analysis.stats.seat_advantage_counts`.
-    seat_tests : pandas.DataFrame
-        Chi-square test of equal seats per player count.
+    balance : BalanceCard
+        The balance card of every run (:mod:`fairysim.analysis.balance`).
     cards : ConcertoCards
         The card set played.
     meta : dict
@@ -395,8 +372,7 @@ class CardBalance:
     contests_pooled: pd.DataFrame
     popularity: pd.DataFrame
     parts: pd.DataFrame
-    seats: pd.DataFrame
-    seat_tests: pd.DataFrame
+    balance: BalanceCard
     cards: ConcertoCards
     meta: dict[str, Any] = field(default_factory=dict)
 
@@ -409,8 +385,7 @@ class CardBalance:
             "contests": self.contests,
             "popularity": self.popularity,
             "parts": self.parts,
-            "seats": self.seats,
-            "seat_tests": self.seat_tests,
+            **self.balance.tables(),
         }
 
 
@@ -461,7 +436,8 @@ def card_balance(
     card_set = load_card_set(cards, ConcertoCards, load_cards)
     total = games * len(players)
     tracker = ProgressTracker(progress, total)
-    score_cards, contests, popularity, parts, seat_counts = [], [], [], [], []
+    score_cards, contests, popularity, parts = [], [], [], []
+    balance_rows = BalanceRows(SPEC.turn_order)
     engine_version = None
     for n in players:
         df = simulate(
@@ -478,12 +454,15 @@ def card_balance(
         contests.append(contest_rows(df, card_set))
         popularity.append(popularity_rows(df))
         parts.append(part_rows(df))
-        seat_counts.append(seat_win_counts(df))
+        balance_rows.add(df)
         tracker.done(games)
         del df  # one run's rows at a time
     score_df = pd.concat(score_cards, ignore_index=True)
     contest_df = pd.concat(contests, ignore_index=True)
-    seats = seat_advantage_counts(pd.concat(seat_counts, ignore_index=True))
+    popularity_df = pd.concat(popularity, ignore_index=True).drop(columns="significant")
+    popularity_df = with_correction(
+        popularity_df, "leader_win_share", "leader_se", null="fair", prefix="leader_"
+    )
     meta = {
         "games": games,
         "seed": seed,
@@ -501,10 +480,9 @@ def card_balance(
         score_cards_pooled=_pool_score_cards(score_df),
         contests=contest_df,
         contests_pooled=_pool_contests(contest_df),
-        popularity=pd.concat(popularity, ignore_index=True),
+        popularity=popularity_df,
         parts=pd.concat(parts, ignore_index=True),
-        seats=seats,
-        seat_tests=seat_test_counts(seats),
+        balance=balance_card(balance_rows),
         cards=card_set,
         meta=meta,
     )
@@ -531,14 +509,14 @@ def _pool_score_cards(rows: pd.DataFrame) -> pd.DataFrame:
                 "completion_low": float(low),
                 "completion_high": float(high),
                 "expected_points": POINTS_PER_SCORE_CARD * completion,
+                "completion_se": math.sqrt(completion * (1 - completion) / held)
+                if held
+                else math.nan,
                 "lift": lift,
                 "se": se,
-                "lift_low": lift - Z_95 * se,
-                "lift_high": lift + Z_95 * se,
-                "significant": bool(excludes(lift - Z_95 * se, lift + Z_95 * se, 0.0)),
             }
         )
-    return pd.DataFrame(out)
+    return with_correction(pd.DataFrame(out), "lift", "se", prefix="lift_")
 
 
 def _pool_contests(rows: pd.DataFrame) -> pd.DataFrame:
@@ -556,6 +534,7 @@ def _pool_contests(rows: pd.DataFrame) -> pd.DataFrame:
             "decides": wins / n if n else math.nan,
             "decides_low": float(low),
             "decides_high": float(high),
+            "decides_se": math.sqrt((wins / n) * (1 - wins / n) / n) if n else math.nan,
         }
         for r in g.itertuples(index=False):
             row[f"spread_{r.players}p"] = r.mean_spread
@@ -571,5 +550,4 @@ __all__ = [
     "part_rows",
     "popularity_rows",
     "score_card_rows",
-    "seat_win_counts",
 ]

@@ -1,5 +1,5 @@
-"""The Fairy Land report's figures: card balance, auctions, the courts, game length and seat
-advantage by turn position.
+"""The Fairy Land report's figures: card balance (lift, then collection), auctions, the
+courts (one measure a figure) and game length.
 
 Each function takes a finished :class:`~fairysim.analysis.fairyland.study.FairyLandStudy` and
 returns a matplotlib figure (one message each, 95 % intervals drawn), so a notebook shows the
@@ -29,7 +29,6 @@ from fairysim.analysis.plots import (
     step_cdf,
     wrapped,
 )
-from fairysim.analysis.seats import seat_panels
 
 GROUP_COLOURS = dict(
     zip(
@@ -348,28 +347,6 @@ def length_figure(study: FairyLandStudy) -> Figure:
     return fig
 
 
-def seat_figure(study: FairyLandStudy) -> Figure:
-    """Win share by turn position against the fair share, one panel per player count.
-
-    Parameters
-    ----------
-    study : FairyLandStudy
-        A finished study.
-
-    Returns
-    -------
-    matplotlib.figure.Figure
-        Points with 95 % Wilson intervals; the dashed line is ``1/players``.
-    """
-    return seat_panels(
-        study.seats,
-        "turn position (0 = starting player)",
-        f"Seat advantage by turn position ({study.meta['policy']} at every seat, "
-        f"{BALANCE_COURT} PROVISIONAL court, ruling L13)",
-        decimals=0,
-    )
-
-
 def _players(meta: dict) -> str:
     counts = meta["players"]
     if len(counts) == 1:
@@ -384,5 +361,4 @@ __all__ = [
     "card_collect_figure",
     "court_figure",
     "length_figure",
-    "seat_figure",
 ]

@@ -24,7 +24,6 @@ from fairysim.analysis.fairyland.figures import (
     card_collect_figure,
     court_figure,
     length_figure,
-    seat_figure,
 )
 from fairysim.analysis.fairyland.runs import GAME_MEASURES
 from fairysim.analysis.fairyland.study import (
@@ -37,11 +36,22 @@ from fairysim.analysis.fairyland.study import (
 )
 from fairysim.analysis.formats import fmt_interval, fmt_intervals, fmt_percent, fmt_points, verdict
 from fairysim.analysis.page import Report
-from fairysim.analysis.seats import seat_display, seat_test_display, seat_test_lines
+from fairysim.analysis.sections import (
+    balance_section,
+    run_block,
+    statistics_note,
+    turn_order_section,
+)
 from fairysim.analysis.studies import DEFAULT_SEED
 from fairysim.sim.batch import Progress
 from fairysim.sim.fairyland import FairyLandCards
-from fairysim.sim.fairyland.spec import REPORT_AUCTION_GAMES, REPORT_GAMES
+from fairysim.sim.fairyland.spec import REPORT_AUCTION_GAMES, REPORT_GAMES, SPEC
+
+NO_TRACE = (
+    "Comebacks and lead changes are not shown: Fairy Land's engine records no standings per "
+    "round of turns yet."
+)
+"""What the balance card says in place of its comeback columns."""
 
 DEFAULT_GAMES = REPORT_GAMES
 """Games per (court, player count) run: 3 courts x 3 player counts = 9 runs, 135,000 games.
@@ -138,14 +148,17 @@ def build_report(study: FairyLandStudy) -> Report:
     )
     games, seed, players = meta["games"], meta["seed"], meta["players"]
     runs = len(players) * len(meta["courts"])
-    report.paragraph(
+    run_block(
+        report,
         f"{games:,} games per court ({', '.join(meta['courts'])}) and player count "
-        f"({', '.join(map(str, players))} players): {runs} runs, {games * runs:,} games in all, "
-        f"and {meta['auction_games']:,} games per player count logged auction by auction; "
-        f"every seat plays {meta['policy']}; seed {seed}; fairysim {meta['package_version']} "
-        f"(engine version {meta['engine_version']}). Queen's Court: {meta['court_label']}; "
-        f"starred: {meta['starred_label']}. Reproduce with `{command(meta)}`.",
-        css_class="meta",
+        f"({', '.join(map(str, players))} players): {runs} runs, and "
+        f"{meta['auction_games']:,} games per player count logged auction by auction; every "
+        f"seat plays {meta['policy']}; engine version {meta['engine_version']}; Queen's Court: "
+        f"{meta['court_label']}; starred: {meta['starred_label']}",
+        games * runs,
+        seed,
+        meta["package_version"],
+        command(meta),
     )
     report.paragraph(
         "The Queen's Court items are PROVISIONAL (ruling L13): the rulebook does not print the "
@@ -156,27 +169,31 @@ def build_report(study: FairyLandStudy) -> Report:
         "forests (paired differences), which removes the luck of the deal from the comparison."
     )
     report.paragraph(
-        "Intervals are 95 %: Wilson intervals for shares, normal intervals for means and "
-        "differences (card lifts with standard errors clustered by game, since the seats of one "
-        "game share one win). The words follow the tests, not the single intervals: each "
-        "family of comparisons (card types; court effects; turn positions; player counts' seat "
-        f"tests) is corrected with {meta['correction'].title()}'s method for its number of "
-        'comparisons, and only what passes is called "significant". An interval that just '
-        'excludes 0 can therefore still be "not significant". Nobody ties in Fairy Land (L12), '
+        "Shares carry Wilson intervals, means and differences normal ones; card lifts have "
+        "standard errors clustered by game, since the seats of one game share one win. The "
+        "families: card types; court effects; turn positions. Nobody ties in Fairy Land (L12), "
         "so a win share is the share of games won."
+    )
+    statistics_note(report, meta["correction"])
+    balance_section(
+        report,
+        study.balance,
+        SPEC.turn_order,
+        what=f"the {BALANCE_COURT} court (PROVISIONAL, ruling L13)",
+        trace_note=NO_TRACE,
     )
     _card_section(report, study)
     _auction_section(report, study)
     _court_section(report, study)
     _length_section(report, study)
-    _seat_section(report, study)
-    report.heading("6. Files")
+    turn_order_section(report, study.balance, SPEC.turn_order)
+    report.section("Files")
     report.paragraph(
         "Every table is also a CSV file beside this page, in full precision: the card balance "
         f"per player count (`{FILE_PREFIX}cards.csv`), every recorded auction "
         f"(`{FILE_PREFIX}auctions.csv`), the courts' means (`{FILE_PREFIX}court_levels.csv`) and "
-        f"the distribution of auctions per game (`{FILE_PREFIX}auction_counts.csv`); "
-        f"`{FILE_PREFIX}metadata.json` records the configuration."
+        f"the distribution of auctions per game (`{FILE_PREFIX}auction_counts.csv`); every "
+        f"figure is also an SVG file; `{FILE_PREFIX}metadata.json` records the configuration."
     )
     report.data("cards", study.cards)
     report.data("auctions", study.auctions)
@@ -204,7 +221,7 @@ def command(meta: dict) -> str:
 def _card_section(report: Report, study: FairyLandStudy) -> None:
     c = study.cards_pooled
     meta = study.meta
-    report.heading("1. Card balance")
+    report.section("Card balance")
     report.paragraph(
         "For every card type (each animal, each flower colour, each special fairy, the Lost "
         "Half of the Royal Pendant, goblins, ogres and each Queen's Court item): how often a "
@@ -221,12 +238,12 @@ def _card_section(report: Report, study: FairyLandStudy) -> None:
     report.figure(
         "card_balance",
         card_balance_figure(study),
-        "Figure 1a: every card type ranked by its lift (filled: significant after correction).",
+        "Every card type ranked by its lift (filled: significant after correction).",
     )
     report.figure(
         "card_collect",
         card_collect_figure(study),
-        "Figure 1b: every card type ranked by how often a seat collects it.",
+        "Every card type ranked by how often a seat collects it.",
     )
     display = pd.DataFrame(
         {
@@ -237,7 +254,7 @@ def _card_section(report: Report, study: FairyLandStudy) -> None:
             "95% interval": fmt_intervals(c["collect_low"], c["collect_high"]),
             "cards per seat": c["mean_count"].map(_num),
             "lift": c["lift"].map(fmt_points),
-            "lift interval": fmt_intervals(c["low"], c["high"], points=True),
+            "corrected interval": fmt_intervals(c["low"], c["high"], points=True),
             "p (Holm)": c["p_adjusted"].map(_fmt_p),
             "verdict": c["significant"].map(verdict),
         }
@@ -298,7 +315,7 @@ def _card_lines(c: pd.DataFrame) -> list[str]:
 
 def _auction_section(report: Report, study: FairyLandStudy) -> None:
     meta = study.meta
-    report.heading("2. What auctions cost and what they win")
+    report.section("What auctions cost and what they win")
     report.paragraph(
         f"The first {meta['auction_games']:,} games of each player count (random court) are "
         "played again with every auction logged: the cards in the clearing, the fairy value "
@@ -327,7 +344,7 @@ def _auction_section(report: Report, study: FairyLandStudy) -> None:
     report.figure(
         "auctions",
         auction_figure(study),
-        "Figure 2: price and prize by the cards in the clearing.",
+        "Price and prize by the cards in the clearing.",
     )
     p = study.auction_prices
     display = pd.DataFrame(
@@ -360,7 +377,7 @@ def _auction_section(report: Report, study: FairyLandStudy) -> None:
 
 def _court_section(report: Report, study: FairyLandStudy) -> None:
     meta = study.meta
-    report.heading("3. What the Queen's Court changes")
+    report.section("What the Queen's Court changes")
     e = study.court_effects
     if e.empty:
         report.paragraph("Only one court was played: no court comparison.")
@@ -374,12 +391,11 @@ def _court_section(report: Report, study: FairyLandStudy) -> None:
         f"{len(e)} comparisons, corrected together ({meta['correction'].title()})."
     )
     report.bullets(_court_lines(e))
-    for letter, measure in zip("abcdefghij", COURT_FIGURE_MEASURES, strict=False):
+    for measure in COURT_FIGURE_MEASURES:
         report.figure(
             f"courts_{measure}",
             court_figure(study, measure),
-            f"Figure 3{letter}: each court of items against the court of no effect "
-            "(filled: significant).",
+            "Each court of items against the court of no effect (filled: significant).",
         )
     display = pd.DataFrame(
         {
@@ -391,7 +407,7 @@ def _court_section(report: Report, study: FairyLandStudy) -> None:
             "difference": [
                 _fmt_value(v, u) for v, u in zip(e["difference"], e["unit"], strict=True)
             ],
-            "95% interval": [
+            "corrected interval": [
                 _fmt_range(lo, hi, u)
                 for lo, hi, u in zip(e["low"], e["high"], e["unit"], strict=True)
             ],
@@ -436,7 +452,7 @@ def _court_lines(e: pd.DataFrame) -> list[str]:
 
 
 def _length_section(report: Report, study: FairyLandStudy) -> None:
-    report.heading("4. Game length")
+    report.section("Game length")
     length = study.length
     turns = sorted(set(length["turns_min"]) | set(length["turns_max"]))
     fixed = (
@@ -449,7 +465,7 @@ def _length_section(report: Report, study: FairyLandStudy) -> None:
         fixed + "What varies is how many turns explore a clearing (an auction) rather than "
         "visit the Queen or the Druids, use a Crest or an item."
     )
-    report.figure("length", length_figure(study), "Figure 4: auctions per game by player count.")
+    report.figure("length", length_figure(study), "Auctions per game by player count.")
     display = pd.DataFrame(
         {
             "players": length["players"],
@@ -484,32 +500,6 @@ def _length_section(report: Report, study: FairyLandStudy) -> None:
         "Game length per player count and court (turns: mean, min-max; PROVISIONAL court, "
         "ruling L13).",
         display=display,
-    )
-
-
-def _seat_section(report: Report, study: FairyLandStudy) -> None:
-    report.heading("5. Seat advantage by turn position")
-    report.paragraph(
-        "Win share by turn position (0 = the starting player, drawn at random each game, L18; "
-        f"the lineup place is not used) against the fair share 1/players, {BALANCE_COURT} "
-        "court (PROVISIONAL, ruling L13). The chi-square test asks whether every turn position "
-        "wins equally often; its p-values below are Holm-adjusted for the number of player "
-        "counts, and each position's verdict is Holm-corrected over every position of every "
-        "player count."
-    )
-    tests = study.seat_tests
-    report.bullets(seat_test_lines(tests.assign(p_value=tests["p_adjusted"]), games=True))
-    report.figure("seats", seat_figure(study), "Figure 5: seat advantage by turn position.")
-    seats = study.seats
-    display = seat_display(seats, games=True).rename(columns={"seat": "turn position"})
-    display.insert(len(display.columns) - 1, "p (Holm)", seats["p_adjusted"].map(_fmt_p))
-    report.table("seats", seats, "Win share by turn position.", display=display)
-    report.table(
-        "seat_tests",
-        tests,
-        "Chi-square test that every turn position wins equally often (p before correction; "
-        "p_adjusted and the verdict after Holm).",
-        display=seat_test_display(tests).assign(p_adjusted=tests["p_adjusted"].map(_fmt_p)),
     )
 
 

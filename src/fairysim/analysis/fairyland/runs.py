@@ -266,36 +266,6 @@ def game_rows(df: pd.DataFrame) -> pd.DataFrame:
     )
 
 
-def position_wins(df: pd.DataFrame) -> pd.DataFrame:
-    """Games and wins per turn position (0 = the starting player, L18) of one run.
-
-    Parameters
-    ----------
-    df : pandas.DataFrame
-        One run's tidy rows.
-
-    Returns
-    -------
-    pandas.DataFrame
-        One row per turn position: ``players``, ``seat`` (the turn position, so the shared seat
-        tables and figure apply), ``games`` and ``wins`` (sum of win shares). The lineup place
-        (``seat``) is not used: every seat starts equally often (L18), so it would only
-        blur the turn order.
-    """
-    players = run_players(df)
-    _, a = seat_arrays(df, ["turn_position", "win_share"])
-    position = a["turn_position"].astype(np.int64).ravel()
-    win = a["win_share"].astype(np.float64).ravel()
-    return pd.DataFrame(
-        {
-            "players": players,
-            "seat": np.arange(players),
-            "games": np.bincount(position, minlength=players),
-            "wins": np.bincount(position, weights=win, minlength=players),
-        }
-    )
-
-
 __all__ = [
     "GAME_MEASURES",
     "GROUPS",
@@ -304,5 +274,4 @@ __all__ = [
     "card_types",
     "collected_counts",
     "game_rows",
-    "position_wins",
 ]

@@ -12,8 +12,9 @@ are the auctions, logged one by one on the first games of each player count
 (:func:`fairysim.sim.fairyland.play_auctions`: the same games as the run's).
 
 Every family of comparisons is corrected for its size (Holm, :data:`CORRECTION`) before the
-report calls anything "significant": the card lifts, the court effects, the seat advantages and
-the seat tests are four families.
+report calls anything "significant", and the intervals kept beside each verdict are the
+corrected ones (:func:`fairysim.analysis.corrections.with_correction`): the card lifts per player
+count, the pooled card lifts, the court effects and the turn positions are four families.
 """
 
 from __future__ import annotations
@@ -28,22 +29,10 @@ import numpy as np
 import pandas as pd
 
 from fairysim import __version__
-from fairysim.analysis.fairyland.runs import (
-    GAME_MEASURES,
-    card_rows,
-    game_rows,
-    position_wins,
-)
-from fairysim.analysis.stats import (
-    Z_95,
-    correct_verdicts,
-    normal_p_value,
-    paired_difference,
-    proportion_p_value,
-    seat_advantage_counts,
-    seat_test_counts,
-    wilson_interval,
-)
+from fairysim.analysis.balance import BalanceCard, BalanceRows, balance_card
+from fairysim.analysis.corrections import with_correction
+from fairysim.analysis.fairyland.runs import GAME_MEASURES, card_rows, game_rows
+from fairysim.analysis.stats import Z_95, normal_p_value, paired_difference, wilson_interval
 from fairysim.analysis.studies import ProgressTracker, check_player_counts, load_card_set
 from fairysim.errors import FairysimError
 from fairysim.sim.batch import Progress, check_games
@@ -60,7 +49,7 @@ from fairysim.sim.fairyland.cards import DEFAULT_CARDS
 # The function, not the module: once ``make_setup`` has loaded the package's ``simulate``
 # module, the package attribute ``simulate`` names that module.
 from fairysim.sim.fairyland.runs import simulate
-from fairysim.sim.fairyland.spec import ENGINE_VERSION, MAX_PLAYERS, MIN_PLAYERS
+from fairysim.sim.fairyland.spec import ENGINE_VERSION, MAX_PLAYERS, MIN_PLAYERS, SPEC
 
 PLAYER_COUNTS = tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1))
 """Player counts of the study."""
@@ -122,13 +111,10 @@ class FairyLandStudy:
     auction_summary : pandas.DataFrame
         Per player count, the same measures over all auctions, plus ``games``,
         ``auctions_per_game`` and ``points_per_fairy`` (mean prize over mean price).
-    seats : pandas.DataFrame
-        Win share by turn position (``seat`` = turn position, 0 = the starting player), random
-        court: :func:`fairysim.analysis.stats.seat_advantage_counts` plus ``p_value`` (score
-        test against the fair share), ``p_adjusted`` and ``significant`` (Holm over every row).
-    seat_tests : pandas.DataFrame
-        Chi-square test of equal turn positions per player count, ``p_adjusted`` and
-        ``significant`` after Holm over the player counts.
+    balance : BalanceCard
+        The random court's balance card (:mod:`fairysim.analysis.balance`): win share by turn
+        position (0 = the starting player, L18) with intervals clustered by game and Holm over
+        every position of every player count, winning margins and game length in turns.
     meta : dict
         ``games`` per run, ``auction_games`` per player count, ``seed``, ``players``,
         ``policy``, ``courts``, ``court_label`` and ``court_provisional`` (ruling L13),
@@ -145,8 +131,7 @@ class FairyLandStudy:
     auctions: pd.DataFrame
     auction_prices: pd.DataFrame
     auction_summary: pd.DataFrame
-    seats: pd.DataFrame
-    seat_tests: pd.DataFrame
+    balance: BalanceCard
     meta: dict[str, Any] = field(default_factory=dict)
 
     def tables(self) -> dict[str, pd.DataFrame]:
@@ -161,8 +146,7 @@ class FairyLandStudy:
             "court_levels": self.court_levels,
             "length": self.length,
             "auction_counts": self.auction_counts,
-            "seats": self.seats,
-            "seat_tests": self.seat_tests,
+            **self.balance.tables(),
         }
 
 
@@ -223,7 +207,8 @@ def fairyland_study(
     court_of = {name: load_court(None if name == BALANCE_COURT else name) for name in courts}
     logged = min(auction_games, games)
     tracker = ProgressTracker(progress, (games * len(courts) + logged) * len(players))
-    card_parts, game_parts, position_parts, auction_parts = [], [], [], []
+    card_parts, game_parts, auction_parts = [], [], []
+    balance_rows = BalanceRows(SPEC.turn_order, length_column=SPEC.length_column)
     for n in players:
         for court in courts:
             df = simulate(
@@ -240,16 +225,15 @@ def fairyland_study(
             game_parts.append(game_rows(df))
             if court == BALANCE_COURT:
                 card_parts.append(card_rows(df, court_of[court]))
-                position_parts.append(position_wins(df))
+                balance_rows.add(df)
             del df  # one run's rows at a time
         auction_parts.append(
             play_auctions(setup_of[n], logged, threads=threads, progress=tracker.run())
         )
         tracker.done(logged)
-    cards_df = correct_verdicts(pd.concat(card_parts, ignore_index=True), method=CORRECTION)
+    cards_df = with_correction(pd.concat(card_parts, ignore_index=True), "lift", method=CORRECTION)
     per_game = pd.concat(game_parts, ignore_index=True)
     auctions = pd.concat(auction_parts, ignore_index=True)
-    seats, seat_tests = _seat_tables(pd.concat(position_parts, ignore_index=True))
     balance_court = court_of[BALANCE_COURT]
     meta = {
         "games": games,
@@ -277,8 +261,7 @@ def fairyland_study(
         auctions=auctions,
         auction_prices=auction_prices(auctions),
         auction_summary=auction_summary(auctions),
-        seats=seats,
-        seat_tests=seat_tests,
+        balance=balance_card(balance_rows, method=CORRECTION),
         meta=meta,
     )
 
@@ -333,7 +316,7 @@ def pool_cards(rows: pd.DataFrame) -> pd.DataFrame:
                 "p_value": float(normal_p_value(lift, se)),
             }
         )
-    pooled = correct_verdicts(pd.DataFrame(out), method=CORRECTION)
+    pooled = with_correction(pd.DataFrame(out), "lift", method=CORRECTION)
     return pooled.sort_values(
         "lift", ascending=False, kind="stable", na_position="last"
     ).reset_index(drop=True)
@@ -447,7 +430,7 @@ def court_effects(per_game: pd.DataFrame, correction: str = CORRECTION) -> pd.Da
                     }
                 )
     table = pd.DataFrame(rows, columns=columns)
-    return correct_verdicts(table, method=correction)
+    return with_correction(table, "difference", method=correction)
 
 
 def game_length(per_game: pd.DataFrame) -> pd.DataFrame:
@@ -541,16 +524,6 @@ def auction_summary(auctions: pd.DataFrame) -> pd.DataFrame:
 
 # --------------------------------------------------------------------------------------------
 # Seats by turn position
-
-
-def _seat_tables(counts: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Seat advantage by turn position with Holm over every (players, position), and the
-    chi-square tests with Holm over the player counts."""
-    seats = seat_advantage_counts(counts)
-    seats["p_value"] = proportion_p_value(seats["wins"], seats["games"], seats["fair"])
-    seats = correct_verdicts(seats, method=CORRECTION)
-    tests = correct_verdicts(seat_test_counts(seats), method=CORRECTION)
-    return seats, tests
 
 
 def _check_courts(courts: Sequence[str]) -> tuple[str, ...]:

@@ -1,5 +1,5 @@
 """The Fantastique report's figures: fans ranked by strength, how often the finale decides,
-what playing for the fan gains, and seat advantage.
+and what playing for the fan gains per player count.
 
 Each function takes a finished :class:`~fairysim.analysis.fantastique.study.FanStrength` and
 returns a matplotlib figure, so a notebook shows the same pictures as the report.
@@ -20,7 +20,6 @@ from fairysim.analysis.plots import (
     points_ci,
     reference_heatmap,
 )
-from fairysim.analysis.seats import seat_panels
 
 
 def strength_figure(strength: FanStrength) -> Figure:
@@ -172,26 +171,4 @@ def gain_figure(strength: FanStrength) -> Figure:
     return fig
 
 
-def seat_figure(strength: FanStrength) -> Figure:
-    """Figure (d): seat advantage, win share by seat against the fair share, per player count.
-
-    Parameters
-    ----------
-    strength : FanStrength
-        A finished study.
-
-    Returns
-    -------
-    matplotlib.figure.Figure
-        One panel per player count; points are win shares with 95 % intervals (pooled over
-        fans, baseline lineup); the dashed line is ``1/players``.
-    """
-    return seat_panels(
-        strength.seats_pooled,
-        "seat (0 = first listed)",
-        f"Seat advantage ({strength.meta['baseline']}, pooled over fans)",
-        decimals=0,
-    )
-
-
-__all__ = ["decides_figure", "gain_family", "gain_figure", "seat_figure", "strength_figure"]
+__all__ = ["decides_figure", "gain_family", "gain_figure", "strength_figure"]

@@ -11,12 +11,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from fairysim.analysis.fantastique.figures import (
     decides_figure,
     gain_figure,
-    seat_figure,
     strength_figure,
 )
 from fairysim.analysis.fantastique.study import (
@@ -28,11 +28,17 @@ from fairysim.analysis.fantastique.study import (
 )
 from fairysim.analysis.formats import fmt_interval, fmt_intervals, fmt_percent, fmt_points, verdict
 from fairysim.analysis.page import Report
-from fairysim.analysis.seats import seat_display, seat_test_display, seat_test_lines
+from fairysim.analysis.ranking import top_wording
+from fairysim.analysis.sections import (
+    balance_section,
+    run_block,
+    statistics_note,
+    turn_order_section,
+)
 from fairysim.analysis.studies import DEFAULT_SEED
 from fairysim.sim.batch import Progress
 from fairysim.sim.fantastique import FantastiqueCards
-from fairysim.sim.fantastique.spec import REPORT_GAMES
+from fairysim.sim.fantastique.spec import REPORT_GAMES, SPEC
 
 DEFAULT_GAMES = REPORT_GAMES
 """Games per (fan, player count, lineup) cell of the default report.
@@ -124,29 +130,34 @@ def build_report(strength: FanStrength) -> Report:
     command = f"fairysim report fantastique --games {games} --seed {seed}"
     if "cards" in meta:
         command += f" --cards {meta['cards']}"
-    players_note = ""
+    covers = ""
     if list(meta["players"]) != list(PLAYER_COUNTS):
-        players_note = f" (this report covers {_join(map(str, meta['players']))} players only)"
-    report.paragraph(
-        f"{games:,} games per cell (fan x player count x lineup), {runs} runs, "
-        f"{games * runs:,} games in all; seed {seed}; fairysim {meta['package_version']}. "
-        f"Reproduce with `{command}`{players_note}.",
-        css_class="meta",
+        covers = f" ({_join(map(str, meta['players']))} players only, from Python)"
+    run_block(
+        report,
+        f"{games:,} games per cell (fan x player count x lineup), {runs} runs{covers}",
+        games * runs,
+        seed,
+        meta["package_version"],
+        command,
     )
     report.paragraph(
         "Every run uses the same seed, so game i deals the same cards in every lineup and "
         "under every fan: lineups and fans are compared game by game on identical deals "
-        "(paired differences), which removes the luck of the deal from the comparison. "
-        "Intervals are 95 %. A shared win between k players counts 1/k for each. "
-        'Where an interval covers 0 (or the fair share), the text says "not significant": '
-        "the simulation cannot tell the difference from chance at this number of games."
+        "(paired differences), which removes the luck of the deal from the comparison."
     )
+    statistics_note(report)
     report.bullets(_lineup_lines(meta["lineups"], baseline))
-
+    balance_section(
+        report,
+        strength.balance,
+        SPEC.turn_order,
+        what=f"the {baseline} lineup under every fan (each deal counted once)",
+    )
     _strength_section(report, strength)
     _decides_section(report, strength)
     _gain_section(report, strength)
-    _seat_section(report, strength)
+    turn_order_section(report, strength.balance, SPEC.turn_order)
     _more_tables(report, strength)
 
     report.metadata(meta)
@@ -159,7 +170,8 @@ def build_report(strength: FanStrength) -> Report:
 
 def _strength_section(report: Report, strength: FanStrength) -> None:
     r = strength.ranking
-    report.heading("1. Fans ranked by strength")
+    d = strength.fan_differences
+    report.section("Fans ranked by strength")
     report.paragraph(
         "Strength = the share of games the Grande Finale decides: games whose winners on the "
         "final score differ from the winners on medal points alone (before the two Grande "
@@ -168,56 +180,57 @@ def _strength_section(report: Report, strength: FanStrength) -> None:
         "changes who wins; a high value means the finale, not the seven rounds of medals, "
         "often decides the game."
     )
-    top, bottom = r.iloc[0], r.iloc[-1]
     report.paragraph(
-        f"Strongest: fan {top['fan']} ({top['description']}), deciding "
-        f"{fmt_percent(top['strength'])} of games "
-        f"{fmt_interval(top['strength_low'], top['strength_high'])}. Weakest: fan "
-        f"{bottom['fan']} ({bottom['description']}), {fmt_percent(bottom['strength'])} "
-        f"{fmt_interval(bottom['strength_low'], bottom['strength_high'])}."
+        f"{_ranking_sentence(r)} Every pair of fans is compared on identical deals "
+        f"({len(d)} comparisons, one corrected family); each tied group holds the fans the "
+        "correction does not separate from the group's leader."
     )
-    report.figure("strength", strength_figure(strength), "Figure (a): fans ranked by strength.")
+    report.figure("strength", strength_figure(strength), "Fans ranked by strength.")
     report.table(
         "ranking",
         r,
-        "Ranking. finale cards = mean cards the fan counts per seat (all greedy); gain = "
-        "change in seat 0's win share when it plays for the fan instead of greedily.",
+        "Ranking. group = tied group (1 = top); finale cards = mean cards the fan counts per "
+        "seat (all greedy); gain = change in seat 0's win share when it plays for the fan "
+        "instead of greedily (corrected interval).",
         display=_ranking_display(strength),
     )
-    if not strength.fan_differences.empty:
-        lines = []
-        for d in strength.fan_differences.itertuples(index=False):
-            verdict = "significant" if d.significant else "not significant"
-            lines.append(
-                f"Fan {d.stronger} vs fan {d.weaker}: {fmt_points(d.difference)} "
-                f"{fmt_interval(d.low, d.high, points=True)}, {verdict}."
-            )
-        report.paragraph(
-            "Is each fan really stronger than the next one in the ranking? Paired on identical "
-            "deals:"
-        )
-        report.bullets(lines)
+    if not d.empty:
         report.table(
             "fan_differences",
-            strength.fan_differences,
-            "Strength differences between neighbours in the ranking (share of games).",
+            d,
+            "Strength differences between every pair of fans (share of games), paired on "
+            "identical deals, with Holm-corrected intervals.",
             display=_verdict_display(
-                strength.fan_differences,
+                d[["stronger", "weaker", "difference", "low", "high", "significant"]],
                 {"stronger": "stronger fan", "weaker": "weaker fan"},
                 "difference",
             ),
         )
 
 
+def _ranking_sentence(r: pd.DataFrame) -> str:
+    """The top and the bottom of the ranking, worded from the corrected tied groups."""
+    groups = [list(g["fan"]) for _, g in r.groupby("group", sort=True)]
+    top = top_wording(groups, "strongest")
+    first = r.iloc[0]
+    lead = (
+        f"Fan {first['fan']} ({first['description']}) decides "
+        f"{fmt_percent(first['strength'])} "
+        f"{fmt_interval(first['strength_low'], first['strength_high'])} of games"
+    )
+    if len(groups) == 1:
+        return f"{lead}, but no fan is separated from another after correction: {top}."
+    bottom = ", ".join(groups[-1])
+    return f"{lead}; {top}; bottom group: {bottom} ({len(groups)} groups in all)."
+
+
 def _decides_section(report: Report, strength: FanStrength) -> None:
-    report.heading("2. How often the Grande Finale changes who wins")
+    report.section("How often the Grande Finale changes who wins")
     report.paragraph(
         "The same share per player count. More players means more rivals for the two Grande "
         "Finale medals (20 and 10 points), while the seven rounds hand out the same medal rows."
     )
-    report.figure(
-        "decides", decides_figure(strength), "Figure (b): finale-decides rate by fan and players."
-    )
+    report.figure("decides", decides_figure(strength), "Finale-decides rate by fan and players.")
     table = baseline_table(strength, "finale_decides")
     display = table.map(fmt_percent).reset_index().rename(columns={"fan": "fan"})
     display.columns = ["fan", *[f"{c} players" for c in table.columns]]
@@ -241,84 +254,79 @@ def _decides_section(report: Report, strength: FanStrength) -> None:
 
 
 def _gain_section(report: Report, strength: FanStrength) -> None:
-    report.heading("3. Does playing for the fan pay?")
+    report.section("Does playing for the fan pay?")
     report.paragraph(
         "Seat 0 switches from greedy to a fan-aware policy while every other seat stays "
         "greedy; the same deals are played both ways and seat 0's win share is compared game "
-        "by game. Gains are averaged over player counts, in percentage points (pp) of games."
+        "by game, in percentage points (pp) of games. The gains per player count are one "
+        "corrected family, the gains averaged over player counts another."
     )
-    fg = strength.fan_gains
+    fg, per_players = strength.fan_gains, strength.gains
     if fg.empty:
         report.paragraph("No lineup differs from the baseline at seat 0 only: no gain measured.")
         return
-    lines = []
-    for lineup, group in fg.groupby("lineup", sort=False):
-        up = int(((group["gain"] > 0) & group["significant"]).sum())
-        down = int(((group["gain"] < 0) & group["significant"]).sum())
-        flat = len(group) - up - down
-        lines.append(
-            f"{lineup}: significantly better than greedy under {up} fan(s), significantly "
-            f"worse under {down}, not significant under {flat}."
-        )
-    report.bullets(lines)
+    report.bullets(_gain_lines(fg, per_players))
     report.figure(
-        "gain",
-        gain_figure(strength),
-        "Figure (c): fan-aware gain over greedy by fan and player count.",
+        "gain", gain_figure(strength), "Fan-aware gain over greedy by fan and player count."
     )
-    display = _verdict_display(fg.drop(columns=["policy"]), {"lineup": "seat 0 plays"}, "gain")
-    report.table(
-        "fan_gains",
-        fg,
-        "Gain of seat 0 over greedy, averaged over player counts.",
-        display=display,
-    )
-    per_players = strength.gains
     report.table(
         "gains",
         per_players,
-        "The same gains per player count (the CSV has every column).",
+        f"Gain of seat 0 over greedy per player count ({len(per_players)} comparisons, "
+        "Holm-corrected intervals; the CSV has every column).",
         display=_verdict_display(
             per_players[["fan", "players", "lineup", "gain", "low", "high", "significant"]],
             {"lineup": "seat 0 plays"},
             "gain",
         ),
     )
+    report.table(
+        "fan_gains",
+        fg,
+        f"The same gains averaged over player counts ({len(fg)} comparisons, Holm-corrected).",
+        display=_verdict_display(
+            fg[["fan", "lineup", "gain", "low", "high", "significant"]],
+            {"lineup": "seat 0 plays"},
+            "gain",
+        ),
+    )
 
 
-def _seat_section(report: Report, strength: FanStrength) -> None:
-    report.heading("4. Seat advantage")
-    report.paragraph(
-        "Win share by seat (seat 0 is the first seat in the results; the seat that starts "
-        "round 1 is drawn at random, ruling F1) against the fair share 1/players. Under the "
-        "baseline every fan replays the same deals, so the pooled interval counts one fan's "
-        "games (conservative)."
-    )
-    tests = strength.seat_tests
-    report.bullets(seat_test_lines(tests[tests["fan"] == "all"]))
-    report.figure("seats", seat_figure(strength), "Figure (d): seat advantage by player count.")
-    seats = strength.seats_pooled
-    report.table(
-        "seats_pooled", seats, "Seat advantage, pooled over fans.", display=seat_display(seats)
-    )
-    report.table(
-        "seat_tests",
-        tests,
-        "Chi-square test that every seat wins equally often, per fan and pooled ('all').",
-        display=seat_test_display(tests),
-    )
+def _gain_lines(fan_gains: pd.DataFrame, gains: pd.DataFrame) -> list[str]:
+    """Per lineup: how many averaged gains are up, down or not separated from 0, and every
+    per-player-count gain or loss the correction keeps (an average can hide a loss)."""
+    lines = []
+    for lineup, group in fan_gains.groupby("lineup", sort=False):
+        up = int(((group["gain"] > 0) & group["significant"]).sum())
+        down = int(((group["gain"] < 0) & group["significant"]).sum())
+        flat = len(group) - up - down
+        line = (
+            f"{lineup}, averaged over player counts: better than greedy under {up} fan(s), "
+            f"worse under {down}, not separated from greedy under {flat}."
+        )
+        cells = gains[(gains["lineup"] == lineup) & gains["significant"]]
+        for sign, word in ((1, "gains"), (-1, "losses")):
+            kept = cells[np.sign(cells["gain"]) == sign]
+            if not kept.empty:
+                items = "; ".join(
+                    f"fan {c.fan} at {int(c.players)} players {fmt_points(c.gain)} "
+                    f"{fmt_interval(c.low, c.high, points=True)}"
+                    for c in kept.itertuples(index=False)
+                )
+                line += f" Significant {word} per player count: {items}."
+        lines.append(line)
+    return lines
 
 
 def _more_tables(report: Report, strength: FanStrength) -> None:
-    report.heading("5. Files")
+    report.section("Files")
     report.paragraph(
         "Every table above is also written in full precision as a CSV file beside this page, "
-        "with two more: per-seat finale counts and points for every run "
-        f"(`{FILE_PREFIX}seat_finale.csv`) and seat advantage per fan (`{FILE_PREFIX}seats.csv`). "
+        "with one more: per-seat finale counts and points for every run "
+        f"(`{FILE_PREFIX}seat_finale.csv`); every figure is also an SVG file. "
         f"`{FILE_PREFIX}metadata.json` records the configuration."
     )
     report.data("seat_finale", strength.seat_finale)
-    report.data("seats", strength.seats)
 
 
 # --------------------------------------------------------------------------------------------
@@ -344,6 +352,7 @@ def _ranking_display(strength: FanStrength) -> pd.DataFrame:
     out = pd.DataFrame(
         {
             "rank": r["rank"],
+            "group": r["group"],
             "fan": r["fan"],
             "counts": r["description"],
             "strength": r["strength"].map(fmt_percent),
@@ -368,7 +377,7 @@ def _verdict_display(frame: pd.DataFrame, rename: dict[str, str], value: str) ->
     """Differences as signed pp with their interval and a plain verdict column."""
     out = frame.drop(columns=[c for c in ("se", "n") if c in frame.columns]).copy()
     out[value] = out[value].map(fmt_points)
-    out["95% interval"] = fmt_intervals(out["low"], out["high"], points=True)
+    out["corrected interval"] = fmt_intervals(out["low"], out["high"], points=True)
     out["verdict"] = out["significant"].map(verdict)
     out = out.drop(columns=["low", "high", "significant"])
     return out.rename(columns=rename)

@@ -59,7 +59,6 @@ class RunSummary:
     cell: dict[str, Any]
     counts: pd.DataFrame
     seat_finale: pd.DataFrame
-    seat_wins: pd.DataFrame
     seat0: pd.Series
     decides: pd.Series
 
@@ -120,20 +119,10 @@ def summarise_run(df: pd.DataFrame, key: dict[str, Any], lineup: Lineup) -> RunS
             "win_share": win.mean(axis=0),
         }
     )
-    seat_wins = pd.DataFrame(
-        {
-            "fan": key["fan"],
-            "players": players,
-            "seat": np.arange(players),
-            "games": n,
-            "wins": win.sum(axis=0),
-        }
-    )
     return RunSummary(
         cell,
         counts,
         seat_finale,
-        seat_wins,
         pd.Series(win[:, 0], index=games_idx),
         pd.Series(decides.astype(np.float64), index=games_idx),
     )

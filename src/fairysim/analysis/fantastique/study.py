@@ -8,7 +8,13 @@ For every Grande Finale fan (I..VI) and player count (2..5) this module plays a 
   the final score differs from the set of winners on medal points alone (``rank == 1`` against
   ``pre_finale_rank == 1``);
 * how much a fan-aware policy gains over greedy at seat 0, paired on identical deals;
-* seat advantage (win share by seat against ``1/players``).
+* the balance card (:mod:`fairysim.analysis.balance`) of the baseline lineup over every fan:
+  seat advantage by round-1 turn position (ruling F1), winning margins, comebacks and lead
+  changes from the per-round medal totals.
+
+Every family of comparisons is corrected (Holm, :mod:`fairysim.analysis.corrections`): the fans'
+pairwise strength differences, the per-player-count gains, the gains averaged over player counts,
+and the turn-order positions.
 
 Every run uses the same seed, so the deal of game ``i`` is the same in every lineup and every fan
 (common random numbers): lineups are compared game by game, which removes the luck of the deal
@@ -29,7 +35,6 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -37,20 +42,18 @@ import numpy as np
 import pandas as pd
 
 from fairysim import __version__
+from fairysim.analysis.balance import BalanceCard, BalanceRows, balance_card
+from fairysim.analysis.corrections import with_correction
 from fairysim.analysis.fantastique.runs import summarise_run
-from fairysim.analysis.stats import (
-    Z_95,
-    excludes,
-    paired_difference,
-    seat_advantage_counts,
-    seat_test_counts,
-)
+from fairysim.analysis.ranking import ranked_groups
+from fairysim.analysis.stats import TRACE_PREFIX, Z_95, paired_difference
 from fairysim.analysis.studies import ProgressTracker, check_player_counts, load_card_set
 from fairysim.errors import FairysimError
 from fairysim.sim.batch import Progress, check_games
 from fairysim.sim.fantastique import FANS, FantastiqueCards, load_cards, simulate
 from fairysim.sim.fantastique.cards import DEFAULT_CARDS
 from fairysim.sim.fantastique.rules import FAN_DESCRIPTIONS, MAX_PLAYERS, MIN_PLAYERS, fan_index
+from fairysim.sim.fantastique.spec import SPEC
 
 PLAYER_COUNTS = (2, 3, 4, 5)
 """Player counts analysed by default."""
@@ -127,24 +130,21 @@ class FanStrength:
     fan_gains : pandas.DataFrame
         The gain averaged over player counts, per (fan, lineup): ``gain``, ``se``, ``low``,
         ``high``, ``significant``.
-    seats : pandas.DataFrame
-        Seat advantage in the baseline lineup per (fan, players, seat) (see
-        :func:`fairysim.analysis.stats.seat_advantage`).
-    seats_pooled : pandas.DataFrame
-        The same pooled over all fans, per (players, seat); ``games`` and ``wins`` are per fan
-        (the fans replay the same deals, so the pooled interval counts one fan's games).
-    seat_tests : pandas.DataFrame
-        Chi-square test of equal seats per (fan, players), plus rows with fan ``"all"`` for the
-        pooled table.
+    balance : BalanceCard
+        The baseline lineup's balance card over every fan and player count: turn order by
+        round-1 turn position (F1), margins, comebacks (:mod:`fairysim.analysis.balance`).
     ranking : pandas.DataFrame
-        One row per fan, strongest first: ``rank``, ``fan``, ``description``, ``strength`` with
-        ``strength_low``/``strength_high`` (95 %), ``finale_count`` (mean cards counted per seat,
-        baseline) and, per gain lineup, ``gain_<policy>`` with ``_low``, ``_high`` and
-        ``_significant``.
+        One row per fan, strongest first: ``rank``, ``group`` (1 for the top group: the fans
+        the corrected pairwise tests do not separate from the leader, and so on),
+        ``fan``, ``description``, ``strength`` with ``strength_low``/``strength_high`` (95 %),
+        ``finale_count`` (mean cards counted per seat, baseline) and, per gain lineup,
+        ``gain_<policy>`` with ``_low``, ``_high`` and ``_significant`` (corrected over the
+        averaged gains).
     fan_differences : pandas.DataFrame
-        Each fan against the next in the ranking: ``stronger``, ``weaker``, ``difference`` in
-        strength (share of games) with ``se``, ``low``, ``high`` and ``significant``, paired on
-        identical deals (the baseline lineup plays every fan on the same deals).
+        Every pair of fans, the stronger first: ``stronger``, ``weaker``, ``difference`` in
+        strength (share of games) with ``se``, ``p_value``, ``p_adjusted``, the corrected
+        ``low``/``high`` and ``significant`` (Holm over all pairs), paired on identical deals
+        (the baseline lineup plays every fan on the same deals).
     meta : dict
         ``games`` per cell, ``seed``, ``players``, ``fans``, ``lineups``, ``baseline``,
         ``package_version``, and ``cards`` (the card file) when it is not the rulebook's.
@@ -155,9 +155,7 @@ class FanStrength:
     seat_finale: pd.DataFrame
     gains: pd.DataFrame
     fan_gains: pd.DataFrame
-    seats: pd.DataFrame
-    seats_pooled: pd.DataFrame
-    seat_tests: pd.DataFrame
+    balance: BalanceCard
     ranking: pd.DataFrame
     fan_differences: pd.DataFrame
     meta: dict[str, Any] = field(default_factory=dict)
@@ -178,9 +176,7 @@ class FanStrength:
             "seat_finale": self.seat_finale,
             "gains": self.gains,
             "fan_gains": self.fan_gains,
-            "seats": self.seats,
-            "seats_pooled": self.seats_pooled,
-            "seat_tests": self.seat_tests,
+            **self.balance.tables(),
         }
 
 
@@ -249,7 +245,8 @@ def fan_strength(
     ]
     card_file = load_card_set(cards, FantastiqueCards, load_cards)
     tracker = ProgressTracker(progress, games * len(fans) * len(players) * len(lineups))
-    cells, counts, seat_rows, gain_rows, seat_frames = [], [], [], [], []
+    cells, counts, seat_rows, gain_rows = [], [], [], []
+    balance_rows = BalanceRows(SPEC.turn_order, trace_prefix=TRACE_PREFIX)
     decided: dict[tuple[str, int], pd.Series] = {}  # baseline: did the finale decide game i?
     for fan in fans:
         for n_players in players:
@@ -264,18 +261,19 @@ def fan_strength(
                     threads=threads,
                     progress=tracker.run(),
                     cards=card_file,
+                    trace=lineup is baseline,
                 )
                 tracker.done(games)
                 key = {"fan": fan, "players": n_players, "lineup": lineup.name}
                 run = summarise_run(df, key, lineup)
-                del df  # keep memory flat: one run's rows at a time
                 cells.append(run.cell)
                 counts.append(run.counts)
                 seat_rows.append(run.seat_finale)
                 seat0[lineup.name] = run.seat0
                 if lineup is baseline:
-                    seat_frames.append(run.seat_wins)
+                    balance_rows.add(df)
                     decided[(fan, n_players)] = run.decides
+                del df  # keep memory flat: one run's rows at a time
             for lineup in paired:
                 diff = paired_difference(seat0[lineup.name], seat0[baseline.name])
                 gain_rows.append(
@@ -291,23 +289,14 @@ def fan_strength(
                         "low": diff.low,
                         "high": diff.high,
                         "n": diff.n,
-                        "significant": diff.significant,
                     }
                 )
     cells_df = pd.DataFrame(cells)
-    gains = pd.DataFrame(gain_rows, columns=_GAIN_COLUMNS)
+    gains = with_correction(pd.DataFrame(gain_rows, columns=_GAIN_COLUMNS), "gain")
     fan_gains = _fan_gains(gains)
-    seats = seat_advantage_counts(pd.concat(seat_frames, ignore_index=True))
-    seats_pooled = _pool_seats(seats)
-    seat_tests = pd.concat(
-        [
-            seat_test_counts(seats, by="fan"),
-            seat_test_counts(seats_pooled.assign(fan="all"), by="fan"),
-        ],
-        ignore_index=True,
-    )
     ranking = _ranking(cells_df, fan_gains, baseline, paired)
     fan_differences = _fan_differences(ranking, decided, players)
+    ranking = _with_groups(ranking, fan_differences)
 
     meta = {
         "games": games,
@@ -326,9 +315,7 @@ def fan_strength(
         seat_finale=pd.concat(seat_rows, ignore_index=True),
         gains=gains,
         fan_gains=fan_gains,
-        seats=seats,
-        seats_pooled=seats_pooled,
-        seat_tests=seat_tests,
+        balance=balance_card(balance_rows),
         ranking=ranking,
         fan_differences=fan_differences,
         meta=meta,
@@ -348,55 +335,28 @@ _GAIN_COLUMNS = [
     "baseline_win_share",
     "gain",
     "se",
-    "low",
-    "high",
     "n",
-    "significant",
 ]
+"""Columns of a gain row before its family is corrected (``with_correction`` adds the rest)."""
 
 
 def _fan_gains(gains: pd.DataFrame) -> pd.DataFrame:
-    """Average the per-player-count gains of each (fan, lineup); runs are independent, so the
-    standard error of the mean is sqrt(sum se^2) / k."""
-    columns = ["fan", "lineup", "policy", "gain", "se", "low", "high", "significant"]
-    if gains.empty:
-        return pd.DataFrame(columns=columns)
+    """Average the per-player-count gains of each (fan, lineup), then correct them as one
+    family; runs are independent, so the standard error of the mean is sqrt(sum se^2) / k."""
     rows = []
     for (fan, lineup), group in gains.groupby(["fan", "lineup"], sort=False):
         k = len(group)
-        gain = float(group["gain"].mean())
-        se = float(math.sqrt(np.sum(np.square(group["se"].to_numpy(np.float64)))) / k)
-        low, high = gain - Z_95 * se, gain + Z_95 * se
         rows.append(
             {
                 "fan": fan,
                 "lineup": lineup,
                 "policy": group["policy"].iloc[0],
-                "gain": gain,
-                "se": se,
-                "low": low,
-                "high": high,
-                "significant": bool(excludes(low, high, 0.0)),
+                "gain": float(group["gain"].mean()),
+                "se": float(math.sqrt(np.sum(np.square(group["se"].to_numpy(np.float64)))) / k),
             }
         )
-    return pd.DataFrame(rows, columns=columns)
-
-
-def _pool_seats(seats: pd.DataFrame) -> pd.DataFrame:
-    """Seat advantage pooled over fans, per (players, seat).
-
-    The baseline lineup replays the same deals for every fan (and greedy play ignores the fan),
-    so the fans' runs are strongly correlated, not independent samples. The pooled win share
-    is the mean over fans, but its interval (and the pooled chi-square) counts the games of
-    one fan only: the standard error of a mean of correlated estimates is at most the mean of
-    their standard errors, so this is conservative.
-    """
-    grouped = seats.groupby(["players", "seat"], sort=True)
-    pooled = grouped.agg(runs=("games", "size"), games=("games", "sum"), wins=("wins", "sum"))
-    share = pooled["wins"] / pooled["games"]
-    pooled["games"] = (pooled["games"] / pooled["runs"]).round().astype(np.int64)
-    pooled["wins"] = share * pooled["games"]
-    return seat_advantage_counts(pooled.drop(columns="runs").reset_index())
+    table = pd.DataFrame(rows, columns=["fan", "lineup", "policy", "gain", "se"])
+    return with_correction(table, "gain")
 
 
 def _ranking(
@@ -439,30 +399,37 @@ def _ranking(
 def _fan_differences(
     ranking: pd.DataFrame, decided: dict[tuple[str, int], pd.Series], players: Sequence[int]
 ) -> pd.DataFrame:
-    """Strength of each fan minus the next one's, paired game by game per player count, then
-    averaged over player counts like the strength itself (runs of different player counts are
-    independent, so the standard errors add in quadrature)."""
-    columns = ["stronger", "weaker", "difference", "se", "low", "high", "significant"]
+    """Strength of every pair of fans, the stronger first, paired game by game per player
+    count, then averaged over player counts like the strength itself (runs of different player
+    counts are independent, so the standard errors add in quadrature); one Holm family."""
     rows = []
     fans = list(ranking["fan"])
-    for stronger, weaker in pairwise(fans):
-        diffs = [paired_difference(decided[stronger, p], decided[weaker, p]) for p in players]
-        k = len(diffs)
-        mean = float(np.mean([d.mean for d in diffs]))
-        se = float(math.sqrt(sum(d.se**2 for d in diffs)) / k)
-        low, high = mean - Z_95 * se, mean + Z_95 * se
-        rows.append(
-            {
-                "stronger": stronger,
-                "weaker": weaker,
-                "difference": mean,
-                "se": se,
-                "low": low,
-                "high": high,
-                "significant": bool(excludes(low, high, 0.0)),
-            }
-        )
-    return pd.DataFrame(rows, columns=columns)
+    for i, stronger in enumerate(fans):
+        for weaker in fans[i + 1 :]:
+            diffs = [paired_difference(decided[stronger, p], decided[weaker, p]) for p in players]
+            k = len(diffs)
+            rows.append(
+                {
+                    "stronger": stronger,
+                    "weaker": weaker,
+                    "difference": float(np.mean([d.mean for d in diffs])),
+                    "se": float(math.sqrt(sum(d.se**2 for d in diffs)) / k),
+                }
+            )
+    table = pd.DataFrame(rows, columns=["stronger", "weaker", "difference", "se"])
+    return with_correction(table, "difference")
+
+
+def _with_groups(ranking: pd.DataFrame, differences: pd.DataFrame) -> pd.DataFrame:
+    """The ranking with each fan's tied group (1 = the top group), from the corrected pairs."""
+    pairs = differences.rename(columns={"stronger": "a", "weaker": "b"})
+    estimates = dict(zip(ranking["fan"], ranking["strength"], strict=True))
+    group_of = {
+        fan: g for g, members in enumerate(ranked_groups(estimates, pairs), 1) for fan in members
+    }
+    out = ranking.copy()
+    out.insert(1, "group", out["fan"].map(group_of).astype(int))
+    return out
 
 
 def baseline_table(strength: FanStrength, column: str) -> pd.DataFrame:

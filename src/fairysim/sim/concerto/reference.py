@@ -109,6 +109,7 @@ class GameState:
     removed: Counter = field(default_factory=Counter)
     pianist_card: int = 0
     harpist_card: int = 0
+    log: list | None = field(default=None, repr=False)  # event records for a replay, or None
 
 
 def shuffled(rng: np.ndarray, items: list[int]) -> list[int]:
@@ -226,8 +227,29 @@ def seat_view(state: GameState, player: Player, round_: int, step: int, keep: in
     return view
 
 
+def record(state: GameState, event: str, **fields: object) -> None:
+    """Append the event record ``{"event": event, **fields}`` to ``state.log`` when recording."""
+    if state.log is not None:
+        state.log.append({"event": event, **fields})
+
+
 def ask(state, player, decision, choices, view) -> int:
     """Offer the distinct ``choices`` to ``player``'s policy; a single choice is taken unasked."""
+    answer = ask_policy(state, player, decision, choices, view)
+    record(
+        state,
+        "decision",
+        seat=player.seat,
+        decision=DECISIONS[decision],
+        choices=[tuple(int(x) for x in c) for c in choices],
+        chosen=answer,
+        asked=len(choices) > 1,
+    )
+    return answer
+
+
+def ask_policy(state, player, decision, choices, view) -> int:
+    """The policy's answer (index into ``choices``); a single choice is taken unasked."""
     if len(choices) == 1:
         return 0
     table = np.zeros((MAX_CHOICES, CHOICE_WIDTH), dtype=np.int64)
@@ -302,11 +324,31 @@ def pass_left(state: GameState) -> None:
         player.hand = hands[i - 1]
 
 
+def record_round(state: GameState, round_: int) -> None:
+    """Record each seat's orchestra and the score it would have if the game ended now."""
+    if state.log is not None:
+        record(
+            state,
+            "round_end",
+            round=round_,
+            orchestras=[[p.orchestra[k] for k in range(N_KINDS)] for p in state.players],
+            scores=[sum(parts.values()) for parts in final_scoring(state)],
+        )
+
+
+def record_hands(state: GameState, round_: int) -> None:
+    """Record the tokens each seat holds at the start of a round."""
+    if state.log is not None:
+        hands = [[p.hand[k] for k in range(N_KINDS)] for p in state.players[: state.players_count]]
+        record(state, "round_start", round=round_, hands=hands)
+
+
 def play_draft(state: GameState) -> None:
     """3-4 players: two rounds of six simultaneous picks (rulebook "Round Overview")."""
     players = state.players
     for round_ in range(DRAFT_ROUNDS):
         draw_hands(state, HAND_SIZE)
+        record_hands(state, round_)
         for step in range(HAND_SIZE):
             first = round_ == 0 and step == 0
             picks = []
@@ -325,6 +367,7 @@ def play_draft(state: GameState) -> None:
                 if kind == COMPOSER:
                     composer_joins(state, player, round_, step)
             pass_left(state)
+        record_round(state, round_)
 
 
 def play_two_player(state: GameState) -> None:
@@ -332,6 +375,7 @@ def play_two_player(state: GameState) -> None:
     players = state.players
     for round_ in range(TWO_PLAYER_ROUNDS):
         draw_hands(state, HAND_SIZE)
+        record_hands(state, round_)
         for step in range(TWO_PLAYER_PICKS):
             first = round_ == 0 and step == 0
             picks = []
@@ -357,6 +401,7 @@ def play_two_player(state: GameState) -> None:
                 if keep == COMPOSER:
                     composer_joins(state, player, round_, step)
             pass_left(state)
+        record_round(state, round_)
 
 
 def play_solo(state: GameState) -> None:
@@ -365,6 +410,7 @@ def play_solo(state: GameState) -> None:
     for round_, (draw, keep) in enumerate(zip(SOLO_DRAW, SOLO_KEEP, strict=True)):
         for _ in range(draw):
             you.hand[state.bag.pop()] += 1
+        record_hands(state, round_)
         if round_ == 0:
             choose_setup_card(state, you, keep)
         hand = [you.hand[k] for k in range(N_KINDS)]
@@ -383,6 +429,8 @@ def play_solo(state: GameState) -> None:
             card = draw_card(state)
             if card is not None:
                 gain(state, pahha, card, face_up=False)
+                record(state, "pahha_card", card=card)
+        record_round(state, round_)
 
 
 def sets(card: np.ndarray, c: list[int]) -> int:
@@ -435,8 +483,12 @@ def final_scoring(state: GameState) -> list[dict[str, int]]:
     return scores
 
 
-def play_game(setup, game: int) -> dict:
+def play_game(setup, game: int, log: list | None = None) -> dict:
     """Play game ``game`` of ``setup`` (a :class:`.simulate.ConcertoSetup`).
+
+    ``log``, when given, receives the game's event records (the deal, each decision with its
+    choices, each round's orchestras and scores, the final scoring), for :mod:`.narrate`;
+    recording changes no draw and no decision.
 
     Returns
     -------
@@ -446,6 +498,17 @@ def play_game(setup, game: int) -> dict:
         setup and bookkeeping values of the game (names as in the engine's Outcome).
     """
     state = setup_game(setup, game)
+    state.log = log
+    record(
+        state,
+        "deal",
+        dealt=[list(p.dealt) for p in state.players[: setup.players]],
+        pahha_cards=len(state.players[PAHHA].score_cards) if setup.players == 1 else 0,
+        popularity=state.popularity,
+        soloist=state.soloist,
+        pianist=state.pianist_card,
+        harpist=state.harpist_card,
+    )
     if setup.players == 1:
         play_solo(state)
     elif setup.players == 2:
@@ -463,6 +526,15 @@ def play_game(setup, game: int) -> dict:
         winners = score.count(best)
         rank = [1 + sum(o > s for o in score) for s in score]
         share = [1.0 / winners if s == best else 0.0 for s in score]
+    record(
+        state,
+        "final",
+        parts={name: [p[name] for p in parts] for name in PART_NAMES},
+        score=score,
+        rank=rank,
+        win_share=share,
+        score_cards=[list(p.score_cards) for p in state.players],
+    )
     held, done, held_mask, done_mask, orchestra = [], [], [], [], []
     for player in state.players:
         c = [player.orchestra[k] for k in range(N_KINDS)]

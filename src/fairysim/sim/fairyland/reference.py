@@ -285,6 +285,7 @@ class GameState:
     table: np.ndarray = field(
         default_factory=lambda: np.zeros((MAX_CHOICES, CHOICE_WIDTH), np.int64)
     )
+    log: list | None = field(default=None, repr=False)  # event records for a replay, or None
 
 
 def shuffled(rng: np.ndarray, items: list[int]) -> list[int]:
@@ -408,9 +409,31 @@ def seat_view(state: GameState, player: Player) -> np.ndarray:
     return view
 
 
+def record(state: GameState, event: str, **fields: object) -> None:
+    """Append the event record ``{"event": event, **fields}`` to ``state.log`` when recording
+    (a replay); recording changes no draw and no decision."""
+    if state.log is not None:
+        state.log.append({"event": event, "turn": state.turn, **fields})
+
+
 def ask(state: GameState, player: Player, decision: int, choices: list[tuple[int, ...]]) -> int:
     """Offer ``choices`` (distinct, in the rules' order) to ``player``'s policy; a single choice
     is taken unasked (ruling PL1). Returns the index of the answer."""
+    answer = ask_policy(state, player, decision, choices)
+    record(
+        state,
+        "decision",
+        seat=player.seat,
+        decision=DECISIONS[decision],
+        choices=[tuple(int(x) for x in c) for c in choices],
+        chosen=answer,
+        asked=len(choices) > 1,
+    )
+    return answer
+
+
+def ask_policy(state: GameState, player: Player, decision: int, choices: list[tuple[int, ...]]):
+    """The policy's answer (index into ``choices``); a single choice is taken unasked (PL1)."""
     if len(choices) == 1:
         return 0
     table = state.table
@@ -573,6 +596,7 @@ def dawn(state: GameState, player: Player) -> None:
     first = state.forest.pop()
     second = state.forest.pop() if state.forest else NO_CARD
     state.dawn_cards = (first, second)
+    record(state, "dawn", seat=player.seat, cards=(first, second))
     pairs = dawn_placements(state, first, second)
     a, b = pairs[ask(state, player, DAWN, pairs)]
     state.clearings[a][first] += 1
@@ -651,6 +675,7 @@ def explore(state: GameState, explorer: Player, c: int) -> None:
             high_bid, winner = bid, bidder
             state.auction = (c, high_bid, bidder.seat)
     if winner is None:
+        record(state, "unbid", clearing=c)
         state.unbid_clearings += 1
         discard_cards(state, clearing)
         state.clearings[c] = Counter()
@@ -669,6 +694,15 @@ def explore(state: GameState, explorer: Player, c: int) -> None:
     winner.auctions_won += 1
     taken = state.clearings[c]
     state.clearings[c] = Counter()
+    record(
+        state,
+        "won",
+        seat=winner.seat,
+        clearing=c,
+        bid=high_bid,
+        cards=sorted(taken.elements()),
+        warrior=bool((mask >> WARRIOR) & 1),
+    )
     if (mask >> WARRIOR) & 1:  # the Warrior chases goblins and ogres away (L5, L15)
         discard_cards(state, Counter({GOBLIN: taken.pop(GOBLIN, 0), OGRE: taken.pop(OGRE, 0)}))
     take_clearing(state, winner, taken)
@@ -848,8 +882,11 @@ def play_turn(state: GameState) -> None:
     sunset(state)
 
 
-def play_game(setup: FairyLandSetup, game: int) -> dict:
-    """Play game ``game`` of ``setup``.
+def play_game(setup: FairyLandSetup, game: int, log: list | None = None) -> dict:
+    """Play game ``game`` of ``setup``; ``log``, when given, receives the game's event records
+    (the deal, each turn's Dawn cards and decisions with their choices, who wins each auction
+    and what it takes, the clearings and collections after each turn, the scores after each
+    round of turns, the final scoring), for :mod:`.narrate`.
 
     Returns
     -------
@@ -867,15 +904,45 @@ def play_game(setup: FairyLandSetup, game: int) -> dict:
         found somewhere), ``court_left``, ``court_accounted``.
     """
     state = setup_game(setup, game)
+    state.log = log
+    record(
+        state,
+        "deal",
+        start=state.start_seat,
+        court_items=list(state.in_game),
+        clearings=[sorted(c.elements()) for c in state.clearings],
+        crests=[p.crests for p in state.players],
+        forest=len(state.forest),
+    )
     while True:  # the game ends with the turn whose Dawn drew the last forest card (L10)
+        record(state, "turn_start", seat=state.active)
         play_turn(state)
+        record(
+            state,
+            "turn_end",
+            seat=state.active,
+            clearings=[sorted(c.elements()) for c in state.clearings],
+            collected=[sorted(p.collected.elements()) for p in state.players],
+        )
         state.turn += 1
         if not state.forest:
             break
         state.active = (state.active + 1) % state.n
+        if state.log is not None and state.active == state.start_seat:
+            record(state, "round_end", scores=[sum(p.values()) for p in final_scoring(state)])
     parts = final_scoring(state)
     score = [sum(p.values()) for p in parts]
     rank = ranking(state, score)
+    record(
+        state,
+        "final",
+        parts={name: [p[name] for p in parts] for name in PART_NAMES},
+        score=score,
+        rank=rank,
+        win_share=[1.0 if r == 1 else 0.0 for r in rank],
+        hand_value=[hand_value(state, p) for p in state.players],
+        items=[list(p.items) for p in state.players],
+    )
     collected = []
     for player in state.players:
         row = [player.collected[t] for t in range(N_CARD_TYPES)]

@@ -213,6 +213,9 @@ class GameState:
         This round's open stacks, in the order they were started.
     medal_points_after_round : list of list of int
         Each seat's medal points after each finished round.
+    log : list or None
+        Where the phases append plain event records (dicts) for a replay; None records nothing
+        (see :func:`record`). Recording changes no draw and no decision.
     """
 
     game: int
@@ -228,6 +231,7 @@ class GameState:
     round: int = 0
     display: list[Stack] = field(default_factory=list)
     medal_points_after_round: list[list[int]] = field(default_factory=list)
+    log: list | None = field(default=None, repr=False)
 
     @property
     def total_cards(self) -> int:
@@ -404,7 +408,22 @@ def ask(state: GameState, player: Player, decision: int, choices: Sequence[tuple
     )
     if not 0 <= answer < len(choices):
         raise IllegalChoiceError(state.game, player.seat, DECISIONS[decision], answer, len(choices))
+    record(
+        state,
+        "decision",
+        seat=player.seat,
+        decision=DECISIONS[decision],
+        choices=[tuple(int(x) for x in c) for c in choices],
+        chosen=answer,
+        asked=True,
+    )
     return answer
+
+
+def record(state: GameState, event: str, **fields: object) -> None:
+    """Append the event record ``{"event": event, **fields}`` to ``state.log`` when recording."""
+    if state.log is not None:
+        state.log.append({"event": event, "round": state.round, **fields})
 
 
 def turn_order(state: GameState) -> list[Player]:
@@ -467,6 +486,7 @@ def reveal_fan_cards(state: GameState) -> None:
             open_stack.size += 1
         else:
             state.display.append(Stack(card))
+    record(state, "display", stacks=[(s.value, s.size) for s in state.display])
 
 
 # --- 2. Play fans --------------------------------------------------------------------------------
@@ -518,6 +538,7 @@ def play_fans(state: GameState) -> None:
         played = [p.fan for p in state.players if p.fan is not None]
         fans = legal_fans(player.hand, played)
         if not fans:
+            record(state, "no_fan", seat=player.seat)
             continue  # ruling F4: no legal fan, no medal, chooses a stack late
         fan = fans[ask(state, player, PLAY_FAN, [(f.value, f.count) for f in fans])]
         player.hand[fan.value] -= fan.count
@@ -565,6 +586,7 @@ def distribute_medals(state: GameState) -> Player | None:
     ranking = medal_ranking(state)
     for medal_row, player in zip(state.medal_rows, ranking, strict=False):
         player.medals.append(medal_row.award())
+        record(state, "medal", seat=player.seat, row=medal_row.name, points=player.medals[-1])
     return ranking[0] if ranking else None
 
 
@@ -668,6 +690,7 @@ def end_round(state: GameState, gold_winner: Player | None) -> None:
     if gold_winner is not None:
         state.start_seat = gold_winner.seat  # ruling F7
     state.medal_points_after_round.append([p.medal_points for p in state.players])
+    record(state, "round_end", scores=state.medal_points_after_round[-1], start=state.start_seat)
 
 
 def play_round(state: GameState) -> None:
@@ -833,7 +856,7 @@ def grande_finale(state: GameState) -> dict[str, np.ndarray]:
 # --- Whole games ---------------------------------------------------------------------------------
 
 
-def play_game_state(setup: FantastiqueSetup, game: int) -> GameState:
+def play_game_state(setup: FantastiqueSetup, game: int, log: list | None = None) -> GameState:
     """Play the 7 rounds of game ``game`` and return the table as it ends.
 
     Parameters
@@ -842,6 +865,9 @@ def play_game_state(setup: FantastiqueSetup, game: int) -> GameState:
         From :func:`fairysim.sim.fantastique.make_setup`.
     game : int
         Index of the game in the run.
+    log : list, optional
+        Receives the game's event records (the deal, each round's display, decisions and
+        medals, the medal points after each round), for :mod:`.narrate`.
 
     Returns
     -------
@@ -855,13 +881,26 @@ def play_game_state(setup: FantastiqueSetup, game: int) -> GameState:
         If a policy answers outside its legal choices.
     """
     state = new_game(setup, game)
+    state.log = log
+    record(
+        state,
+        "deal",
+        hands=[sorted(p.hand.elements()) for p in state.players],
+        start=state.start_seat,
+        fan=state.fan,
+        medal_rows=[(row.name, list(row.values)) for row in state.medal_rows],
+        draw_pile=len(state.draw_pile),
+    )
     for round_ in range(ROUNDS):
         state.round = round_
+        record(state, "round_start", start=state.start_seat)
         play_round(state)
     return state
 
 
-def play_game(setup: FantastiqueSetup, game: int, trace: bool = False) -> dict[str, np.ndarray]:
+def play_game(
+    setup: FantastiqueSetup, game: int, trace: bool = False, log: list | None = None
+) -> dict[str, np.ndarray]:
     """Play game ``game`` of a run and return its outcome, as one game of ``play_chunks``.
 
     Parameters
@@ -872,6 +911,8 @@ def play_game(setup: FantastiqueSetup, game: int, trace: bool = False) -> dict[s
         Index of the game in the run; with ``setup.seed`` it fixes every draw.
     trace : bool
         Also return ``medal_points_round``: each seat's medal points after each round.
+    log : list, optional
+        Receives the game's event records, ending with the final scoring (``"final"``).
 
     Returns
     -------
@@ -892,8 +933,20 @@ def play_game(setup: FantastiqueSetup, game: int, trace: bool = False) -> dict[s
     >>> float(outcome["win_share"].sum())
     1.0
     """
-    state = play_game_state(setup, game)
+    state = play_game_state(setup, game, log)
     outcome: dict = grande_finale(state)
+    record(
+        state,
+        "final",
+        hands=[sorted(p.hand.elements()) for p in state.players],
+        parts={
+            name: [int(x) for x in outcome[name]]
+            for name in ("medal_points", "finale_count", "finale_points")
+        },
+        score=[int(x) for x in outcome["score"]],
+        rank=[int(x) for x in outcome["rank"]],
+        win_share=[float(x) for x in outcome["win_share"]],
+    )
     outcome["first_seat"] = state.first_seat
     outcome["cards_outside_hands"] = len(state.draw_pile) + len(state.discard_pile)
     if trace:

@@ -1,0 +1,242 @@
+"""The balance card every report opens with, computed the same way for every game.
+
+One screen of the questions a designer asks first: does the turn order favour anyone (by turn
+position, never by lineup seat), how clearly are games won, does the early leader usually win,
+and how long are games where that varies. Each number carries its interval and the games behind
+it; the turn-order comparisons of the whole card are one corrected family
+(:mod:`fairysim.analysis.corrections`).
+
+A study feeds the card one run at a time through :class:`BalanceRows`, which keeps only the
+columns the card reads (a few per seat), so a study's memory stays flat. Runs of one study may
+replay the same deals (the same seed under different fans or setups); the intervals are
+therefore clustered by game: a game's rows from every run are averaged first, and the games are
+the independent units.
+
+What a game's rows must carry is declared in its spec: the turn order
+(:class:`~fairysim.sim.game.TurnOrder`), the game length column where the length varies
+(``GameSpec.length_column``), and a per-round trace of the running score where the engine
+records one (Fantastique's ``medal_points_round_*``).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from fairysim.analysis.stats import GAME_COLUMN, trace_columns
+from fairysim.analysis.turn_order import turn_advantage
+
+COMEBACK_FRACTION = 1 / 3
+"""The comeback rate asks about the leader after this fraction of the rounds (rounded up)."""
+
+TRACE = "trace_round_"
+"""The kept rows name a run's per-round running totals ``trace_round_1`` .. ``trace_round_N``."""
+
+
+def _positions(df: pd.DataFrame, order: Any) -> np.ndarray:
+    """Turn position of every row (0 = the seat that acts first), from the game's
+    :class:`~fairysim.sim.game.TurnOrder`."""
+    seat = df["seat"].to_numpy(np.int64)
+    if order.column is not None:
+        return df[order.column].to_numpy(np.int64)
+    if order.start_seat is not None:
+        players = df["players"].to_numpy(np.int64)
+        return (seat - df[order.start_seat].to_numpy(np.int64)) % players
+    return seat
+
+
+@dataclass
+class BalanceRows:
+    """The rows of a study's runs that its balance card reads, gathered run by run.
+
+    Parameters
+    ----------
+    order : TurnOrder
+        Where the rows say each seat's turn position (the game spec's ``turn_order``).
+    length_column : str, optional
+        Per-game length column where the length varies (``GameSpec.length_column``).
+    trace_prefix : str, optional
+        Prefix of the per-round running totals where the runs record them.
+    """
+
+    order: Any
+    length_column: str | None = None
+    trace_prefix: str | None = None
+    parts: list[pd.DataFrame] = field(default_factory=list)
+
+    def add(self, df: pd.DataFrame) -> None:
+        """Keep one run's rows (one player count; ``game``, ``seat``, ``players``,
+        ``win_share``, ``score`` and the declared columns).
+
+        Parameters
+        ----------
+        df : pandas.DataFrame
+            The run's tidy rows, one per game and seat.
+        """
+        frame = df if "players" in df.columns else df.assign(players=int(df["seat"].nunique()))
+        keep = {
+            "players": frame["players"].to_numpy(np.int16),
+            GAME_COLUMN: frame[GAME_COLUMN].to_numpy(np.int64),
+            "seat": frame["seat"].to_numpy(np.int16),
+            "position": _positions(frame, self.order).astype(np.int16),
+            "win_share": frame["win_share"].to_numpy(np.float32),
+            "score": frame["score"].to_numpy(np.float32),
+        }
+        if self.length_column is not None and self.length_column in frame.columns:
+            keep["length"] = frame[self.length_column].to_numpy(np.float32)
+        if self.trace_prefix is not None:
+            for i, column in enumerate(trace_columns(frame, self.trace_prefix), start=1):
+                keep[f"{TRACE}{i}"] = frame[column].to_numpy(np.float32)
+        part = pd.DataFrame(keep)
+        part.insert(0, "run", len(self.parts))
+        self.parts.append(part)
+
+    def frame(self) -> pd.DataFrame:
+        """Every kept row, with a ``run`` column numbering the runs in the order added."""
+        if not self.parts:
+            raise ValueError("no run was added to the balance card")
+        return pd.concat(self.parts, ignore_index=True)
+
+
+@dataclass
+class BalanceCard:
+    """The balance card's tables (shares are shares of games, 0..1; margins in points).
+
+    Attributes
+    ----------
+    turn_order : pandas.DataFrame
+        Win share by turn position per player count (:func:`~fairysim.analysis.turn_order.
+        turn_advantage`, clustered by game), corrected as one family over the whole table.
+    summary : pandas.DataFrame
+        One row per player count: ``games``, ``runs``; ``margin`` (mean winning margin,
+        points) with ``margin_low``/``margin_high`` and ``margin_median``; ``tied`` (share of
+        games whose top score is tied) with its interval; with a trace ``lead_changes`` (per
+        game) and ``comeback`` (share of games the sole leader after the first third of the
+        rounds does not win, of ``comeback_games`` with a sole leader then), each with its
+        interval; with a length column ``length`` with its interval, ``length_min`` and
+        ``length_max``.
+    method : str
+        The correction of the turn-order family ("holm" or "fdr_bh").
+    comparisons : int
+        How many turn-order comparisons the family holds.
+    """
+
+    turn_order: pd.DataFrame
+    summary: pd.DataFrame
+    method: str
+    comparisons: int
+
+    def tables(self) -> dict[str, pd.DataFrame]:
+        """The card's tables by name (a report writes each as a CSV file)."""
+        return {"turn_order": self.turn_order, "balance": self.summary}
+
+
+def balance_card(rows: BalanceRows | pd.DataFrame, method: str = "holm") -> BalanceCard:
+    """Compute the balance card of a study's runs.
+
+    Parameters
+    ----------
+    rows : BalanceRows or pandas.DataFrame
+        The gathered runs (or their :meth:`BalanceRows.frame`).
+    method : {"holm", "fdr_bh"}, default "holm"
+        Correction of the turn-order family.
+
+    Returns
+    -------
+    BalanceCard
+    """
+    frame = rows.frame() if isinstance(rows, BalanceRows) else rows
+    turn = turn_advantage(
+        frame.rename(columns={"position": "turn_position"}),
+        "turn_position",
+        method=method,
+        family="all",
+    )
+    summary = [_summary_row(int(p), group) for p, group in frame.groupby("players", sort=True)]
+    return BalanceCard(turn, pd.DataFrame(summary), method, int(turn["p_value"].notna().sum()))
+
+
+def _summary_row(players: int, group: pd.DataFrame) -> dict[str, Any]:
+    """The card's row for one player count: per-game values averaged over runs, then
+    summarised over games (the independent units)."""
+    ordered = group.sort_values(["run", GAME_COLUMN, "seat"], kind="stable")
+    runs = int(ordered["run"].nunique())
+    score = ordered["score"].to_numpy(np.float64).reshape(-1, players)
+    games = ordered[GAME_COLUMN].to_numpy(np.int64)[::players]
+    top = np.sort(score, axis=1)
+    per_game = pd.DataFrame(
+        {
+            GAME_COLUMN: games,
+            "margin": top[:, -1] - top[:, -2],
+            "tied": (top[:, -1] == top[:, -2]).astype(np.float64),
+        }
+    )
+    if "length" in ordered.columns:
+        per_game["length"] = ordered["length"].to_numpy(np.float64)[::players]
+    traces = trace_columns(ordered, TRACE)
+    if traces:
+        values = ordered[traces].to_numpy(np.float64).reshape(-1, players, len(traces))
+        win = ordered["win_share"].to_numpy(np.float64).reshape(-1, players)
+        changes, comeback = _leads(values, win)
+        per_game["lead_changes"] = changes
+        per_game["comeback"] = comeback
+    by_game = per_game.groupby(GAME_COLUMN, sort=False).mean()
+    row: dict[str, Any] = {"players": players, "games": len(by_game), "runs": runs}
+    row.update(_mean_interval("margin", by_game["margin"]))
+    row["margin_median"] = float(np.median(per_game["margin"]))
+    row.update(_mean_interval("tied", by_game["tied"]))
+    if "lead_changes" in by_game.columns:
+        row.update(_mean_interval("lead_changes", by_game["lead_changes"]))
+        led = by_game["comeback"].dropna()
+        row.update(_mean_interval("comeback", led))
+        row["comeback_games"] = len(led)
+    if "length" in by_game.columns:
+        row.update(_mean_interval("length", by_game["length"]))
+        row["length_min"] = float(per_game["length"].min())
+        row["length_max"] = float(per_game["length"].max())
+    return row
+
+
+def _leads(values: np.ndarray, win: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per game: lead changes over the rounds, and whether the sole leader after the first
+    third of them ends without a win (nan where the lead is shared then).
+
+    A lead change is a sole leader different from the last sole leader; a tie at the top
+    changes nothing (:func:`fairysim.analysis.stats.lead_changes` counts the same way).
+    """
+    n, _, rounds = values.shape
+    early = max(1, math.ceil(rounds * COMEBACK_FRACTION)) - 1
+    last = np.full(n, -1, np.int64)
+    changes = np.zeros(n, np.int64)
+    comeback = np.full(n, np.nan)
+    for r in range(rounds):
+        totals = values[:, :, r]
+        top = totals.max(axis=1)
+        sole = (totals == top[:, None]).sum(axis=1) == 1
+        leader = totals.argmax(axis=1)
+        changes += sole & (last >= 0) & (leader != last)
+        last = np.where(sole, leader, last)
+        if r == early:
+            lead_win = win[np.arange(n), leader]
+            comeback = np.where(sole, (lead_win == 0).astype(np.float64), np.nan)
+    return changes.astype(np.float64), comeback
+
+
+def _mean_interval(name: str, values: pd.Series) -> dict[str, float]:
+    """Mean of independent per-game values with its 95 % t interval (statsmodels)."""
+    from statsmodels.stats.weightstats import DescrStatsW
+
+    data = values.to_numpy(np.float64)
+    if len(data) < 2:
+        mean = float(data.mean()) if len(data) else math.nan
+        return {name: mean, f"{name}_low": math.nan, f"{name}_high": math.nan}
+    stats = DescrStatsW(data)
+    low, high = stats.tconfint_mean(alpha=0.05) if stats.std > 0 else (stats.mean, stats.mean)
+    return {name: float(stats.mean), f"{name}_low": float(low), f"{name}_high": float(high)}
+
+
+__all__ = ["COMEBACK_FRACTION", "BalanceCard", "BalanceRows", "balance_card"]

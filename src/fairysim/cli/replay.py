@@ -1,0 +1,116 @@
+"""``fairysim replay GAME``: one game of a run told as the rulebook tells it.
+
+One command per registered game whose package has a ``narrate`` module, made from its spec
+(:mod:`fairysim.cli.by_game`) with the options ``simulate`` gives a run (so the same options
+name the same games), plus ``--game`` and ``--html``. The game is played by the reference
+engine, which plays the same games as the fast one.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+from typing import Any
+
+from fairysim.cli.by_game import Param, game_group, game_names, make_command, option, spec_of
+from fairysim.cli.common import apply_weights, handle_errors, stdout_console
+from fairysim.cli.simulate import load_card_option, simulate_params
+from fairysim.errors import FairysimError
+from fairysim.sim.game import GameSpec
+
+KEPT = {"players", "policy", "games", "seed", "cards", "weights"}
+"""The ``simulate`` options a replay shares (with the game's setup axes)."""
+
+
+def replay_params(spec: GameSpec) -> list[Param]:
+    """The options of ``fairysim replay <game>``: the run's, then ``--game`` and ``--html``."""
+    axes = {axis.name for axis in spec.axes}
+    params = [p for p in simulate_params(spec) if p.name in KEPT | axes]
+    params += [
+        option(
+            "game",
+            int,
+            0,
+            "--game",
+            "Index of the game to replay, 0 to --games minus 1 (as the `game` column of "
+            "`fairysim simulate --out`).",
+        ),
+        option(
+            "html",
+            Path | None,
+            None,
+            "--html",
+            "Also write the replay as an HTML page to this .html file (written atomically).",
+        ),
+    ]
+    return params
+
+
+def check_game_index(game: Any, games: int) -> int:
+    """``game`` if it is a game of a run of ``games`` games, else an error naming ``--game``."""
+    if isinstance(game, bool) or not isinstance(game, int) or not 0 <= game < games:
+        raise FairysimError(
+            "--game",
+            f"must be a game of the run, 0 to {games - 1:,} (--games {games:,}); got {game!r}",
+        )
+    return game
+
+
+def run_replay(spec: GameSpec, **options: Any) -> None:
+    """Check every option, replay the game, print it (and write ``--html``)."""
+    from fairysim.analysis.replay import replay, write_html
+    from fairysim.files import check_out_file
+    from fairysim.sim.batch import check_games
+
+    games = check_games(options["games"], "--games")
+    game = check_game_index(options["game"], games)
+    html = options["html"]
+    if html is not None:
+        html = check_out_file(html, "--html", suffix=".html")
+    card_set = load_card_option(spec, options["cards"])
+    axes = {
+        axis.name: axis.parse(options[axis.name], card_set)
+        for axis in spec.axes
+        if options[axis.name] is not None
+    }
+    setup = spec.make_setup(
+        players=options["players"],
+        policies=options["policy"],
+        seed=options["seed"],
+        cards=card_set,
+        **axes,
+    )
+    setup = dataclasses.replace(setup, policies=apply_weights(setup.policies, options["weights"]))
+    result = replay(spec, setup, game)
+    console = stdout_console()
+    for line in result.lines:
+        console.print(line.text, soft_wrap=True, markup=False, highlight=False)
+    if html is not None:
+        write_html(result, html)
+        console.print(f"Wrote {html}", soft_wrap=True, markup=False, highlight=False)
+
+
+def replay_command(name: str) -> Any:
+    """The ``replay`` command of game ``name``, or None if the game has no narrate module."""
+    from fairysim.analysis.replay import has_narrator
+
+    spec = spec_of(name)
+    if not has_narrator(spec):
+        return None
+
+    def body(**options: Any) -> None:
+        run_replay(spec, **options)
+
+    return make_command(
+        handle_errors(body),
+        replay_params(spec),
+        f"Replay one {spec.title} game of a run: the deal, each decision with the choices the "
+        "seat had, the score after each round and the final breakdown (reference engine).",
+    )
+
+
+app = game_group(
+    "Tell one game of a run as the rulebook tells it, decision by decision.",
+    replay_command,
+    game_names,
+)

@@ -1,0 +1,96 @@
+"""Every report page opened in a real browser: its figures load and nothing runs past the page.
+
+Headless Chromium from Debian's packages (``chromium`` and ``chromium-driver``, which
+``.ci/run`` installs) driven through selenium. The pages are small studies of every report.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+DRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+
+pytestmark = pytest.mark.skipif(
+    not (Path(CHROMIUM).exists() and Path(DRIVER).exists()),
+    reason="needs Debian's chromium and chromium-driver (.ci/run installs them)",
+)
+
+WIDTH, HEIGHT = 1280, 900
+"""The browser window, in CSS pixels: a laptop screen."""
+
+
+def build_pages(folder: Path) -> list[Path]:
+    """One small page of every report."""
+    from fairysim.analysis.concerto import report as concerto
+    from fairysim.analysis.concerto import solo_report
+    from fairysim.analysis.concerto.solo_study import solo_study
+    from fairysim.analysis.concerto.study import card_balance
+    from fairysim.analysis.fairyland import report as fairyland
+    from fairysim.analysis.fairyland.study import fairyland_study
+    from fairysim.analysis.fantastique import report as fantastique
+    from fairysim.analysis.fantastique.study import fan_strength
+
+    return [
+        fantastique.build_report(fan_strength(60, 2, players=(2, 3))).write(folder / "f"),
+        concerto.build_report(card_balance(games=200, seed=2, players=(2,))).write(folder / "c"),
+        solo_report.build_report(solo_study(games=300, seed=2, lookahead_games=20)).write(
+            folder / "s"
+        ),
+        fairyland.build_report(
+            fairyland_study(games=120, seed=2, players=(2,), auction_games=5)
+        ).write(folder / "l"),
+    ]
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in (
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        f"--window-size={WIDTH},{HEIGHT}",
+    ):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(DRIVER), options=options)
+    yield driver
+    driver.quit()
+
+
+@pytest.fixture(scope="module")
+def pages(tmp_path_factory):
+    return build_pages(tmp_path_factory.mktemp("pages"))
+
+
+def test_every_figure_loads_and_nothing_runs_past_the_page(browser, pages):
+    for page in pages:
+        browser.get(page.as_uri())
+        images = browser.execute_script(
+            "return [...document.images].map(i => [i.complete, i.naturalWidth, i.alt]);"
+        )
+        assert images, page.name
+        broken = [alt for complete, width, alt in images if not (complete and width > 0)]
+        assert broken == [], (page.name, broken)
+        overflow = browser.execute_script(
+            "return document.documentElement.scrollWidth - document.documentElement.clientWidth;"
+        )
+        assert overflow <= 0, (page.name, overflow)
+        wide = browser.execute_script(
+            "return [...document.querySelectorAll('img')]"
+            ".filter(i => i.getBoundingClientRect().right > document.body.getBoundingClientRect()"
+            ".right + 1).map(i => i.alt);"
+        )
+        assert wide == [], (page.name, wide)
