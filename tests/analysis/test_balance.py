@@ -146,3 +146,16 @@ def test_game_length_where_it_varies():
 def test_an_empty_card_is_an_error():
     with pytest.raises(ValueError, match="no run"):
         balance_card(BalanceRows(FANTASTIQUE.turn_order))
+
+
+def test_example_games_are_a_typical_one_and_the_widest_margin_with_their_run():
+    order = CONCERTO.turn_order
+    run = constructed_run(order, games=5)
+    run["score"] = run["score"] + run["game"] * run["win_share"]  # game g won by 10 + g
+    rows = BalanceRows(order)
+    rows.add(run, {"court": "none"})
+    examples = balance_card(rows).examples.set_index("kind")
+    assert examples.loc["widest margin", "game"] == 4
+    assert examples.loc["widest margin", "margin"] == pytest.approx(14.0)
+    assert examples.loc["typical", "game"] == 2  # the median margin, 12
+    assert (examples["court"] == "none").all()

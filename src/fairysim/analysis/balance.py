@@ -67,8 +67,9 @@ class BalanceRows:
     length_column: str | None = None
     trace_prefix: str | None = None
     parts: list[pd.DataFrame] = field(default_factory=list)
+    labels: list[dict[str, Any]] = field(default_factory=list)
 
-    def add(self, df: pd.DataFrame) -> None:
+    def add(self, df: pd.DataFrame, label: dict[str, Any] | None = None) -> None:
         """Keep one run's rows (one player count; ``game``, ``seat``, ``players``,
         ``win_share``, ``score`` and the declared columns).
 
@@ -76,6 +77,9 @@ class BalanceRows:
         ----------
         df : pandas.DataFrame
             The run's tidy rows, one per game and seat.
+        label : dict, optional
+            What tells the run apart (its fan, its court): kept with the card's example games,
+            so a report can say how to replay them.
         """
         frame = df if "players" in df.columns else df.assign(players=int(df["seat"].nunique()))
         keep = {
@@ -94,6 +98,7 @@ class BalanceRows:
         part = pd.DataFrame(keep)
         part.insert(0, "run", len(self.parts))
         self.parts.append(part)
+        self.labels.append(dict(label or {}))
 
     def frame(self) -> pd.DataFrame:
         """Every kept row, with a ``run`` column numbering the runs in the order added."""
@@ -123,19 +128,35 @@ class BalanceCard:
         The correction of the turn-order family ("holm" or "fdr_bh").
     comparisons : int
         How many turn-order comparisons the family holds.
+    alpha : float
+        The turn-order family's error rate.
+    examples : pandas.DataFrame
+        Two games per player count worth replaying: ``kind`` ``"typical"`` (the first game
+        whose winning margin is the median) and ``"widest margin"`` (the first with the largest
+        margin), with ``margin`` (points), ``game`` and the label of the run it comes from.
     """
 
     turn_order: pd.DataFrame
     summary: pd.DataFrame
     method: str
     comparisons: int
+    examples: pd.DataFrame = field(default_factory=pd.DataFrame)
+    alpha: float = 0.05
+
+    def half_width(self) -> float:
+        """The widest corrected half-width of the turn-order win shares (share of games): what
+        ``--precision`` watches."""
+        tested = self.turn_order.dropna(subset=["p_value"])
+        return float(((tested["high"] - tested["low"]) / 2).max())
 
     def tables(self) -> dict[str, pd.DataFrame]:
         """The card's tables by name (a report writes each as a CSV file)."""
         return {"turn_order": self.turn_order, "balance": self.summary}
 
 
-def balance_card(rows: BalanceRows | pd.DataFrame, method: str = "holm") -> BalanceCard:
+def balance_card(
+    rows: BalanceRows | pd.DataFrame, method: str = "holm", alpha: float = 0.05
+) -> BalanceCard:
     """Compute the balance card of a study's runs.
 
     Parameters
@@ -144,6 +165,9 @@ def balance_card(rows: BalanceRows | pd.DataFrame, method: str = "holm") -> Bala
         The gathered runs (or their :meth:`BalanceRows.frame`).
     method : {"holm", "fdr_bh"}, default "holm"
         Correction of the turn-order family.
+    alpha : float, default 0.05
+        Error rate of the turn-order family (lower where ``--precision`` splits it over its
+        looks, :func:`fairysim.analysis.precision.study_to_precision`).
 
     Returns
     -------
@@ -154,10 +178,48 @@ def balance_card(rows: BalanceRows | pd.DataFrame, method: str = "holm") -> Bala
         frame.rename(columns={"position": "turn_position"}),
         "turn_position",
         method=method,
+        alpha=alpha,
         family="all",
     )
     summary = [_summary_row(int(p), group) for p, group in frame.groupby("players", sort=True)]
-    return BalanceCard(turn, pd.DataFrame(summary), method, int(turn["p_value"].notna().sum()))
+    labels = rows.labels if isinstance(rows, BalanceRows) else []
+    return BalanceCard(
+        turn,
+        pd.DataFrame(summary),
+        method,
+        int(turn["p_value"].notna().sum()),
+        _examples(frame, labels),
+        alpha,
+    )
+
+
+def _examples(frame: pd.DataFrame, labels: list[dict[str, Any]]) -> pd.DataFrame:
+    """A typical game and the widest-margin game of each player count (see BalanceCard)."""
+    rows = []
+    for players, group in frame.groupby("players", sort=True):
+        ordered = group.sort_values(["run", GAME_COLUMN, "seat"], kind="stable")
+        score = ordered["score"].to_numpy(np.float64).reshape(-1, int(players))
+        top = np.sort(score, axis=1)
+        margin = top[:, -1] - top[:, -2]
+        runs = ordered["run"].to_numpy(np.int64)[:: int(players)]
+        games = ordered[GAME_COLUMN].to_numpy(np.int64)[:: int(players)]
+        median = np.median(margin)
+        picks = {
+            "typical": int(np.argmin(np.abs(margin - median))),
+            "widest margin": int(np.argmax(margin)),
+        }
+        for kind, i in picks.items():
+            label = labels[runs[i]] if runs[i] < len(labels) else {}
+            rows.append(
+                {
+                    "players": int(players),
+                    "kind": kind,
+                    "margin": float(margin[i]),
+                    GAME_COLUMN: int(games[i]),
+                    **label,
+                }
+            )
+    return pd.DataFrame(rows)
 
 
 def _summary_row(players: int, group: pd.DataFrame) -> dict[str, Any]:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -157,4 +158,111 @@ def run_to_precision(
     return run
 
 
-__all__ = ["ChunkPlayer", "PrecisionRun", "look_schedule", "run_to_precision"]
+@dataclass
+class StudyPrecision:
+    """What a study played to precision reached (:func:`study_to_precision`).
+
+    Attributes
+    ----------
+    games : int
+        Games per run of the study at its last look.
+    level : float
+        Confidence level of the study's watched intervals, ``1 - alpha / looks_planned``.
+    reached : bool
+        Whether the widest watched half-width is at or below the precision asked.
+    precision : float
+        The half-width asked (share of games).
+    looks : list of int
+        The game counts looked at.
+    half_widths : list of float
+        The widest watched half-width at each look.
+    """
+
+    games: int
+    level: float
+    reached: bool
+    precision: float
+    looks: list[int] = field(default_factory=list)
+    half_widths: list[float] = field(default_factory=list)
+
+    def message(self) -> str:
+        """One line saying what was reached."""
+        widest = self.half_widths[-1]
+        if self.reached:
+            return (
+                f"precision reached: every turn-order win share within +/-{widest:.4f} "
+                f"(asked {self.precision:.4f}, corrected, at {self.level:.2%} for the "
+                f"{len(self.looks)} looks) with {self.games:,} games per run"
+            )
+        return (
+            f"--max-games {self.games:,} reached before --precision {self.precision:g}: "
+            f"widest turn-order half-width {widest:.4f} (corrected, at {self.level:.2%})"
+        )
+
+
+def study_to_precision(
+    run: Callable[[int, float], Any],
+    half_width: Callable[[Any], float],
+    precision: float,
+    max_games: int,
+    *,
+    first_look: int = 1000,
+    alpha: float = 0.05,
+) -> tuple[Any, StudyPrecision]:
+    """Play a whole study at doubling game counts until its watched intervals are narrow enough.
+
+    The same stopping rule as :func:`run_to_precision`, for a study of many runs: the looks are
+    fixed before the first game (``first_look``, doubling, ``max_games``), each look plays the
+    study with ``n`` games per run and its watched intervals at error rate ``alpha / K``, and
+    the first look whose widest half-width is at most ``precision`` is the study reported. A
+    study's runs are not played incrementally: each look plays games ``0 .. n - 1`` afresh
+    (game ``i`` depends only on the seed and ``i``, so it holds the same games as a fixed run
+    of ``n``); the looks before the last cost at most as much again as the last.
+
+    Parameters
+    ----------
+    run : callable
+        ``run(games, alpha)`` plays the study with ``games`` per run, its watched family at
+        error rate ``alpha``.
+    half_width : callable
+        ``half_width(study)`` the widest half-width the stopping rule watches (share of games).
+    precision : float
+        Half-width asked, in (0, 0.5].
+    max_games : int
+        Cap on games per run.
+    first_look : int, default 1000
+        Games per run at the first look.
+    alpha : float, default 0.05
+        Error rate over all looks together.
+
+    Returns
+    -------
+    study, StudyPrecision
+        The study of the last look, and what it reached.
+    """
+    if not 0 < precision <= 0.5:
+        raise ValueError(f"precision must be in (0, 0.5], got {precision}")
+    schedule = look_schedule(first_look, max_games)
+    level_alpha = alpha / len(schedule)
+    reached = StudyPrecision(0, 1 - level_alpha, False, precision)
+    study = None
+    for look in schedule:
+        study = run(look, level_alpha)
+        widest = float(half_width(study))
+        reached.looks.append(look)
+        reached.half_widths.append(widest)
+        reached.games = look
+        if widest <= precision:
+            reached.reached = True
+            break
+    return study, reached
+
+
+__all__ = [
+    "ChunkPlayer",
+    "PrecisionRun",
+    "StudyPrecision",
+    "look_schedule",
+    "run_to_precision",
+    "study_to_precision",
+]

@@ -11,7 +11,7 @@ section is added.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -60,6 +60,28 @@ def run_block(report: Report, what: str, games: int, seed: int, version: str, co
     report.paragraph(
         f"{what}, {games:,} games in all; seed {seed}; fairysim {version}. "
         f"Reproduce with `{command}`.",
+        css_class="meta",
+    )
+
+
+def games_option(meta: dict[str, Any]) -> str:
+    """The options that give a report its games again: ``--games N``, or ``--precision H
+    --max-games N`` where the study was played to a precision."""
+    if "precision" in meta:
+        return f"--precision {meta['precision']:g} --max-games {meta['max_games']}"
+    return f"--games {meta['games']}"
+
+
+def precision_note(report: Report, meta: dict[str, Any]) -> None:
+    """Where a study was played to a precision, what it reached and how it stopped."""
+    if "precision" not in meta:
+        return
+    looks = ", ".join(f"{n:,}" for n in meta["precision_looks"])
+    report.paragraph(
+        f"Played to a precision: {meta['precision_reached']}. The study looked at {looks} "
+        "games per run (doubling, the last look at --max-games), each look's turn-order "
+        "family at the 5 % error rate divided by the looks planned, so the intervals keep their "
+        "coverage whatever look it stopped at.",
         css_class="meta",
     )
 
@@ -134,7 +156,12 @@ def turn_order_section(report: Report, card: BalanceCard, order: Any) -> None:
         f"Win share by turn position ({_order_words(order)}) against the fair share 1/players. "
         "Intervals are clustered by game (a game's positions share one win; runs that replay "
         f"the same deals count them once) and corrected over the table's {card.comparisons} "
-        f"comparisons with {METHOD_NAMES[card.method]}."
+        f"comparisons with {METHOD_NAMES[card.method]}"
+        + (
+            f", at an error rate of {card.alpha:.2%} (--precision's looks)."
+            if card.alpha < 0.05
+            else "."
+        )
     )
     report.bullets(turn_order_lines(t))
     report.figure(
@@ -143,6 +170,37 @@ def turn_order_section(report: Report, card: BalanceCard, order: Any) -> None:
         "Advantage of each turn position over the fair share, with its corrected interval.",
     )
     report.table("turn_order", t, "Win share by turn position.", turn_order_display(t))
+
+
+def replay_section(
+    report: Report, card: BalanceCard, command: Callable[[dict[str, Any]], str]
+) -> None:
+    """Games worth replaying: per player count, a typical game and the widest-margin game,
+    each with the ``fairysim replay`` command that tells it move by move.
+
+    Parameters
+    ----------
+    report : Report
+        The page.
+    card : BalanceCard
+        The study's card (its ``examples``).
+    command : callable
+        ``command(example)`` the replay command of one example row (its ``players``,
+        ``game`` and run label).
+    """
+    if card.examples.empty:
+        return
+    report.section("Replay a game")
+    report.paragraph(
+        "Each game of the study can be told move by move by the reference engine, which plays "
+        "it exactly as the fast engine did: the deal, every decision with the choices the seat "
+        "had, the score after each round and the final breakdown (add `--html FILE` for a page)."
+    )
+    report.bullets(
+        f"{int(e['players'])} players, {e['kind']} game (winning margin {e['margin']:g} points): "
+        f"`{command(e)}`"
+        for e in card.examples.to_dict("records")
+    )
 
 
 def turn_order_lines(t: pd.DataFrame) -> list[str]:
@@ -192,7 +250,7 @@ def turn_order_figure(t: pd.DataFrame) -> Figure:
     player count and position, with its corrected interval; the zero line is the fair share."""
     rows = t.sort_values(["players", "position"]).reset_index(drop=True)
     labels = [f"{int(r.players)} players, {ordinal(int(r.position))}" for r in rows.itertuples()]
-    fig, (ax,) = new_figure(7.0, 0.32 * len(rows) + 1.4)
+    fig, (ax,) = new_figure(7.0, 0.32 * len(rows) + 1.8)
     y = np.arange(len(rows))[::-1].astype(float)
     adv = rows["advantage"].to_numpy(float)
     fair = rows["fair"].to_numpy(float)
@@ -208,7 +266,7 @@ def turn_order_figure(t: pd.DataFrame) -> Figure:
     ax.set_xlabel("win share minus the fair share (percentage points)")
     ax.xaxis.set_major_formatter(points_formatter())
     ax.grid(axis="x", alpha=0.3)
-    ax.legend(loc="lower right", fontsize="small")
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.1), ncol=2, fontsize="small")
     ax.set_title("Seat advantage by turn order")
     return fig
 
@@ -295,7 +353,10 @@ def _largest(g: pd.DataFrame) -> Any:
 __all__ = [
     "METHOD_NAMES",
     "balance_section",
+    "games_option",
     "ordinal",
+    "precision_note",
+    "replay_section",
     "run_block",
     "statistics_note",
     "turn_order_display",

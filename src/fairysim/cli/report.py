@@ -28,6 +28,8 @@ def reports() -> dict[str, tuple[GameSpec, ReportSpec]]:
 
 def report_params(spec: GameSpec, report: ReportSpec) -> list[Param]:
     """The options of ``fairysim report <name>``."""
+    from fairysim.analysis.studies import PRECISION_CAP
+
     params = [
         option(
             "games",
@@ -42,6 +44,24 @@ def report_params(spec: GameSpec, report: ReportSpec) -> list[Param]:
             None,
             "--seed",
             f"Seed of every run of the report (default: {REPORT_SEED}).",
+        ),
+        option(
+            "precision",
+            float | None,
+            None,
+            "--precision",
+            "Instead of --games: play the study at 1,000 games per run, doubling, until every "
+            "turn-order win share of its balance card has a corrected half-width at or below "
+            "this (win-share units, 0.01 = 1 percentage point), the 5% error rate split over "
+            "the looks (reports with a balance card).",
+        ),
+        option(
+            "max_games",
+            int | None,
+            None,
+            "--max-games",
+            f"Cap on the games per run --precision may play (default: "
+            f"{PRECISION_CAP * report.games_default:,}).",
         ),
     ]
     for extra in report.options:
@@ -80,6 +100,7 @@ def run_report(spec: GameSpec, report: ReportSpec, **options: Any) -> None:
         except ValueError as error:
             raise FairysimError("--seed", str(error)) from None
     threads = check_threads(options["threads"])
+    given |= precision_options(report, options)
     if report.takes_cards:
         given["cards"] = load_card_option(spec, options["cards"])
     for extra in report.options:
@@ -97,6 +118,33 @@ def run_report(spec: GameSpec, report: ReportSpec, **options: Any) -> None:
     with ProgressBar("report") as progress:
         html = write(out_dir, threads=threads, progress=progress, **given)
     stdout_console().print(f"Report written to {html}", soft_wrap=True)
+
+
+def precision_options(report: ReportSpec, options: dict[str, Any]) -> dict[str, Any]:
+    """``--precision`` and ``--max-games`` as the writer takes them, checked; a report whose
+    writer plays no balance card refuses them."""
+    import inspect
+
+    from fairysim.sim.batch import check_games
+
+    given: dict[str, Any] = {}
+    precision, cap = options["precision"], options["max_games"]
+    if precision is None and cap is None:
+        return given
+    name = "--precision" if precision is not None else "--max-games"
+    if "precision" not in inspect.signature(load_entry(report.writer)).parameters:
+        raise FairysimError(name, f"the {report.name} report plays a fixed count: give --games")
+    if precision is not None:
+        if options["games"] is not None:
+            raise FairysimError("--precision", "give --games or --precision, not both")
+        if not 0 < precision <= 0.5:
+            raise FairysimError("--precision", f"must be above 0 and at most 0.5, got {precision}")
+        given["precision"] = precision
+    if cap is not None:
+        if precision is None:
+            raise FairysimError("--max-games", "only caps --precision; give --precision too")
+        given["max_games"] = check_games(cap, "--max-games")
+    return given
 
 
 def prepare_out_dir(out_dir: str | Path, option_name: str = "--out-dir") -> Path:

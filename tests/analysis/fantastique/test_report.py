@@ -157,3 +157,20 @@ def test_another_card_file_is_in_the_command(strength):
     variant = type(strength)(**{**strength.__dict__, "meta": meta})
     html = fr.build_report(variant).html()
     assert f"fairysim report fantastique --games {GAMES} --seed {SEED} --cards variant.toml" in html
+
+
+def test_the_replay_commands_on_the_page_replay_the_study_games(strength):
+    import shlex
+
+    from typer.testing import CliRunner
+
+    from fairysim.cli import app
+
+    html = fr.build_report(strength).html()
+    commands = re.findall(r"<code>(fairysim replay [^<]+)</code>", html)
+    examples = strength.balance.examples
+    assert len(commands) == len(examples) == 2 * len(PLAYERS)  # typical and widest, per count
+    result = CliRunner().invoke(app, shlex.split(commands[-1])[1:], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    widest = examples.iloc[-1]
+    assert widest["kind"] == "widest margin" and f"--game {int(widest['game'])}" in commands[-1]

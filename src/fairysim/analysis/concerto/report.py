@@ -28,11 +28,14 @@ from fairysim.analysis.page import Report
 from fairysim.analysis.ranking import leading_group
 from fairysim.analysis.sections import (
     balance_section,
+    games_option,
+    precision_note,
+    replay_section,
     run_block,
     statistics_note,
     turn_order_section,
 )
-from fairysim.analysis.studies import DEFAULT_SEED
+from fairysim.analysis.studies import DEFAULT_SEED, play_study
 from fairysim.sim.batch import Progress
 from fairysim.sim.concerto import ConcertoCards
 from fairysim.sim.concerto.spec import REPORT_GAMES, SPEC
@@ -66,6 +69,8 @@ def write_report(
     cards: str | Path | ConcertoCards | None = None,
     players: Sequence[int] | None = None,
     policy: str = "greedy",
+    precision: float | None = None,
+    max_games: int | None = None,
 ) -> Path:
     """Run the card-balance study and write its HTML report with CSV and PNG files.
 
@@ -87,20 +92,31 @@ def write_report(
         Player counts.
     policy : str, default ``"greedy"``
         The policy every seat plays.
+    precision, max_games : float and int, optional
+        Instead of ``games``: play the study at doubling game counts until the balance card's
+        corrected turn-order half-widths are at most ``precision``, at most ``max_games``
+        per player count (:func:`~fairysim.analysis.studies.play_study`).
 
     Returns
     -------
     Path
         ``out_dir / "concerto-report.html"``.
     """
-    balance = card_balance(
-        DEFAULT_GAMES if games is None else games,
-        DEFAULT_SEED if seed is None else seed,
-        PLAYER_COUNTS if players is None else players,
-        policy,
-        cards,
-        threads,
-        progress,
+    balance = play_study(
+        lambda n, alpha: card_balance(
+            n,
+            DEFAULT_SEED if seed is None else seed,
+            PLAYER_COUNTS if players is None else players,
+            policy,
+            cards,
+            threads,
+            progress,
+            alpha,
+        ),
+        games,
+        DEFAULT_GAMES,
+        precision,
+        max_games,
     )
     return build_report(balance).write(out_dir)
 
@@ -127,7 +143,7 @@ def build_report(balance: CardBalance) -> Report:
         cards,
     )
     games, seed, players = meta["games"], meta["seed"], meta["players"]
-    command = f"fairysim report concerto --games {games} --seed {seed}"
+    command = f"fairysim report concerto {games_option(meta)} --seed {seed}"
     if meta["policy"] != "greedy":
         command += f" --policy {meta['policy']}"
     command += cards_option(cards)
@@ -144,6 +160,7 @@ def build_report(balance: CardBalance) -> Report:
         meta["package_version"],
         command,
     )
+    precision_note(report, meta)
     report.paragraph(
         f"Every seat plays the same policy ({meta['policy']}), so differences between cards and "
         "seats come from the cards and the seating, not from the players. Rates carry Wilson "
@@ -156,6 +173,14 @@ def build_report(balance: CardBalance) -> Report:
     _contest_section(report, balance)
     _popularity_section(report, balance)
     turn_order_section(report, balance.balance, SPEC.turn_order)
+    replay_section(
+        report,
+        balance.balance,
+        lambda e: (
+            f"fairysim replay concerto --players {int(e['players'])} --policy {meta['policy']} "
+            f"--seed {seed} --games {games} --game {int(e['game'])}{cards_option(cards)}"
+        ),
+    )
     card_section(report, cards)
     report.section("Files")
     report.paragraph(

@@ -397,6 +397,7 @@ def card_balance(
     cards: str | Path | ConcertoCards | None = None,
     threads: int | None = None,
     progress: Progress | None = None,
+    alpha: float = 0.05,
 ) -> CardBalance:
     """Measure the balance of the score, contest and popularity cards for 2-4 players.
 
@@ -418,6 +419,8 @@ def card_balance(
         numba threads (all by default); never changes the numbers.
     progress : callable, optional
         ``progress(games_done, games_total)`` over the whole study.
+    alpha : float, default 0.05
+        Error rate of the balance card's turn-order family (``--precision`` lowers it).
 
     Returns
     -------
@@ -482,7 +485,7 @@ def card_balance(
         contests_pooled=_pool_contests(contest_df),
         popularity=popularity_df,
         parts=pd.concat(parts, ignore_index=True),
-        balance=balance_card(balance_rows),
+        balance=balance_card(balance_rows, alpha=alpha),
         cards=card_set,
         meta=meta,
     )

@@ -38,11 +38,14 @@ from fairysim.analysis.formats import fmt_interval, fmt_intervals, fmt_percent, 
 from fairysim.analysis.page import Report
 from fairysim.analysis.sections import (
     balance_section,
+    games_option,
+    precision_note,
+    replay_section,
     run_block,
     statistics_note,
     turn_order_section,
 )
-from fairysim.analysis.studies import DEFAULT_SEED
+from fairysim.analysis.studies import DEFAULT_SEED, play_study
 from fairysim.sim.batch import Progress
 from fairysim.sim.fairyland import FairyLandCards
 from fairysim.sim.fairyland.spec import REPORT_AUCTION_GAMES, REPORT_GAMES, SPEC
@@ -87,6 +90,8 @@ def write_report(
     players: Sequence[int] | None = None,
     policy: str = "greedy",
     auction_games: int | None = None,
+    precision: float | None = None,
+    max_games: int | None = None,
 ) -> Path:
     """Run the Fairy Land study and write its HTML report with CSV and PNG files.
 
@@ -110,21 +115,32 @@ def write_report(
         The policy every seat plays.
     auction_games : int, default :data:`DEFAULT_AUCTION_GAMES`
         Games per player count whose every auction is logged.
+    precision, max_games : float and int, optional
+        Instead of ``games``: play the study at doubling game counts until the balance card's
+        corrected turn-order half-widths are at most ``precision``, at most ``max_games``
+        per run (:func:`~fairysim.analysis.studies.play_study`).
 
     Returns
     -------
     Path
         ``out_dir / "fairyland-report.html"``.
     """
-    study = fairyland_study(
-        DEFAULT_GAMES if games is None else games,
-        DEFAULT_SEED if seed is None else seed,
-        PLAYER_COUNTS if players is None else players,
-        policy=policy,
-        cards=cards,
-        auction_games=DEFAULT_AUCTION_GAMES if auction_games is None else auction_games,
-        threads=threads,
-        progress=progress,
+    study = play_study(
+        lambda n, alpha: fairyland_study(
+            n,
+            DEFAULT_SEED if seed is None else seed,
+            PLAYER_COUNTS if players is None else players,
+            policy=policy,
+            cards=cards,
+            auction_games=DEFAULT_AUCTION_GAMES if auction_games is None else auction_games,
+            threads=threads,
+            progress=progress,
+            alpha=alpha,
+        ),
+        games,
+        DEFAULT_GAMES,
+        precision,
+        max_games,
     )
     return build_report(study).write(out_dir)
 
@@ -160,6 +176,7 @@ def build_report(study: FairyLandStudy) -> Report:
         meta["package_version"],
         command(meta),
     )
+    precision_note(report, meta)
     report.paragraph(
         "The Queen's Court items are PROVISIONAL (ruling L13): the rulebook does not print the "
         "19 items, and every number that involves an item is played with the project's "
@@ -187,6 +204,7 @@ def build_report(study: FairyLandStudy) -> Report:
     _court_section(report, study)
     _length_section(report, study)
     turn_order_section(report, study.balance, SPEC.turn_order)
+    replay_section(report, study.balance, lambda e: replay_command(meta, e))
     report.section("Files")
     report.paragraph(
         "Every table is also a CSV file beside this page, in full precision: the card balance "
@@ -205,10 +223,24 @@ def build_report(study: FairyLandStudy) -> Report:
 
 def command(meta: dict) -> str:
     """The command line that writes the same report."""
-    text = f"fairysim report fairyland --games {meta['games']} --seed {meta['seed']}"
+    text = f"fairysim report fairyland {games_option(meta)} --seed {meta['seed']}"
     text += f" --auction-games {meta['auction_games']}"
     if meta["policy"] != "greedy":
         text += f" --policy {meta['policy']}"
+    if "cards" in meta:
+        text += f" --cards {meta['cards']}"
+    return text
+
+
+def replay_command(meta: dict, example: dict) -> str:
+    """The ``fairysim replay`` command of one of the balance card's example games."""
+    text = (
+        f"fairysim replay fairyland --players {int(example['players'])} "
+        f"--policy {meta['policy']} --seed {meta['seed']} --games {meta['games']} "
+        f"--game {int(example['game'])}"
+    )
+    if example.get("court") not in (None, BALANCE_COURT):
+        text += f" --court {example['court']}"
     if "cards" in meta:
         text += f" --cards {meta['cards']}"
     return text

@@ -160,6 +160,7 @@ def fairyland_study(
     courts: Sequence[str] = COURTS,
     threads: int | None = None,
     progress: Progress | None = None,
+    alpha: float = 0.05,
 ) -> FairyLandStudy:
     """Play the report's games and build its tables.
 
@@ -185,6 +186,8 @@ def fairyland_study(
         numba threads (all by default); never changes the numbers.
     progress : callable, optional
         ``progress(games_done, games_total)`` over the whole study.
+    alpha : float, default 0.05
+        Error rate of the balance card's turn-order family (``--precision`` lowers it).
 
     Returns
     -------
@@ -225,7 +228,7 @@ def fairyland_study(
             game_parts.append(game_rows(df))
             if court == BALANCE_COURT:
                 card_parts.append(card_rows(df, court_of[court]))
-                balance_rows.add(df)
+                balance_rows.add(df, {"court": court})
             del df  # one run's rows at a time
         auction_parts.append(
             play_auctions(setup_of[n], logged, threads=threads, progress=tracker.run())
@@ -261,7 +264,7 @@ def fairyland_study(
         auctions=auctions,
         auction_prices=auction_prices(auctions),
         auction_summary=auction_summary(auctions),
-        balance=balance_card(balance_rows, method=CORRECTION),
+        balance=balance_card(balance_rows, method=CORRECTION, alpha=alpha),
         meta=meta,
     )
 

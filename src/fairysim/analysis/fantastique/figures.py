@@ -121,7 +121,8 @@ def gain_family(strength: FanStrength) -> pd.DataFrame:
 
 
 def gain_figure(strength: FanStrength) -> Figure:
-    """Figure (c): win share a fan-aware seat 0 gains over greedy, per fan and player count.
+    """Figure (c): win share a fan-aware seat 0 gains over the baseline, per fan and player
+    count.
 
     Parameters
     ----------
@@ -159,7 +160,8 @@ def gain_figure(strength: FanStrength) -> Figure:
             ax,
             [f"fan {fan}" for fan in fans],
             series,
-            xlabel="change in seat 0's win share vs greedy (percentage points)",
+            xlabel=f"seat 0's win share minus with {strength.meta['baseline']}\n"
+            "(percentage points)",
             title=str(lineup),
             reference_label="no gain",
         )

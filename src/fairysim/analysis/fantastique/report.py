@@ -25,17 +25,21 @@ from fairysim.analysis.fantastique.study import (
     Lineup,
     baseline_table,
     fan_strength,
+    report_lineups,
 )
 from fairysim.analysis.formats import fmt_interval, fmt_intervals, fmt_percent, fmt_points, verdict
 from fairysim.analysis.page import Report
 from fairysim.analysis.ranking import top_wording
 from fairysim.analysis.sections import (
     balance_section,
+    games_option,
+    precision_note,
+    replay_section,
     run_block,
     statistics_note,
     turn_order_section,
 )
-from fairysim.analysis.studies import DEFAULT_SEED
+from fairysim.analysis.studies import DEFAULT_SEED, play_study
 from fairysim.sim.batch import Progress
 from fairysim.sim.fantastique import FantastiqueCards
 from fairysim.sim.fantastique.spec import REPORT_GAMES, SPEC
@@ -64,6 +68,9 @@ def write_report(
     progress: Progress | None = None,
     cards: str | Path | FantastiqueCards | None = None,
     players: Sequence[int] | None = None,
+    precision: float | None = None,
+    max_games: int | None = None,
+    policy: str = "greedy",
 ) -> Path:
     """Run the Grande Finale study and write the HTML report with its CSV and PNG files.
 
@@ -83,6 +90,13 @@ def write_report(
         Card file (deck and medal rows); the rulebook's by default.
     players : sequence of int, default (2, 3, 4, 5)
         Player counts.
+    precision, max_games : float and int, optional
+        Instead of ``games``: play the study at doubling game counts until the balance card's
+        corrected turn-order half-widths are at most ``precision``, at most ``max_games``
+        per cell (:func:`~fairysim.analysis.studies.play_study`).
+    policy : str, default ``"greedy"``
+        The baseline's policy, at every seat, and around the fan-aware seat
+        (:func:`~fairysim.analysis.fantastique.study.report_lineups`).
 
     Returns
     -------
@@ -95,13 +109,21 @@ def write_report(
     staged beside its destination and renamed into place, the HTML last, so a failed or
     interrupted run never leaves a half-written report.
     """
-    strength = fan_strength(
-        DEFAULT_GAMES if games is None else games,
-        DEFAULT_SEED if seed is None else seed,
-        PLAYER_COUNTS if players is None else players,
-        threads=threads,
-        progress=progress,
-        cards=cards,
+    strength = play_study(
+        lambda n, alpha: fan_strength(
+            n,
+            DEFAULT_SEED if seed is None else seed,
+            PLAYER_COUNTS if players is None else players,
+            threads=threads,
+            progress=progress,
+            cards=cards,
+            alpha=alpha,
+            lineups=report_lineups(policy),
+        ),
+        games,
+        DEFAULT_GAMES,
+        precision,
+        max_games,
     )
     return build_report(strength).write(out_dir)
 
@@ -127,9 +149,12 @@ def build_report(strength: FanStrength) -> Report:
         "Fantastique: how strong is each Grande Finale fan?", REPORT_FILENAME, FILE_PREFIX
     )
 
-    command = f"fairysim report fantastique --games {games} --seed {seed}"
+    command = f"fairysim report fantastique {games_option(meta)} --seed {seed}"
     if "cards" in meta:
         command += f" --cards {meta['cards']}"
+    base_policy = next(lu for lu in meta["lineups"] if lu["name"] == baseline)["seat0"]
+    if base_policy != "greedy":
+        command += f" --policy {base_policy}"
     covers = ""
     if list(meta["players"]) != list(PLAYER_COUNTS):
         covers = f" ({_join(map(str, meta['players']))} players only, from Python)"
@@ -141,6 +166,7 @@ def build_report(strength: FanStrength) -> Report:
         meta["package_version"],
         command,
     )
+    precision_note(report, meta)
     report.paragraph(
         "Every run uses the same seed, so game i deals the same cards in every lineup and "
         "under every fan: lineups and fans are compared game by game on identical deals "
@@ -158,6 +184,7 @@ def build_report(strength: FanStrength) -> Report:
     _decides_section(report, strength)
     _gain_section(report, strength)
     turn_order_section(report, strength.balance, SPEC.turn_order)
+    replay_section(report, strength.balance, lambda e: _replay_command(strength, e))
     _more_tables(report, strength)
 
     report.metadata(meta)
@@ -190,8 +217,8 @@ def _strength_section(report: Report, strength: FanStrength) -> None:
         "ranking",
         r,
         "Ranking. group = tied group (1 = top); finale cards = mean cards the fan counts per "
-        "seat (all greedy); gain = change in seat 0's win share when it plays for the fan "
-        "instead of greedily (corrected interval).",
+        f"seat ({strength.meta['baseline']}); gain = change in seat 0's win share when it "
+        "plays for the fan instead of as the baseline (corrected interval).",
         display=_ranking_display(strength),
     )
     if not d.empty:
@@ -247,7 +274,8 @@ def _decides_section(report: Report, strength: FanStrength) -> None:
     report.table(
         "finale_counts",
         strength.finale_counts,
-        "Mean cards the Grande Finale counts per seat (all greedy, cards); the CSV holds the "
+        f"Mean cards the Grande Finale counts per seat ({strength.meta['baseline']}, cards); "
+        "the CSV holds the "
         "full distribution for every lineup.",
         display=count_display,
     )
@@ -256,10 +284,11 @@ def _decides_section(report: Report, strength: FanStrength) -> None:
 def _gain_section(report: Report, strength: FanStrength) -> None:
     report.section("Does playing for the fan pay?")
     report.paragraph(
-        "Seat 0 switches from greedy to a fan-aware policy while every other seat stays "
-        "greedy; the same deals are played both ways and seat 0's win share is compared game "
-        "by game, in percentage points (pp) of games. The gains per player count are one "
-        "corrected family, the gains averaged over player counts another."
+        f"Seat 0 switches from the baseline ({strength.meta['baseline']}) to a fan-aware policy "
+        "while every other seat keeps the baseline's; the same deals are played both ways and "
+        "seat 0's win share is compared game by game, in percentage points (pp) of games. The "
+        "gains per player count are one corrected family, the gains averaged over player "
+        "counts another."
     )
     fg, per_players = strength.fan_gains, strength.gains
     if fg.empty:
@@ -267,12 +296,12 @@ def _gain_section(report: Report, strength: FanStrength) -> None:
         return
     report.bullets(_gain_lines(fg, per_players))
     report.figure(
-        "gain", gain_figure(strength), "Fan-aware gain over greedy by fan and player count."
+        "gain", gain_figure(strength), "Fan-aware gain over the baseline by fan and player count."
     )
     report.table(
         "gains",
         per_players,
-        f"Gain of seat 0 over greedy per player count ({len(per_players)} comparisons, "
+        f"Gain of seat 0 over the baseline per player count ({len(per_players)} comparisons, "
         "Holm-corrected intervals; the CSV has every column).",
         display=_verdict_display(
             per_players[["fan", "players", "lineup", "gain", "low", "high", "significant"]],
@@ -301,8 +330,8 @@ def _gain_lines(fan_gains: pd.DataFrame, gains: pd.DataFrame) -> list[str]:
         down = int(((group["gain"] < 0) & group["significant"]).sum())
         flat = len(group) - up - down
         line = (
-            f"{lineup}, averaged over player counts: better than greedy under {up} fan(s), "
-            f"worse under {down}, not separated from greedy under {flat}."
+            f"{lineup}, averaged over player counts: better than the baseline under {up} "
+            f"fan(s), worse under {down}, not separated from it under {flat}."
         )
         cells = gains[(gains["lineup"] == lineup) & gains["significant"]]
         for sign, word in ((1, "gains"), (-1, "losses")):
@@ -331,6 +360,22 @@ def _more_tables(report: Report, strength: FanStrength) -> None:
 
 # --------------------------------------------------------------------------------------------
 # Table helpers
+
+
+def _replay_command(strength: FanStrength, example: dict) -> str:
+    """The ``fairysim replay`` command of one of the balance card's example games."""
+    meta = strength.meta
+    baseline = next(lu for lu in meta["lineups"] if lu["name"] == meta["baseline"])
+    players = int(example["players"])
+    policy = ",".join(Lineup(**baseline).policies(players))
+    if baseline["seat0"] == baseline["others"]:
+        policy = baseline["seat0"]
+    command = (
+        f"fairysim replay fantastique --players {players} --fan {example['fan']} "
+        f"--policy {policy} --seed {meta['seed']} --games {meta['games']} "
+        f"--game {int(example['game'])}"
+    )
+    return command + (f" --cards {meta['cards']}" if "cards" in meta else "")
 
 
 def _lineup_lines(lineups: list[dict], baseline: str) -> list[str]:

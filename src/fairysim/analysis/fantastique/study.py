@@ -96,12 +96,36 @@ class Lineup:
 BASELINE = Lineup("all greedy", "greedy", "greedy")
 """Reference lineup: strength is measured on it, gains are paired against it."""
 
-DEFAULT_LINEUPS = (
-    BASELINE,
-    Lineup("all hoarder", "hoarder", "hoarder"),
-    Lineup("hoarder at seat 0", "hoarder", "greedy"),
-    Lineup("balancer at seat 0", "balancer", "greedy"),
-)
+
+def report_lineups(policy: str = "greedy") -> tuple[Lineup, ...]:
+    """The report's lineups around one policy: all ``policy`` (the baseline), all hoarder, and
+    one fan-aware seat (hoarder, then balancer) among ``policy`` players.
+
+    Parameters
+    ----------
+    policy : str, default "greedy"
+        The policy of the baseline and of the seats around the fan-aware one (a built-in name
+        or ``module:function``).
+
+    Returns
+    -------
+    tuple of Lineup
+    """
+    lineups = [Lineup(f"all {policy}", policy, policy)]
+    lineups += [
+        Lineup(f"all {fan_aware}", fan_aware, fan_aware)
+        for fan_aware in ("hoarder",)
+        if fan_aware != policy
+    ]
+    lineups += [
+        Lineup(f"{fan_aware} at seat 0", fan_aware, policy)
+        for fan_aware in ("hoarder", "balancer")
+        if fan_aware != policy
+    ]
+    return tuple(lineups)
+
+
+DEFAULT_LINEUPS = report_lineups()
 """All greedy; all hoarder; one fan-aware seat (hoarder, then balancer) among greedy players."""
 
 
@@ -189,6 +213,7 @@ def fan_strength(
     threads: int | None = None,
     progress: Progress | None = None,
     cards: str | Path | FantastiqueCards | None = None,
+    alpha: float = 0.05,
 ) -> FanStrength:
     """Measure how much each Grande Finale fan decides games, and what playing for it gains.
 
@@ -217,6 +242,8 @@ def fan_strength(
         ``progress(games_done, games_total)`` over the whole analysis.
     cards : path or FantastiqueCards, optional
         Card file (deck and medal rows) every run plays; the rulebook's by default.
+    alpha : float, default 0.05
+        Error rate of the balance card's turn-order family (``--precision`` lowers it).
 
     Returns
     -------
@@ -271,7 +298,7 @@ def fan_strength(
                 seat_rows.append(run.seat_finale)
                 seat0[lineup.name] = run.seat0
                 if lineup is baseline:
-                    balance_rows.add(df)
+                    balance_rows.add(df, {"fan": fan})
                     decided[(fan, n_players)] = run.decides
                 del df  # keep memory flat: one run's rows at a time
             for lineup in paired:
@@ -315,7 +342,7 @@ def fan_strength(
         seat_finale=pd.concat(seat_rows, ignore_index=True),
         gains=gains,
         fan_gains=fan_gains,
-        balance=balance_card(balance_rows),
+        balance=balance_card(balance_rows, alpha=alpha),
         ranking=ranking,
         fan_differences=fan_differences,
         meta=meta,
@@ -488,4 +515,5 @@ __all__ = [
     "baseline_table",
     "fan_strength",
     "gain_column",
+    "report_lineups",
 ]

@@ -1,0 +1,72 @@
+"""``fairysim report NAME --precision H``: a study played until its balance card is precise."""
+
+from __future__ import annotations
+
+import pytest
+from typer.testing import CliRunner
+
+from fairysim.analysis.precision import look_schedule, study_to_precision
+from fairysim.cli import app
+
+RUNNER = CliRunner()
+
+
+class FakeStudy:
+    """A study whose corrected half-width shrinks as 1/sqrt(games)."""
+
+    def __init__(self, games: int, alpha: float) -> None:
+        self.games, self.alpha = games, alpha
+
+    def half_width(self) -> float:
+        return 1.0 / self.games**0.5
+
+
+def test_the_study_stops_at_the_first_look_precise_enough_with_the_error_rate_split():
+    seen = []
+
+    def run(games, alpha):
+        seen.append((games, alpha))
+        return FakeStudy(games, alpha)
+
+    study, reached = study_to_precision(run, FakeStudy.half_width, 0.02, 16_000)
+    looks = look_schedule(1000, 16_000)  # 1,000 .. 16,000: five looks planned
+    assert [g for g, _ in seen] == [1000, 2000, 4000]  # 1/sqrt(4000) < 0.02 < 1/sqrt(2000)
+    assert all(a == pytest.approx(0.05 / len(looks)) for _, a in seen)
+    assert reached.reached and reached.games == study.games == 4000
+    assert reached.level == pytest.approx(1 - 0.05 / len(looks))
+    capped, missed = study_to_precision(run, FakeStudy.half_width, 0.001, 3000)
+    assert not missed.reached and capped.games == 3000
+    assert "--max-games 3,000 reached before --precision 0.001" in missed.message()
+
+
+def test_a_report_played_to_a_precision_says_what_it_reached(tmp_path):
+    result = RUNNER.invoke(
+        app,
+        ["report", "concerto", "--precision", "0.2", "--max-games", "2000", "--seed", "3",
+         "--out-dir", str(tmp_path)],
+        catch_exceptions=False,
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    page = (tmp_path / "concerto-report.html").read_text(encoding="utf-8")
+    assert "Played to a precision: precision reached" in page
+    assert "fairysim report concerto --precision 0.2 --max-games 2000 --seed 3" in page
+
+
+@pytest.mark.parametrize(
+    ("args", "option"),
+    [
+        (["concerto", "--precision", "0.7"], "--precision"),
+        (["concerto", "--precision", "0.01", "--games", "100"], "--precision"),
+        (["concerto", "--max-games", "100"], "--max-games"),
+        (["concerto", "--precision", "0.01", "--max-games", "0"], "--max-games"),
+        (["concerto-solo", "--precision", "0.01"], "--precision"),
+    ],
+)
+def test_bad_precision_options_are_one_line(args, option, tmp_path):
+    result = RUNNER.invoke(
+        app, ["report", *args, "--out-dir", str(tmp_path / "out")], catch_exceptions=False
+    )
+    assert result.exit_code == 2, result.output
+    assert option in result.output and "Traceback" not in result.output
+    assert len(result.output.strip().splitlines()) == 1
+    assert not (tmp_path / "out").exists()
