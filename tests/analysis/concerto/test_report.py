@@ -50,7 +50,14 @@ def test_balance_report_content_and_files(balance, tmp_path):
     )
     for stem in tables:
         assert f"concerto-{stem}.csv" in names, stem
-    for stem in ("score_cards", "contests", "popularity", "turn_order"):
+    for stem in (
+        "score_cards",
+        "score_card_lift",
+        "contests",
+        "contest_spread",
+        "popularity",
+        "turn_order",
+    ):
         assert f"concerto-{stem}.png" in names, stem
         assert f"concerto-{stem}.svg" in names, stem
 
@@ -65,7 +72,9 @@ def test_rankings_are_worded_from_corrected_tests(balance):
 def test_figures_are_figures(balance):
     drawn = [
         figures.score_card_figure(balance),
+        figures.score_card_lift_figure(balance),
         figures.contest_figure(balance),
+        figures.contest_spread_figure(balance),
         figures.popularity_figure(balance),
     ]
     assert all(isinstance(f, Figure) for f in drawn)

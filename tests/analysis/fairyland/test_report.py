@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 import fairysim
 from fairysim import files
 from fairysim.analysis.fairyland import report as fr
+from fairysim.analysis.fairyland.figures import COURT_FIGURE_MEASURES
 from fairysim.cli import app
 from fairysim.errors import FairysimError
 
@@ -34,7 +35,14 @@ TABLES = (
     "balance",
     "turn_order",
 )
-FIGURES = ("card_balance", "auctions", "courts", "length", "turn_order")
+FIGURES = (
+    "card_balance",
+    "card_collect",
+    "auctions",
+    *(f"courts_{m}" for m in COURT_FIGURE_MEASURES),
+    "length",
+    "turn_order",
+)
 runner = CliRunner(env={"COLUMNS": "200"})
 
 
@@ -112,7 +120,7 @@ def test_write_report_end_to_end(tmp_path):
 
 
 def test_failure_mid_way_leaves_nothing(tmp_path, monkeypatch):
-    def broken(_study):
+    def broken(_study, *_measure):
         raise RuntimeError("figure failed")
 
     monkeypatch.setattr(fr, "court_figure", broken)

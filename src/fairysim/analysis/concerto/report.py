@@ -17,8 +17,10 @@ import pandas as pd
 from fairysim.analysis.concerto.cards import card_section, cards_option, contest_label, new_report
 from fairysim.analysis.concerto.figures import (
     contest_figure,
+    contest_spread_figure,
     popularity_figure,
     score_card_figure,
+    score_card_lift_figure,
 )
 from fairysim.analysis.concerto.study import PLAYER_COUNTS, CardBalance, card_balance
 from fairysim.analysis.formats import fmt_interval, fmt_intervals, fmt_percent, fmt_points, verdict
@@ -253,7 +255,8 @@ def _score_card_section(report: Report, balance: CardBalance) -> None:
         ]
     )
     report.data("completion_pairs", pairs)
-    report.figure("score_cards", score_card_figure(balance), "Score-card completion and lift.")
+    report.figure("score_cards", score_card_figure(balance), "Score-card completion rate.")
+    report.figure("score_card_lift", score_card_lift_figure(balance), "Score-card holders' lift.")
     display = pd.DataFrame(
         {
             "card": s["card"],
@@ -305,7 +308,8 @@ def _contest_section(report: Report, balance: CardBalance) -> None:
         ]
     )
     report.data("contest_pairs", pairs)
-    report.figure("contests", contest_figure(balance), "Spread and honor decisiveness per card.")
+    report.figure("contests", contest_figure(balance), "How often each card's honor decides.")
+    report.figure("contest_spread", contest_spread_figure(balance), "Spread each card creates.")
     spreads = [col for col in c.columns if col.startswith("spread_")]
     display = pd.DataFrame(
         {

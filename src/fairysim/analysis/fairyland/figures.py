@@ -1,5 +1,5 @@
-"""The Fairy Land report's figures: card balance, auctions, the courts, game length and seat
-advantage by turn position.
+"""The Fairy Land report's figures: card balance (lift, then collection), auctions, the
+courts (one measure a figure) and game length.
 
 Each function takes a finished :class:`~fairysim.analysis.fairyland.study.FairyLandStudy` and
 returns a matplotlib figure (one message each, 95 % intervals drawn), so a notebook shows the
@@ -21,7 +21,14 @@ from fairysim.analysis.fairyland.study import (
     STARRED_COURT,
     FairyLandStudy,
 )
-from fairysim.analysis.plots import new_figure, percent_formatter, points_formatter
+from fairysim.analysis.plots import (
+    cumulative_shares,
+    new_figure,
+    percent_formatter,
+    points_formatter,
+    step_cdf,
+    wrapped,
+)
 
 GROUP_COLOURS = dict(
     zip(
@@ -43,8 +50,9 @@ COURT_FIGURE_MEASURES = (
     "auctions",
     "starter_wins",
 )
-"""The measures the court figure shows (every measure is in the report's table): the score
-itself, how close games are, what players do, and the starting player's edge."""
+"""The measures the report draws a court figure for, one figure each (every measure is in the
+report's table): the score itself, how close games are, what players do, and the starting
+player's edge."""
 
 
 def _player_label(n: int) -> str:
@@ -52,7 +60,7 @@ def _player_label(n: int) -> str:
 
 
 def card_balance_figure(study: FairyLandStudy) -> Figure:
-    """Every card type ranked by how much collecting it goes with winning, with 95 % intervals.
+    """Every card type ranked by how much collecting it goes with winning, with its interval.
 
     Parameters
     ----------
@@ -62,40 +70,22 @@ def card_balance_figure(study: FairyLandStudy) -> Figure:
     Returns
     -------
     matplotlib.figure.Figure
-        One row per card type, highest lift on top, coloured by kind; left: share of
-        seat-games that collect it (Wilson intervals); right: win share of the seats that
-        collect it minus that of the seats that do not (percentage points, averaged over player
-        counts). Filled points are significant after the study's correction, hollow ones are
-        not.
+        One row per card type, highest lift on top, coloured by kind: win share of the seats
+        that collect it minus that of the seats that do not (percentage points, averaged over
+        player counts), with the study's corrected intervals. Filled points are significant
+        after the study's correction, hollow ones are not.
     """
     c = study.cards_pooled
     rows = len(c)
     y = np.arange(rows)[::-1].astype(float)
     colours = [GROUP_COLOURS[g] for g in c["group"]]
-    fig, (left, right) = new_figure(12, 0.26 * rows + 2.2, ncols=2)
-    share = c["collect_share"].to_numpy(float)
-    left.barh(y, share, color=colours, alpha=0.8)
-    left.errorbar(
-        share,
-        y,
-        xerr=np.vstack([share - c["collect_low"], c["collect_high"] - share]),
-        fmt="none",
-        ecolor="#222",
-        capsize=2,
-        lw=1,
-    )
-    left.set_yticks(y, list(c["label"]))
-    left.set_xlim(0, 1)
-    left.xaxis.set_major_formatter(percent_formatter(0))
-    left.set_xlabel("share of seat-games that collect it (court items: games it is drawn)")
-    left.set_title("How often a seat collects it")
-    left.grid(axis="x", alpha=0.3)
+    fig, (ax,) = new_figure(8, 0.26 * rows + 2.2)
     lift = c["lift"].to_numpy(float)
     err = np.nan_to_num(np.vstack([lift - c["low"], c["high"] - lift]))
     for yi, value, e, colour, significant in zip(
         y, lift, err.T, colours, c["significant"], strict=True
     ):
-        right.errorbar(
+        ax.errorbar(
             value,
             yi,
             xerr=e[:, None],
@@ -105,29 +95,83 @@ def card_balance_figure(study: FairyLandStudy) -> Figure:
             capsize=2,
             lw=1,
         )
-    right.axvline(0, color="#666", ls="--", lw=1)
-    right.set_yticks(y, [""] * rows)
-    right.xaxis.set_major_formatter(points_formatter())
-    right.set_xlabel("collectors' win share minus the others' (percentage points)")
-    right.set_title("How much collecting it moves the win share")
-    right.grid(axis="x", alpha=0.3)
-    for ax in (left, right):
-        ax.set_ylim(-0.7, rows - 0.3)
-    present = [g for g in GROUPS if g in set(c["group"])]
-    handles = [Patch(color=GROUP_COLOURS[g], label=g) for g in present]
+    ax.axvline(0, color="#666", ls="--", lw=1)
+    ax.set_yticks(y, list(c["label"]))
+    ax.xaxis.set_major_formatter(points_formatter())
+    ax.set_xlabel("collectors' win share minus the others' (percentage points)")
+    ax.grid(axis="x", alpha=0.3)
+    ax.set_ylim(-0.7, rows - 0.3)
+    handles = _kind_handles(c)
     handles += [
         Line2D([], [], marker="o", color="#444", mfc="#444", ls="", label="significant"),
         Line2D([], [], marker="o", color="#444", mfc="white", ls="", label="not significant"),
+        Line2D([], [], color="#666", ls="--", lw=1, label="no lift"),
     ]
-    right.legend(handles=handles, loc="lower right", fontsize="small")
+    ax.legend(handles=handles, loc="lower right", fontsize="small")
     meta = study.meta
-    fig.suptitle(
-        f"Card balance, {meta['policy']} at every seat, {_players(meta)} pooled "
-        f"({PROVISIONAL_NOTE}; significance after {meta['correction'].title()} correction "
-        f"for {rows} card types)",
+    ax.set_title(
+        wrapped(
+            f"How much collecting a card type moves the win share\n{meta['policy']} at every "
+            f"seat, {_players(meta)} pooled ({PROVISIONAL_NOTE}; {meta['correction'].title()} "
+            f"correction for {rows} card types)",
+            fig.get_figwidth() * 0.7,
+        ),
         fontsize="medium",
     )
     return fig
+
+
+def card_collect_figure(study: FairyLandStudy) -> Figure:
+    """Every card type ranked by how often a seat collects it, with 95 % Wilson intervals.
+
+    Parameters
+    ----------
+    study : FairyLandStudy
+        A finished study.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        Horizontal bars, most often collected on top, coloured by kind: share of seat-games
+        that collect the type (court items: the games it is drawn in).
+    """
+    c = study.cards_pooled.sort_values("collect_share", ascending=False, kind="stable")
+    rows = len(c)
+    y = np.arange(rows)[::-1].astype(float)
+    fig, (ax,) = new_figure(8, 0.26 * rows + 2.2)
+    share = c["collect_share"].to_numpy(float)
+    ax.barh(y, share, color=[GROUP_COLOURS[g] for g in c["group"]], alpha=0.8)
+    ax.errorbar(
+        share,
+        y,
+        xerr=np.nan_to_num(np.vstack([share - c["collect_low"], c["collect_high"] - share])),
+        fmt="none",
+        ecolor="#222",
+        capsize=2,
+        lw=1,
+    )
+    ax.set_yticks(y, list(c["label"]))
+    ax.set_ylim(-0.7, rows - 0.3)
+    ax.set_xlim(0, 1)
+    ax.xaxis.set_major_formatter(percent_formatter(0))
+    ax.set_xlabel("share of seat-games that collect it (%; court items: games it is drawn)")
+    ax.grid(axis="x", alpha=0.3)
+    ax.legend(handles=_kind_handles(c), loc="lower right", fontsize="small")
+    meta = study.meta
+    ax.set_title(
+        wrapped(
+            f"How often a seat collects each card type\n{meta['policy']} at every seat, "
+            f"{_players(meta)} pooled ({PROVISIONAL_NOTE})",
+            fig.get_figwidth() * 0.7,
+        ),
+        fontsize="medium",
+    )
+    return fig
+
+
+def _kind_handles(cards) -> list:
+    present = [g for g in GROUPS if g in set(cards["group"])]
+    return [Patch(color=GROUP_COLOURS[g], label=g) for g in present]
 
 
 def auction_figure(study: FairyLandStudy) -> Figure:
@@ -164,73 +208,74 @@ def auction_figure(study: FairyLandStudy) -> Figure:
     left.set_title("What it costs")
     right.set_ylabel("points its cards add to the winner (applause left out)")
     right.set_title("What it wins")
-    right.axhline(0, color="#666", ls="--", lw=1)
+    zero = right.axhline(0, color="#666", ls="--", lw=1, label="no points")
+    right.legend(handles=[zero], fontsize="small")
     left.legend(fontsize="small")
     meta = study.meta
     fig.suptitle(
-        f"Auctions: price against prize ({meta['auction_games']:,} games per player "
-        f"count, {meta['policy']}, {meta['court_label']})",
+        wrapped(
+            f"Auctions: price against prize ({meta['auction_games']:,} games per player "
+            f"count, {meta['policy']}, {meta['court_label']})",
+            fig.get_figwidth() * 0.9,
+        ),
         fontsize="medium",
     )
     return fig
 
 
-def court_figure(study: FairyLandStudy) -> Figure:
-    """What each court of items changes against the court of no effect, paired game by game.
+def court_figure(study: FairyLandStudy, measure: str = COURT_FIGURE_MEASURES[0]) -> Figure:
+    """What each court of items changes in one measure against the court of no effect, paired
+    game by game.
 
     Parameters
     ----------
     study : FairyLandStudy
         A finished study.
+    measure : str, default the mean score
+        One of :data:`COURT_FIGURE_MEASURES` (any measure of
+        :data:`~fairysim.analysis.fairyland.runs.GAME_MEASURES` works).
 
     Returns
     -------
     matplotlib.figure.Figure
-        One panel per measure of :data:`COURT_FIGURE_MEASURES`; in each, one row per court and
-        one point per player count: the court's mean minus the court of no effect's on the same
-        games, with 95 % intervals; filled points are significant after the study's
-        correction. Empty when the court of no effect was not played.
+        One row per court and one point per player count: the court's mean minus the court of
+        no effect's on the same games, with the study's corrected intervals; filled points are
+        significant after its correction, the dashed line is no change. Empty axes when the
+        court of no effect was not played.
     """
+    (m,) = [g for g in GAME_MEASURES if g.column == measure]
     effects = study.court_effects
-    effects = effects[effects["baseline"] == NO_COURT]
+    effects = effects[(effects["baseline"] == NO_COURT) & (effects["measure"] == m.column)]
     courts = [c for c in (BALANCE_COURT, STARRED_COURT) if c in set(effects["court"])]
-    measures = [m for m in GAME_MEASURES if m.column in COURT_FIGURE_MEASURES]
-    ncols = 3
-    nrows = int(np.ceil(len(measures) / ncols))
-    fig, axes = new_figure(12, 2.2 * nrows + 1.0, ncols=ncols, nrows=nrows)
+    fig, (ax,) = new_figure(8, 0.8 * max(len(courts), 1) + 2.1)
     y = np.arange(len(courts))[::-1].astype(float)
-    for ax, m in zip(axes, measures, strict=False):
-        g = effects[effects["measure"] == m.column]
-        for n, part in g.groupby("players", sort=True):
-            part = part.set_index("court").reindex(courts)
-            d = part["difference"].to_numpy(float)
-            err = np.nan_to_num(np.vstack([d - part["low"], part["high"] - d]))
-            offset = (n - 3) * 0.15
-            for yi, value, e, significant in zip(
-                y + offset, d, err.T, part["significant"].fillna(False), strict=True
-            ):
-                ax.errorbar(
-                    value,
-                    yi,
-                    xerr=e[:, None],
-                    fmt=PLAYER_MARKERS.get(int(n), "o"),
-                    color=f"C{int(n) - 2}",
-                    mfc=f"C{int(n) - 2}" if significant else "white",
-                    capsize=2,
-                    lw=1,
-                )
-        ax.axvline(0, color="#666", ls="--", lw=1)
-        ax.set_yticks(y, [f"{c}\nminus none" for c in courts])
-        ax.set_ylim(-0.6, len(courts) - 0.4)
-        ax.set_title(m.label, fontsize="small")
-        ax.grid(axis="x", alpha=0.3)
-        if m.unit == "share":
-            ax.xaxis.set_major_formatter(points_formatter())
-            ax.set_xlabel("difference (percentage points)", fontsize="small")
-        else:
-            ax.set_xlabel(f"difference ({m.unit})", fontsize="small")
-    for ax in axes[len(measures) :]:
-        ax.set_visible(False)
+    for n, part in effects.groupby("players", sort=True):
+        part = part.set_index("court").reindex(courts)
+        d = part["difference"].to_numpy(float)
+        err = np.nan_to_num(np.vstack([d - part["low"], part["high"] - d]))
+        offset = (n - 3) * 0.15
+        for yi, value, e, significant in zip(
+            y + offset, d, err.T, part["significant"].fillna(False), strict=True
+        ):
+            ax.errorbar(
+                value,
+                yi,
+                xerr=e[:, None],
+                fmt=PLAYER_MARKERS.get(int(n), "o"),
+                color=f"C{int(n) - 2}",
+                mfc=f"C{int(n) - 2}" if significant else "white",
+                capsize=2,
+                lw=1,
+            )
+    ax.axvline(0, color="#666", ls="--", lw=1)
+    ax.set_yticks(y, [f"{c}\nminus none" for c in courts])
+    ax.set_ylim(-0.6, len(courts) - 0.4)
+    ax.grid(axis="x", alpha=0.3)
+    if m.unit == "share":
+        ax.xaxis.set_major_formatter(points_formatter())
+        ax.set_xlabel(f"{m.label}: difference (percentage points)")
+    else:
+        ax.set_xlabel(f"{m.label}: difference ({m.unit})")
     players = sorted(set(effects["players"]))
     handles = [
         Line2D([], [], marker=PLAYER_MARKERS.get(int(n), "o"), color=f"C{int(n) - 2}", ls="",
@@ -239,18 +284,24 @@ def court_figure(study: FairyLandStudy) -> Figure:
     ]  # fmt: skip
     handles.append(Line2D([], [], marker="o", color="#444", mfc="white", ls="",
                           label="hollow: not significant"))  # fmt: skip
-    fig.legend(handles=handles, loc="outside lower center", ncols=len(handles), fontsize="small")
+    handles.append(Line2D([], [], color="#666", ls="--", lw=1, label="no change"))
+    fig.legend(handles=handles, loc="outside right upper", fontsize="small")
     meta = study.meta
-    fig.suptitle(
-        "What the Queen's Court changes, against a court of no effect (PL9), on the same games "
-        f"(PROVISIONAL court, ruling L13; {meta['games']:,} games per court and player count)",
+    ax.set_title(
+        wrapped(
+            f"{m.label[:1].upper()}{m.label[1:]}: what the Queen's Court changes against a "
+            "court of no effect (PL9)\n"
+            f"same games, PROVISIONAL court, ruling L13; {meta['games']:,} games per court "
+            f"and player count; {meta['correction'].title()}-corrected",
+            fig.get_figwidth() * 0.75,
+        ),
         fontsize="medium",
     )
     return fig
 
 
 def length_figure(study: FairyLandStudy) -> Figure:
-    """How many auctions a game holds, per player count (random court).
+    """How many auctions a game holds, per player count (random court), as cumulative shares.
 
     Parameters
     ----------
@@ -260,8 +311,8 @@ def length_figure(study: FairyLandStudy) -> Figure:
     Returns
     -------
     matplotlib.figure.Figure
-        Share of games by number of auctions, one line per player count; the mean and its 95 %
-        interval in the legend.
+        Share of games with at most each number of auctions, one step line per player count
+        with its pointwise 95 % Wilson band; the mean and its 95 % interval in the legend.
     """
     counts = study.auction_counts
     length = study.length
@@ -269,26 +320,28 @@ def length_figure(study: FairyLandStudy) -> Figure:
     fig, (ax,) = new_figure(7.5, 3.8)
     for n, g in counts.groupby("players", sort=True):
         row = length.loc[n]
-        ax.plot(
-            g["auctions"],
-            g["share"],
-            marker=PLAYER_MARKERS.get(int(n), "o"),
-            ms=3,
-            lw=1,
+        step_cdf(
+            ax,
+            cumulative_shares(g["auctions"], g["games"]),
+            color=f"C{int(n) - 2}",
             label=f"{_player_label(n)}: mean {row['auctions']:.2f} "
             f"[{row['auctions_low']:.2f}, {row['auctions_high']:.2f}]",
         )
+    ax.set_ylim(0, 1)
     ax.yaxis.set_major_formatter(percent_formatter(0))
     ax.set_xlabel("auctions in the game (clearings with cards explored)")
-    ax.set_ylabel("share of games")
+    ax.set_ylabel("share of games with at most that many")
     ax.grid(alpha=0.3)
     ax.legend(fontsize="small", title="mean auctions per game, 95 % interval",
-              title_fontsize="small")  # fmt: skip
+              title_fontsize="small", loc="upper left")  # fmt: skip
     turns = sorted(set(length["turns_min"]) | set(length["turns_max"]))
     turns_text = f"{turns[0]} turns" if len(turns) == 1 else f"{turns[0]}-{turns[-1]} turns"
     ax.set_title(
-        f"Game length: auctions per game ({turns_text} a game; {BALANCE_COURT} PROVISIONAL "
-        "court, ruling L13)",
+        wrapped(
+            f"Game length: auctions per game ({turns_text} a game; {BALANCE_COURT} "
+            "PROVISIONAL court, ruling L13)",
+            fig.get_figwidth() * 0.9,
+        ),
         fontsize="medium",
     )
     return fig
@@ -302,8 +355,10 @@ def _players(meta: dict) -> str:
 
 
 __all__ = [
+    "COURT_FIGURE_MEASURES",
     "auction_figure",
     "card_balance_figure",
+    "card_collect_figure",
     "court_figure",
     "length_figure",
 ]

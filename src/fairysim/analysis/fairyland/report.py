@@ -18,8 +18,10 @@ from pathlib import Path
 import pandas as pd
 
 from fairysim.analysis.fairyland.figures import (
+    COURT_FIGURE_MEASURES,
     auction_figure,
     card_balance_figure,
+    card_collect_figure,
     court_figure,
     length_figure,
 )
@@ -270,6 +272,11 @@ def _card_section(report: Report, study: FairyLandStudy) -> None:
         card_balance_figure(study),
         "Every card type ranked by its lift (filled: significant after correction).",
     )
+    report.figure(
+        "card_collect",
+        card_collect_figure(study),
+        "Every card type ranked by how often a seat collects it.",
+    )
     display = pd.DataFrame(
         {
             "card": c["label"],
@@ -416,11 +423,12 @@ def _court_section(report: Report, study: FairyLandStudy) -> None:
         f"{len(e)} comparisons, corrected together ({meta['correction'].title()})."
     )
     report.bullets(_court_lines(e))
-    report.figure(
-        "courts",
-        court_figure(study),
-        "Each court of items against the court of no effect (filled: significant).",
-    )
+    for measure in COURT_FIGURE_MEASURES:
+        report.figure(
+            f"courts_{measure}",
+            court_figure(study, measure),
+            "Each court of items against the court of no effect (filled: significant).",
+        )
     display = pd.DataFrame(
         {
             "players": e["players"],

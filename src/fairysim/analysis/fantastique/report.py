@@ -295,7 +295,9 @@ def _gain_section(report: Report, strength: FanStrength) -> None:
         report.paragraph("No lineup differs from the baseline at seat 0 only: no gain measured.")
         return
     report.bullets(_gain_lines(fg, per_players))
-    report.figure("gain", gain_figure(strength), "Fan-aware gain over the baseline by fan.")
+    report.figure(
+        "gain", gain_figure(strength), "Fan-aware gain over the baseline by fan and player count."
+    )
     report.table(
         "gains",
         per_players,
