@@ -24,6 +24,8 @@ from __future__ import annotations
 
 import numba as nb
 
+from fairysim.errors import UNKNOWN_BUILTIN
+from fairysim.sim.dispatch import builtin_table, seat_asker
 from fairysim.sim.fairyland.auction import (
     cheapest_row,
     most_face,
@@ -559,14 +561,103 @@ def courtier_policy(decision, view, choices, n_choices, weights, rng):
     )
 
 
-# Built-ins are called directly through ``call_builtin`` (an integer id per seat), which LLVM can
-# inline; user policies go through their first-class function (see fairysim.sim.policy).
-RANDOM, GREEDY, VALUE_BIDDER, MAJORITY_HUNTER, FLOWER_GARDENER, COURTIER = range(6)
+# One table of the built-ins (fairysim.sim.dispatch): a built-in's place in it is its dispatch
+# id. Built-ins are called directly through ``call_builtin``, which LLVM can inline; user
+# policies go through their first-class function (see fairysim.sim.policy).
+POLICIES = builtin_table(
+    builtin(
+        "random",
+        random_policy,
+        "uniform over the legal choices",
+        reads_view=False,
+    ),
+    builtin(
+        "greedy",
+        greedy_policy,
+        "takes the clearing worth most to it now and pays as little as it can",
+        # Points are a game's scale (a majority is worth 1-10): the ranges keep each weight
+        # a preference of that size, and ``look`` a count of cards.
+        bid_per_point=weight(1.0, 0.0, 10.0),
+        special=weight(3.0, -20.0, 20.0),
+        ogre=weight(-3.0, -20.0, 20.0),
+        visit=weight(2.0, -20.0, 20.0),
+        crest_below=weight(6.0, 0.0, 100.0),
+        look=weight(3.0, 0.0, 30.0, integer=True),
+        item=weight(3.0, -20.0, 20.0),
+    ),
+    builtin(
+        "value-bidder",
+        value_bidder_policy,
+        "values a clearing by its marginal score (open races first) and bids knowing who "
+        "can pay what after it",
+        bid_per_point=weight(2.0, 0.1, 10.0),
+        share=weight(0.9, 0.0, 1.0),
+        spread=weight(2.0, 0.0, 12.0),
+        special=weight(2.0, 0.0, 10.0),
+        ogre=weight(-4.0, -20.0, 0.0),
+        crest_below=weight(4.0, 0.0, 40.0),
+        visit=weight(2.5, 0.0, 20.0),
+        look=weight(3.0, 1.0, 9.0, integer=True),
+    ),
+    builtin(
+        "majority-hunter",
+        majority_hunter_policy,
+        "concentrates on the few animal majorities most worth chasing",
+        focus=weight(3.0, 1.0, 7.0, integer=True),
+        boost=weight(2.0, 1.0, 5.0),
+        others=weight(0.3, 0.0, 1.0),
+        flowers=weight(1.0, 0.0, 2.0),
+        bid_per_point=weight(2.0, 0.1, 10.0),
+        share=weight(0.9, 0.0, 1.0),
+        spread=weight(2.0, 0.0, 12.0),
+        crest_below=weight(4.0, 0.0, 40.0),
+    ),
+    builtin(
+        "flower-gardener",
+        flower_gardener_policy,
+        "grows flower colours and variety",
+        flowers=weight(2.0, 1.0, 5.0),
+        animals=weight(0.5, 0.0, 1.0),
+        bid_per_point=weight(2.0, 0.1, 10.0),
+        share=weight(0.9, 0.0, 1.0),
+        spread=weight(2.0, 0.0, 12.0),
+        special=weight(2.0, 0.0, 10.0),
+        ogre=weight(-4.0, -20.0, 0.0),
+        crest_below=weight(4.0, 0.0, 40.0),
+    ),
+    builtin(
+        "courtier",
+        courtier_policy,
+        "seeks the Queen and the Druids, keeps the Herald for them and uses its items",
+        queen=weight(3.0, 0.0, 20.0),
+        druids=weight(2.0, 0.0, 20.0),
+        item=weight(3.0, 0.0, 20.0),
+        herald=weight(3.0, 0.0, 10.0),
+        crest_played=weight(14.0, 0.0, 40.0),
+        look=weight(4.0, 1.0, 9.0, integer=True),
+        bid_per_point=weight(1.5, 0.1, 10.0),
+        share=weight(0.75, 0.0, 1.0),
+    ),
+)
+"""Built-in policies by name; a built-in's place here is its id in :func:`call_builtin`."""
+
+RANDOM, GREEDY, VALUE_BIDDER, MAJORITY_HUNTER, FLOWER_GARDENER, COURTIER = (
+    POLICIES[name].builtin_id
+    for name in (
+        "random",
+        "greedy",
+        "value-bidder",
+        "majority-hunter",
+        "flower-gardener",
+        "courtier",
+    )
+)
 
 
 @nb.njit(cache=True, inline="always")
 def call_builtin(policy_id, decision, view, choices, n_choices, weights, rng):
-    """Run built-in policy ``policy_id`` (an id declared just above)."""
+    """Run the built-in of id ``policy_id`` (:data:`POLICIES`); :data:`UNKNOWN_BUILTIN`, an
+    illegal answer, for an id the table does not hold."""
     if policy_id == GREEDY:
         return greedy_policy(decision, view, choices, n_choices, weights, rng)
     if policy_id == VALUE_BIDDER:
@@ -577,100 +668,11 @@ def call_builtin(policy_id, decision, view, choices, n_choices, weights, rng):
         return flower_gardener_policy(decision, view, choices, n_choices, weights, rng)
     if policy_id == COURTIER:
         return courtier_policy(decision, view, choices, n_choices, weights, rng)
-    return random_policy(decision, view, choices, n_choices, weights, rng)
+    if policy_id == RANDOM:
+        return random_policy(decision, view, choices, n_choices, weights, rng)
+    return UNKNOWN_BUILTIN
 
 
-@nb.njit(cache=True, inline="always")
-def ask_policy(policy_ids, policies, seat, decision, view, choices, n_choices, weights, rng):
-    """Ask seat ``seat``'s policy: built-ins directly, user policies through their function."""
-    policy_id = policy_ids[seat]
-    if policy_id >= 0:
-        return call_builtin(policy_id, decision, view, choices, n_choices, weights, rng)
-    return policies[seat](decision, view, choices, n_choices, weights, rng)
-
-
-POLICIES = {
-    p.name: p
-    for p in (
-        builtin(
-            "random",
-            random_policy,
-            "uniform over the legal choices",
-            builtin_id=RANDOM,
-            reads_view=False,
-        ),
-        builtin(
-            "greedy",
-            greedy_policy,
-            "takes the clearing worth most to it now and pays as little as it can",
-            builtin_id=GREEDY,
-            # Points are a game's scale (a majority is worth 1-10): the ranges keep each weight
-            # a preference of that size, and ``look`` a count of cards.
-            bid_per_point=weight(1.0, 0.0, 10.0),
-            special=weight(3.0, -20.0, 20.0),
-            ogre=weight(-3.0, -20.0, 20.0),
-            visit=weight(2.0, -20.0, 20.0),
-            crest_below=weight(6.0, 0.0, 100.0),
-            look=weight(3.0, 0.0, 30.0, integer=True),
-            item=weight(3.0, -20.0, 20.0),
-        ),
-        builtin(
-            "value-bidder",
-            value_bidder_policy,
-            "values a clearing by its marginal score (open races first) and bids knowing who "
-            "can pay what after it",
-            builtin_id=VALUE_BIDDER,
-            bid_per_point=weight(2.0, 0.1, 10.0),
-            share=weight(0.9, 0.0, 1.0),
-            spread=weight(2.0, 0.0, 12.0),
-            special=weight(2.0, 0.0, 10.0),
-            ogre=weight(-4.0, -20.0, 0.0),
-            crest_below=weight(4.0, 0.0, 40.0),
-            visit=weight(2.5, 0.0, 20.0),
-            look=weight(3.0, 1.0, 9.0, integer=True),
-        ),
-        builtin(
-            "majority-hunter",
-            majority_hunter_policy,
-            "concentrates on the few animal majorities most worth chasing",
-            builtin_id=MAJORITY_HUNTER,
-            focus=weight(3.0, 1.0, 7.0, integer=True),
-            boost=weight(2.0, 1.0, 5.0),
-            others=weight(0.3, 0.0, 1.0),
-            flowers=weight(1.0, 0.0, 2.0),
-            bid_per_point=weight(2.0, 0.1, 10.0),
-            share=weight(0.9, 0.0, 1.0),
-            spread=weight(2.0, 0.0, 12.0),
-            crest_below=weight(4.0, 0.0, 40.0),
-        ),
-        builtin(
-            "flower-gardener",
-            flower_gardener_policy,
-            "grows flower colours and variety",
-            builtin_id=FLOWER_GARDENER,
-            flowers=weight(2.0, 1.0, 5.0),
-            animals=weight(0.5, 0.0, 1.0),
-            bid_per_point=weight(2.0, 0.1, 10.0),
-            share=weight(0.9, 0.0, 1.0),
-            spread=weight(2.0, 0.0, 12.0),
-            special=weight(2.0, 0.0, 10.0),
-            ogre=weight(-4.0, -20.0, 0.0),
-            crest_below=weight(4.0, 0.0, 40.0),
-        ),
-        builtin(
-            "courtier",
-            courtier_policy,
-            "seeks the Queen and the Druids, keeps the Herald for them and uses its items",
-            builtin_id=COURTIER,
-            queen=weight(3.0, 0.0, 20.0),
-            druids=weight(2.0, 0.0, 20.0),
-            item=weight(3.0, 0.0, 20.0),
-            herald=weight(3.0, 0.0, 10.0),
-            crest_played=weight(14.0, 0.0, 40.0),
-            look=weight(4.0, 1.0, 9.0, integer=True),
-            bid_per_point=weight(1.5, 0.1, 10.0),
-            share=weight(0.75, 0.0, 1.0),
-        ),
-    )
-}
-"""Built-in policies by name."""
+ask_policy = seat_asker(call_builtin)
+"""Ask a seat's policy: built-ins through :func:`call_builtin`, user policies through their
+function (:func:`fairysim.sim.dispatch.seat_asker`)."""
