@@ -16,6 +16,7 @@ import pytest
 from fairysim.cli.common import apply_weights
 from fairysim.errors import FairysimError
 from fairysim.sim.fairyland import reference as ref
+from fairysim.sim.fairyland.judgement.valuation import neutral_style, one_card_value
 from fairysim.sim.fairyland.play import make_setup
 from fairysim.sim.fairyland.policies import POLICIES
 from fairysim.sim.fairyland.reference import play_games
@@ -49,7 +50,6 @@ from fairysim.sim.fairyland.rules import (
     PAYMENT,
     WARRIOR,
 )
-from fairysim.sim.fairyland.valuation import neutral_style, one_card_value
 from fairysim.sim.policy import MAX_WEIGHTS, Policy
 from fairysim.sim.rng import new_stream
 

@@ -6,7 +6,7 @@ tuning never recompiles; the judging policies' weights are bounded (``POLICIES``
 of range by :meth:`fairysim.sim.policy.Policy.with_weights`). "Score" below is a seat's current
 score without the King's applause (:func:`.rules.collection_halves`), in half points. The module
 is longer than most (about 670 lines) because it holds every built-in and their registry; what
-the four judging policies share lives in :mod:`.valuation`, :mod:`.auction` and :mod:`.style_play`.
+the four judging policies share lives in :mod:`.judgement` (valuation, bidding, style play).
 
 ===============  ===================================================================
 random           uniform over the legal choices (RULINGS "Random policy"; the reference)
@@ -26,10 +26,31 @@ import numba as nb
 
 from fairysim.errors import UNKNOWN_BUILTIN
 from fairysim.sim.dispatch import builtin_table, seat_asker
-from fairysim.sim.fairyland.auction import (
+from fairysim.sim.fairyland.judgement.bidding import (
     cheapest_row,
     most_face,
     most_look,
+)
+from fairysim.sim.fairyland.judgement.style_play import (
+    LOOK,
+    VISIT,
+    day_by_style,
+    decide_by_style,
+    plain_play,
+    visit_net,
+)
+from fairysim.sim.fairyland.judgement.valuation import (
+    NEVER,
+    OGRE_POINTS,
+    SPECIAL_POINTS,
+    best_court_prospect,
+    best_other,
+    copy_clearing,
+    face_cost,
+    hand_face,
+    played_face,
+    spread_now,
+    standing,
 )
 from fairysim.sim.fairyland.rules import (
     ACT_CREST,
@@ -91,27 +112,6 @@ from fairysim.sim.fairyland.rules import (
     collection_halves,
     is_special,
     item_points,
-)
-from fairysim.sim.fairyland.style_play import (
-    LOOK,
-    VISIT,
-    day_by_style,
-    decide_by_style,
-    plain_play,
-    visit_net,
-)
-from fairysim.sim.fairyland.valuation import (
-    NEVER,
-    OGRE_POINTS,
-    SPECIAL_POINTS,
-    best_court_prospect,
-    best_other,
-    copy_clearing,
-    face_cost,
-    hand_face,
-    played_face,
-    spread_now,
-    standing,
 )
 from fairysim.sim.policy import builtin, policy, weight
 from fairysim.sim.rng import randint
@@ -374,7 +374,8 @@ VB_BID_PER_POINT, VB_SHARE, VB_SPREAD, VB_SPECIAL, VB_OGRE, VB_CREST_BELOW, VB_V
 
 @nb.njit(cache=True, inline="always")
 def value_bidder_style(view, weights):
-    """value-bidder's style (:mod:`.valuation`): neutral, its own spread, special and ogre."""
+    """value-bidder's style (:mod:`.judgement.valuation`): neutral, its own spread, special and
+    ogre."""
     spread = spread_now(view, weights[VB_SPREAD])
     return (spread, 1.0, 0.0, 1.0, 1.0, 1.0, weights[VB_SPECIAL], weights[VB_OGRE])
 
@@ -505,11 +506,12 @@ LOW_HAND = 3
 def courtier_policy(decision, view, choices, n_choices, weights, rng):
     """Seeks the Queen's audience and the Druids, keeps the Herald for them and uses items.
 
-    A Queen's visit is worth the best item it may find (:func:`.valuation.best_court_prospect`)
-    plus ``queen`` points, a Druid visit ``druids`` points, each less its fairies; an item
-    without end-game points is worth ``item`` points; paying an auction with the Herald costs
-    ``herald`` face points more; the Crest is taken once ``crest_played`` face value is played
-    (or the hand is nearly empty); visits look at ``look`` cards.
+    A Queen's visit is worth the best item it may find
+    (:func:`.judgement.valuation.best_court_prospect`) plus ``queen`` points, a Druid visit
+    ``druids`` points, each less its fairies; an item without end-game points is worth ``item``
+    points; paying an auction with the Herald costs ``herald`` face points more; the Crest is
+    taken once ``crest_played`` face value is played (or the hand is nearly empty); visits look
+    at ``look`` cards.
     """
     seat = view[V_SEAT]
     per_point = weights[CT_BID_PER_POINT]
