@@ -145,7 +145,8 @@ def test_every_setup_is_the_contract_s_setup_and_refuses_a_player_count_one_way(
     # --weights makes a new setup with dataclasses.replace: still the game's setup
     assert dataclasses.replace(setup, seed=4).config() == {**config, "seed": 4}
     limits = f"{spec.title} is for {spec.min_players} to {spec.max_players} players"
-    for bad in (spec.min_players - 1, spec.max_players + 1, True, "many"):
+    # make_setup takes a number: a count written as text is refused as well
+    for bad in (spec.min_players - 1, spec.max_players + 1, True, "many", str(spec.min_players)):
         with pytest.raises(FairysimError) as caught:
             spec.make_setup(players=bad)
         assert str(caught.value) == f"--players: {limits}, got {bad!r}"

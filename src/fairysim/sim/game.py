@@ -342,12 +342,17 @@ class GameSpec:
         """The built-in policies by name."""
         return self.entry("POLICIES")
 
-    def check_players(self, players: Any, option: str = "--players") -> int:
-        """``players`` as a whole number in the game's range, or an error naming ``option``."""
-        try:
-            count = int(str(players).strip()) if not isinstance(players, bool) else None
-        except ValueError:
-            count = None
+    def check_players(self, players: Any, option: str = "--players", *, text: bool = True) -> int:
+        """``players`` as a whole number in the game's range, or an error naming ``option``.
+
+        ``text`` takes a number written as text (a sweep's ``--players 2,4``); without it, as
+        ``make_setup`` calls it, only an integer is a player count."""
+        count = None
+        if not isinstance(players, bool) and (text or not isinstance(players, str)):
+            try:
+                count = int(str(players).strip())
+            except ValueError:
+                count = None
         if count is None or not self.min_players <= count <= self.max_players:
             raise FairysimError(
                 option,
@@ -417,7 +422,7 @@ class GameSetup:
         from fairysim.sim.rng import check_seed
 
         spec = get_game(cls.game, "setup")
-        count = spec.check_players(players)
+        count = spec.check_players(players, text=False)
         try:
             seed = check_seed(seed)
         except ValueError as exc:
