@@ -9,6 +9,8 @@ shares that split each game) carrying the run's metadata. The forms come from th
 
 from __future__ import annotations
 
+import dataclasses
+
 import numba as nb
 import numpy as np
 import pytest
@@ -16,7 +18,7 @@ import pytest
 import fairysim
 from fairysim.errors import FairysimError
 from fairysim.sim.batch import SCHEMA_VERSION, join_chunks
-from fairysim.sim.game import games
+from fairysim.sim.game import GameSetup, games
 from fairysim.sim.run import simulate
 
 
@@ -125,3 +127,26 @@ def test_the_card_set_names_its_file_and_gives_the_arrays_a_sweep_pins(spec):
     assert len(again) == len(arrays)
     for a, b in zip(arrays, again, strict=True):  # arrays, and the ids that name their rows
         assert np.array_equal(a, b) if isinstance(a, np.ndarray) else a == b
+
+
+@pytest.mark.parametrize("spec", list(games().values()), ids=lambda spec: spec.name)
+def test_every_setup_is_the_contract_s_setup_and_refuses_a_player_count_one_way(spec):
+    setup = spec.make_setup(players=spec.default_players, seed=3)
+    assert isinstance(setup, GameSetup) and setup.game == spec.name
+    config = setup.config()
+    assert config["players"] == spec.default_players and config["seed"] == 3
+    assert config["policies"] == [p.name for p in setup.policies]
+    assert config["engine_version"] == spec.engine_version
+    assert config["cards"] == setup.cards.source
+    headline = setup.headline(1000)
+    assert headline.startswith(f"{spec.title}, ") and headline.endswith(", 1,000 games, seed 3")
+    labels = setup.row_labels([p.name for p in setup.policies])
+    assert len(labels) == len(setup.policy_names) == setup.seats >= setup.players
+    # --weights makes a new setup with dataclasses.replace: still the game's setup
+    assert dataclasses.replace(setup, seed=4).config() == {**config, "seed": 4}
+    limits = f"{spec.title} is for {spec.min_players} to {spec.max_players} players"
+    # make_setup takes a number: a count written as text is refused as well
+    for bad in (spec.min_players - 1, spec.max_players + 1, True, "many", str(spec.min_players)):
+        with pytest.raises(FairysimError) as caught:
+            spec.make_setup(players=bad)
+        assert str(caught.value) == f"--players: {limits}, got {bad!r}"

@@ -25,6 +25,10 @@ POLICY_RAISED = -(2**62)
 (:func:`fairysim.sim.policy.load_user_policy`): an exception cannot leave a policy that the
 compiled engine calls, from any of its threads, so it comes back as this illegal answer."""
 
+UNKNOWN_BUILTIN = POLICY_RAISED + 1
+"""The answer of a game's ``call_builtin`` for an id its table of built-ins does not hold
+(:mod:`fairysim.sim.dispatch`): a seat never plays another policy than the one it was given."""
+
 
 class IllegalChoiceError(FairysimError):
     """A policy answered a decision with an index outside the legal choices, or raised."""
@@ -35,6 +39,8 @@ class IllegalChoiceError(FairysimError):
             problem = (
                 "the policy raised an exception (call it on this decision in Python to see it)"
             )
+        elif choice == UNKNOWN_BUILTIN:
+            problem = "the seat's built-in policy id is none of this game's built-ins"
         else:
             problem = f"choice {choice} is not one of the {n_choices} legal choices"
         super().__init__("policy", f"{where}: {problem}")

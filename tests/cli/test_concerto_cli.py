@@ -251,7 +251,7 @@ def test_entry_point_one_line_error(tmp_path):
     )
     assert bad.returncode == 2 and bad.stdout == ""
     assert bad.stderr.strip().splitlines() == [
-        "Error: --players: must be 1-4 (1 = solo against Pahha), got 5"
+        "Error: --players: Fairy Concerto is for 1 to 4 players, got 5"
     ]
     assert not out.exists()
 

@@ -7,8 +7,9 @@ import numpy as np
 import pytest
 
 from fairysim.sim.fairyland import choices as ch
+from fairysim.sim.fairyland.play import make_setup
 from fairysim.sim.fairyland.policies import POLICIES
-from fairysim.sim.fairyland.reference import make_setup, play_games
+from fairysim.sim.fairyland.reference import play_games
 from fairysim.sim.fairyland.rules import (
     BID,
     BROOM_SWEEP,
@@ -152,7 +153,7 @@ def test_enumerators_match_every_offer_of_sampled_games(players, policy):
         Policy(policy, c, POLICIES[policy].weights, POLICIES[policy].weight_names) for c in checkers
     ]
     for court in (None, "starred"):
-        play_games(make_setup(players, seated, seed=31, court=court), 6)
+        play_games(make_setup(players=players, policies=seated, seed=31, court=court), 6)
     checked = set().union(*(c.checked for c in checkers))
     assert {DAWN, DAY, BID} <= checked
 
@@ -175,7 +176,7 @@ def test_payment_with_a_bonus_covering_the_bid_lists_every_subset():
 def test_enumerators_match_every_kind_of_decision():
     checkers = [Checker(POLICIES["random"].function) for _ in range(4)]
     seated = [Policy("random", c) for c in checkers]
-    setup = make_setup(4, seated, seed=0)
+    setup = make_setup(players=4, policies=seated, seed=0)
     checked = set()
     for game in range(200):
         play_games(setup, 1, first_game=game)

@@ -16,8 +16,10 @@ import pytest
 from fairysim.cli.common import apply_weights
 from fairysim.errors import FairysimError
 from fairysim.sim.fairyland import reference as ref
+from fairysim.sim.fairyland.judgement.valuation import neutral_style, one_card_value
+from fairysim.sim.fairyland.play import make_setup
 from fairysim.sim.fairyland.policies import POLICIES
-from fairysim.sim.fairyland.reference import make_setup, play_games
+from fairysim.sim.fairyland.reference import play_games
 from fairysim.sim.fairyland.rules import (
     ACT_CREST,
     ACT_EXPLORE,
@@ -48,7 +50,6 @@ from fairysim.sim.fairyland.rules import (
     PAYMENT,
     WARRIOR,
 )
-from fairysim.sim.fairyland.valuation import neutral_style, one_card_value
 from fairysim.sim.policy import MAX_WEIGHTS, Policy
 from fairysim.sim.rng import new_stream
 
@@ -160,7 +161,7 @@ def recording(policy: Policy, log: list[tuple[int, int, int]]) -> Policy:
 def test_policy_plays_whole_games_answering_every_decision_legally(name, players):
     log: list[tuple[int, int, int]] = []
     seat = recording(POLICIES[name], log)
-    games = play_games(make_setup(players, [seat] * players, seed=17), 3)
+    games = play_games(make_setup(players=players, policies=[seat] * players, seed=17), 3)
     assert all(g["forest_left"] == 0 for g in games)  # every game played to its end (L10)
     assert log
     assert all(0 <= answer < n for _, answer, n in log)
@@ -179,7 +180,7 @@ def decision_samples(games: int = 40) -> list[tuple[int, np.ndarray, np.ndarray,
         return random_policy.function(decision, view, choices, n_choices, weights, rng)
 
     seat = Policy("random", record)
-    play_games(make_setup(4, [seat] * 4, seed=5), games)
+    play_games(make_setup(players=4, policies=[seat] * 4, seed=5), games)
     return samples
 
 
@@ -305,7 +306,7 @@ def rotated(lineup: list[str], games: int, seed: int) -> list[list[dict]]:
     n = len(lineup)
     for shift in range(n):
         seats = [lineup[(s - shift) % n] for s in range(n)]
-        for g in play_games(make_setup(n, seats, seed=seed + shift), games):
+        for g in play_games(make_setup(players=n, policies=seats, seed=seed + shift), games):
             for s in range(n):
                 items = bin(g["items_held"][s]).count("1") + bin(g["items_used"][s]).count("1")
                 out[(s - shift) % n].append(

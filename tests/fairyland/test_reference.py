@@ -9,8 +9,9 @@ import numpy as np
 import pytest
 
 from fairysim.errors import IllegalChoiceError
+from fairysim.sim.fairyland.play import make_setup
 from fairysim.sim.fairyland.policies import POLICIES, random_policy
-from fairysim.sim.fairyland.reference import make_setup, play_game, play_games
+from fairysim.sim.fairyland.reference import play_game, play_games
 from fairysim.sim.fairyland.rules import DECISIONS, HALF, PART_NAMES
 from fairysim.sim.policy import Policy
 from fairysim.sim.rng import FIRST_POLICY_STREAM, new_stream, randint
@@ -31,14 +32,14 @@ class Recorder:
 def recording_setup(players: int, seed: int, court=None):
     recorders = [Recorder() for _ in range(players)]
     policies = [Policy("random", r, weights=()) for r in recorders]
-    return make_setup(players, policies, seed=seed, court=court), recorders
+    return make_setup(players=players, policies=policies, seed=seed, court=court), recorders
 
 
 @pytest.mark.parametrize("policy", ["random", "greedy"])
 @pytest.mark.parametrize("players", [2, 3, 4])
 @pytest.mark.parametrize("court", [None, "starred"])
 def test_every_card_is_accounted_for_at_the_end(policy, players, court):
-    setup = make_setup(players, policy, seed=17, court=court)
+    setup = make_setup(players=players, policies=policy, seed=17, court=court)
     for result in play_games(setup, 4 if policy == "random" else 2):
         assert result["forest_accounted"] == 84
         assert result["court_accounted"] == 9
@@ -56,17 +57,17 @@ def test_every_card_is_accounted_for_at_the_end(policy, players, court):
 
 
 def test_games_are_reproducible_and_differ_between_games():
-    setup = make_setup(4, "random", seed=3)
+    setup = make_setup(players=4, policies="random", seed=3)
     a, b = play_game(setup, 5), play_game(setup, 5)
     assert a == b
     assert play_game(setup, 6) != a
-    assert play_game(make_setup(4, "random", seed=4), 5) != a
+    assert play_game(make_setup(players=4, policies="random", seed=4), 5) != a
 
 
 def test_random_policy_draws_one_number_per_offered_decision():
     setup, recorders = recording_setup(3, seed=21)
     result = play_game(setup, 2)
-    assert result == play_game(make_setup(3, "random", seed=21), 2)
+    assert result == play_game(make_setup(players=3, policies="random", seed=21), 2)
     for seat, recorder in enumerate(recorders):
         assert recorder.calls, f"seat {seat} was never asked"
         assert all(n >= 2 for _, n, _ in recorder.calls)  # PL1: no single-choice offer
@@ -101,7 +102,7 @@ def test_random_policy_is_uniform_over_the_day_choices():
 
 
 def test_scores_are_in_half_points_and_parts_add_up():
-    result = play_game(make_setup(2, "greedy", seed=1), 0)
+    result = play_game(make_setup(players=2, policies="greedy", seed=1), 0)
     for seat in range(2):
         parts = dict(zip(PART_NAMES, result["parts"][seat], strict=True))
         assert parts["applause"] in (0, HALF * 2, HALF * 3)
@@ -114,12 +115,12 @@ def test_illegal_answer_is_refused_naming_game_seat_and_decision():
     def bad(decision, view, choices, n_choices, weights, rng):
         return n_choices
 
-    setup = make_setup(2, [Policy("bad", bad), POLICIES["random"]], seed=0)
+    setup = make_setup(players=2, policies=[Policy("bad", bad), POLICIES["random"]], seed=0)
     with pytest.raises(IllegalChoiceError, match=r"game 4, seat 0, decision \w+: choice"):
         play_game(setup, 4)
 
 
 def test_greedy_beats_random_more_often_than_not():
-    setup = make_setup(2, ["greedy", "random"], seed=12)
+    setup = make_setup(players=2, policies=["greedy", "random"], seed=12)
     wins = np.mean([r["win_share"][0] for r in play_games(setup, 20)])
     assert wins > 0.6

@@ -8,7 +8,8 @@ from collections import Counter
 import pytest
 
 from fairysim.sim.fairyland import reference as ref
-from fairysim.sim.fairyland.reference import make_setup, play_game, setup_game
+from fairysim.sim.fairyland.play import make_setup
+from fairysim.sim.fairyland.reference import play_game, setup_game
 from fairysim.sim.fairyland.rules import (
     ACT_CREST,
     ACT_DRUIDS,
@@ -78,7 +79,7 @@ def bids_offered(script: Script) -> list[list[int]]:
 
 @pytest.mark.parametrize(("players", "crests"), [(2, 2), (3, 1), (4, 1)])
 def test_l1_l2_setup(players, crests):
-    setup = make_setup(players, "random", seed=5)
+    setup = make_setup(players=players, policies="random", seed=5)
     state = setup_game(setup, 3)
     everything = Counter(state.forest) + Counter(state.druids)
     for clearing in state.clearings:
@@ -100,11 +101,11 @@ def test_l1_l2_setup(players, crests):
 
 
 def test_l2_court_draws_differ_between_games_and_starred_plays_the_starred_items():
-    setup = make_setup(4, "random", seed=1)
+    setup = make_setup(players=4, policies="random", seed=1)
     courts = {tuple(sorted(setup_game(setup, g).court)) for g in range(20)}
     assert len(courts) > 15
     assert all(len(c) == 9 for c in courts)
-    starred = make_setup(4, "random", seed=1, court="starred")
+    starred = make_setup(players=4, policies="random", seed=1, court="starred")
     for g in range(5):
         state = setup_game(starred, g)
         assert sorted(state.court) == list(range(9))  # every starred item, shuffled
@@ -113,7 +114,7 @@ def test_l2_court_draws_differ_between_games_and_starred_plays_the_starred_items
 
 
 def test_l18_start_seat_is_drawn_after_the_shuffles():
-    setup = make_setup(3, "random", seed=8)
+    setup = make_setup(players=3, policies="random", seed=8)
     starts = [setup_game(setup, g).start_seat for g in range(300)]
     assert sorted(set(starts)) == [0, 1, 2]
     assert all(60 < starts.count(s) < 140 for s in range(3))
@@ -126,8 +127,8 @@ def test_l18_start_seat_is_drawn_after_the_shuffles():
 
 def test_l2_forest_does_not_depend_on_players_or_court():
     """Common random numbers: the forest is shuffled first (module docstring)."""
-    a = setup_game(make_setup(2, "random", seed=4), 7)
-    b = setup_game(make_setup(4, "random", seed=4, court="starred"), 7)
+    a = setup_game(make_setup(players=2, policies="random", seed=4), 7)
+    b = setup_game(make_setup(players=4, policies="random", seed=4, court="starred"), 7)
     assert a.forest == b.forest and a.druids == b.druids
 
 
@@ -557,7 +558,7 @@ def test_l9_sunset_empties_clearings_of_6_cards_or_more():
 
 def test_l10_l18_a_game_is_36_turns_and_ends_with_the_turn_of_the_last_forest_card():
     for players in (2, 3, 4):
-        result = play_game(make_setup(players, "random", seed=2), 0)
+        result = play_game(make_setup(players=players, policies="random", seed=2), 0)
         assert result["turns"] == 36 and result["forest_left"] == 0
         last = sorted(result["last_turn"])
         assert last == list(range(36 - players, 36))

@@ -13,7 +13,7 @@ import pytest
 from fairysim.sim.batch import join_chunks
 from fairysim.sim.fairyland import make_setup, play_chunks, reference
 from fairysim.sim.fairyland import value_bidder as shortcut
-from fairysim.sim.fairyland.auction import cheapest_payment, cheapest_payment_walk
+from fairysim.sim.fairyland.judgement.bidding import cheapest_payment, cheapest_payment_walk
 from fairysim.sim.fairyland.policies import POLICIES, value_bidder_policy
 from fairysim.sim.fairyland.rules import (
     ACT_EXPLORE,

@@ -17,7 +17,8 @@ import pandas as pd
 
 from fairysim.errors import FairysimError
 from fairysim.sim.batch import DEFAULT_CHUNK_GAMES, run_chunks, tidy_frame
-from fairysim.sim.policy import Policy, builtin, resolve_policies, weight
+from fairysim.sim.game import GameSetup
+from fairysim.sim.policy import builtin, weight
 from fairysim.sim.rng import DEAL_STREAM, FIRST_POLICY_STREAM, new_stream, randint
 
 from .spec import NAME, SPEC, TOPS
@@ -66,51 +67,25 @@ def load_cards(path: str | Path | None = None) -> Shoe:
 
 
 @dataclass(frozen=True)
-class HighCardSetup:
-    players: int
-    policies: tuple[Policy, ...]
-    seed: int
-    cards: Shoe
+class HighCardSetup(GameSetup):
+    """The toy game's setup: the contract's, with its deck (:class:`GameSetup`)."""
+
     deck: str
     game = NAME
 
-    @property
-    def seats(self) -> int:
-        return self.players
+    def choices(self) -> list[str]:
+        return [f"{self.deck} deck"]
 
-    @property
-    def policy_names(self) -> list[str]:
-        return [p.name for p in self.policies]
-
-    def config(self) -> dict[str, Any]:
-        return {
-            "players": self.players,
-            "deck": self.deck,
-            "policies": self.policy_names,
-            "weights": [list(p.weights) for p in self.policies],
-            "seed": self.seed,
-            "engine_version": SPEC.engine_version,
-        }
-
-    def headline(self, games: int) -> str:
-        return f"High card, {self.players} players, {self.deck} deck, {games:,} games"
-
-    def preamble(self) -> list[str]:
-        return []
-
-    def footnotes(self) -> list[str]:
-        return []
-
-    def row_labels(self, labels):
-        return list(labels)
+    def own_config(self) -> dict[str, Any]:
+        return {"deck": self.deck}
 
 
 def make_setup(*, players=3, policies="stand", seed=0, cards=None, deck="long") -> HighCardSetup:
-    players = SPEC.check_players(players)
     deck = SPEC.axes[0].parse(deck)
     card_set = cards if isinstance(cards, Shoe) else load_cards(cards)
-    seats = resolve_policies(policies, players, POLICIES)
-    return HighCardSetup(players, seats, int(seed), card_set, deck)
+    return HighCardSetup.checked(
+        players=players, policies=policies, seed=seed, cards=card_set, deck=deck
+    )
 
 
 def play_game(setup: HighCardSetup, game: int, out: dict[str, np.ndarray], row: int) -> None:

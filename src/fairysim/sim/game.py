@@ -9,15 +9,19 @@ entry points (the jitted engine, the policies, the reports), resolved on first u
 data rather than implementing a Protocol is what keeps ``fairysim --help`` instant: the spec
 module of a game imports neither numba nor pandas, and a command loads a game's engine only when
 it runs. This module imports nothing heavy either.
+
+The one object with behaviour is a run's setup: :class:`GameSetup` declares what every setup
+offers (the rows, labels, headline and saved configuration that ``simulate``, sweeps and reports
+read) and writes it once, with the checks every game makes; a game's setup fills in its own.
 """
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
-from typing import Any
+from typing import Any, ClassVar, Self
 
 from fairysim.errors import FairysimError
 
@@ -338,12 +342,17 @@ class GameSpec:
         """The built-in policies by name."""
         return self.entry("POLICIES")
 
-    def check_players(self, players: Any, option: str = "--players") -> int:
-        """``players`` as a whole number in the game's range, or an error naming ``option``."""
-        try:
-            count = int(str(players).strip()) if not isinstance(players, bool) else None
-        except ValueError:
-            count = None
+    def check_players(self, players: Any, option: str = "--players", *, text: bool = True) -> int:
+        """``players`` as a whole number in the game's range, or an error naming ``option``.
+
+        ``text`` takes a number written as text (a sweep's ``--players 2,4``); without it, as
+        ``make_setup`` calls it, only an integer is a player count."""
+        count = None
+        if not isinstance(players, bool) and (text or not isinstance(players, str)):
+            try:
+                count = int(str(players).strip())
+            except ValueError:
+                count = None
         if count is None or not self.min_players <= count <= self.max_players:
             raise FairysimError(
                 option,
@@ -358,6 +367,133 @@ class GameSpec:
             if spec.name == name:
                 return spec
         raise KeyError(name)
+
+
+@dataclass(frozen=True)
+class GameSetup:
+    """A validated run configuration: everything that decides the numbers of a run.
+
+    What the command line, sweeps, reports and ``simulate`` read of a setup is declared and
+    written here once; a game's setup is a frozen subclass that sets :attr:`game`, adds its own
+    setup choices as fields (Fantastique's fan, Fairy Land's court) and fills in only what is its
+    own: :meth:`choices` (its setup in the headline), :meth:`own_config`, :meth:`preamble`,
+    :meth:`footnotes`, :attr:`extra_rows` (result rows that are no player, solo Concerto's
+    Pahha), :meth:`table` and :meth:`check` (a rule of its own that the choices must keep).
+    The game's ``make_setup`` checks its own options and builds the setup with :meth:`checked`,
+    which checks those every game has. A setup is a dataclass, so ``dataclasses.replace``
+    (``--weights``) makes a new one, checked again by :meth:`check`.
+
+    Attributes
+    ----------
+    players : int
+        The player count, in the game's range.
+    policies : tuple of Policy
+        One per player (:func:`fairysim.sim.policy.resolve_policies`).
+    seed : int
+        The run's seed; game ``i`` depends on ``(seed, i)`` only.
+    cards : card set
+        The game's ``load_cards`` result (its ``source`` names the file).
+    """
+
+    players: int
+    policies: tuple[Any, ...]
+    seed: int
+    cards: Any
+    game: ClassVar[str]
+    """The registered name of the game (:func:`get_game`)."""
+
+    def __post_init__(self) -> None:
+        self.check()
+
+    @classmethod
+    def checked(cls, *, players: Any, policies: Any, seed: Any, **fields: Any) -> Self:
+        """The setup of these options, checked as every game checks them: the player count
+        (:meth:`GameSpec.check_players`, naming ``--players``), the seed (``--seed``) and one
+        policy per player (``--policy``: the game's built-ins or ``module:function``).
+        ``fields`` are the game's own, which its ``make_setup`` has checked.
+
+        Raises
+        ------
+        FairysimError
+            Naming the option at fault.
+        """
+        # numba's modules load with the engine, never with the light spec modules
+        from fairysim.sim.policy import resolve_policies
+        from fairysim.sim.rng import check_seed
+
+        spec = get_game(cls.game, "setup")
+        count = spec.check_players(players, text=False)
+        try:
+            seed = check_seed(seed)
+        except ValueError as exc:
+            raise FairysimError("--seed", str(exc)) from None
+        seated = resolve_policies(policies, count, spec.policies)
+        return cls(players=count, policies=seated, seed=seed, **fields)
+
+    @property
+    def spec(self) -> GameSpec:
+        """The game's spec."""
+        return get_game(self.game, "setup")
+
+    def check(self) -> None:
+        """Raise :class:`~fairysim.errors.FairysimError`, naming the option at fault, where the
+        setup breaks a rule of the game's own (none here)."""
+
+    @property
+    def extra_rows(self) -> tuple[tuple[str, str], ...]:
+        """``(policy name, row label)`` of each result row after the players' (none here)."""
+        return ()
+
+    @property
+    def seats(self) -> int:
+        """Rows per game: the players', then :attr:`extra_rows`."""
+        return self.players + len(self.extra_rows)
+
+    @property
+    def policy_names(self) -> list[str]:
+        """Each row's policy name."""
+        return [p.name for p in self.policies] + [name for name, _ in self.extra_rows]
+
+    def row_labels(self, policy_labels: Sequence[str]) -> list[str]:
+        """The summary's row labels, given each player's policy label."""
+        return [*policy_labels, *(label for _, label in self.extra_rows)]
+
+    def table(self) -> str:
+        """Who plays, as the headline says it."""
+        return f"{self.players} players"
+
+    def choices(self) -> list[str]:
+        """The game's own setup choices, as the headline says them (``fan III``)."""
+        return []
+
+    def headline(self, games: int) -> str:
+        """One line naming the run, printed above its summary."""
+        parts = [self.spec.title, self.table(), *self.choices()]
+        return ", ".join([*parts, f"{games:,} games", f"seed {self.seed}"])
+
+    def preamble(self) -> list[str]:
+        """Lines printed between the headline and the summary table."""
+        return []
+
+    def footnotes(self) -> list[str]:
+        """Lines printed under the summary table."""
+        return []
+
+    def own_config(self) -> dict[str, Any]:
+        """The game's own setup choices, JSON-friendly, for :meth:`config`."""
+        return {}
+
+    def config(self) -> dict[str, Any]:
+        """JSON-friendly description saved with results."""
+        return {
+            "players": self.players,
+            "policies": [p.name for p in self.policies],
+            "weights": [list(p.weights) for p in self.policies],
+            "seed": self.seed,
+            "cards": self.cards.source,
+            **self.own_config(),
+            "engine_version": self.spec.engine_version,
+        }
 
 
 GAMES: dict[str, GameSpec] = {}
@@ -402,6 +538,7 @@ __all__ = [
     "GAMES",
     "BenchSpec",
     "Flag",
+    "GameSetup",
     "GameSpec",
     "ReportOption",
     "ReportSpec",

@@ -229,12 +229,15 @@ def builtin(
     name: str,
     function: Callable,
     description: str,
-    builtin_id: int,
+    builtin_id: int = -1,
     reads_view: bool = True,
     **weights: tuple[float, WeightRange],
 ) -> Policy:
-    """Declare a built-in policy with its game's dispatch id and its named weights, each given as
-    :func:`weight` ``(default, low, high)``."""
+    """Declare a built-in policy with its named weights, each given as :func:`weight`
+    ``(default, low, high)``.
+
+    A game's table (:func:`fairysim.sim.dispatch.builtin_table`) gives it its dispatch id;
+    ``builtin_id`` -1 leaves it to be called through its function, as a user policy is."""
     if not all(isinstance(w, tuple) and isinstance(w[1], WeightRange) for w in weights.values()):
         raise ValueError(f"policy {name}: declare each weight as weight(default, low, high)")
     values = tuple(default for default, _ in weights.values())
@@ -529,7 +532,7 @@ def resolve_policies(
     cache: dict[str, Policy] = {}
     for item in items:
         if isinstance(item, Policy):
-            resolved.append(item)
+            resolved.append(_checked_builtin_id(item, registry))
         elif not item:
             raise FairysimError(option, "an empty policy name")
         elif item in registry:
@@ -549,6 +552,31 @@ def resolve_policies(
                 "or give module:function",
             )
     return tuple(resolved)
+
+
+def _checked_builtin_id(item: Policy, registry: Mapping[str, Policy]) -> Policy:
+    """``item``, refused where it carries a built-in id that is not this game's built-in of that
+    function: the engine would dispatch the id, and play another policy than ``item``'s own.
+
+    Raises
+    ------
+    FairysimError
+        Naming ``policies`` (the Python argument).
+    """
+    if item.builtin_id < 0:
+        return item
+    target = getattr(item.function, "py_func", item.function)
+    for builtin_policy in registry.values():
+        if builtin_policy.builtin_id == item.builtin_id:
+            if getattr(builtin_policy.function, "py_func", builtin_policy.function) is target:
+                return item
+            break
+    raise FairysimError(
+        "policies",
+        f"policy {item.name} carries built-in id {item.builtin_id}, which is not its function "
+        f"among this game's built-ins ({', '.join(registry)}); give -1 to call it as a user "
+        "policy",
+    )
 
 
 def _builtin_of(function: object, registry: Mapping[str, Policy]) -> Policy | None:

@@ -28,81 +28,59 @@ from fairysim.sim.concerto.policies import GREEDY, POLICIES
 from fairysim.sim.concerto.rules import (
     DECISIONS,
     KINDS,
-    MAX_PLAYERS,
     MAX_SEATS,
-    MIN_PLAYERS,
     PART_NAMES,
     SOLOISTS,
     soloist_index,
 )
-from fairysim.sim.concerto.spec import ENGINE_VERSION, NAME, PAHHA_NOTE, PAHHA_POLICY
-from fairysim.sim.policy import Policy, resolve_policies, seat_policies
-from fairysim.sim.rng import check_seed
+from fairysim.sim.concerto.spec import NAME, PAHHA_NOTE, PAHHA_POLICY
+from fairysim.sim.game import GameSetup
+from fairysim.sim.policy import Policy, seat_policies
 
 SETUP_COLUMNS = ("players", "soloist_card", "pianist_card", "harpist_card", "popularity_kind")
 
 
 @dataclass(frozen=True)
-class ConcertoSetup:
-    """A validated run configuration: everything that decides the numbers of a run.
+class ConcertoSetup(GameSetup):
+    """A validated run configuration (:class:`~fairysim.sim.game.GameSetup`) with its soloist,
+    pianist and harpist cards, each None when drawn at random for every game."""
 
-    ``soloist``/``pianist``/``harpist`` are None when drawn at random for every game.
-    """
-
-    players: int
-    policies: tuple[Policy, ...]
-    seed: int
-    cards: ConcertoCards
     soloist: str | None = None
     pianist: str | None = None
     harpist: str | None = None
     game = NAME
 
-    @property
-    def seats(self) -> int:
-        """Rows per game: the players, plus Pahha in solo."""
-        return 2 if self.players == 1 else self.players
+    def check(self) -> None:
+        """``lookahead`` plays solo only: its rollouts replay the solo rounds against Pahha (C8),
+        so in another form it would not play the game at hand."""
+        lookahead = POLICIES["lookahead"].builtin_id
+        if self.players != 1 and any(p.builtin_id == lookahead for p in self.policies):
+            raise FairysimError(
+                "--policy", f"lookahead is for solo (--players 1), not for {self.players} players"
+            )
 
     @property
-    def policy_names(self) -> list[str]:
-        """Each row's policy name (Pahha's row is ``pahha``)."""
-        names = [p.name for p in self.policies]
-        return [*names, PAHHA_POLICY] if self.players == 1 else names
+    def extra_rows(self) -> tuple[tuple[str, str], ...]:
+        """Pahha's row in solo."""
+        return ((PAHHA_POLICY, "Pahha"),) if self.players == 1 else ()
 
     @property
     def form(self) -> str:
         """``solo``, ``two-player`` or ``draft``."""
         return {1: "solo", 2: "two-player"}.get(self.players, "draft")
 
-    def headline(self, games: int) -> str:
-        """One line naming the run, printed above its summary."""
-        form = {1: "solo against Pahha", 2: "2 players"}.get(
-            self.players, f"{self.players} players"
-        )
-        fixed = [
-            f"{name} {value}"
-            for name, value in (
-                ("soloist", self.soloist),
-                ("pianist", self.pianist),
-                ("harpist", self.harpist),
-            )
-            if value is not None
-        ]
-        return f"Fairy Concerto, {form}, {games:,} games, seed {self.seed}" + "".join(
-            f", {item}" for item in fixed
-        )
+    def table(self) -> str:
+        return "solo against Pahha" if self.players == 1 else f"{self.players} players"
+
+    def choices(self) -> list[str]:
+        fixed = (("soloist", self.soloist), ("pianist", self.pianist), ("harpist", self.harpist))
+        return [f"{name} {value}" for name, value in fixed if value is not None]
 
     def preamble(self) -> list[str]:
-        """Lines printed between the headline and the summary table."""
         return [f"Cards: {self.cards.label}"]
 
     def footnotes(self) -> list[str]:
-        """Lines printed under the summary table."""
         return [PAHHA_NOTE] if self.players == 1 else []
-
-    def row_labels(self, policy_labels: Sequence[str]) -> list[str]:
-        """The summary's row labels, given each player's policy label (Pahha's row in solo)."""
-        return [*policy_labels, "Pahha"] if self.players == 1 else list(policy_labels)
 
     def fixed_setup(self) -> np.ndarray:
         """int64[3]: fixed soloist, pianist and harpist indices, -1 where drawn at random."""
@@ -115,19 +93,12 @@ class ConcertoSetup:
             dtype=np.int64,
         )
 
-    def config(self) -> dict[str, Any]:
-        """JSON-friendly description saved with results."""
+    def own_config(self) -> dict[str, Any]:
         return {
-            "players": self.players,
-            "policies": [p.name for p in self.policies],
-            "weights": [list(p.weights) for p in self.policies],
-            "seed": self.seed,
             "soloist": self.soloist,
             "pianist": self.pianist,
             "harpist": self.harpist,
-            "cards": self.cards.source,
             "cards_provisional": self.cards.provisional,
-            "engine_version": ENGINE_VERSION,
         }
 
 
@@ -160,19 +131,6 @@ def make_setup(
     -------
     ConcertoSetup
     """
-    if (
-        isinstance(players, bool)
-        or not isinstance(players, int | np.integer)
-        or not (MIN_PLAYERS <= players <= MAX_PLAYERS)
-    ):
-        raise FairysimError(
-            "--players",
-            f"must be {MIN_PLAYERS}-{MAX_PLAYERS} (1 = solo against Pahha), got {players!r}",
-        )
-    try:
-        seed = check_seed(seed)
-    except ValueError as exc:
-        raise FairysimError("--seed", str(exc)) from None
     if soloist is not None:
         try:
             soloist = SOLOISTS[soloist_index(soloist)]
@@ -183,15 +141,15 @@ def make_setup(
         pianist = card_set.pianist_ids[card_set.pianist_index(pianist, "--pianist")]
     if harpist is not None:
         harpist = card_set.harpist_ids[card_set.harpist_index(harpist, "--harpist")]
-    seats = resolve_policies(policies, int(players), POLICIES)
-    solo_only = [p.name for p in seats if p.builtin_id == POLICIES["lookahead"].builtin_id]
-    if solo_only and players != 1:
-        # Its rollouts replay the solo rounds against Pahha (C8): in another form it would not
-        # play the game at hand.
-        raise FairysimError(
-            "--policy", f"lookahead is for solo (--players 1), not for {players} players"
-        )
-    return ConcertoSetup(int(players), seats, seed, card_set, soloist, pianist, harpist)
+    return ConcertoSetup.checked(
+        players=players,
+        policies=policies,
+        seed=seed,
+        cards=card_set,
+        soloist=soloist,
+        pianist=pianist,
+        harpist=harpist,
+    )
 
 
 def play_chunks(

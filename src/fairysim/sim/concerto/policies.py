@@ -23,6 +23,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from fairysim.errors import UNKNOWN_BUILTIN
 from fairysim.sim.concerto.rules import (
     COMPOSER,
     HONOR_POINTS,
@@ -58,6 +59,7 @@ from fairysim.sim.concerto.rules import (
     set_count,
     soloist_points,
 )
+from fairysim.sim.dispatch import builtin_table, seat_asker
 from fairysim.sim.policy import MAX_WEIGHT, builtin, policy, weight
 from fairysim.sim.rng import randint
 from fairysim.sim.scratch import stack_int64
@@ -628,14 +630,65 @@ def lookahead_policy(decision, view, choices, n_choices, weights, rng):
     return best
 
 
-# Built-ins are called directly through ``call_builtin`` (an integer id per seat), which LLVM can
-# inline; user policies go through their first-class function (see fairysim.sim.policy).
-RANDOM, GREEDY, CHASER, MAESTRO, DENIER, LOOKAHEAD = range(6)
+# One table of the built-ins (fairysim.sim.dispatch): a built-in's place in it is its dispatch
+# id. Built-ins are called directly through ``call_builtin``, which LLVM can inline; user
+# policies go through their first-class function (see fairysim.sim.policy).
+POLICIES = builtin_table(
+    builtin(
+        "random",
+        random_policy,
+        "uniform over the distinct legal choices",
+        reads_view=False,
+    ),
+    builtin(
+        "greedy",
+        greedy_policy,
+        "the choice that raises its own current score most",
+    ),
+    builtin(
+        "chaser",
+        chaser_policy,
+        "chases its held score cards and the composers that draw more",
+        progress=weight(2.0, 0, MAX_WEIGHT),
+        composer=weight(2.5, 0, MAX_WEIGHT),
+        # how much of a missing token one in hand makes up: 1 counts it as held
+        hand=weight(0.5, 0, 1),
+    ),
+    builtin(
+        "maestro",
+        maestro_policy,
+        "plays to the contest cards and the honors they award",
+        honor=weight(1.0, 0, MAX_WEIGHT),
+        lead=weight(0.5, 0, MAX_WEIGHT),
+        cards=weight(1.0, 0, MAX_WEIGHT),
+    ),
+    builtin(
+        "denier",
+        denier_policy,
+        "denies its left neighbour (solo: Pahha) the tokens worth most to it",
+        deny=weight(0.7, 0, MAX_WEIGHT),
+    ),
+    builtin(
+        "lookahead",
+        lookahead_policy,
+        "solo: Monte Carlo rollouts of the remaining rounds for every choice",
+        rollouts=weight(24, 1, MAX_ROLLOUTS, integer=True),
+        margin=weight(0.02, 0, MAX_WEIGHT),
+        composer=weight(2.0, 0, MAX_WEIGHT),
+    ),
+)
+"""Built-in policies by name; a built-in's place here is its id in :func:`call_builtin`."""
+
+RANDOM, GREEDY, CHASER, MAESTRO, DENIER, LOOKAHEAD = (
+    POLICIES[name].builtin_id
+    for name in ("random", "greedy", "chaser", "maestro", "denier", "lookahead")
+)
 
 
 @nb.njit(cache=True, inline="always")
 def call_builtin(policy_id, decision, view, choices, n_choices, weights, rng):
-    """Run built-in policy ``policy_id`` (an id declared just above)."""
+    """Run the built-in of id ``policy_id`` (:data:`POLICIES`); :data:`UNKNOWN_BUILTIN`, an
+    illegal answer, for an id the table does not hold."""
     if policy_id == GREEDY:
         return greedy_policy(decision, view, choices, n_choices, weights, rng)
     if policy_id == RANDOM:
@@ -646,72 +699,14 @@ def call_builtin(policy_id, decision, view, choices, n_choices, weights, rng):
         return maestro_policy(decision, view, choices, n_choices, weights, rng)
     if policy_id == DENIER:
         return denier_policy(decision, view, choices, n_choices, weights, rng)
-    return lookahead_policy(decision, view, choices, n_choices, weights, rng)
+    if policy_id == LOOKAHEAD:
+        return lookahead_policy(decision, view, choices, n_choices, weights, rng)
+    return UNKNOWN_BUILTIN
 
 
-@nb.njit(cache=True, inline="always")
-def ask_policy(policy_ids, policies, seat, decision, view, choices, n_choices, weights, rng):
-    """Ask seat ``seat``'s policy: built-ins directly, user policies through their function."""
-    policy_id = policy_ids[seat]
-    if policy_id >= 0:
-        return call_builtin(policy_id, decision, view, choices, n_choices, weights, rng)
-    return policies[seat](decision, view, choices, n_choices, weights, rng)
-
-
-POLICIES = {
-    p.name: p
-    for p in (
-        builtin(
-            "random",
-            random_policy,
-            "uniform over the distinct legal choices",
-            builtin_id=RANDOM,
-            reads_view=False,
-        ),
-        builtin(
-            "greedy",
-            greedy_policy,
-            "the choice that raises its own current score most",
-            builtin_id=GREEDY,
-        ),
-        builtin(
-            "chaser",
-            chaser_policy,
-            "chases its held score cards and the composers that draw more",
-            builtin_id=CHASER,
-            progress=weight(2.0, 0, MAX_WEIGHT),
-            composer=weight(2.5, 0, MAX_WEIGHT),
-            # how much of a missing token one in hand makes up: 1 counts it as held
-            hand=weight(0.5, 0, 1),
-        ),
-        builtin(
-            "maestro",
-            maestro_policy,
-            "plays to the contest cards and the honors they award",
-            builtin_id=MAESTRO,
-            honor=weight(1.0, 0, MAX_WEIGHT),
-            lead=weight(0.5, 0, MAX_WEIGHT),
-            cards=weight(1.0, 0, MAX_WEIGHT),
-        ),
-        builtin(
-            "denier",
-            denier_policy,
-            "denies its left neighbour (solo: Pahha) the tokens worth most to it",
-            builtin_id=DENIER,
-            deny=weight(0.7, 0, MAX_WEIGHT),
-        ),
-        builtin(
-            "lookahead",
-            lookahead_policy,
-            "solo: Monte Carlo rollouts of the remaining rounds for every choice",
-            builtin_id=LOOKAHEAD,
-            rollouts=weight(24, 1, MAX_ROLLOUTS, integer=True),
-            margin=weight(0.02, 0, MAX_WEIGHT),
-            composer=weight(2.0, 0, MAX_WEIGHT),
-        ),
-    )
-}
-"""Built-in policies by name."""
+ask_policy = seat_asker(call_builtin)
+"""Ask a seat's policy: built-ins through :func:`call_builtin`, user policies through their
+function (:func:`fairysim.sim.dispatch.seat_asker`)."""
 
 DRAFT_POLICIES = ("random", "greedy", "chaser", "maestro", "denier")
 """Policies of the 2-4 player forms (``make_setup`` refuses ``lookahead`` there)."""

@@ -2,7 +2,7 @@
 
 The package holds the game's rules and interface (:mod:`.rules`), its card and court data
 (:mod:`.cards`), the plain-Python reference engine (:mod:`.reference`) and the built-in policies
-(:mod:`.policies`).
+(:mod:`.policies`; the judgement its judging policies share is :mod:`.judgement`).
 
 >>> from fairysim.sim.fairyland import load_court, make_setup, play_game
 >>> load_court("starred").label

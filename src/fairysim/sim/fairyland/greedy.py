@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import numba as nb
 
-from fairysim.sim.fairyland.auction import cheapest_payment
+from fairysim.sim.fairyland.judgement.bidding import cheapest_payment
 from fairysim.sim.fairyland.policies import (
     ALWAYS,
     NEVER,

@@ -29,20 +29,16 @@ from fairysim.sim.fairyland.cards import (
     load_court,
 )
 from fairysim.sim.fairyland.engine import new_outcome, play_games
-from fairysim.sim.fairyland.policies import POLICIES
 from fairysim.sim.fairyland.rules import DECISIONS, FIRST_FOREST_TYPE, HALF, MAX_SEATS, card_type
 from fairysim.sim.fairyland.spec import (
     COLLECTED_COLUMNS,
     COLLECTED_NAMES,
     COURTS,
-    ENGINE_VERSION,
-    MAX_PLAYERS,
-    MIN_PLAYERS,
     NAME,
     PART_COLUMNS,
 )
-from fairysim.sim.policy import Policy, resolve_policies, seat_policies
-from fairysim.sim.rng import check_seed
+from fairysim.sim.game import GameSetup
+from fairysim.sim.policy import Policy, seat_policies
 
 RANDOM_COURT = COURTS[0]
 
@@ -81,65 +77,34 @@ leave them out."""
 
 
 @dataclass(frozen=True)
-class FairyLandSetup:
-    """A validated run configuration: everything that decides the numbers of a run.
+class FairyLandSetup(GameSetup):
+    """A validated run configuration (:class:`~fairysim.sim.game.GameSetup`) with its court.
 
     ``court`` is the court the game's 9 items are drawn from; ``court_name`` what ``--court``
     said (``random``, ``starred``, ``none`` or the court file), the ``court`` result column.
     The reference engine plays the same setup (:func:`.reference.play_games`).
     """
 
-    players: int
-    policies: tuple[Policy, ...]
-    seed: int
-    cards: FairyLandCards
     court: Court
     court_name: str = RANDOM_COURT
     game = NAME
 
-    @property
-    def seats(self) -> int:
-        """Rows per game: one per player."""
-        return self.players
-
-    @property
-    def policy_names(self) -> list[str]:
-        """Each seat's policy name."""
-        return [p.name for p in self.policies]
-
-    def headline(self, games: int) -> str:
-        """One line naming the run, printed above its summary."""
-        return (
-            f"Fairy Land, {self.players} players, court {self.court_name}, {games:,} games, "
-            f"seed {self.seed}"
-        )
+    def choices(self) -> list[str]:
+        return [f"court {self.court_name}"]
 
     def preamble(self) -> list[str]:
-        """Lines printed between the headline and the summary table: the court (PROVISIONAL
-        where it is, ruling L13) and the card file."""
+        """The court (PROVISIONAL where it is, ruling L13) and the card file."""
         return [f"Court: {self.court.label}", f"Cards: {Path(self.cards.source).name}"]
 
     def footnotes(self) -> list[str]:
-        """Lines printed under the summary table."""
         return ["Points are exact halves (ruling L11); ties are broken by L12, no shared wins."]
 
-    def row_labels(self, policy_labels: Sequence[str]) -> list[str]:
-        """The summary's row labels, given each player's policy label."""
-        return list(policy_labels)
-
-    def config(self) -> dict[str, Any]:
-        """JSON-friendly description saved with results."""
+    def own_config(self) -> dict[str, Any]:
         return {
-            "players": self.players,
-            "policies": self.policy_names,
-            "weights": [list(p.weights) for p in self.policies],
-            "seed": self.seed,
-            "cards": self.cards.source,
             "court": self.court_name,
             "court_source": self.court.source,
             "court_items": list(self.court.ids),
             "court_provisional": self.court.provisional,
-            "engine_version": ENGINE_VERSION,
         }
 
 
@@ -192,23 +157,16 @@ def make_setup(
     -------
     FairyLandSetup
     """
-    if (
-        isinstance(players, bool)
-        or not isinstance(players, int | np.integer)
-        or not (MIN_PLAYERS <= players <= MAX_PLAYERS)
-    ):
-        raise FairysimError(
-            "--players",
-            f"Fairy Land is for {MIN_PLAYERS} to {MAX_PLAYERS} players, got {players!r}",
-        )
-    try:
-        seed = check_seed(seed)
-    except ValueError as exc:
-        raise FairysimError("--seed", str(exc)) from None
     court_name, court_set = parse_court(court)
     card_set = cards if isinstance(cards, FairyLandCards) else load_cards(cards)
-    seats = resolve_policies(policies, int(players), POLICIES)
-    return FairyLandSetup(int(players), seats, seed, card_set, court_set, court_name)
+    return FairyLandSetup.checked(
+        players=players,
+        policies=policies,
+        seed=seed,
+        cards=card_set,
+        court=court_set,
+        court_name=court_name,
+    )
 
 
 def play_chunks(

@@ -6,7 +6,7 @@ tuning never recompiles; the judging policies' weights are bounded (``POLICIES``
 of range by :meth:`fairysim.sim.policy.Policy.with_weights`). "Score" below is a seat's current
 score without the King's applause (:func:`.rules.collection_halves`), in half points. The module
 is longer than most (about 670 lines) because it holds every built-in and their registry; what
-the four judging policies share lives in :mod:`.valuation`, :mod:`.auction` and :mod:`.style_play`.
+the four judging policies share lives in :mod:`.judgement` (valuation, bidding, style play).
 
 ===============  ===================================================================
 random           uniform over the legal choices (RULINGS "Random policy"; the reference)
@@ -24,10 +24,33 @@ from __future__ import annotations
 
 import numba as nb
 
-from fairysim.sim.fairyland.auction import (
+from fairysim.errors import UNKNOWN_BUILTIN
+from fairysim.sim.dispatch import builtin_table, seat_asker
+from fairysim.sim.fairyland.judgement.bidding import (
     cheapest_row,
     most_face,
     most_look,
+)
+from fairysim.sim.fairyland.judgement.style_play import (
+    LOOK,
+    VISIT,
+    day_by_style,
+    decide_by_style,
+    plain_play,
+    visit_net,
+)
+from fairysim.sim.fairyland.judgement.valuation import (
+    NEVER,
+    OGRE_POINTS,
+    SPECIAL_POINTS,
+    best_court_prospect,
+    best_other,
+    copy_clearing,
+    face_cost,
+    hand_face,
+    played_face,
+    spread_now,
+    standing,
 )
 from fairysim.sim.fairyland.rules import (
     ACT_CREST,
@@ -89,27 +112,6 @@ from fairysim.sim.fairyland.rules import (
     collection_halves,
     is_special,
     item_points,
-)
-from fairysim.sim.fairyland.style_play import (
-    LOOK,
-    VISIT,
-    day_by_style,
-    decide_by_style,
-    plain_play,
-    visit_net,
-)
-from fairysim.sim.fairyland.valuation import (
-    NEVER,
-    OGRE_POINTS,
-    SPECIAL_POINTS,
-    best_court_prospect,
-    best_other,
-    copy_clearing,
-    face_cost,
-    hand_face,
-    played_face,
-    spread_now,
-    standing,
 )
 from fairysim.sim.policy import builtin, policy, weight
 from fairysim.sim.rng import randint
@@ -372,7 +374,8 @@ VB_BID_PER_POINT, VB_SHARE, VB_SPREAD, VB_SPECIAL, VB_OGRE, VB_CREST_BELOW, VB_V
 
 @nb.njit(cache=True, inline="always")
 def value_bidder_style(view, weights):
-    """value-bidder's style (:mod:`.valuation`): neutral, its own spread, special and ogre."""
+    """value-bidder's style (:mod:`.judgement.valuation`): neutral, its own spread, special and
+    ogre."""
     spread = spread_now(view, weights[VB_SPREAD])
     return (spread, 1.0, 0.0, 1.0, 1.0, 1.0, weights[VB_SPECIAL], weights[VB_OGRE])
 
@@ -503,11 +506,12 @@ LOW_HAND = 3
 def courtier_policy(decision, view, choices, n_choices, weights, rng):
     """Seeks the Queen's audience and the Druids, keeps the Herald for them and uses items.
 
-    A Queen's visit is worth the best item it may find (:func:`.valuation.best_court_prospect`)
-    plus ``queen`` points, a Druid visit ``druids`` points, each less its fairies; an item
-    without end-game points is worth ``item`` points; paying an auction with the Herald costs
-    ``herald`` face points more; the Crest is taken once ``crest_played`` face value is played
-    (or the hand is nearly empty); visits look at ``look`` cards.
+    A Queen's visit is worth the best item it may find
+    (:func:`.judgement.valuation.best_court_prospect`) plus ``queen`` points, a Druid visit
+    ``druids`` points, each less its fairies; an item without end-game points is worth ``item``
+    points; paying an auction with the Herald costs ``herald`` face points more; the Crest is
+    taken once ``crest_played`` face value is played (or the hand is nearly empty); visits look
+    at ``look`` cards.
     """
     seat = view[V_SEAT]
     per_point = weights[CT_BID_PER_POINT]
@@ -559,14 +563,103 @@ def courtier_policy(decision, view, choices, n_choices, weights, rng):
     )
 
 
-# Built-ins are called directly through ``call_builtin`` (an integer id per seat), which LLVM can
-# inline; user policies go through their first-class function (see fairysim.sim.policy).
-RANDOM, GREEDY, VALUE_BIDDER, MAJORITY_HUNTER, FLOWER_GARDENER, COURTIER = range(6)
+# One table of the built-ins (fairysim.sim.dispatch): a built-in's place in it is its dispatch
+# id. Built-ins are called directly through ``call_builtin``, which LLVM can inline; user
+# policies go through their first-class function (see fairysim.sim.policy).
+POLICIES = builtin_table(
+    builtin(
+        "random",
+        random_policy,
+        "uniform over the legal choices",
+        reads_view=False,
+    ),
+    builtin(
+        "greedy",
+        greedy_policy,
+        "takes the clearing worth most to it now and pays as little as it can",
+        # Points are a game's scale (a majority is worth 1-10): the ranges keep each weight
+        # a preference of that size, and ``look`` a count of cards.
+        bid_per_point=weight(1.0, 0.0, 10.0),
+        special=weight(3.0, -20.0, 20.0),
+        ogre=weight(-3.0, -20.0, 20.0),
+        visit=weight(2.0, -20.0, 20.0),
+        crest_below=weight(6.0, 0.0, 100.0),
+        look=weight(3.0, 0.0, 30.0, integer=True),
+        item=weight(3.0, -20.0, 20.0),
+    ),
+    builtin(
+        "value-bidder",
+        value_bidder_policy,
+        "values a clearing by its marginal score (open races first) and bids knowing who "
+        "can pay what after it",
+        bid_per_point=weight(2.0, 0.1, 10.0),
+        share=weight(0.9, 0.0, 1.0),
+        spread=weight(2.0, 0.0, 12.0),
+        special=weight(2.0, 0.0, 10.0),
+        ogre=weight(-4.0, -20.0, 0.0),
+        crest_below=weight(4.0, 0.0, 40.0),
+        visit=weight(2.5, 0.0, 20.0),
+        look=weight(3.0, 1.0, 9.0, integer=True),
+    ),
+    builtin(
+        "majority-hunter",
+        majority_hunter_policy,
+        "concentrates on the few animal majorities most worth chasing",
+        focus=weight(3.0, 1.0, 7.0, integer=True),
+        boost=weight(2.0, 1.0, 5.0),
+        others=weight(0.3, 0.0, 1.0),
+        flowers=weight(1.0, 0.0, 2.0),
+        bid_per_point=weight(2.0, 0.1, 10.0),
+        share=weight(0.9, 0.0, 1.0),
+        spread=weight(2.0, 0.0, 12.0),
+        crest_below=weight(4.0, 0.0, 40.0),
+    ),
+    builtin(
+        "flower-gardener",
+        flower_gardener_policy,
+        "grows flower colours and variety",
+        flowers=weight(2.0, 1.0, 5.0),
+        animals=weight(0.5, 0.0, 1.0),
+        bid_per_point=weight(2.0, 0.1, 10.0),
+        share=weight(0.9, 0.0, 1.0),
+        spread=weight(2.0, 0.0, 12.0),
+        special=weight(2.0, 0.0, 10.0),
+        ogre=weight(-4.0, -20.0, 0.0),
+        crest_below=weight(4.0, 0.0, 40.0),
+    ),
+    builtin(
+        "courtier",
+        courtier_policy,
+        "seeks the Queen and the Druids, keeps the Herald for them and uses its items",
+        queen=weight(3.0, 0.0, 20.0),
+        druids=weight(2.0, 0.0, 20.0),
+        item=weight(3.0, 0.0, 20.0),
+        herald=weight(3.0, 0.0, 10.0),
+        crest_played=weight(14.0, 0.0, 40.0),
+        look=weight(4.0, 1.0, 9.0, integer=True),
+        bid_per_point=weight(1.5, 0.1, 10.0),
+        share=weight(0.75, 0.0, 1.0),
+    ),
+)
+"""Built-in policies by name; a built-in's place here is its id in :func:`call_builtin`."""
+
+RANDOM, GREEDY, VALUE_BIDDER, MAJORITY_HUNTER, FLOWER_GARDENER, COURTIER = (
+    POLICIES[name].builtin_id
+    for name in (
+        "random",
+        "greedy",
+        "value-bidder",
+        "majority-hunter",
+        "flower-gardener",
+        "courtier",
+    )
+)
 
 
 @nb.njit(cache=True, inline="always")
 def call_builtin(policy_id, decision, view, choices, n_choices, weights, rng):
-    """Run built-in policy ``policy_id`` (an id declared just above)."""
+    """Run the built-in of id ``policy_id`` (:data:`POLICIES`); :data:`UNKNOWN_BUILTIN`, an
+    illegal answer, for an id the table does not hold."""
     if policy_id == GREEDY:
         return greedy_policy(decision, view, choices, n_choices, weights, rng)
     if policy_id == VALUE_BIDDER:
@@ -577,100 +670,11 @@ def call_builtin(policy_id, decision, view, choices, n_choices, weights, rng):
         return flower_gardener_policy(decision, view, choices, n_choices, weights, rng)
     if policy_id == COURTIER:
         return courtier_policy(decision, view, choices, n_choices, weights, rng)
-    return random_policy(decision, view, choices, n_choices, weights, rng)
+    if policy_id == RANDOM:
+        return random_policy(decision, view, choices, n_choices, weights, rng)
+    return UNKNOWN_BUILTIN
 
 
-@nb.njit(cache=True, inline="always")
-def ask_policy(policy_ids, policies, seat, decision, view, choices, n_choices, weights, rng):
-    """Ask seat ``seat``'s policy: built-ins directly, user policies through their function."""
-    policy_id = policy_ids[seat]
-    if policy_id >= 0:
-        return call_builtin(policy_id, decision, view, choices, n_choices, weights, rng)
-    return policies[seat](decision, view, choices, n_choices, weights, rng)
-
-
-POLICIES = {
-    p.name: p
-    for p in (
-        builtin(
-            "random",
-            random_policy,
-            "uniform over the legal choices",
-            builtin_id=RANDOM,
-            reads_view=False,
-        ),
-        builtin(
-            "greedy",
-            greedy_policy,
-            "takes the clearing worth most to it now and pays as little as it can",
-            builtin_id=GREEDY,
-            # Points are a game's scale (a majority is worth 1-10): the ranges keep each weight
-            # a preference of that size, and ``look`` a count of cards.
-            bid_per_point=weight(1.0, 0.0, 10.0),
-            special=weight(3.0, -20.0, 20.0),
-            ogre=weight(-3.0, -20.0, 20.0),
-            visit=weight(2.0, -20.0, 20.0),
-            crest_below=weight(6.0, 0.0, 100.0),
-            look=weight(3.0, 0.0, 30.0, integer=True),
-            item=weight(3.0, -20.0, 20.0),
-        ),
-        builtin(
-            "value-bidder",
-            value_bidder_policy,
-            "values a clearing by its marginal score (open races first) and bids knowing who "
-            "can pay what after it",
-            builtin_id=VALUE_BIDDER,
-            bid_per_point=weight(2.0, 0.1, 10.0),
-            share=weight(0.9, 0.0, 1.0),
-            spread=weight(2.0, 0.0, 12.0),
-            special=weight(2.0, 0.0, 10.0),
-            ogre=weight(-4.0, -20.0, 0.0),
-            crest_below=weight(4.0, 0.0, 40.0),
-            visit=weight(2.5, 0.0, 20.0),
-            look=weight(3.0, 1.0, 9.0, integer=True),
-        ),
-        builtin(
-            "majority-hunter",
-            majority_hunter_policy,
-            "concentrates on the few animal majorities most worth chasing",
-            builtin_id=MAJORITY_HUNTER,
-            focus=weight(3.0, 1.0, 7.0, integer=True),
-            boost=weight(2.0, 1.0, 5.0),
-            others=weight(0.3, 0.0, 1.0),
-            flowers=weight(1.0, 0.0, 2.0),
-            bid_per_point=weight(2.0, 0.1, 10.0),
-            share=weight(0.9, 0.0, 1.0),
-            spread=weight(2.0, 0.0, 12.0),
-            crest_below=weight(4.0, 0.0, 40.0),
-        ),
-        builtin(
-            "flower-gardener",
-            flower_gardener_policy,
-            "grows flower colours and variety",
-            builtin_id=FLOWER_GARDENER,
-            flowers=weight(2.0, 1.0, 5.0),
-            animals=weight(0.5, 0.0, 1.0),
-            bid_per_point=weight(2.0, 0.1, 10.0),
-            share=weight(0.9, 0.0, 1.0),
-            spread=weight(2.0, 0.0, 12.0),
-            special=weight(2.0, 0.0, 10.0),
-            ogre=weight(-4.0, -20.0, 0.0),
-            crest_below=weight(4.0, 0.0, 40.0),
-        ),
-        builtin(
-            "courtier",
-            courtier_policy,
-            "seeks the Queen and the Druids, keeps the Herald for them and uses its items",
-            builtin_id=COURTIER,
-            queen=weight(3.0, 0.0, 20.0),
-            druids=weight(2.0, 0.0, 20.0),
-            item=weight(3.0, 0.0, 20.0),
-            herald=weight(3.0, 0.0, 10.0),
-            crest_played=weight(14.0, 0.0, 40.0),
-            look=weight(4.0, 1.0, 9.0, integer=True),
-            bid_per_point=weight(1.5, 0.1, 10.0),
-            share=weight(0.75, 0.0, 1.0),
-        ),
-    )
-}
-"""Built-in policies by name."""
+ask_policy = seat_asker(call_builtin)
+"""Ask a seat's policy: built-ins through :func:`call_builtin`, user policies through their
+function (:func:`fairysim.sim.dispatch.seat_asker`)."""

@@ -49,14 +49,13 @@ choice rows.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 
-from fairysim.errors import FairysimError, IllegalChoiceError
-from fairysim.sim.fairyland.cards import Court, FairyLandCards, load_cards, load_court
+from fairysim.errors import IllegalChoiceError
+from fairysim.sim.fairyland.cards import Court, FairyLandCards
+from fairysim.sim.fairyland.play import FairyLandSetup
 from fairysim.sim.fairyland.rules import (
     ACT_CREST,
     ACT_DRUIDS,
@@ -111,9 +110,7 @@ from fairysim.sim.fairyland.rules import (
     LOST_HALF,
     MAX_CHOICES,
     MAX_COURT_ITEMS,
-    MAX_PLAYERS,
     MAX_SEATS,
-    MIN_PLAYERS,
     N_ANIMALS,
     N_CARD_TYPES,
     N_FAIRY_TYPES,
@@ -173,11 +170,10 @@ from fairysim.sim.fairyland.rules import (
     WIND,
     WIND_HAND_LIMIT,
 )
-from fairysim.sim.policy import MAX_WEIGHTS, Policy, resolve_policies
+from fairysim.sim.policy import MAX_WEIGHTS
 from fairysim.sim.rng import (
     DEAL_STREAM,
     FIRST_POLICY_STREAM,
-    check_seed,
     lay_out_counts,
     new_stream,
     randint,
@@ -186,51 +182,6 @@ from fairysim.sim.rng import (
 
 APPLAUSE_BY_TIED = {1: 3, 2: 2, 3: 1, 4: 0}
 """The King's applause for each seat tied at the highest hand value (L11)."""
-
-
-# --- The run's configuration ----------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class FairyLandSetup:
-    """A validated run configuration: players, one policy per seat, seed, cards and court."""
-
-    players: int
-    policies: tuple[Policy, ...]
-    seed: int
-    cards: FairyLandCards
-    court: Court
-
-
-def make_setup(
-    players: int = 4,
-    policies: str | Policy | Sequence[str | Policy] = "random",
-    seed: int = 0,
-    cards: str | Path | FairyLandCards | None = None,
-    court: str | Path | Court | None = None,
-) -> FairyLandSetup:
-    """Validate a run's options into a :class:`FairyLandSetup`.
-
-    ``court`` is None (9 of the shipped 19 items per game), ``"starred"`` or a court file.
-    """
-    from fairysim.sim.fairyland.policies import POLICIES
-
-    if isinstance(players, bool) or not isinstance(players, int):
-        raise FairysimError("--players", f"must be an integer, got {players!r}")
-    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise FairysimError(
-            "--players", f"Fairy Land is for {MIN_PLAYERS} to {MAX_PLAYERS} players, got {players}"
-        )
-    try:
-        seed = check_seed(seed)
-    except ValueError as exc:
-        raise FairysimError("--seed", str(exc)) from None
-    seated = resolve_policies(policies, players, POLICIES)
-    if not isinstance(cards, FairyLandCards):
-        cards = load_cards(cards)
-    if not isinstance(court, Court):
-        court = load_court(court)
-    return FairyLandSetup(players, seated, seed, cards, court)
 
 
 # --- The table ------------------------------------------------------------------------------------

@@ -6,15 +6,15 @@ engine asks a value-bidder seat's Dawn, Day, bids and payments here instead, wit
 functions on the same numbers, so the answers are the same; what it saves is work the policy
 cannot avoid because it keeps nothing between calls:
 
-- a clearing's value to a seat (:func:`.valuation.taken_parts`, the bulk of a game's time) does
-  not change within a turn but where cards join it (no collection, hand or deck moves from the
-  Dawn's choice to the payment), so the Dawn's value of the clearing no card joined is the
-  Day's, the active seat's bid and payment read the Day's values, and every other seat values
-  the clearing once, at its bid;
+- a clearing's value to a seat (:func:`.judgement.valuation.taken_parts`, the bulk of a game's
+  time) does not change within a turn but where cards join it (no collection, hand or deck
+  moves from the Dawn's choice to the payment), so the Dawn's value of the clearing no card
+  joined is the Day's, the active seat's bid and payment read the Day's values, and every other
+  seat values the clearing once, at its bid;
 - what each seat can pay is worked out once an auction, not again by every seat before it;
 - a bid is answered as an amount, without the rows of every bid up to the seat's purse;
 - a payment is chosen while the subsets of the hand are enumerated, without writing them as
-  rows (:func:`.auction.cheapest_payment`).
+  rows (:func:`.judgement.bidding.cheapest_payment`).
 
 The values live in the engine's table: ``worth`` and ``relief`` (float64[MAX_SEATS,
 CLEARINGS]), each seat's value of each clearing and the Warrior's relief in it, and ``known``,
@@ -28,7 +28,9 @@ from __future__ import annotations
 
 import numba as nb
 
-from fairysim.sim.fairyland.auction import bid_over, cheapest_payment
+from fairysim.sim.fairyland.judgement.bidding import bid_over, cheapest_payment
+from fairysim.sim.fairyland.judgement.style_play import dawn_by_style, out_of_share, plain_day
+from fairysim.sim.fairyland.judgement.valuation import copy_clearing, taken_parts
 from fairysim.sim.fairyland.policies import (
     VB_BID_PER_POINT,
     VB_CREST_BELOW,
@@ -49,8 +51,6 @@ from fairysim.sim.fairyland.rules import (
     V_PLAYERS,
     WARRIOR,
 )
-from fairysim.sim.fairyland.style_play import dawn_by_style, out_of_share, plain_day
-from fairysim.sim.fairyland.valuation import copy_clearing, taken_parts
 from fairysim.sim.scratch import stack_int64
 
 

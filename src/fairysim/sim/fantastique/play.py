@@ -23,70 +23,34 @@ from fairysim.sim.batch import (
 from fairysim.sim.fantastique.cards import FantastiqueCards, load_cards
 from fairysim.sim.fantastique.engine import OUTCOME_COLUMNS, new_outcome, play_games
 from fairysim.sim.fantastique.lanes import fits_lanes, play_greedy_games
-from fairysim.sim.fantastique.policies import GREEDY, POLICIES
+from fairysim.sim.fantastique.policies import GREEDY
 from fairysim.sim.fantastique.rules import DECISIONS, HAND_SIZE, ROUNDS, fan_index
-from fairysim.sim.fantastique.spec import (
-    ENGINE_VERSION,
-    MAX_PLAYERS,
-    MIN_PLAYERS,
-    NAME,
-    SEAT_COLUMNS,
-)
-from fairysim.sim.policy import Policy, resolve_policies, seat_policies
-from fairysim.sim.rng import check_seed
+from fairysim.sim.fantastique.spec import MAX_PLAYERS, NAME, SEAT_COLUMNS
+from fairysim.sim.game import GameSetup
+from fairysim.sim.policy import Policy, seat_policies
 
 
 @dataclass(frozen=True)
-class FantastiqueSetup:
-    """A validated run configuration: everything that decides the numbers of a run."""
+class FantastiqueSetup(GameSetup):
+    """A validated run configuration (:class:`~fairysim.sim.game.GameSetup`) with its fan."""
 
-    players: int
     fan: str
-    policies: tuple[Policy, ...]
-    seed: int
-    cards: FantastiqueCards
     game = NAME
 
-    @property
-    def seats(self) -> int:
-        """Rows per game: one per player."""
-        return self.players
+    def check(self) -> None:
+        """The cards must deal a full hand to every player."""
+        if self.cards.total_cards < self.players * HAND_SIZE:
+            raise CardFileError(
+                self.cards.source,
+                f"{self.cards.total_cards} fan cards cannot deal {HAND_SIZE} "
+                f"to each of {self.players} players",
+            )
 
-    @property
-    def policy_names(self) -> list[str]:
-        """Each seat's policy name."""
-        return [p.name for p in self.policies]
+    def choices(self) -> list[str]:
+        return [f"fan {self.fan}"]
 
-    def headline(self, games: int) -> str:
-        """One line naming the run, printed above its summary."""
-        return (
-            f"Fantastique, {self.players} players, fan {self.fan}, {games:,} games, "
-            f"seed {self.seed}"
-        )
-
-    def preamble(self) -> list[str]:
-        """Lines printed between the headline and the summary table."""
-        return []
-
-    def footnotes(self) -> list[str]:
-        """Lines printed under the summary table."""
-        return []
-
-    def row_labels(self, policy_labels: Sequence[str]) -> list[str]:
-        """The summary's row labels, given each player's policy label."""
-        return list(policy_labels)
-
-    def config(self) -> dict[str, Any]:
-        """JSON-friendly description saved with results."""
-        return {
-            "players": self.players,
-            "fan": self.fan,
-            "policies": self.policy_names,
-            "weights": [list(p.weights) for p in self.policies],
-            "seed": self.seed,
-            "cards": self.cards.source,
-            "engine_version": ENGINE_VERSION,
-        }
+    def own_config(self) -> dict[str, Any]:
+        return {"fan": self.fan}
 
 
 def make_setup(
@@ -98,33 +62,15 @@ def make_setup(
     fan: str = "I",
 ) -> FantastiqueSetup:
     """Validate a configuration; errors name the option at fault (``--players``, ``--fan`` ...)."""
-    if (
-        isinstance(players, bool)
-        or not isinstance(players, int | np.integer)
-        or not (MIN_PLAYERS <= players <= MAX_PLAYERS)
-    ):
-        raise FairysimError(
-            "--players",
-            f"Fantastique is for {MIN_PLAYERS} to {MAX_PLAYERS} players, got {players!r}",
-        )
     try:
         fan = str(fan).upper()
         fan_index(fan)
     except ValueError as exc:
         raise FairysimError("--fan", str(exc)) from None
-    try:
-        seed = check_seed(seed)
-    except ValueError as exc:
-        raise FairysimError("--seed", str(exc)) from None
     card_set = cards if isinstance(cards, FantastiqueCards) else load_cards(cards)
-    if card_set.total_cards < players * HAND_SIZE:
-        raise CardFileError(
-            card_set.source,
-            f"{card_set.total_cards} fan cards cannot deal {HAND_SIZE} "
-            f"to each of {players} players",
-        )
-    seats = resolve_policies(policies, int(players), POLICIES)
-    return FantastiqueSetup(int(players), fan, seats, seed, card_set)
+    return FantastiqueSetup.checked(
+        players=players, policies=policies, seed=seed, cards=card_set, fan=fan
+    )
 
 
 def play_chunks(

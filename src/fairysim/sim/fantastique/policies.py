@@ -16,6 +16,8 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from fairysim.errors import UNKNOWN_BUILTIN
+from fairysim.sim.dispatch import builtin_table, seat_asker
 from fairysim.sim.fantastique.rules import (
     BRONZE_MIN_PLAYERS,
     DISPLAY_STACKS,
@@ -257,74 +259,67 @@ def balancer_policy(decision, view, choices, n_choices, weights, rng):
     return best
 
 
-# Built-ins are called directly through ``call_builtin`` (an integer id per seat), which LLVM
-# inlines; a call through a first-class function costs ~40-60 ns of reference counting on the
-# arrays it passes, more than the whole decision of greedy. User policies take that path.
-RANDOM, GREEDY, HOARDER, BALANCER = range(4)
+# One table of the built-ins (fairysim.sim.dispatch): a built-in's place in it is its dispatch
+# id. Built-ins are called directly through ``call_builtin``, which LLVM can inline; user
+# policies go through their first-class function (see fairysim.sim.policy).
+POLICIES = builtin_table(
+    builtin(
+        "random",
+        random_policy,
+        "uniform over the distinct legal choices",
+        reads_view=False,
+    ),
+    builtin(
+        "greedy",
+        greedy_policy,
+        "most cards, then highest value; biggest stack",
+        reads_view=False,
+    ),
+    builtin(
+        "hoarder",
+        hoarder_policy,
+        "keeps the cards its Grande Finale fan counts, plays the others",
+        # Defaults from a grid search against three greedy opponents (4 players, fans I,
+        # III, VI; docs/policies.md): a finale weight above the count weight starves the
+        # hoarder of medals.
+        finale=weight(1.0, 0, MAX_WEIGHT),
+        count=weight(2.0, 0, MAX_WEIGHT),
+        value=weight(0.5, 0, MAX_WEIGHT),
+    ),
+    builtin(
+        "balancer",
+        balancer_policy,
+        "weighs the medal a fan wins now against the finale cards it gives up",
+        # Defaults from the same grid search (docs/policies.md).
+        finale=weight(0.5, 0, MAX_WEIGHT),
+        pick=weight(2.0, 0, MAX_WEIGHT),
+        spent=weight(0.5, 0, MAX_WEIGHT),
+        # the share of the seats still to play that beat a fan their hand can beat
+        risk=weight(0.5, 0, 1),
+    ),
+)
+"""Built-in policies by name; a built-in's place here is its id in :func:`call_builtin`."""
+
+RANDOM, GREEDY, HOARDER, BALANCER = (
+    POLICIES[name].builtin_id for name in ("random", "greedy", "hoarder", "balancer")
+)
 
 
 @nb.njit(cache=True, inline="always")
 def call_builtin(policy_id, decision, view, choices, n_choices, weights, rng):
-    """Run built-in policy ``policy_id`` (an id declared just above)."""
+    """Run the built-in of id ``policy_id`` (:data:`POLICIES`); :data:`UNKNOWN_BUILTIN`, an
+    illegal answer, for an id the table does not hold."""
     if policy_id == GREEDY:
         return greedy_policy(decision, view, choices, n_choices, weights, rng)
     if policy_id == RANDOM:
         return random_policy(decision, view, choices, n_choices, weights, rng)
     if policy_id == HOARDER:
         return hoarder_policy(decision, view, choices, n_choices, weights, rng)
-    return balancer_policy(decision, view, choices, n_choices, weights, rng)
+    if policy_id == BALANCER:
+        return balancer_policy(decision, view, choices, n_choices, weights, rng)
+    return UNKNOWN_BUILTIN
 
 
-@nb.njit(cache=True, inline="always")
-def ask_policy(policy_ids, policies, seat, decision, view, choices, n_choices, weights, rng):
-    """Ask seat ``seat``'s policy: built-ins directly, user policies through their function."""
-    policy_id = policy_ids[seat]
-    if policy_id >= 0:
-        return call_builtin(policy_id, decision, view, choices, n_choices, weights, rng)
-    return policies[seat](decision, view, choices, n_choices, weights, rng)
-
-
-POLICIES = {
-    p.name: p
-    for p in (
-        builtin(
-            "random",
-            random_policy,
-            "uniform over the distinct legal choices",
-            builtin_id=RANDOM,
-            reads_view=False,
-        ),
-        builtin(
-            "greedy",
-            greedy_policy,
-            "most cards, then highest value; biggest stack",
-            builtin_id=GREEDY,
-            reads_view=False,
-        ),
-        builtin(
-            "hoarder",
-            hoarder_policy,
-            "keeps the cards its Grande Finale fan counts, plays the others",
-            builtin_id=HOARDER,
-            # Defaults from a grid search against three greedy opponents (4 players, fans I,
-            # III, VI; docs/policies.md): a finale weight above the count weight starves the
-            # hoarder of medals.
-            finale=weight(1.0, 0, MAX_WEIGHT),
-            count=weight(2.0, 0, MAX_WEIGHT),
-            value=weight(0.5, 0, MAX_WEIGHT),
-        ),
-        builtin(
-            "balancer",
-            balancer_policy,
-            "weighs the medal a fan wins now against the finale cards it gives up",
-            builtin_id=BALANCER,
-            # Defaults from the same grid search (docs/policies.md).
-            finale=weight(0.5, 0, MAX_WEIGHT),
-            pick=weight(2.0, 0, MAX_WEIGHT),
-            spent=weight(0.5, 0, MAX_WEIGHT),
-            # the share of the seats still to play that beat a fan their hand can beat
-            risk=weight(0.5, 0, 1),
-        ),
-    )
-}
-"""Built-in policies by name."""
+ask_policy = seat_asker(call_builtin)
+"""Ask a seat's policy: built-ins through :func:`call_builtin`, user policies through their
+function (:func:`fairysim.sim.dispatch.seat_asker`)."""

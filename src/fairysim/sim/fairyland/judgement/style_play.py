@@ -1,6 +1,6 @@
 """Every decision of Fairy Land answered from a *style* (:mod:`.valuation`): the play the four
 judging built-ins share (value-bidder, majority-hunter, flower-gardener, courtier, in
-:mod:`.policies`). They differ in their style, their weights and the values they give the Day's
+:mod:`..policies`). They differ in their style, their weights and the values they give the Day's
 visits and the Crest; everything else is here.
 """
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numba as nb
 
-from fairysim.sim.fairyland.auction import (
+from fairysim.sim.fairyland.judgement.bidding import (
     CONTEXT_FAIRIES,
     bid_over,
     cheapest_row,
@@ -17,6 +17,23 @@ from fairysim.sim.fairyland.auction import (
     most_face,
     most_look,
     visit_cost,
+)
+from fairysim.sim.fairyland.judgement.valuation import (
+    FIXED,
+    NEVER,
+    S_SPREAD,
+    best_card_in_clearings,
+    best_rival_clearing_value,
+    cards_value,
+    clear_counts,
+    copy_clearing,
+    hand_face,
+    item_value,
+    one_card_value,
+    played_face,
+    taken_parts,
+    taken_value,
+    warrior_relief,
 )
 from fairysim.sim.fairyland.rules import (
     ACT_CREST,
@@ -69,23 +86,6 @@ from fairysim.sim.fairyland.rules import (
     V_HIGH_BID,
     V_ITEM_TABLE,
     V_PLAYED,
-)
-from fairysim.sim.fairyland.valuation import (
-    FIXED,
-    NEVER,
-    S_SPREAD,
-    best_card_in_clearings,
-    best_rival_clearing_value,
-    cards_value,
-    clear_counts,
-    copy_clearing,
-    hand_face,
-    item_value,
-    one_card_value,
-    played_face,
-    taken_parts,
-    taken_value,
-    warrior_relief,
 )
 from fairysim.sim.scratch import stack_float64, stack_int64
 
@@ -198,7 +198,7 @@ def day_by_style(
     known,
 ):
     """The Day's action (L4) worth most: a clearing its value less the expected price
-    (:func:`.auction.explore_net_of`); the Queen ``visits[0]``, the Druids ``visits[1]`` (half
+    (:func:`.bidding.explore_net_of`); the Queen ``visits[0]``, the Druids ``visits[1]`` (half
     points, their fairies' cost included); the Crest ``crest``; an item what using it is worth
     (:func:`item_use_value`). Each clearing's value and the Warrior's relief in it
     (:func:`.valuation.taken_parts`) are left in ``worth`` and ``relief`` (float64[CLEARINGS]),
@@ -248,7 +248,7 @@ def bid_by_style(view, choices, n_choices, seat, style, per_point, share):
 
 @nb.njit(cache=True)
 def bid_for_value(view, seat, counts, value, most, per_point, share):
-    """The ``BID`` row (:func:`.auction.bid_over`) of a seat that can pay ``most`` for the
+    """The ``BID`` row (:func:`.bidding.bid_over`) of a seat that can pay ``most`` for the
     clearing ``counts`` worth ``value`` to it, against what the seats after it can pay."""
     if out_of_share(view, seat, value, per_point, share):
         return 0
@@ -339,7 +339,7 @@ def decide_by_style(
 @nb.njit(cache=True)
 def visit_net(view, seat, look, prospect, per_point):
     """A visit to the Queen or the Druids looking at ``look`` cards: ``prospect`` (half points)
-    less the face value it plays (:func:`.valuation.visit_cost`) at ``per_point``."""
+    less the face value it plays (:func:`.bidding.visit_cost`) at ``per_point``."""
     return prospect - HALF * visit_cost(view, seat, look) / per_point
 
 

@@ -1,6 +1,7 @@
-"""Auctions, payments and visits of Fairy Land as the judging policies play them (rulings L5,
+"""Auctions, payments and visits of Fairy Land as the judging policies judge them (rulings L5,
 L7, L14, L15): what each seat can pay, what a rival is expected to bid, what to bid, what
-exploring a clearing is expected to cost, and the cheapest fairies to pay with.
+exploring a clearing is expected to cost, and the cheapest fairies to pay with. The auction's
+rules are :mod:`..rules` (the legal bids and payments) and :mod:`..engine`.
 
 Everything but the decks is public (ruling PL2), so every seat's purse is known exactly; what a
 rival wishes to pay is judged by :mod:`.valuation` from its own collection.
@@ -12,6 +13,10 @@ import numba as nb
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from fairysim.sim.fairyland.choices import next_submask, next_value
+from fairysim.sim.fairyland.judgement.valuation import (
+    face_cost,
+    taken_value,
+)
 from fairysim.sim.fairyland.rules import (
     C_LOOK,
     C_MASK,
@@ -35,10 +40,6 @@ from fairysim.sim.fairyland.rules import (
     explore_values,
     mask_value,
     popcount,
-)
-from fairysim.sim.fairyland.valuation import (
-    face_cost,
-    taken_value,
 )
 from fairysim.sim.scratch import stack_int64
 
@@ -220,7 +221,7 @@ def better_payment(sub, value, face, costs, best):
 def cheapest_payment(hand, values, face_value, bonus, bid, wind_hand, warrior_relief, herald_extra):
     """The ``PAYMENT`` row :func:`cheapest_row` picks (``wind_hand``, ``warrior_relief`` and
     ``herald_extra`` as its ``hand`` and the rest) among the rows
-    :func:`.choices.payment_choices` of ``hand``, ``values``, ``bonus``, ``bid`` would write,
+    :func:`..choices.payment_choices` of ``hand``, ``values``, ``bonus``, ``bid`` would write,
     without writing them. Returns the row's ``(mask, value)``.
 
     The row is the least ``(cost, cards, mask)`` of the subsets that reach the bid. A fairy

@@ -1,8 +1,8 @@
 """What cards, clearings, fairies and items are worth to a Fairy Land seat: the judgement the
 judging built-in policies share (value-bidder, majority-hunter, flower-gardener, courtier; their
-auctions in :mod:`.auction`, their play in :mod:`.style_play`).
+auctions in :mod:`.bidding`, their play in :mod:`.style_play`).
 
-Everything here reads one seat's view (:data:`.rules.VIEW_FIELDS`) and nothing else, so a policy
+Everything here reads one seat's view (:data:`..rules.VIEW_FIELDS`) and nothing else, so a policy
 built on it never sees hidden information (ruling PL2). Values are floats in half points, as
 scores are (ruling L11).
 
