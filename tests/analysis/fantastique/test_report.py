@@ -174,3 +174,21 @@ def test_the_replay_commands_on_the_page_replay_the_study_games(strength):
     assert result.exit_code == 0, result.output
     widest = examples.iloc[-1]
     assert widest["kind"] == "widest margin" and f"--game {int(widest['game'])}" in commands[-1]
+
+
+def test_the_report_takes_a_baseline_policy_and_a_card_file_from_the_command_line(tmp_path):
+    from typer.testing import CliRunner
+
+    from fairysim.cli import app
+    from fairysim.sim.fantastique.cards import DEFAULT_CARDS
+
+    cards = tmp_path / "cards.toml"
+    cards.write_text(DEFAULT_CARDS.read_text())
+    args = ["report", "fantastique", "--games", "20", "--policy", "random"]
+    args += ["--cards", str(cards), "--out-dir", str(tmp_path / "out")]
+    result = CliRunner().invoke(app, args, catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    page = (tmp_path / "out" / "fantastique-report.html").read_text(encoding="utf-8")
+    assert "all random (baseline): every seat plays random" in page
+    assert "hoarder at seat 0: seat 0 plays hoarder, the others random" in page
+    assert "--policy random" in page and f"--cards {cards}" in page

@@ -8,6 +8,7 @@ from fairysim.sim.game import (
     BenchSpec,
     Flag,
     GameSpec,
+    ReportOption,
     ReportSpec,
     SetupAxis,
     SummaryColumn,
@@ -131,6 +132,17 @@ SPEC = register(
                 writer="fairysim.analysis.fantastique:write_report",
                 games_help="Games per (fan, player count, lineup) cell",
                 games_default=REPORT_GAMES,
+                takes_cards=True,
+                options=(
+                    ReportOption(
+                        "policy",
+                        "--policy",
+                        "The baseline's policy: at every seat, and around the fan-aware seat "
+                        "(a built-in or module:function).",
+                        kind="policy",
+                        default="greedy",
+                    ),
+                ),
             ),
         ),
     )
