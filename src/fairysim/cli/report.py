@@ -88,17 +88,11 @@ def report_params(spec: GameSpec, report: ReportSpec) -> list[Param]:
 def run_report(spec: GameSpec, report: ReportSpec, **options: Any) -> None:
     """Check every option, then play the report's games and write it."""
     from fairysim.sim.batch import check_games
-    from fairysim.sim.rng import check_seed
 
     # The report owns its defaults (sized to its run time): pass only what the user gave.
-    given: dict[str, Any] = {}
+    given = seed_option(options["seed"])
     if options["games"] is not None:
         given["games"] = check_games(options["games"], "--games")
-    if options["seed"] is not None:
-        try:
-            given["seed"] = check_seed(options["seed"])
-        except ValueError as error:
-            raise FairysimError("--seed", str(error)) from None
     threads = check_threads(options["threads"])
     given |= precision_options(report, options)
     if report.takes_cards:
@@ -118,6 +112,18 @@ def run_report(spec: GameSpec, report: ReportSpec, **options: Any) -> None:
     with ProgressBar("report") as progress:
         html = write(out_dir, threads=threads, progress=progress, **given)
     stdout_console().print(f"Report written to {html}", soft_wrap=True)
+
+
+def seed_option(seed: int | None) -> dict[str, Any]:
+    """``{"seed": seed}`` checked, or ``{}`` where the user gave none (the report's own)."""
+    from fairysim.sim.rng import check_seed
+
+    if seed is None:
+        return {}
+    try:
+        return {"seed": check_seed(seed)}
+    except ValueError as error:
+        raise FairysimError("--seed", str(error)) from None
 
 
 def precision_options(report: ReportSpec, options: dict[str, Any]) -> dict[str, Any]:
@@ -204,14 +210,8 @@ def all_params() -> list[Param]:
 def run_all(**options: Any) -> None:
     """Check every option, write every report at its defaults, then the index."""
     from fairysim.analysis.index import WrittenReport, write_index
-    from fairysim.sim.rng import check_seed
 
-    given: dict[str, Any] = {}
-    if options["seed"] is not None:
-        try:
-            given["seed"] = check_seed(options["seed"])
-        except ValueError as error:
-            raise FairysimError("--seed", str(error)) from None
+    given = seed_option(options["seed"])
     threads = check_threads(options["threads"])
     root = prepare_out_dir(options["out_dir"])
     written = []
