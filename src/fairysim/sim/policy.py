@@ -146,8 +146,11 @@ class PolicyDispatcher(CPUDispatcher):
         return self
 
     def _compile_for_args(self, *args: Any, **kws: Any) -> Any:
+        # numba calls what this returns with the arguments: the dispatcher itself, compiled now,
+        # matches them as any explicitly typed one does (converting a writable array to the
+        # signature's read-only one); a call it cannot match comes back here and is refused.
         if self._can_compile:
-            return self.compile_policy()(*args, **kws)
+            return self.compile_policy()
         return super()._compile_for_args(*args, **kws)
 
     def get_call_template(self, args: Any, kws: Any) -> Any:
