@@ -162,12 +162,23 @@ class PolicyDispatcher(CPUDispatcher):
         return super().get_function_type()
 
 
+_POLICY_OPTIONS = {
+    "nopython": True,
+    "boundscheck": None,
+    "_nrt": True,
+    "error_model": "python",
+    "fastmath": False,
+    "forceinline": False,
+}
+"""numba's defaults, said explicitly: a compile started while a kernel is being typed inherits
+the options a callee leaves unset from it (no reference counting under ``_nrt=False``, where a
+policy's ``np.zeros`` fails to compile), and a policy must compile as it would on its own."""
+
+
 def policy(func: Callable) -> PolicyDispatcher:
     """Decorator: ``func`` as a policy (``@policy def my_policy(decision, view, ...)``), compiled
     with :data:`POLICY_SIGNATURE` (and cached) on first use (:class:`PolicyDispatcher`)."""
-    dispatcher = PolicyDispatcher(
-        py_func=func, locals={}, targetoptions={"nopython": True, "boundscheck": None}
-    )
+    dispatcher = PolicyDispatcher(py_func=func, locals={}, targetoptions=dict(_POLICY_OPTIONS))
     dispatcher.enable_caching()
     return dispatcher
 
