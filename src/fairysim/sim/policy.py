@@ -15,7 +15,9 @@ Every game offers each decision to a policy the same way::
 
 Policies are compiled with the one explicit :data:`POLICY_SIGNATURE`, so a tuple of different
 policies is a homogeneous tuple of numba first-class functions: engines take one policy per seat
-without recompiling, and user policies from any module run at full speed.
+without recompiling, and user policies from any module run at full speed. Built-ins compile on
+first use (:class:`PolicyDispatcher`), so importing a game's policies to list them compiles
+nothing.
 
 A user policy is checked when it is loaded (:func:`load_user_policy`), so that a bad one is refused
 in one line before any game is played: its module imports, it takes the six parameters, it returns
@@ -43,9 +45,10 @@ from typing import Any, NamedTuple
 import numba as nb
 import numpy as np
 from numba import types
-from numba.core import ir
+from numba.core import ir, typeinfer
 from numba.core.compiler import run_frontend
 from numba.core.errors import NumbaExperimentalFeatureWarning
+from numba.core.registry import CPUDispatcher
 
 from fairysim.errors import POLICY_RAISED, FairysimError
 
@@ -122,9 +125,62 @@ def weight(default: float, low: float, high: float, integer: bool = False) -> tu
     return float(default), WeightRange(float(low), float(high), integer)
 
 
-def policy(func: Callable) -> Callable:
-    """Decorator: compile ``func`` as a policy (``@policy def my_policy(decision, view, ...)``)."""
-    return nb.njit(POLICY_SIGNATURE, cache=True)(func)
+class PolicyDispatcher(CPUDispatcher):
+    """A numba dispatcher compiled with :data:`POLICY_SIGNATURE` on first use, not when defined.
+
+    A game's built-ins are defined when its policies module is imported, which ``fairysim
+    policies`` does to list them; compiled there, listing Fairy Land's cost a minute of CPU on a
+    cold cache. Here the one signature is compiled (and further compiles disabled, which makes it
+    a first-class function a seat tuple can hold) the first time anything needs code: a call
+    from Python, a kernel typing a call to it, or a seat tuple taking its function type. So a run
+    compiles the policies it reaches, and the result is the same single overload as an eager
+    ``njit(POLICY_SIGNATURE)`` (never a second one for a call site's exact array types).
+    """
+
+    def compile_policy(self) -> PolicyDispatcher:
+        """Compile the policy signature unless done; returns ``self``."""
+        if self._can_compile:
+            with typeinfer.register_dispatcher(self):
+                self.compile(POLICY_SIGNATURE)
+            self.disable_compile()
+        return self
+
+    def _compile_for_args(self, *args: Any, **kws: Any) -> Any:
+        # numba calls what this returns with the arguments: the dispatcher itself, compiled now,
+        # matches them as any explicitly typed one does (converting a writable array to the
+        # signature's read-only one); a call it cannot match comes back here and is refused.
+        if self._can_compile:
+            return self.compile_policy()
+        return super()._compile_for_args(*args, **kws)
+
+    def get_call_template(self, args: Any, kws: Any) -> Any:
+        self.compile_policy()
+        return super().get_call_template(args, kws)
+
+    def get_function_type(self) -> Any:
+        self.compile_policy()
+        return super().get_function_type()
+
+
+_POLICY_OPTIONS = {
+    "nopython": True,
+    "boundscheck": None,
+    "_nrt": True,
+    "error_model": "python",
+    "fastmath": False,
+    "forceinline": False,
+}
+"""numba's defaults, said explicitly: a compile started while a kernel is being typed inherits
+the options a callee leaves unset from it (no reference counting under ``_nrt=False``, where a
+policy's ``np.zeros`` fails to compile), and a policy must compile as it would on its own."""
+
+
+def policy(func: Callable) -> PolicyDispatcher:
+    """Decorator: ``func`` as a policy (``@policy def my_policy(decision, view, ...)``), compiled
+    with :data:`POLICY_SIGNATURE` (and cached) on first use (:class:`PolicyDispatcher`)."""
+    dispatcher = PolicyDispatcher(py_func=func, locals={}, targetoptions=dict(_POLICY_OPTIONS))
+    dispatcher.enable_caching()
+    return dispatcher
 
 
 @dataclass(frozen=True)

@@ -564,8 +564,13 @@ def courtier_policy(decision, view, choices, n_choices, weights, rng):
 
 
 # One table of the built-ins (fairysim.sim.dispatch): a built-in's place in it is its dispatch
-# id. Built-ins are called directly through ``call_builtin``, which LLVM can inline; user
-# policies go through their first-class function (see fairysim.sim.policy).
+# id. Random, greedy and value-bidder (:data:`CALLED_DIRECTLY`, the first ids) are called
+# directly through ``call_builtin``, which LLVM can inline: the engine's own shortcuts answer for
+# greedy and value-bidder (:mod:`.greedy`, :mod:`.value_bidder`) and these answer the rest. The
+# other built-ins, like user policies, go through their first-class function: each decision of
+# theirs values clearings for microseconds, beside which an indirect call (no reference counting
+# in ``engine.decide``) costs nothing, and the engine then compiles none of them: a run compiles
+# only the judging policies its lineup seats (:class:`fairysim.sim.policy.PolicyDispatcher`).
 POLICIES = builtin_table(
     builtin(
         "random",
@@ -655,26 +660,24 @@ RANDOM, GREEDY, VALUE_BIDDER, MAJORITY_HUNTER, FLOWER_GARDENER, COURTIER = (
     )
 )
 
+CALLED_DIRECTLY = ("random", "greedy", "value-bidder")
+"""The built-ins ``call_builtin`` runs by id (the first of the table); the others are asked
+through their function."""
+
 
 @nb.njit(cache=True, inline="always")
 def call_builtin(policy_id, decision, view, choices, n_choices, weights, rng):
-    """Run the built-in of id ``policy_id`` (:data:`POLICIES`); :data:`UNKNOWN_BUILTIN`, an
-    illegal answer, for an id the table does not hold."""
+    """Run the built-in of id ``policy_id`` among :data:`CALLED_DIRECTLY`;
+    :data:`UNKNOWN_BUILTIN`, an illegal answer, for any other id."""
     if policy_id == GREEDY:
         return greedy_policy(decision, view, choices, n_choices, weights, rng)
     if policy_id == VALUE_BIDDER:
         return value_bidder_policy(decision, view, choices, n_choices, weights, rng)
-    if policy_id == MAJORITY_HUNTER:
-        return majority_hunter_policy(decision, view, choices, n_choices, weights, rng)
-    if policy_id == FLOWER_GARDENER:
-        return flower_gardener_policy(decision, view, choices, n_choices, weights, rng)
-    if policy_id == COURTIER:
-        return courtier_policy(decision, view, choices, n_choices, weights, rng)
     if policy_id == RANDOM:
         return random_policy(decision, view, choices, n_choices, weights, rng)
     return UNKNOWN_BUILTIN
 
 
-ask_policy = seat_asker(call_builtin)
-"""Ask a seat's policy: built-ins through :func:`call_builtin`, user policies through their
-function (:func:`fairysim.sim.dispatch.seat_asker`)."""
+ask_policy = seat_asker(call_builtin, direct=len(CALLED_DIRECTLY))
+"""Ask a seat's policy: :data:`CALLED_DIRECTLY` through :func:`call_builtin`, the other
+built-ins and user policies through their function (:func:`fairysim.sim.dispatch.seat_asker`)."""
