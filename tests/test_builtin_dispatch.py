@@ -51,9 +51,18 @@ def chain_of(module) -> tuple[dict[int, str], ast.stmt]:
 def test_call_builtin_runs_each_built_in_of_the_table_by_its_id(game):
     module = policies_module(game)
     branches, last = chain_of(module)
-    table = {p.builtin_id: p.function.py_func.__name__ for p in module.POLICIES.values()}
+    # a game may ask its later built-ins through their function (Fairy Land's judging ones):
+    # the chain then holds exactly the first ids, the ones it names as called directly
+    direct = getattr(module, "CALLED_DIRECTLY", tuple(module.POLICIES))
+    assert [module.POLICIES[name].builtin_id for name in direct] == list(range(len(direct)))
+    table = {
+        p.builtin_id: p.function.py_func.__name__
+        for name, p in module.POLICIES.items()
+        if name in direct
+    }
     assert branches == table
-    assert sorted(table) == list(range(len(module.POLICIES)))
+    ids = sorted(p.builtin_id for p in module.POLICIES.values())
+    assert ids == list(range(len(module.POLICIES)))
     # the last line answers an unknown id as illegal, rather than playing some built-in
     assert isinstance(last, ast.Return) and last.value.id == "UNKNOWN_BUILTIN"
 

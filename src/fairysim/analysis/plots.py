@@ -6,6 +6,10 @@ Every percent or percentage-point axis gets as many decimals as its ticks need t
 figure and names each axis whose tick labels still repeat, so a test can hold every report
 figure to it.
 
+The module is one past 600 lines because its helpers share one job, an axis every report can
+trust (the formatters, the reference heatmap with its corrected cells, the CDF bands); split,
+each piece would import the others.
+
 Figures are drawn on a bare :class:`matplotlib.figure.Figure` with matplotlib's Agg canvas (no
 pyplot, so no global figure state and no GUI backend is ever touched, which also keeps notebooks
 that import these modules unaffected); :mod:`fairysim.analysis.page` embeds them in a report.

@@ -14,6 +14,7 @@ import dataclasses
 from collections.abc import Callable
 
 import numba as nb
+import numpy as np
 
 from fairysim.errors import UNKNOWN_BUILTIN
 from fairysim.sim.policy import Policy
@@ -35,20 +36,24 @@ def builtin_table(*policies: Policy) -> dict[str, Policy]:
     return table
 
 
-def seat_asker(call_builtin: Callable) -> Callable:
+def seat_asker(call_builtin: Callable, direct: int | None = None) -> Callable:
     """The game's jitted ``ask_policy(policy_ids, policies, seat, decision, view, choices,
     n_choices, weights, rng)``: seat ``seat``'s built-in through ``call_builtin`` where its id is
-    0 or more, else its user policy through the function tuple ``policies``.
+    0 or more (below ``direct`` where given), else its policy through the function tuple
+    ``policies``.
 
     ``call_builtin(policy_id, decision, view, choices, n_choices, weights, rng)`` is the game's
     chain over its :func:`builtin_table` ids; it is a constant of the function made here, which
-    the engines inline where they ask.
+    the engines inline where they ask. ``direct`` keeps the built-ins of the later ids out of
+    the chain: they are asked through their function like user policies, so the engine links
+    (and compiles) only the policies a lineup seats.
     """
+    limit = np.iinfo(np.int64).max if direct is None else int(direct)
 
     @nb.njit(inline="always")
     def ask_policy(policy_ids, policies, seat, decision, view, choices, n_choices, weights, rng):
         policy_id = policy_ids[seat]
-        if policy_id >= 0:
+        if 0 <= policy_id < limit:
             return call_builtin(policy_id, decision, view, choices, n_choices, weights, rng)
         return policies[seat](decision, view, choices, n_choices, weights, rng)
 
