@@ -131,18 +131,22 @@ def test_the_notice_can_be_turned_off(tmp_path, monkeypatch, capsys):
 
 
 def test_a_command_compiling_from_a_cold_cache_says_so_on_a_non_terminal_stderr(tmp_path):
-    """`fairysim policies` compiles a game's built-in policies (the cheapest compile of a real
-    game); a second run finds them in the cache and says nothing."""
+    """Replaying one game compiles only the policy the reference engine asks (random, the
+    cheapest compile of a real game: built-ins compile on first use); a second run finds it in
+    the cache and says nothing. Listing the policies compiles nothing at all."""
     spec = get_game("fantastique")
-    cold = fairysim_command("policies", spec.name, cache=tmp_path)
+    args = ("replay", spec.name, "--players", "2", "--policy", "random", "--games", "1")
+    listing = fairysim_command("policies", spec.name, cache=tmp_path)
+    assert listing.returncode == 0 and "greedy" in listing.stdout
+    assert "compiling" not in listing.stderr
+    cold = fairysim_command(*args, cache=tmp_path)
     assert cold.returncode == 0, cold.stderr
     headline = (
         f"fairysim: compiling the {spec.title} engine for this machine, first run only, "
         f"about {spec.compile_seconds} s"
     )
     assert cold.stderr.splitlines()[0] == headline
-    assert "greedy" in cold.stdout
-    warm = fairysim_command("policies", spec.name, cache=tmp_path)
+    warm = fairysim_command(*args, cache=tmp_path)
     assert warm.returncode == 0, warm.stderr
     assert "compiling" not in warm.stderr
 

@@ -112,7 +112,9 @@ def test_a_full_disk_during_a_sweep_is_one_line_and_leaves_no_temp_file(tmp_path
 def test_a_full_disk_during_a_report_keeps_the_old_report(tmp_path, monkeypatch):
     from fairysim.analysis.page import Report
 
-    def write_report(out_dir, games=10, seed=1, players=(2,), threads=None, progress=None):
+    def write_report(
+        out_dir, games=10, seed=1, players=(2,), threads=None, progress=None, **options
+    ):
         page = Report("A report", "index.html")
         page.paragraph("text")
         page.file("meta.json", b"{}")

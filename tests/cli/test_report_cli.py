@@ -28,8 +28,12 @@ def fake_writer(monkeypatch):
         players=(2, 3, 4, 5),
         threads=None,
         progress=None,
+        cards=None,
+        policy="greedy",
     ):
-        calls.append({"out_dir": out_dir, "games": games, "seed": seed, "threads": threads})
+        calls.append(
+            {"out_dir": out_dir, "games": games, "seed": seed, "threads": threads, "policy": policy}
+        )
         progress(1, 1)
         html = Path(out_dir) / "index.html"
         html.write_text("<html></html>")
@@ -59,7 +63,9 @@ def test_passes_options_and_prints_html_path(tmp_path, fake_writer):
         ],
     )
     assert result.exit_code == 0, result.output
-    assert fake_writer == [{"out_dir": out_dir, "games": 123, "seed": 9, "threads": 1}]
+    assert fake_writer == [
+        {"out_dir": out_dir, "games": 123, "seed": 9, "threads": 1, "policy": "greedy"}
+    ]
     assert f"Report written to {out_dir / 'index.html'}" in result.output
 
 
@@ -73,6 +79,7 @@ def test_default_out_dir_is_results_fantastique(tmp_path, monkeypatch, fake_writ
             "games": 10,
             "seed": DEFAULTS["seed"],
             "threads": None,
+            "policy": "greedy",
         }
     ]
     assert (tmp_path / "results" / "fantastique" / "index.html").exists()

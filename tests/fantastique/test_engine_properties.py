@@ -260,8 +260,9 @@ def choice_rewriting_policy(decision, view, choices, n_choices, weights, rng):
 def test_a_policy_cannot_rewrite_its_choices(tmp_path, monkeypatch):
     """The choices (and view) are read-only in the policy signature, so a policy that writes
     into them is refused when it is compiled: it can never play a fan it was not offered (F4)."""
+    rewriting = policy(choice_rewriting_policy)  # compiled on first use
     with pytest.raises(TypingError, match="readonly"):
-        policy(choice_rewriting_policy)
+        rewriting.compile_policy()
     (tmp_path / "rewriting.py").write_text(
         "def rewrite(decision, view, choices, n_choices, weights, rng):\n"
         "    choices[0, 1] = 9\n"
