@@ -27,7 +27,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from fairysim.analysis.stats import GAME_COLUMN, trace_columns
+from fairysim.analysis.stats import (
+    GAME_COLUMN,
+    count_lead_changes,
+    sole_leaders,
+    trace_columns,
+)
 from fairysim.analysis.turn_order import turn_advantage
 
 COMEBACK_FRACTION = 1 / 3
@@ -264,28 +269,14 @@ def _summary_row(players: int, group: pd.DataFrame) -> dict[str, Any]:
 
 
 def _leads(values: np.ndarray, win: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Per game: lead changes over the rounds, and whether the sole leader after the first
-    third of them ends without a win (nan where the lead is shared then).
-
-    A lead change is a sole leader different from the last sole leader; a tie at the top
-    changes nothing (:func:`fairysim.analysis.stats.lead_changes` counts the same way).
-    """
-    n, _, rounds = values.shape
-    early = max(1, math.ceil(rounds * COMEBACK_FRACTION)) - 1
-    last = np.full(n, -1, np.int64)
-    changes = np.zeros(n, np.int64)
-    comeback = np.full(n, np.nan)
-    for r in range(rounds):
-        totals = values[:, :, r]
-        top = totals.max(axis=1)
-        sole = (totals == top[:, None]).sum(axis=1) == 1
-        leader = totals.argmax(axis=1)
-        changes += sole & (last >= 0) & (leader != last)
-        last = np.where(sole, leader, last)
-        if r == early:
-            lead_win = win[np.arange(n), leader]
-            comeback = np.where(sole, (lead_win == 0).astype(np.float64), np.nan)
-    return changes.astype(np.float64), comeback
+    """Per game: lead changes over the rounds (:func:`fairysim.analysis.stats.lead_changes`),
+    and whether the sole leader after the first third of them ends without a win (nan where
+    the lead is shared then)."""
+    leader, sole = sole_leaders(values)
+    early = max(1, math.ceil(values.shape[2] * COMEBACK_FRACTION)) - 1
+    lead_win = win[np.arange(len(win)), leader[:, early]]
+    comeback = np.where(sole[:, early], (lead_win == 0).astype(np.float64), np.nan)
+    return count_lead_changes(leader, sole).astype(np.float64), comeback
 
 
 def _mean_interval(name: str, values: pd.Series) -> dict[str, float]:

@@ -823,18 +823,40 @@ def lead_change_summary(
 # Helpers
 
 
-def _lead_change_counts(values: np.ndarray, key: dict[str, Any], games: np.ndarray) -> pd.DataFrame:
-    """Vectorised over games: walk the rounds keeping the last sole leader per game."""
-    n, _, rounds = values.shape
+def sole_leaders(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each game's leader after each round, and whether that lead is its alone.
+
+    Parameters
+    ----------
+    values : numpy.ndarray
+        Running totals of shape (games, seats, rounds).
+
+    Returns
+    -------
+    leader, sole : numpy.ndarray
+        Of shape (games, rounds): the seat with the highest total (the first of a tie) and
+        whether no other seat has as much.
+    """
+    top = values.max(axis=1, keepdims=True)
+    sole = (values == top).sum(axis=1) == 1
+    return values.argmax(axis=1), sole
+
+
+def count_lead_changes(leader: np.ndarray, sole: np.ndarray) -> np.ndarray:
+    """Lead changes per game (see :func:`lead_changes`), from :func:`sole_leaders`: a sole
+    leader other than the last sole leader; a tie at the top changes nothing."""
+    n, rounds = leader.shape
     last = np.full(n, -1, np.int64)
     count = np.zeros(n, np.int64)
     for r in range(rounds):
-        totals = values[:, :, r]
-        top = totals.max(axis=1)
-        sole = (totals == top[:, None]).sum(axis=1) == 1
-        leader = totals.argmax(axis=1)
-        count += sole & (last >= 0) & (leader != last)
-        last = np.where(sole, leader, last)
+        count += sole[:, r] & (last >= 0) & (leader[:, r] != last)
+        last = np.where(sole[:, r], leader[:, r], last)
+    return count
+
+
+def _lead_change_counts(values: np.ndarray, key: dict[str, Any], games: np.ndarray) -> pd.DataFrame:
+    """Vectorised over games: walk the rounds keeping the last sole leader per game."""
+    count = count_lead_changes(*sole_leaders(values))
     part = pd.DataFrame({GAME_COLUMN: games, "lead_changes": count})
     for name, v in reversed(key.items()):
         part.insert(0, name, v)
@@ -879,6 +901,7 @@ __all__ = [
     "adjust_p_values",
     "chi2_sf",
     "correct_verdicts",
+    "count_lead_changes",
     "decisiveness",
     "excludes",
     "flag_difference",
@@ -894,6 +917,7 @@ __all__ = [
     "seat_test",
     "seat_test_counts",
     "significance_label",
+    "sole_leaders",
     "trace_columns",
     "wilson_interval",
     "win_rates",
