@@ -33,25 +33,13 @@ from fairysim.analysis.stats import (
     sole_leaders,
     trace_columns,
 )
-from fairysim.analysis.turn_order import turn_advantage
+from fairysim.analysis.turn_order import positions_of, turn_advantage
 
 COMEBACK_FRACTION = 1 / 3
 """The comeback rate asks about the leader after this fraction of the rounds (rounded up)."""
 
 TRACE = "trace_round_"
 """The kept rows name a run's per-round running totals ``trace_round_1`` .. ``trace_round_N``."""
-
-
-def _positions(df: pd.DataFrame, order: Any) -> np.ndarray:
-    """Turn position of every row (0 = the seat that acts first), from the game's
-    :class:`~fairysim.sim.game.TurnOrder`."""
-    seat = df["seat"].to_numpy(np.int64)
-    if order.column is not None:
-        return df[order.column].to_numpy(np.int64)
-    if order.start_seat is not None:
-        players = df["players"].to_numpy(np.int64)
-        return (seat - df[order.start_seat].to_numpy(np.int64)) % players
-    return seat
 
 
 @dataclass
@@ -91,7 +79,7 @@ class BalanceRows:
             "players": frame["players"].to_numpy(np.int16),
             GAME_COLUMN: frame[GAME_COLUMN].to_numpy(np.int64),
             "seat": frame["seat"].to_numpy(np.int16),
-            "position": _positions(frame, self.order).astype(np.int16),
+            "position": positions_of(frame, self.order).astype(np.int16),
             "win_share": frame["win_share"].to_numpy(np.float32),
             "score": frame["score"].to_numpy(np.float32),
         }
@@ -186,58 +174,32 @@ def balance_card(
         alpha=alpha,
         family="all",
     )
-    summary = [_summary_row(int(p), group) for p, group in frame.groupby("players", sort=True)]
     labels = rows.labels if isinstance(rows, BalanceRows) else []
+    summary, examples = [], []
+    for players, group in frame.groupby("players", sort=True):
+        per_game = _per_game(int(players), group)
+        summary.append(_summary_row(int(players), per_game))
+        examples += _examples(int(players), per_game, labels)
     return BalanceCard(
         turn,
         pd.DataFrame(summary),
         method,
         int(turn["p_value"].notna().sum()),
-        _examples(frame, labels),
+        pd.DataFrame(examples),
         alpha,
     )
 
 
-def _examples(frame: pd.DataFrame, labels: list[dict[str, Any]]) -> pd.DataFrame:
-    """A typical game and the widest-margin game of each player count (see BalanceCard)."""
-    rows = []
-    for players, group in frame.groupby("players", sort=True):
-        ordered = group.sort_values(["run", GAME_COLUMN, "seat"], kind="stable")
-        score = ordered["score"].to_numpy(np.float64).reshape(-1, int(players))
-        top = np.sort(score, axis=1)
-        margin = top[:, -1] - top[:, -2]
-        runs = ordered["run"].to_numpy(np.int64)[:: int(players)]
-        games = ordered[GAME_COLUMN].to_numpy(np.int64)[:: int(players)]
-        median = np.median(margin)
-        picks = {
-            "typical": int(np.argmin(np.abs(margin - median))),
-            "widest margin": int(np.argmax(margin)),
-        }
-        for kind, i in picks.items():
-            label = labels[runs[i]] if runs[i] < len(labels) else {}
-            rows.append(
-                {
-                    "players": int(players),
-                    "kind": kind,
-                    "margin": float(margin[i]),
-                    GAME_COLUMN: int(games[i]),
-                    **label,
-                }
-            )
-    return pd.DataFrame(rows)
-
-
-def _summary_row(players: int, group: pd.DataFrame) -> dict[str, Any]:
-    """The card's row for one player count: per-game values averaged over runs, then
-    summarised over games (the independent units)."""
+def _per_game(players: int, group: pd.DataFrame) -> pd.DataFrame:
+    """One row per (run, game) of one player count: ``margin`` and ``tied`` from the scores,
+    ``length``, and ``lead_changes`` and ``comeback`` where the runs carry per-round totals."""
     ordered = group.sort_values(["run", GAME_COLUMN, "seat"], kind="stable")
-    runs = int(ordered["run"].nunique())
     score = ordered["score"].to_numpy(np.float64).reshape(-1, players)
-    games = ordered[GAME_COLUMN].to_numpy(np.int64)[::players]
     top = np.sort(score, axis=1)
     per_game = pd.DataFrame(
         {
-            GAME_COLUMN: games,
+            "run": ordered["run"].to_numpy(np.int64)[::players],
+            GAME_COLUMN: ordered[GAME_COLUMN].to_numpy(np.int64)[::players],
             "margin": top[:, -1] - top[:, -2],
             "tied": (top[:, -1] == top[:, -2]).astype(np.float64),
         }
@@ -248,10 +210,39 @@ def _summary_row(players: int, group: pd.DataFrame) -> dict[str, Any]:
     if traces:
         values = ordered[traces].to_numpy(np.float64).reshape(-1, players, len(traces))
         win = ordered["win_share"].to_numpy(np.float64).reshape(-1, players)
-        changes, comeback = _leads(values, win)
-        per_game["lead_changes"] = changes
-        per_game["comeback"] = comeback
-    by_game = per_game.groupby(GAME_COLUMN, sort=False).mean()
+        per_game["lead_changes"], per_game["comeback"] = _leads(values, win)
+    return per_game
+
+
+def _examples(
+    players: int, per_game: pd.DataFrame, labels: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """A typical game (the first whose margin is the median) and the widest-margin game."""
+    margin = per_game["margin"].to_numpy()
+    picks = {
+        "typical": int(np.argmin(np.abs(margin - np.median(margin)))),
+        "widest margin": int(np.argmax(margin)),
+    }
+    rows = []
+    for kind, i in picks.items():
+        run = int(per_game["run"].iloc[i])
+        rows.append(
+            {
+                "players": players,
+                "kind": kind,
+                "margin": float(margin[i]),
+                GAME_COLUMN: int(per_game[GAME_COLUMN].iloc[i]),
+                **(labels[run] if run < len(labels) else {}),
+            }
+        )
+    return rows
+
+
+def _summary_row(players: int, per_game: pd.DataFrame) -> dict[str, Any]:
+    """The card's row for one player count: per-game values averaged over runs, then
+    summarised over games (the independent units)."""
+    by_game = per_game.drop(columns="run").groupby(GAME_COLUMN, sort=False).mean()
+    runs = int(per_game["run"].nunique())
     row: dict[str, Any] = {"players": players, "games": len(by_game), "runs": runs}
     row.update(_mean_interval("margin", by_game["margin"]))
     row["margin_median"] = float(np.median(per_game["margin"]))

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -41,17 +42,30 @@ def turn_positions(df: pd.DataFrame, source: str) -> np.ndarray:
     -------
     numpy.ndarray of int
     """
+    from fairysim.sim.game import TurnOrder
+
     if source not in TURN_SOURCES:
         raise ValueError(f"source must be one of {TURN_SOURCES}, got {source!r}")
     if source != "seat" and source not in df.columns:
         raise ValueError(f"the rows have no {source!r} column to read the turn order from")
+    order = TurnOrder(
+        column="turn_position" if source == "turn_position" else None,
+        start_seat="first_seat" if source == "first_seat" else None,
+    )
+    return positions_of(df, order)
+
+
+def positions_of(df: pd.DataFrame, order: Any) -> np.ndarray:
+    """Each row's turn position (0 = the seat that acts first) from a game's
+    :class:`~fairysim.sim.game.TurnOrder`: its ``column``, else ``(seat - start_seat) mod
+    players``, else the seat index."""
     seat = df["seat"].to_numpy(np.int64)
-    if source == "seat":
-        return seat
-    if source == "turn_position":
-        return df["turn_position"].to_numpy(np.int64)
-    players = df["players"].to_numpy(np.int64)
-    return (seat - df["first_seat"].to_numpy(np.int64)) % players
+    if order.column is not None:
+        return df[order.column].to_numpy(np.int64)
+    if order.start_seat is not None:
+        start = df[order.start_seat].to_numpy(np.int64)
+        return (seat - start) % df["players"].to_numpy(np.int64)
+    return seat
 
 
 def turn_advantage(
@@ -155,4 +169,4 @@ def _group_rows(table: pd.DataFrame, keys: list[str]) -> list[np.ndarray]:
     return [np.asarray(ix) for ix in table.groupby(keys, sort=False).indices.values()]
 
 
-__all__ = ["TURN_SOURCES", "turn_advantage", "turn_positions"]
+__all__ = ["TURN_SOURCES", "positions_of", "turn_advantage", "turn_positions"]
