@@ -8,6 +8,7 @@ import pytest
 
 from fairysim.analysis.balance import BalanceRows, balance_card
 from fairysim.analysis.corrections import interval_agrees
+from fairysim.analysis.sections import _card_display
 from fairysim.sim.concerto.spec import SPEC as CONCERTO
 from fairysim.sim.fairyland.spec import SPEC as FAIRYLAND
 from fairysim.sim.fantastique.spec import SPEC as FANTASTIQUE
@@ -138,9 +139,14 @@ def test_game_length_where_it_varies():
     df[FAIRYLAND.length_column] = np.repeat([30, 32, 34, 36], PLAYERS)
     rows = BalanceRows(order, length_column=FAIRYLAND.length_column)
     rows.add(df)
-    s = balance_card(rows).summary.iloc[0]
+    card = balance_card(rows)
+    s = card.summary.iloc[0]
     assert s["length"] == pytest.approx(33.0)
     assert (s["length_min"], s["length_max"]) == (30, 36)
+    assert "length" in _card_display(card).columns
+    fixed = BalanceRows(order, length_column=FAIRYLAND.length_column)
+    fixed.add(df.assign(**{FAIRYLAND.length_column: 36}))
+    assert "length" not in _card_display(balance_card(fixed)).columns  # shown where it varies
 
 
 def test_an_empty_card_is_an_error():

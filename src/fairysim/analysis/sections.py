@@ -291,8 +291,8 @@ def _card_display(card: BalanceCard) -> pd.DataFrame:
     if "comeback" in s.columns:
         out["comeback"] = _share_column(s, "comeback")
         out["lead changes"] = _mean_column(s, "lead_changes", "{:.2f}")
-    if "length" in s.columns:
-        out["length"] = _mean_column(s, "length", "{:.1f}")
+    if "length" in s.columns and (s["length_min"] != s["length_max"]).any():
+        out["length"] = _mean_column(s, "length", "{:.1f}")  # only where the length varies
     return pd.DataFrame(out)
 
 

@@ -120,7 +120,8 @@ def card_table(card: Any) -> Table:
     columns = ["players", "games", "winning margin (points)", "top score tied"]
     if "comeback" in s.columns:
         columns += ["comeback", "lead changes"]
-    if "length" in s.columns:
+    varies = "length" in s.columns and (s["length_min"] != s["length_max"]).any()
+    if varies:
         columns.append("length")
     for name in columns:
         table.add_column(name, justify="right", no_wrap=True)
@@ -138,7 +139,7 @@ def card_table(card: Any) -> Table:
                 f"{r['lead_changes']:.2f} [{r['lead_changes_low']:.2f}, "
                 f"{r['lead_changes_high']:.2f}]"
             )
-        if "length" in s.columns:
+        if varies:
             cells.append(f"{r['length']:.1f} [{r['length_low']:.1f}, {r['length_high']:.1f}]")
         table.add_row(*cells)
     return table
