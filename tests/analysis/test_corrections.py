@@ -91,3 +91,10 @@ def test_a_group_is_named_by_its_word_so_hardest_and_easiest_read_apart():
     groups = [["a", "b"], ["c"]]
     assert top_wording(groups, "hardest") == "hardest group: a, b"
     assert top_wording([["c"], ["a", "b"]], "easiest") == "easiest: c"
+
+
+def test_a_listed_group_is_labelled_once():
+    from fairysim.analysis.ranking import group_label
+
+    assert group_label("hardest", ["a"]) == "hardest"
+    assert group_label("hardest", ["a", "b"]) == "hardest group (not separated after correction)"

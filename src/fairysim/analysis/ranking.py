@@ -74,6 +74,12 @@ def top_wording(groups: Sequence[Sequence[Any]], what: str = "strongest") -> str
     return f"{label}: " + ", ".join(top)
 
 
+def group_label(what: str, group: Sequence[Any]) -> str:
+    """The words before a listed leading group: ``what`` for a leader separated from every
+    other item, ``"<what> group (not separated after correction)"`` for several."""
+    return what if len(group) == 1 else f"{what} group (not separated after correction)"
+
+
 def pairwise_differences(
     estimates: Mapping[Any, float], ses: Mapping[Any, float], method: str = "holm"
 ) -> pd.DataFrame:
@@ -139,4 +145,4 @@ def leading_group(
     return top_wording(groups, what), list(groups[0]) if groups else [], pairs
 
 
-__all__ = ["leading_group", "pairwise_differences", "ranked_groups", "top_wording"]
+__all__ = ["group_label", "leading_group", "pairwise_differences", "ranked_groups", "top_wording"]

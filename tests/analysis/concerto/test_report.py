@@ -64,8 +64,11 @@ def test_balance_report_content_and_files(balance, tmp_path):
 
 def test_rankings_are_worded_from_corrected_tests(balance):
     text = text_of(cr.build_report(balance).html())
-    assert "Completion, easiest: " in text or "Completion, easiest group: " in text
-    assert "Honors, most decisive: " in text or "Honors, most decisive group: " in text
+    group = " group (not separated after correction): "
+    assert "Completion, easiest: " in text or f"Completion, easiest{group}" in text
+    assert "Honors, most decisive" in text
+    for card in balance.score_cards_pooled["card"]:
+        assert f"easiest: {card}: {card}" not in text  # a leader is named once
     assert "Most decisive honor" not in text and "Easiest:" not in text
 
 

@@ -25,7 +25,7 @@ from fairysim.analysis.concerto.figures import (
 from fairysim.analysis.concerto.study import PLAYER_COUNTS, CardBalance, card_balance
 from fairysim.analysis.formats import fmt_interval, fmt_intervals, fmt_percent, fmt_points, verdict
 from fairysim.analysis.page import Report
-from fairysim.analysis.ranking import leading_group
+from fairysim.analysis.ranking import group_label, leading_group
 from fairysim.analysis.sections import (
     balance_section,
     games_option,
@@ -242,8 +242,9 @@ def _score_card_section(report: Report, balance: CardBalance) -> None:
     down = int((s["lift_significant"] & (s["lift"] < 0)).sum())
     rates = dict(zip(s["card"], s["completion"], strict=True))
     ses = dict(zip(s["card"], s["completion_se"], strict=True))
-    easy, easy_group, pairs = leading_group(rates, ses, "easiest")
-    hard, hard_group, _ = leading_group(rates, ses, "hardest", higher_is_better=False)
+    _, easy_group, pairs = leading_group(rates, ses, "easiest")
+    _, hard_group, _ = leading_group(rates, ses, "hardest", higher_is_better=False)
+    easy, hard = group_label("easiest", easy_group), group_label("hardest", hard_group)
     by_card = s.set_index("card")
     report.bullets(
         [
@@ -298,7 +299,8 @@ def _contest_section(report: Report, balance: CardBalance) -> None:
     labels = [contest_label(r.contest, r.card) for r in c.itertuples(index=False)]
     shares = dict(zip(labels, c["decides"], strict=True))
     ses = dict(zip(labels, c["decides_se"], strict=True))
-    wording, group, pairs = leading_group(shares, ses, "most decisive")
+    _, group, pairs = leading_group(shares, ses, "most decisive")
+    wording = group_label("most decisive", group)
     by_label = c.assign(label=labels).set_index("label")
     report.bullets(
         [

@@ -33,7 +33,7 @@ from fairysim.analysis.concerto.solo_figures import (
 from fairysim.analysis.concerto.solo_study import SoloStudy, solo_study
 from fairysim.analysis.formats import fmt_interval, fmt_intervals, fmt_percent, fmt_points, verdict
 from fairysim.analysis.page import Report
-from fairysim.analysis.ranking import leading_group
+from fairysim.analysis.ranking import group_label, leading_group
 from fairysim.analysis.sections import run_block, statistics_note
 from fairysim.analysis.studies import DEFAULT_SEED
 from fairysim.sim.batch import Progress
@@ -187,7 +187,7 @@ def _solo_policy_section(report: Report, study: SoloStudy) -> None:
     report.section("Win rate against Pahha by policy")
     p = study.policies
     greedy = p[p["policy"] == "greedy"].iloc[0]
-    wording, group, pairs = leading_group(
+    _, group, pairs = leading_group(
         dict(zip(p["policy"], p["win_share"], strict=True)),
         dict(zip(p["policy"], _share_se(p), strict=True)),
         "strongest",
@@ -196,7 +196,8 @@ def _solo_policy_section(report: Report, study: SoloStudy) -> None:
     report.paragraph(
         f"Greedy (the token choice that raises its current score most) beats Pahha in "
         f"{fmt_percent(greedy['win_share'])} of {int(greedy['games']):,} games "
-        f"{fmt_interval(greedy['low'], greedy['high'])}. Against Pahha, {wording}: "
+        f"{fmt_interval(greedy['low'], greedy['high'])}. Against Pahha, "
+        f"{group_label('strongest', group)}: "
         + "; ".join(
             f"{name} {fmt_percent(by_policy.loc[name, 'win_share'])} of "
             f"{int(by_policy.loc[name, 'games']):,} games "
@@ -345,23 +346,19 @@ def _setup_lines(study: SoloStudy, greedy: pd.DataFrame) -> list[str]:
     frame = greedy.assign(label=label).set_index("label")
     lines = []
     for word, better in (("hardest", False), ("easiest", True)):
-        wording, group, _ = _leaders(frame, word, better)
-        lines.append(f"Setups for greedy, {wording}: {_rates(frame, group)}.")
+        _, group, _ = _leaders(frame, word, better)
+        lines.append(f"Setups for greedy, {group_label(word, group)}: {_rates(frame, group)}.")
     cards = study.setup_cards
     for contest, part in cards[cards["policy"] == "greedy"].groupby("contest", sort=False):
         frame = part.set_index("card")
         _, hard_group, _ = _leaders(frame, "hardest", False)
         _, easy_group, _ = _leaders(frame, "easiest", True)
         lines.append(
-            f"{contest.title()} cards for greedy: {_group_word('hardest', hard_group)} "
-            f"{_rates(frame, hard_group)}; {_group_word('easiest', easy_group)} "
+            f"{contest.title()} cards for greedy: {group_label('hardest', hard_group)} "
+            f"{_rates(frame, hard_group)}; {group_label('easiest', easy_group)} "
             f"{_rates(frame, easy_group)}."
         )
     return lines
-
-
-def _group_word(what: str, group: list) -> str:
-    return what if len(group) == 1 else f"{what} group (not separated after correction)"
 
 
 def _leaders(frame: pd.DataFrame, word: str, better: bool) -> tuple[str, list, pd.DataFrame]:
