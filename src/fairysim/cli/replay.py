@@ -8,13 +8,12 @@ engine, which plays the same games as the fast one.
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 from typing import Any
 
 from fairysim.cli.by_game import Param, game_group, game_names, make_command, option, spec_of
-from fairysim.cli.common import apply_weights, handle_errors, stdout_console
-from fairysim.cli.simulate import load_card_option, simulate_params
+from fairysim.cli.common import handle_errors, stdout_console
+from fairysim.cli.simulate import setup_from_options, simulate_params
 from fairysim.errors import FairysimError
 from fairysim.sim.game import GameSpec
 
@@ -67,20 +66,7 @@ def run_replay(spec: GameSpec, **options: Any) -> None:
     html = options["html"]
     if html is not None:
         html = check_out_file(html, "--html", suffix=".html")
-    card_set = load_card_option(spec, options["cards"])
-    axes = {
-        axis.name: axis.parse(options[axis.name], card_set)
-        for axis in spec.axes
-        if options[axis.name] is not None
-    }
-    setup = spec.make_setup(
-        players=options["players"],
-        policies=options["policy"],
-        seed=options["seed"],
-        cards=card_set,
-        **axes,
-    )
-    setup = dataclasses.replace(setup, policies=apply_weights(setup.policies, options["weights"]))
+    setup = setup_from_options(spec, options)
     result = replay(spec, setup, game)
     console = stdout_console()
     for line in result.lines:
