@@ -114,3 +114,63 @@ def test_a_run_writes_tables_with_metadata_and_the_figure(tmp_path):
     ranking = pd.read_parquet(out / "compare_ranking.parquet")
     assert list(ranking["rank"]) == [1, 2]
     assert (out / "compare_differences.svg").read_text().lstrip().startswith("<?xml")
+
+
+SHIPPED_CARDS = Path(__file__).parents[2] / "src/fairysim/sim/fantastique/data/cards.toml"
+
+
+def test_a_folder_of_card_files_is_one_variant_per_file_labelled_by_its_name(tmp_path):
+    shipped = SHIPPED_CARDS.read_text()
+    folder = tmp_path / "decks"
+    folder.mkdir()
+    (folder / "rich_gold.toml").write_text(shipped.replace("gold = 20", "gold = 40"))
+    (folder / "no_finale_silver.toml").write_text(shipped.replace("silver = 10", "silver = 0"))
+    (folder / "notes.txt").write_text("not a card file")
+    out = tmp_path / "out"
+    result = run(out, "--variant-cards", str(folder), "--variant", "fan=II")
+    assert result.exit_code == 0, result.output
+    _, meta = read_results(out / "compare_differences.parquet")
+    variants = meta["config"]["variants"]
+    assert [v["label"] for v in variants] == ["fan=II", "no_finale_silver", "rich_gold"]
+    assert variants[2]["options"] == {"cards": str(folder / "rich_gold.toml")}
+    ranking = pd.read_parquet(out / "compare_ranking.parquet")
+    assert set(ranking["variant"]) == {"fan=II", "no_finale_silver", "rich_gold"}
+    # A Grande Finale gold worth twice as much raises the mean score of the table.
+    rich = ranking.set_index("variant").loc["rich_gold"]
+    assert rich["difference"] > 0 and rich["low"] > 0
+
+
+def test_the_folder_keeps_the_baselines_other_options(tmp_path):
+    folder = tmp_path / "decks"
+    folder.mkdir()
+    (folder / "rich_gold.toml").write_text(
+        SHIPPED_CARDS.read_text().replace("gold = 20", "gold = 40")
+    )
+    out = tmp_path / "out"
+    result = run(out, "--baseline", "fan=III", "--variant-cards", str(folder))
+    assert result.exit_code == 0, result.output
+    _, meta = read_results(out / "compare_differences.parquet")
+    assert meta["config"]["variants"][0]["options"] == {
+        "fan": "III",
+        "cards": str(folder / "rich_gold.toml"),
+    }
+
+
+@pytest.mark.parametrize(
+    ("make", "words"),
+    [
+        (lambda root: root / "missing", "is not a folder"),
+        (lambda root: (root / "empty").mkdir() or root / "empty", "holds no .toml card file"),
+    ],
+)
+def test_a_bad_card_folder_is_one_line_and_writes_nothing(tmp_path, make, words):
+    folder = make(tmp_path)
+    out = tmp_path / "out"
+    line = one_line_error(run(out, "--variant-cards", str(folder)), "--variant-cards")
+    assert words in line
+    assert not out.exists()
+
+
+def test_no_variant_at_all_is_one_line(tmp_path):
+    line = one_line_error(run(tmp_path / "out"), "--variant")
+    assert "--variant-cards" in line

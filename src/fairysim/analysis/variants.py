@@ -21,6 +21,7 @@ import dataclasses
 import hashlib
 import inspect
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -161,6 +162,35 @@ def same_cards(baseline: Arm, variant: Arm) -> bool:
     return cards_digest(baseline.setup) == cards_digest(variant.setup)
 
 
+CARD_FILE_SUFFIX = ".toml"
+"""The suffix of a card file (every game's shipped ``data/cards.toml``)."""
+
+
+def card_file_variants(
+    folder: str | Path, option: str, base: Mapping[str, Any] | None = None
+) -> list[tuple[str, dict[str, Any]]]:
+    """One variant per card file in ``folder``, labelled by the file's name without its suffix.
+
+    Each variant is ``base`` (the baseline's other options, so only the deck differs) with
+    ``cards`` set to the file. The files are taken in name order, so a folder gives the same
+    variants, in the same order, on every machine. An error names ``option``: a path that is no
+    folder, or a folder without a ``.toml`` file.
+
+    >>> card_file_variants("no/such/folder", "--variant-cards")
+    Traceback (most recent call last):
+    ...
+    fairysim.errors.FairysimError: --variant-cards: no/such/folder is not a folder
+    """
+    path = Path(folder)
+    if not path.is_dir():
+        raise FairysimError(option, f"{folder} is not a folder")
+    files = sorted(p for p in path.iterdir() if p.suffix == CARD_FILE_SUFFIX and p.is_file())
+    if not files:
+        raise FairysimError(option, f"{folder} holds no {CARD_FILE_SUFFIX} card file")
+    options = {k: v for k, v in (base or {}).items() if k != "cards"}
+    return [(f.stem, {**options, "cards": str(f)}) for f in files]
+
+
 def describe(options: Mapping[str, Any]) -> str:
     """A setup's options as the ``key=value;...`` text it would be given as."""
     return ";".join(f"{k}={v}" for k, v in options.items()) or "(defaults)"
@@ -169,6 +199,7 @@ def describe(options: Mapping[str, Any]) -> str:
 __all__ = [
     "Arm",
     "build_arm",
+    "card_file_variants",
     "check_distinct",
     "check_keys",
     "describe",

@@ -148,14 +148,41 @@ def write_outputs(result: Any, out_dir: Path, title: str) -> list[Path]:
     return written
 
 
+def given_variants(
+    variant: list[str], folder: Path | None, baseline: str
+) -> tuple[list[dict[str, Any]], list[str]]:
+    """The variants of ``--variant`` (in the order given) then of ``--variant-cards`` (in file
+    name order), with a label each: a ``--variant``'s own text, a card file's name."""
+    from fairysim.analysis.variants import card_file_variants, describe, parse_setup
+
+    variants = [parse_setup(text, "--variant") for text in variant]
+    labels = [describe(options) for options in variants]
+    if folder is not None:
+        base = parse_setup(baseline, "--baseline")
+        for label, options in card_file_variants(folder, "--variant-cards", base):
+            variants.append(options)
+            labels.append(label)
+    if not variants:
+        raise FairysimError("--variant", "give at least one --variant or --variant-cards")
+    return variants, labels
+
+
 @handle_errors
 def compare_command(
     game: Annotated[str, typer.Argument(help="The game, as fairysim simulate names it.")],
-    variant: Annotated[
-        list[str],
-        typer.Option("--variant", help="A variant setup (repeatable). " + SETUP_HELP),
-    ],
     out_dir: Annotated[Path, typer.Option("--out-dir", help="Folder for tables and figure.")],
+    variant: Annotated[
+        list[str] | None,
+        typer.Option("--variant", help="A variant setup (repeatable). " + SETUP_HELP),
+    ] = None,
+    variant_cards: Annotated[
+        Path | None,
+        typer.Option(
+            "--variant-cards",
+            help="A folder of card files: each .toml file is one variant (the baseline with "
+            "that deck), labelled by its file name; with --variant or alone.",
+        ),
+    ] = None,
     baseline: Annotated[
         str, typer.Option("--baseline", help="The baseline setup (default: the game's).")
     ] = "",
@@ -184,12 +211,14 @@ def compare_command(
 
     spec = get_game(game, "GAME")
     check_threads(threads)
+    variants, labels = given_variants(variant or [], variant_cards, baseline)
     check_out_dir(out_dir)
     with ProgressBar("playing", unit="games") as progress:
         result = compare(
             spec,
             baseline=baseline,
-            variants=variant,
+            variants=variants,
+            labels=labels,
             players=players,
             games=games,
             seed=seed,
@@ -237,4 +266,4 @@ def compare_command(
         console.print(f"Wrote {path}", soft_wrap=True)
 
 
-__all__ = ["check_out_dir", "compare_command", "write_outputs"]
+__all__ = ["check_out_dir", "compare_command", "given_variants", "write_outputs"]
