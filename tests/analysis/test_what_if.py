@@ -185,3 +185,34 @@ def test_every_game_declares_columns_its_rows_carry(name):
     if spec.score_parts:
         parts = rows[list(spec.score_parts)].sum(axis=1)
         assert np.allclose(parts, rows["score"])
+
+
+def test_a_run_to_precision_stops_at_the_first_look_narrow_enough_and_equals_a_fixed_run():
+    from fairysim.analysis import compare_to_precision
+    from fairysim.analysis.what_if import ALPHA, share_half_width
+
+    options = dict(baseline={}, variants=[{"fan": "III"}], players=3, seed=4)
+    # 1,000 games give a half-width of a few points: 0.04 is reached at a later look.
+    result, reached = compare_to_precision("fantastique", precision=0.04, max_games=8000, **options)
+    assert reached.looks == [1000, 2000, 4000, 8000][: len(reached.looks)]
+    assert reached.half_widths[-1] <= 0.04 < reached.half_widths[0]
+    assert all(h > 0.04 for h in reached.half_widths[:-1])
+    assert result.meta["games"] == reached.games == reached.looks[-1]
+    assert share_half_width(result) == reached.half_widths[-1]
+    # The stopped comparison is the fixed run of that many games, at the split error rate.
+    fixed = compare("fantastique", games=reached.games, alpha=ALPHA / 4, **options)
+    pd.testing.assert_frame_equal(result.differences, fixed.differences)
+    assert result.differences["level"].iloc[0] == pytest.approx(
+        1 - ALPHA / 4 / fixed.differences["tests"].iloc[0]
+    )
+
+
+def test_a_run_to_precision_that_hits_its_cap_says_so():
+    from fairysim.analysis import compare_to_precision
+
+    result, reached = compare_to_precision(
+        "fantastique", precision=0.001, max_games=1500, baseline={}, variants=[{"fan": "II"}]
+    )
+    assert not reached.reached and reached.looks == [1000, 1500]
+    assert "--max-games 1,500 reached before --precision 0.001" in reached.message()
+    assert result.meta["precision"]["reached"] is False

@@ -174,3 +174,37 @@ def test_a_bad_card_folder_is_one_line_and_writes_nothing(tmp_path, make, words)
 def test_no_variant_at_all_is_one_line(tmp_path):
     line = one_line_error(run(tmp_path / "out"), "--variant")
     assert "--variant-cards" in line
+
+
+@pytest.mark.parametrize(
+    ("args", "option", "words"),
+    [
+        (["--games", "200", "--precision", "0.02"], "--precision", "not both"),
+        (["--precision", "0.7"], "--precision", "at most 0.5"),
+        (["--max-games", "5000"], "--max-games", "give --precision too"),
+        (["--precision", "0.1", "--max-games", "0"], "--max-games", "positive whole number"),
+    ],
+)
+def test_bad_game_counts_are_one_line_and_write_nothing(tmp_path, args, option, words):
+    out = tmp_path / "out"
+    result = runner.invoke(
+        app, ["compare", "fantastique", "--variant", "fan=II", "--out-dir", str(out), *args]
+    )
+    line = one_line_error(result, option)
+    assert words in line
+    assert not out.exists()
+
+
+def test_precision_plays_until_the_differences_are_narrow_enough(tmp_path):
+    out = tmp_path / "out"
+    result = runner.invoke(
+        app,
+        ["compare", "fantastique", "--players", "3", "--seed", "1", "--variant", "fan=III",
+         "--precision", "0.2", "--out-dir", str(out)],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "precision reached: every win-share difference within" in result.output
+    _, meta = read_results(out / "compare_differences.parquet")
+    assert meta["config"]["games"] == 1000
+    assert meta["config"]["precision"]["asked"] == 0.2
+    assert meta["config"]["precision"]["reached"] is True

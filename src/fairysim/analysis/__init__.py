@@ -34,11 +34,12 @@ from fairysim.analysis.stats import (
     win_rates,
     winning_margins,
 )
-from fairysim.analysis.what_if import compare
+from fairysim.analysis.what_if import compare, compare_to_precision
 
 __all__ = [
     "PairedDifference",
     "compare",
+    "compare_to_precision",
     "decisiveness",
     "lead_changes",
     "paired_difference",

@@ -176,6 +176,8 @@ class StudyPrecision:
         The game counts looked at.
     half_widths : list of float
         The widest watched half-width at each look.
+    watched : str
+        What the stopping rule watches, in words ("turn-order win share" for a report).
     """
 
     games: int
@@ -184,19 +186,20 @@ class StudyPrecision:
     precision: float
     looks: list[int] = field(default_factory=list)
     half_widths: list[float] = field(default_factory=list)
+    watched: str = "turn-order win share"
 
     def message(self) -> str:
         """One line saying what was reached."""
         widest = self.half_widths[-1]
         if self.reached:
             return (
-                f"precision reached: every turn-order win share within +/-{widest:.4f} "
+                f"precision reached: every {self.watched} within +/-{widest:.4f} "
                 f"(asked {self.precision:.4f}, corrected, at {self.level:.2%} for the "
                 f"{len(self.looks)} looks) with {self.games:,} games per run"
             )
         return (
             f"--max-games {self.games:,} reached before --precision {self.precision:g}: "
-            f"widest turn-order half-width {widest:.4f} (corrected, at {self.level:.2%})"
+            f"widest {self.watched} half-width {widest:.4f} (corrected, at {self.level:.2%})"
         )
 
 
@@ -208,6 +211,7 @@ def study_to_precision(
     *,
     first_look: int = 1000,
     alpha: float = 0.05,
+    watched: str = "turn-order win share",
 ) -> tuple[Any, StudyPrecision]:
     """Play a whole study at doubling game counts until its watched intervals are narrow enough.
 
@@ -234,6 +238,8 @@ def study_to_precision(
         Games per run at the first look.
     alpha : float, default 0.05
         Error rate over all looks together.
+    watched : str
+        What ``half_width`` measures, in words, for the message.
 
     Returns
     -------
@@ -244,7 +250,7 @@ def study_to_precision(
         raise ValueError(f"precision must be in (0, 0.5], got {precision}")
     schedule = look_schedule(first_look, max_games)
     level_alpha = alpha / len(schedule)
-    reached = StudyPrecision(0, 1 - level_alpha, False, precision)
+    reached = StudyPrecision(0, 1 - level_alpha, False, precision, watched=watched)
     study = None
     for look in schedule:
         study = run(look, level_alpha)

@@ -43,6 +43,7 @@ from fairysim.errors import FairysimError
 from fairysim.sim.batch import DEFAULT_CHUNK_GAMES, Progress, check_games
 from fairysim.sim.game import GameSpec, get_game
 
+from .precision import StudyPrecision, study_to_precision
 from .variants import Arm, build_arm, check_distinct, describe, parse_setup, same_cards
 
 ALPHA = 0.05
@@ -235,6 +236,7 @@ def compare(
     rank_by: str = "score",
     rank_position: int | None = None,
     allow_identical: bool = False,
+    alpha: float = ALPHA,
     threads: int | None = None,
     progress: Progress | None = None,
 ) -> Comparison:
@@ -263,6 +265,9 @@ def compare(
     allow_identical : bool
         Let a variant equal the baseline (a self-comparison, to check the method: every
         difference is then exactly 0). The command line never allows it.
+    alpha : float
+        Family-wise error rate of the differences (:data:`ALPHA`; a run to precision gives
+        each of its looks a share of it, :func:`compare_to_precision`).
     threads, progress
         As for :func:`fairysim.sim.run.simulate`.
 
@@ -329,8 +334,8 @@ def compare(
                     **paired_row(b, v),
                 }
             )
-    differences = correct(pd.DataFrame.from_records(records))
-    ranking = rank(differences, values, rank_by, rank_position, [a.label for a in arms])
+    differences = correct(pd.DataFrame.from_records(records), alpha)
+    ranking = rank(differences, values, rank_by, rank_position, [a.label for a in arms], alpha)
     meta = {
         "game": spec.name,
         "players": players,
@@ -338,7 +343,7 @@ def compare(
         "seed": seed,
         "baseline": {"options": base.options, "config": base.config},
         "variants": [{"label": a.label, "options": a.options, "config": a.config} for a in arms],
-        "alpha": ALPHA,
+        "alpha": alpha,
         "correction": "holm (p-values), bonferroni (intervals)",
         "rank_by": rank_by,
         "rank_position": rank_position,
@@ -348,6 +353,58 @@ def compare(
     for frame in (result.differences, result.ranking, result.pairing):
         frame.attrs["fairysim"] = meta
     return result
+
+
+def share_half_width(result: Comparison) -> float:
+    """The widest corrected half-width of the win-share differences (and the turn-order
+    spread): what :func:`compare_to_precision` watches, in win-share units."""
+    shares = result.differences[result.differences["unit"] == "share"]
+    if shares.empty or not np.isfinite(shares["high"] - shares["low"]).any():
+        return 0.0  # no win share moves (one seat's table of fixed shares): nothing to narrow
+    return float(np.nanmax((shares["high"] - shares["low"]) / 2))
+
+
+def compare_to_precision(
+    game: str | GameSpec,
+    *,
+    precision: float,
+    max_games: int = 160_000,
+    first_look: int = 1000,
+    **options: Any,
+) -> tuple[Comparison, StudyPrecision]:
+    """:func:`compare` at doubling game counts until every win-share difference is precise.
+
+    The stopping rule is :func:`fairysim.analysis.precision.study_to_precision`'s: looks at
+    ``first_look`` games, doubling, and ``max_games``, fixed before the first game; each look
+    replays games ``0 .. n - 1`` of the seed (the very games a fixed run of ``n`` plays) with
+    its differences corrected at ``ALPHA / looks``; the first look whose widest win-share
+    half-width (``share_half_width``, per turn position, per seat and the spread) is at most
+    ``precision`` is the comparison returned. ``options`` are :func:`compare`'s, less ``games``
+    and ``alpha``.
+    """
+    for fixed in ("games", "alpha"):
+        if fixed in options:
+            raise TypeError(f"compare_to_precision sets {fixed} itself")
+    if not 0 < precision <= 0.5:
+        raise FairysimError("--precision", f"must be above 0 and at most 0.5, got {precision}")
+    max_games = check_games(max_games, "--max-games")
+    result, reached = study_to_precision(
+        lambda games, alpha: compare(game, games=games, alpha=alpha, **options),
+        share_half_width,
+        precision,
+        max_games,
+        first_look=first_look,
+        alpha=ALPHA,
+        watched="win-share difference",
+    )
+    result.meta["precision"] = {
+        "asked": precision,
+        "reached": reached.reached,
+        "looks": reached.looks,
+        "half_widths": reached.half_widths,
+        "max_games": max_games,
+    }
+    return result, reached
 
 
 def _check_rank(spec: GameSpec, rank_by: str, position: int | None, players: int) -> None:
@@ -402,6 +459,7 @@ def rank(
     rank_by: str,
     position: int | None,
     labels: Sequence[str],
+    alpha: float = ALPHA,
 ) -> pd.DataFrame:
     """One row per variant, sorted by its difference on ``rank_by``, worded from Holm-corrected
     tests: against the baseline (the family of every difference reported) and against the
@@ -424,7 +482,7 @@ def rank(
     if pairs:
         ps = [paired_row(values[b][key], values[a][key])["p"] for a, b in pairs]
         finite = [p if np.isfinite(p) else 1.0 for p in ps]
-        reject = multipletests(finite, alpha=ALPHA, method="holm")[0]
+        reject = multipletests(finite, alpha=alpha, method="holm")[0]
         pair_p = dict(zip(pairs, reject, strict=True))
     out = []
     for r, label in enumerate(ordered):
@@ -481,8 +539,10 @@ __all__ = [
     "ALPHA",
     "Comparison",
     "compare",
+    "compare_to_precision",
     "correct",
     "paired_row",
     "positions",
     "ranking_sentence",
+    "share_half_width",
 ]

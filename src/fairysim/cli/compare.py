@@ -26,6 +26,12 @@ SETUP_HELP = (
     '(as --weights of simulate). Example: "cards=my_cards.toml;policies=random,greedy".'
 )
 
+GAMES = 10_000
+"""Games per setup without ``--games`` or ``--precision``."""
+
+MAX_GAMES = 160_000
+"""Cap on the games per setup of ``--precision`` without ``--max-games``."""
+
 PRINTED_METRICS = ("win_share", "score", "turn_order_spread", "game_length")
 """Metrics printed at every group; score parts are printed pooled (all are in the Parquet)."""
 
@@ -148,6 +154,22 @@ def write_outputs(result: Any, out_dir: Path, title: str) -> list[Path]:
     return written
 
 
+def check_counts(games: int | None, precision: float | None, max_games: int | None) -> None:
+    """``--games``, ``--precision`` and ``--max-games`` as a run takes them, or one line."""
+    from fairysim.sim.batch import check_games
+
+    if games is not None:
+        check_games(games, "--games")
+        if precision is not None:
+            raise FairysimError("--precision", "give --games or --precision, not both")
+    if precision is not None and not 0 < precision <= 0.5:
+        raise FairysimError("--precision", f"must be above 0 and at most 0.5, got {precision}")
+    if max_games is not None:
+        if precision is None:
+            raise FairysimError("--max-games", "only caps --precision; give --precision too")
+        check_games(max_games, "--max-games")
+
+
 def given_variants(
     variant: list[str], folder: Path | None, baseline: str
 ) -> tuple[list[dict[str, Any]], list[str]]:
@@ -189,7 +211,25 @@ def compare_command(
     players: Annotated[
         int | None, typer.Option("--players", help="Player count (default: the game's).")
     ] = None,
-    games: Annotated[int, typer.Option("--games", help="Games per setup.")] = 10_000,
+    games: Annotated[
+        int | None, typer.Option("--games", help=f"Games per setup (default: {GAMES:,}).")
+    ] = None,
+    precision: Annotated[
+        float | None,
+        typer.Option(
+            "--precision",
+            help="Instead of --games: play 1,000 games a setup, doubling, until every win-share "
+            "difference has a corrected half-width at or below this (win-share units, 0.01 = "
+            "1 percentage point), the 5% error rate split over the looks.",
+        ),
+    ] = None,
+    max_games: Annotated[
+        int | None,
+        typer.Option(
+            "--max-games",
+            help=f"Cap on the games a setup --precision may play (default: {MAX_GAMES:,}).",
+        ),
+    ] = None,
     seed: Annotated[int, typer.Option("--seed", help="Seed of every setup's games.")] = 0,
     rank_by: Annotated[
         str, typer.Option("--rank-by", help="Metric the ranking sorts by (pooled).")
@@ -206,33 +246,42 @@ def compare_command(
 
     Per turn position and pooled, with family-wise (Holm) intervals; printed, and written as
     Parquet and a figure under --out-dir."""
-    from fairysim.analysis.what_if import compare, ranking_sentence
+    from fairysim.analysis.what_if import compare, compare_to_precision, ranking_sentence
     from fairysim.sim.game import get_game
 
     spec = get_game(game, "GAME")
     check_threads(threads)
     variants, labels = given_variants(variant or [], variant_cards, baseline)
+    check_counts(games, precision, max_games)
     check_out_dir(out_dir)
+    reached = None
     with ProgressBar("playing", unit="games") as progress:
-        result = compare(
-            spec,
+        options = dict(
             baseline=baseline,
             variants=variants,
             labels=labels,
             players=players,
-            games=games,
             seed=seed,
             rank_by=rank_by,
             rank_position=rank_position,
             threads=threads,
             progress=progress,
         )
+        if precision is None:
+            result = compare(spec, games=GAMES if games is None else games, **options)
+        else:
+            cap = MAX_GAMES if max_games is None else max_games
+            result, reached = compare_to_precision(
+                spec, precision=precision, max_games=cap, **options
+            )
     meta = result.meta
     title = f"{spec.title}, {meta['players']} players, {meta['games']:,} games a setup, seed {seed}"
     written = write_outputs(result, out_dir, title)
     console = stdout_console()
     console.print(title, soft_wrap=True)
     console.print(f"Baseline: {baseline or '(defaults)'}", soft_wrap=True)
+    if reached is not None:
+        console.print(reached.message().replace("per run", "per setup"), soft_wrap=True)
     d = result.differences
     console.print(
         f"{int(d['tests'].iloc[0])} differences tested: Holm-corrected p-values, intervals at "
