@@ -24,6 +24,16 @@ ChunkPlayer = Callable[[int, int], Iterable[Mapping[str, np.ndarray]]]
 """``play(first_game, n_games)`` yields chunks whose ``win_share`` has shape (games, seats)."""
 
 
+def check_precision(precision: float, option: str = "--precision") -> float:
+    """``precision`` if it is a half-width in (0, 0.5] (win-share units), else raise naming
+    ``option``."""
+    from fairysim.errors import FairysimError
+
+    if not 0 < precision <= 0.5:
+        raise FairysimError(option, f"must be above 0 and at most 0.5, got {precision}")
+    return float(precision)
+
+
 def look_schedule(first_look: int, max_games: int) -> list[int]:
     """Game counts at which the run looks: ``first_look``, doubling, ending at ``max_games``.
 
@@ -268,6 +278,7 @@ __all__ = [
     "ChunkPlayer",
     "PrecisionRun",
     "StudyPrecision",
+    "check_precision",
     "look_schedule",
     "run_to_precision",
     "study_to_precision",

@@ -43,11 +43,14 @@ from fairysim.errors import FairysimError
 from fairysim.sim.batch import DEFAULT_CHUNK_GAMES, Progress, check_games
 from fairysim.sim.game import GameSpec, get_game
 
-from .precision import StudyPrecision, study_to_precision
+from .precision import StudyPrecision, check_precision, study_to_precision
 from .variants import Arm, build_arm, check_distinct, describe, parse_setup, same_cards
 
 ALPHA = 0.05
 """Family-wise error rate of all the differences one comparison reports."""
+
+PRECISION_MAX_GAMES = 160_000
+"""Cap on the games per setup of :func:`compare_to_precision` unless given."""
 
 POOLED = "pooled"
 POSITION = "turn position"
@@ -368,7 +371,7 @@ def compare_to_precision(
     game: str | GameSpec,
     *,
     precision: float,
-    max_games: int = 160_000,
+    max_games: int = PRECISION_MAX_GAMES,
     first_look: int = 1000,
     **options: Any,
 ) -> tuple[Comparison, StudyPrecision]:
@@ -385,8 +388,7 @@ def compare_to_precision(
     for fixed in ("games", "alpha"):
         if fixed in options:
             raise TypeError(f"compare_to_precision sets {fixed} itself")
-    if not 0 < precision <= 0.5:
-        raise FairysimError("--precision", f"must be above 0 and at most 0.5, got {precision}")
+    check_precision(precision)
     max_games = check_games(max_games, "--max-games")
     result, reached = study_to_precision(
         lambda games, alpha: compare(game, games=games, alpha=alpha, **options),

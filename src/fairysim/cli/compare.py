@@ -29,9 +29,6 @@ SETUP_HELP = (
 GAMES = 10_000
 """Games per setup without ``--games`` or ``--precision``."""
 
-MAX_GAMES = 160_000
-"""Cap on the games per setup of ``--precision`` without ``--max-games``."""
-
 PRINTED_METRICS = ("win_share", "score", "turn_order_spread", "game_length")
 """Metrics printed at every group; score parts are printed pooled (all are in the Parquet)."""
 
@@ -156,14 +153,15 @@ def write_outputs(result: Any, out_dir: Path, title: str) -> list[Path]:
 
 def check_counts(games: int | None, precision: float | None, max_games: int | None) -> None:
     """``--games``, ``--precision`` and ``--max-games`` as a run takes them, or one line."""
+    from fairysim.analysis.precision import check_precision
     from fairysim.sim.batch import check_games
 
     if games is not None:
         check_games(games, "--games")
         if precision is not None:
             raise FairysimError("--precision", "give --games or --precision, not both")
-    if precision is not None and not 0 < precision <= 0.5:
-        raise FairysimError("--precision", f"must be above 0 and at most 0.5, got {precision}")
+    if precision is not None:
+        check_precision(precision)
     if max_games is not None:
         if precision is None:
             raise FairysimError("--max-games", "only caps --precision; give --precision too")
@@ -227,7 +225,7 @@ def compare_command(
         int | None,
         typer.Option(
             "--max-games",
-            help=f"Cap on the games a setup --precision may play (default: {MAX_GAMES:,}).",
+            help="Cap on the games a setup --precision may play (default: 160,000).",
         ),
     ] = None,
     seed: Annotated[int, typer.Option("--seed", help="Seed of every setup's games.")] = 0,
@@ -270,10 +268,9 @@ def compare_command(
         if precision is None:
             result = compare(spec, games=GAMES if games is None else games, **options)
         else:
-            cap = MAX_GAMES if max_games is None else max_games
-            result, reached = compare_to_precision(
-                spec, precision=precision, max_games=cap, **options
-            )
+            if max_games is not None:
+                options["max_games"] = max_games
+            result, reached = compare_to_precision(spec, precision=precision, **options)
     meta = result.meta
     title = f"{spec.title}, {meta['players']} players, {meta['games']:,} games a setup, seed {seed}"
     written = write_outputs(result, out_dir, title)

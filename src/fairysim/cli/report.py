@@ -143,9 +143,9 @@ def precision_options(report: ReportSpec, options: dict[str, Any]) -> dict[str, 
     if precision is not None:
         if options["games"] is not None:
             raise FairysimError("--precision", "give --games or --precision, not both")
-        if not 0 < precision <= 0.5:
-            raise FairysimError("--precision", f"must be above 0 and at most 0.5, got {precision}")
-        given["precision"] = precision
+        from fairysim.analysis.precision import check_precision
+
+        given["precision"] = check_precision(precision)
     if cap is not None:
         if precision is None:
             raise FairysimError("--max-games", "only caps --precision; give --precision too")
