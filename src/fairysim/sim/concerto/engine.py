@@ -33,6 +33,9 @@ before anything is revealed. On the first pick a seat first keeps one of its two
 
 One module past 600 lines: the three forms (draft, two players, solo) share the table, the
 composers and the scoring, and inline into one block loop.
+
+One module past 600 lines: the table, the rounds of each form and the block loop share
+the table's arrays and inline into each other; split across modules they would read as less.
 """
 
 from __future__ import annotations

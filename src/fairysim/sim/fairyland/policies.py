@@ -18,6 +18,10 @@ flower-gardener  grows flower colours and variety
 courtier         the Queen, the Druids and items; keeps the Herald for visits and
                  takes the Crest once much is played
 ===============  ===================================================================
+
+One module past 600 lines: every built-in is registered in one table beside its
+weights, so ``fairysim policies`` and the dispatcher read one place (judging code is in
+``judgement/``).
 """
 
 from __future__ import annotations
