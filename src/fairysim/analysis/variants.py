@@ -171,7 +171,7 @@ def card_file_variants(
 ) -> list[tuple[str, dict[str, Any]]]:
     """One variant per card file in ``folder``, labelled by the file's name without its suffix.
 
-    Each variant is ``base`` (the baseline's other options, so only the deck differs) with
+    Each variant is ``base`` (the baseline's other options, so only the cards differ) with
     ``cards`` set to the file. The files are taken in name order, so a folder gives the same
     variants, in the same order, on every machine. An error names ``option``: a path that is no
     folder, or a folder without a ``.toml`` file.

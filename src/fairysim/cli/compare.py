@@ -200,7 +200,7 @@ def compare_command(
         typer.Option(
             "--variant-cards",
             help="A folder of card files: each .toml file is one variant (the baseline with "
-            "that deck), labelled by its file name; with --variant or alone.",
+            "those cards), labelled by its file name; with --variant or alone.",
         ),
     ] = None,
     baseline: Annotated[
