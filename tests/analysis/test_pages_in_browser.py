@@ -25,6 +25,7 @@ WIDTH, HEIGHT = 1280, 900
 
 def build_pages(folder: Path) -> list[Path]:
     """One small page of every report."""
+    from fairysim.analysis.card_effects import card_effects
     from fairysim.analysis.concerto import report as concerto
     from fairysim.analysis.concerto import solo_report
     from fairysim.analysis.concerto.solo_study import solo_study
@@ -35,7 +36,10 @@ def build_pages(folder: Path) -> list[Path]:
     from fairysim.analysis.fantastique.study import fan_strength
 
     return [
-        fantastique.build_report(fan_strength(60, 2, players=(2, 3))).write(folder / "f"),
+        fantastique.build_report(
+            fan_strength(60, 2, players=(2, 3)),
+            card_effects("fantastique", players=(2, 3, 4, 5), games=300, seed=2),
+        ).write(folder / "f"),
         concerto.build_report(card_balance(games=200, seed=2, players=(2,))).write(folder / "c"),
         solo_report.build_report(solo_study(games=300, seed=2, lookahead_games=20)).write(
             folder / "s"

@@ -109,9 +109,22 @@ def test_bad_input_is_one_line_exit_2(tmp_path, fake_writer, args, option):
 def test_real_report_writes_html(tmp_path):
     """End to end with the real writer, on few games."""
     result = runner.invoke(
-        app, ["report", "fantastique", "--games", "200", "--seed", "1", "--out-dir", str(tmp_path)]
+        app,
+        [
+            "report",
+            "fantastique",
+            "--games",
+            "200",
+            "--card-games",
+            "500",
+            "--seed",
+            "1",
+            "--out-dir",
+            str(tmp_path),
+        ],
     )
     assert result.exit_code == 0, result.output
+    assert "--card-games 5000" in (tmp_path / "fantastique-report.html").read_text()
     html = Path(result.output.split("Report written to ", 1)[1].strip())
     assert html == tmp_path / "fantastique-report.html"
     assert html.suffix == ".html"

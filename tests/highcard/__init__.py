@@ -68,9 +68,12 @@ def load_cards(path: str | Path | None = None) -> Shoe:
 
 @dataclass(frozen=True)
 class HighCardSetup(GameSetup):
-    """The toy game's setup: the contract's, with its deck (:class:`GameSetup`)."""
+    """The toy game's setup: the contract's, with its deck (:class:`GameSetup`) and its
+    card-effect intervention (``forced_card`` dealt to ``forced_seat`` in place of its card)."""
 
     deck: str
+    forced_card: int = 0
+    forced_seat: int = 0
     game = NAME
 
     def choices(self) -> list[str]:
@@ -88,11 +91,20 @@ def make_setup(*, players=3, policies="stand", seed=0, cards=None, deck="long") 
     )
 
 
+def effect_cards(setup: HighCardSetup) -> list[tuple[int, str]]:
+    """Every card of the deck, for a card-effect study."""
+    return [(v, f"card {v}") for v in range(1, TOPS[setup.deck] + 1)]
+
+
 def play_game(setup: HighCardSetup, game: int, out: dict[str, np.ndarray], row: int) -> None:
     """The engine: one game into row ``row`` of ``out``."""
     top = TOPS[setup.deck]
     deal = new_stream(setup.seed, game, DEAL_STREAM)
     cards = np.array([randint(deal, top) + 1 for _ in range(setup.players)])
+    if setup.forced_card:
+        held = int(cards[setup.forced_seat] == setup.forced_card)
+        out["forced_held"][row], out["forced_exchanged"][row] = held, 1 - held
+        cards[setup.forced_seat] = setup.forced_card
     choices = np.zeros((2, 2), np.int64)
     for seat, policy in enumerate(setup.policies):
         rng = new_stream(setup.seed, game, FIRST_POLICY_STREAM + seat)
@@ -128,6 +140,9 @@ def play_chunks(
             "win_share": np.zeros((n, setup.players), np.float64),
             "redrew": np.zeros((n, setup.players), np.int64),
         }
+        if setup.forced_card:
+            out["forced_held"] = np.zeros(n, np.int64)
+            out["forced_exchanged"] = np.zeros(n, np.int64)
         for row in range(n):
             play_game(setup, first + row, out, row)
         return out

@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from fairysim.sim.game import BenchSpec, GameSpec, SetupAxis, SummaryColumn, register
+from fairysim.sim.game import (
+    BenchSpec,
+    CardEffects,
+    GameSpec,
+    SetupAxis,
+    SummaryColumn,
+    register,
+)
 
 NAME = "highcard"
 
@@ -24,6 +31,10 @@ SPEC = register(
         seat_columns=("score", "rank", "win_share", "redrew"),
         summary=(SummaryColumn("card", ("score",)), SummaryColumn("redrew", ("redrew",))),
         cards_help="High card has no card file.",
+        card_effects=CardEffects(
+            cards="highcard:effect_cards",
+            intervention="the seat is dealt the card in place of the one it drew",
+        ),
         axes=(
             SetupAxis(
                 "deck",

@@ -188,6 +188,27 @@ class TurnOrder:
 
 
 @dataclass(frozen=True)
+class CardEffects:
+    """How a game measures a card's own effect (:mod:`fairysim.analysis.card_effects`): an
+    intervention on otherwise identical deals, declared by the game.
+
+    A setup of such a game has the fields ``forced_card`` (a card id, 0 for none) and
+    ``forced_seat``; under them every game's deal puts the card in the seat's reach, as
+    ``intervention`` says, and the run's rows carry the per-game columns ``forced_held`` (how
+    many of the card the seat had without the intervention) and ``forced_exchanged`` (1 where
+    the intervention was made, 0 where the deal left no way to make it). ``cards`` names the
+    package's ``effect_cards(setup)``: the ``(card id, label)`` pairs a study forces.
+    """
+
+    cards: str
+    intervention: str
+    """One sentence: what the intervention does to a deal, citing its ruling."""
+    card_label: str = "card"
+    """What a row of the effects table is ("card value")."""
+    ruling: str = ""
+
+
+@dataclass(frozen=True)
 class ReportOption:
     """An option a report takes besides ``--games``, ``--seed``, ``--out-dir``, ``--threads``
     and ``--cards``: ``kind`` is ``"games"`` (a positive game count) or ``"policy"`` (one policy
@@ -285,6 +306,8 @@ class GameSpec:
     length_column : str, optional
         Per-game column holding the game's length (Fairy Land's ``turns``); None where every
         game has the same length.
+    card_effects : CardEffects, optional
+        The game's card-effect intervention; None where it declares none.
     ties : str
         How a game's tied winners count, as the table's title says it ("ties split").
     """
@@ -311,6 +334,7 @@ class GameSpec:
     turn_order: TurnOrder = TurnOrder()
     length_column: str | None = None
     ties: str = "ties split"
+    card_effects: CardEffects | None = None
     _loaded: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     def entry(self, name: str) -> Any:

@@ -111,13 +111,23 @@ def test_write_report_end_to_end(tmp_path):
     calls = []
     out = tmp_path / "new" / "folder"
     html = fr.write_report(
-        out, games=30, seed=2, players=(2,), progress=lambda d, t: calls.append((d, t))
+        out,
+        games=30,
+        seed=2,
+        players=(2,),
+        progress=lambda d, t: calls.append((d, t)),
+        card_games=400,
     )
     assert html == out / "fantastique-report.html" and html.exists()
     assert calls[-1][0] == calls[-1][1] == 30 * len(FANS) * 4
     text = html.read_text(encoding="utf-8")
     assert "fairysim report fantastique --games 30 --seed 2" in text
     assert "2 players only" in text
+    # The card-effect section: 8 values at 2 players, with its table and figure.
+    assert "Card strength as an effect" in text
+    effects = pd.read_csv(out / "fantastique-card_effects.csv")
+    assert effects["players"].tolist() == [2] * 8 and effects["games"].max() <= 400
+    assert (out / "fantastique-card_effects.png").exists()
 
 
 def test_failure_mid_way_leaves_no_partial_report(tmp_path, monkeypatch):
@@ -126,7 +136,7 @@ def test_failure_mid_way_leaves_no_partial_report(tmp_path, monkeypatch):
 
     monkeypatch.setattr(fr, "gain_figure", broken)
     with pytest.raises(RuntimeError, match="figure failed"):
-        fr.write_report(tmp_path, games=20, seed=1, players=(2,))
+        fr.write_report(tmp_path, games=20, seed=1, players=(2,), card_games=50)
     assert list(tmp_path.iterdir()) == []
 
 
@@ -184,7 +194,7 @@ def test_the_report_takes_a_baseline_policy_and_a_card_file_from_the_command_lin
 
     cards = tmp_path / "cards.toml"
     cards.write_text(DEFAULT_CARDS.read_text())
-    args = ["report", "fantastique", "--games", "20", "--policy", "random"]
+    args = ["report", "fantastique", "--games", "20", "--policy", "random", "--card-games", "200"]
     args += ["--cards", str(cards), "--out-dir", str(tmp_path / "out")]
     result = CliRunner().invoke(app, args, catch_exceptions=False)
     assert result.exit_code == 0, result.output
@@ -192,3 +202,5 @@ def test_the_report_takes_a_baseline_policy_and_a_card_file_from_the_command_lin
     assert "all random (baseline): every seat plays random" in page
     assert "hoarder at seat 0: seat 0 plays hoarder, the others random" in page
     assert "--policy random" in page and f"--cards {cards}" in page
+    # The card-effect section plays the report's policy and cards, and its rerun line says so.
+    assert f"--card-games 2000 --policy random --cards {cards}" in page

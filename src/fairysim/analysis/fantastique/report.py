@@ -14,6 +14,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from fairysim.analysis.card_effect_report import card_effect_section
+from fairysim.analysis.card_effects import CardEffectStudy, card_effects
 from fairysim.analysis.fantastique.figures import (
     decides_figure,
     gain_figure,
@@ -42,7 +44,7 @@ from fairysim.analysis.sections import (
 from fairysim.analysis.studies import DEFAULT_SEED, play_study
 from fairysim.sim.batch import Progress
 from fairysim.sim.fantastique import FantastiqueCards
-from fairysim.sim.fantastique.spec import REPORT_GAMES, SPEC
+from fairysim.sim.fantastique.spec import REPORT_CARD_GAMES, REPORT_GAMES, SPEC
 
 DEFAULT_GAMES = REPORT_GAMES
 """Games per (fan, player count, lineup) cell of the default report.
@@ -71,6 +73,7 @@ def write_report(
     precision: float | None = None,
     max_games: int | None = None,
     policy: str = "greedy",
+    card_games: int | None = None,
 ) -> Path:
     """Run the Grande Finale study and write the HTML report with its CSV and PNG files.
 
@@ -97,6 +100,10 @@ def write_report(
     policy : str, default ``"greedy"``
         The baseline's policy, at every seat, and around the fan-aware seat
         (:func:`~fairysim.analysis.fantastique.study.report_lineups`).
+    card_games : int, default :data:`~fairysim.sim.fantastique.spec.REPORT_CARD_GAMES`
+        Games per arm of the card-effect section
+        (:func:`~fairysim.analysis.card_effects.card_effects`: the baseline and one arm per
+        card value, at every player count, fan I, ``policy`` at every seat).
 
     Returns
     -------
@@ -125,16 +132,29 @@ def write_report(
         precision,
         max_games,
     )
-    return build_report(strength).write(out_dir)
+    effects = card_effects(
+        SPEC,
+        players=PLAYER_COUNTS if players is None else players,
+        games=REPORT_CARD_GAMES if card_games is None else card_games,
+        seed=DEFAULT_SEED if seed is None else seed,
+        policies=policy,
+        cards=cards,
+        threads=threads,
+        fan="I",
+    )
+    return build_report(strength, effects).write(out_dir)
 
 
-def build_report(strength: FanStrength) -> Report:
+def build_report(strength: FanStrength, effects: CardEffectStudy | None = None) -> Report:
     """Assemble the report of a finished study in memory (nothing is written).
 
     Parameters
     ----------
     strength : FanStrength
         Result of :func:`~fairysim.analysis.fantastique.study.fan_strength`.
+    effects : CardEffectStudy, optional
+        The card-effect study (:func:`~fairysim.analysis.card_effects.card_effects`); its
+        section is left out without it.
 
     Returns
     -------
@@ -183,6 +203,8 @@ def build_report(strength: FanStrength) -> Report:
     _strength_section(report, strength)
     _decides_section(report, strength)
     _gain_section(report, strength)
+    if effects is not None:
+        card_effect_section(report, effects, _card_effect_command(strength, effects))
     turn_order_section(report, strength.balance, SPEC.turn_order)
     replay_section(report, strength.balance, lambda e: _replay_command(strength, e))
     _more_tables(report, strength)
@@ -376,6 +398,21 @@ def _replay_command(strength: FanStrength, example: dict) -> str:
         f"--game {int(example['game'])}"
     )
     return command + (f" --cards {meta['cards']}" if "cards" in meta else "")
+
+
+def _card_effect_command(strength: FanStrength, effects: CardEffectStudy) -> str:
+    """The report command that reruns the card-effect section with ten times the games."""
+    meta = effects.meta
+    command = (
+        f"fairysim report fantastique --seed {meta['seed']} "
+        f"--card-games {10 * meta['games']:,}".replace(",", "")
+    )
+    policy = {p for lineup in meta["policies"].values() for p in lineup}
+    if policy != {"greedy"}:
+        command += f" --policy {policy.pop()}"
+    if "cards" in strength.meta:
+        command += f" --cards {strength.meta['cards']}"
+    return command
 
 
 def _lineup_lines(lineups: list[dict], baseline: str) -> list[str]:

@@ -20,6 +20,7 @@ __getattr__ = lazy_attributes(
         "finale_count": "rules",
         "FantastiqueSetup": "play",
         "chunk_frame": "play",
+        "effect_cards": "play",
         "make_setup": "play",
         "play_chunks": "play",
         "simulate": "runs",

@@ -99,7 +99,15 @@ Table = namedtuple(
 PILE_LEN = 0
 N_STACKS = 1
 START_SEAT = 2
-N_COUNTERS = 3
+FORCED_HELD = 3  # cards of the forced value the forced seat was dealt (card effects)
+FORCED_DONE = 4  # 1 if the forced card was exchanged into the seat's hand, else 0
+N_COUNTERS = 5
+
+FORCE_CARD = 0
+"""Slot of the forced card's value in a kernel's ``force`` array; 0 = no intervention."""
+FORCE_SEAT = 1
+"""Slot of the seat the forced card goes to."""
+FORCE_SIZE = 2
 
 KEY_SHIFT = 32
 """Seats are ordered by ``primary << KEY_SHIFT | secondary``: counts and values stay far below."""
@@ -204,8 +212,44 @@ def unpack_counts(packed, counts):
 
 
 @nb.njit(cache=True, inline="always")
-def setup_game(t, seed, game, n_players, deck):
-    """Reset the table, shuffle, deal and draw the first start seat (F1)."""
+def exchange_forced_card(pile, n, n_players, card, seat):
+    """Card effects (ruling PF5, docs/rulings.md): before the deal, swap the first card ``seat``
+    is to be dealt of another value than ``card`` with the top card of value ``card`` left in
+    the draw pile.
+
+    ``pile[:n]`` is the shuffled deck, its top last; seat ``k`` is dealt ``pile[n - 1 - 10k]``
+    down to ``pile[n - 10 - 10k]``. Every other hand, and the draw pile but for the one card,
+    stay as shuffled. Returns ``(held, done)``: how many cards of ``card`` the seat was dealt
+    without the exchange, and 1 if the exchange was made (0 when the seat was dealt only that
+    value, or none is left in the draw pile).
+    """
+    first = n - 1 - HAND_SIZE * seat
+    held = 0
+    given = -1
+    for i in range(HAND_SIZE):
+        if pile[first - i] == card:
+            held += 1
+        elif given < 0:
+            given = first - i
+    taken = -1
+    for i in range(n - HAND_SIZE * n_players - 1, -1, -1):
+        if pile[i] == card:
+            taken = i
+            break
+    if given < 0 or taken < 0:
+        return held, 0
+    pile[taken] = pile[given]
+    pile[given] = card
+    return held, 1
+
+
+@nb.njit(cache=True, inline="always")
+def setup_game(t, seed, game, n_players, deck, force):
+    """Reset the table, shuffle, deal and draw the first start seat (F1).
+
+    With ``force[FORCE_CARD] > 0`` the deal first gives that card to seat ``force[FORCE_SEAT]``
+    (:func:`exchange_forced_card`); no random draw changes.
+    """
     for s in range(MAX_PLAYERS):
         fill(t.hands[s], N_VALUES + 1, 0)
         fill(t.medals[s], ROUNDS, 0)
@@ -215,6 +259,12 @@ def setup_game(t, seed, game, n_players, deck):
     fill(t.medal_points, MAX_PLAYERS, 0)
     seed_game_streams(t.deal_rng, t.policy_rng, seed, game, n_players)
     n = shuffle_deck(t.deal_rng, t.pile, deck)
+    if force[FORCE_CARD] > 0:
+        held, done = exchange_forced_card(
+            t.pile, n, n_players, force[FORCE_CARD], force[FORCE_SEAT]
+        )
+        t.counters[FORCED_HELD] = held
+        t.counters[FORCED_DONE] = done
     for s in range(n_players):
         t.hand_size[s] = unpack_counts(deal_hand_packed(t.pile, n), t.hands[s])
         n -= HAND_SIZE
@@ -609,15 +659,24 @@ def play_game(
     deck,
     medal_values,
     finale_medals,
+    force,
     out,
     row,
     trace,
     record_trace,
+    forced,
     error,
 ):
-    """Play game ``game`` on table ``t`` and write its outcome into row ``row`` of ``out``."""
-    setup_game(t, seed, game, n_players, deck)
+    """Play game ``game`` on table ``t`` and write its outcome into row ``row`` of ``out``.
+
+    Under a card-effect intervention (``force``) row ``row`` of ``forced`` gets what
+    :func:`exchange_forced_card` returned.
+    """
+    setup_game(t, seed, game, n_players, deck, force)
     out.first_seat[row] = t.counters[START_SEAT]
+    if force[FORCE_CARD] > 0:
+        forced[row, 0] = t.counters[FORCED_HELD]
+        forced[row, 1] = t.counters[FORCED_DONE]
     for round_ in range(ROUNDS):
         if not play_round(
             t,
@@ -694,9 +753,11 @@ def play_block(
     deck,
     medal_values,
     finale_medals,
+    force,
     out,
     trace,
     record_trace,
+    forced,
     error,
 ):
     """Play games ``first_game + lo .. first_game + hi - 1`` into rows ``lo .. hi - 1``.
@@ -719,10 +780,12 @@ def play_block(
             deck,
             medal_values,
             finale_medals,
+            force,
             out,
             row,
             trace,
             record_trace,
+            forced,
             error[1:],
         ):
             error[ERROR_ROW] = row
@@ -742,9 +805,11 @@ def play_games(
     deck_counts,
     medal_values,
     finale_medals,
+    force,
     out,
     trace,
     record_trace,
+    forced,
     errors,
     n_threads,
 ):
@@ -755,6 +820,10 @@ def play_games(
     (:func:`fairysim.sim.batch.new_error_records`). Results depend only on (seed, game), never on
     the thread that plays a game. (The thread count is passed in: calling
     ``numba.get_num_threads`` here would make the kernel uncacheable.)
+
+    ``force`` (int64[:data:`FORCE_SIZE`]) is a card-effect intervention, ``force[0] = 0`` for
+    none; under one, ``forced`` (int8[games, 2]) gets each game's ``(held, done)``
+    (:func:`exchange_forced_card`), else it may be any (1, 2) array.
     """
     n_games = out.score.shape[0]
     n_blocks = block_count(n_games, GAMES_PER_BLOCK)
@@ -777,6 +846,8 @@ def play_games(
         block_deck = borrowed(deck)
         block_medal_values = borrowed(medal_values)
         block_finale_medals = borrowed(finale_medals)
+        block_force = borrowed(force)
+        block_forced = borrowed(forced)
         block = claim_block(queue)
         while block < n_blocks:
             lo, hi = block_rows(block, GAMES_PER_BLOCK, n_games)
@@ -795,9 +866,11 @@ def play_games(
                 block_deck,
                 block_medal_values,
                 block_finale_medals,
+                block_force,
                 block_out,
                 block_trace,
                 record_trace,
+                block_forced,
                 block_errors[block],
             )
             block = claim_block(queue)

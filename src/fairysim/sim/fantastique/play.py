@@ -21,36 +21,71 @@ from fairysim.sim.batch import (
     tidy_frame,
 )
 from fairysim.sim.fantastique.cards import FantastiqueCards, load_cards
-from fairysim.sim.fantastique.engine import OUTCOME_COLUMNS, new_outcome, play_games
+from fairysim.sim.fantastique.engine import (
+    FORCE_CARD,
+    FORCE_SEAT,
+    FORCE_SIZE,
+    OUTCOME_COLUMNS,
+    new_outcome,
+    play_games,
+)
 from fairysim.sim.fantastique.lanes import fits_lanes, play_greedy_games
 from fairysim.sim.fantastique.policies import GREEDY
-from fairysim.sim.fantastique.rules import DECISIONS, HAND_SIZE, ROUNDS, fan_index
+from fairysim.sim.fantastique.rules import DECISIONS, HAND_SIZE, N_VALUES, ROUNDS, fan_index
 from fairysim.sim.fantastique.spec import MAX_PLAYERS, NAME, SEAT_COLUMNS
 from fairysim.sim.game import GameSetup
 from fairysim.sim.policy import Policy, seat_policies
 
+FORCED_COLUMNS = ("forced_held", "forced_exchanged")
+"""Per-game columns of a run under a card-effect intervention (ruling PF5): the cards of the
+forced value the forced seat was dealt as shuffled, and 1 where the exchange was made."""
+
 
 @dataclass(frozen=True)
 class FantastiqueSetup(GameSetup):
-    """A validated run configuration (:class:`~fairysim.sim.game.GameSetup`) with its fan."""
+    """A validated run configuration (:class:`~fairysim.sim.game.GameSetup`) with its fan.
+
+    ``forced_card`` (a card value, 0 for none) and ``forced_seat`` are a card-effect
+    intervention (ruling PF5; :mod:`fairysim.analysis.card_effects`): every game's deal gives
+    the seat one more card of that value, in exchange for the first other card it is dealt.
+    """
 
     fan: str
+    forced_card: int = 0
+    forced_seat: int = 0
     game = NAME
 
     def check(self) -> None:
-        """The cards must deal a full hand to every player."""
+        """The cards must deal a full hand to every player; a forced card must be a value of
+        the deck, for a seat at the table."""
         if self.cards.total_cards < self.players * HAND_SIZE:
             raise CardFileError(
                 self.cards.source,
                 f"{self.cards.total_cards} fan cards cannot deal {HAND_SIZE} "
                 f"to each of {self.players} players",
             )
+        if self.forced_card and not (
+            1 <= self.forced_card <= N_VALUES and self.cards.deck_counts[self.forced_card] > 0
+        ):
+            raise FairysimError("forced_card", f"{self.forced_card} is no card value of this deck")
+        if not 0 <= self.forced_seat < self.players:
+            raise FairysimError(
+                "forced_seat", f"{self.forced_seat} is no seat of {self.players} players"
+            )
 
     def choices(self) -> list[str]:
-        return [f"fan {self.fan}"]
+        forced = (
+            [f"a {self.forced_card} forced to seat {self.forced_seat}"] if self.forced_card else []
+        )
+        return [f"fan {self.fan}", *forced]
 
     def own_config(self) -> dict[str, Any]:
-        return {"fan": self.fan}
+        forced = (
+            {"forced_card": self.forced_card, "forced_seat": self.forced_seat}
+            if self.forced_card
+            else {}
+        )
+        return {"fan": self.fan, **forced}
 
 
 def make_setup(
@@ -60,8 +95,13 @@ def make_setup(
     seed: int = 0,
     cards: str | Path | FantastiqueCards | None = None,
     fan: str = "I",
+    forced_card: int = 0,
+    forced_seat: int = 0,
 ) -> FantastiqueSetup:
-    """Validate a configuration; errors name the option at fault (``--players``, ``--fan`` ...)."""
+    """Validate a configuration; errors name the option at fault (``--players``, ``--fan`` ...).
+
+    ``forced_card`` and ``forced_seat`` set a card-effect intervention (ruling PF5).
+    """
     try:
         fan = str(fan).upper()
         fan_index(fan)
@@ -69,8 +109,24 @@ def make_setup(
         raise FairysimError("--fan", str(exc)) from None
     card_set = cards if isinstance(cards, FantastiqueCards) else load_cards(cards)
     return FantastiqueSetup.checked(
-        players=players, policies=policies, seed=seed, cards=card_set, fan=fan
+        players=players,
+        policies=policies,
+        seed=seed,
+        cards=card_set,
+        fan=fan,
+        forced_card=int(forced_card),
+        forced_seat=int(forced_seat),
     )
+
+
+def effect_cards(setup: FantastiqueSetup) -> list[tuple[int, str]]:
+    """The cards a card-effect study forces (ruling PF5): each value the deck holds, labelled
+    as the rulebook names it."""
+    return [
+        (value, f"value {value}")
+        for value in range(1, N_VALUES + 1)
+        if setup.cards.deck_counts[value] > 0
+    ]
 
 
 def play_chunks(
@@ -89,11 +145,19 @@ def play_chunks(
     of shape (n, players, 7): each seat's medal points after each round.
 
     A table where every seat plays greedy is played in lanes (:mod:`.lanes`), the same games
-    faster; ``lanes=False`` plays it one game at a time (:mod:`.engine`), for comparison."""
+    faster; ``lanes=False`` plays it one game at a time (:mod:`.engine`), for comparison.
+    Under a card-effect intervention the games are played one at a time, and the arrays hold
+    :data:`FORCED_COLUMNS` of shape (n,)."""
     seats = seat_policies(setup.policies, MAX_PLAYERS)
     fan = fan_index(setup.fan)
+    force = np.zeros(FORCE_SIZE, np.int64)
+    force[FORCE_CARD] = setup.forced_card
+    force[FORCE_SEAT] = setup.forced_seat
     in_lanes = (
-        lanes and all(seats.ids[: setup.players] == GREEDY) and fits_lanes(setup.cards.deck_counts)
+        lanes
+        and not setup.forced_card
+        and all(seats.ids[: setup.players] == GREEDY)
+        and fits_lanes(setup.cards.deck_counts)
     )
 
     def play_chunk(first: int, n: int) -> dict[str, np.ndarray]:
@@ -116,6 +180,7 @@ def play_chunks(
             )
         else:
             errors = new_error_records(n)
+            forced = np.zeros((n if setup.forced_card else 1, len(FORCED_COLUMNS)), np.int8)
             play_games(
                 setup.seed,
                 first,
@@ -125,9 +190,11 @@ def play_chunks(
                 setup.cards.deck_counts,
                 setup.cards.medal_values,
                 setup.cards.finale_medals,
+                force,
                 out,
                 trace_out,
                 trace,
+                forced,
                 errors,
                 threads,
             )
@@ -135,6 +202,9 @@ def play_chunks(
         arrays = {name: getattr(out, name) for name in SEAT_COLUMNS}
         arrays["first_seat"] = out.first_seat
         arrays["cards_outside_hands"] = out.cards_outside_hands
+        if setup.forced_card:
+            for k, name in enumerate(FORCED_COLUMNS):
+                arrays[name] = forced[:, k].copy()
         if trace:
             arrays["medal_points_round"] = trace_out.astype(OUTCOME_COLUMNS["medal_points"][0])
         return arrays

@@ -41,7 +41,7 @@ import numpy as np
 
 from fairysim.errors import CardFileError, IllegalChoiceError
 from fairysim.sim.batch import check_games
-from fairysim.sim.fantastique.play import SEAT_COLUMNS, FantastiqueSetup
+from fairysim.sim.fantastique.play import FORCED_COLUMNS, SEAT_COLUMNS, FantastiqueSetup
 from fairysim.sim.fantastique.rules import (
     BRONZE_MIN_PLAYERS,
     DECISIONS,
@@ -213,6 +213,8 @@ class GameState:
         This round's open stacks, in the order they were started.
     medal_points_after_round : list of list of int
         Each seat's medal points after each finished round.
+    forced : tuple of int, optional
+        Under a card-effect intervention, what :func:`exchange_forced_card` returned.
     log : list or None
         Where the phases append plain event records (dicts) for a replay; None records nothing
         (see :func:`record`). Recording changes no draw and no decision.
@@ -232,6 +234,7 @@ class GameState:
     display: list[Stack] = field(default_factory=list)
     medal_points_after_round: list[list[int]] = field(default_factory=list)
     log: list | None = field(default=None, repr=False)
+    forced: tuple[int, int] | None = None
 
     @property
     def total_cards(self) -> int:
@@ -310,6 +313,11 @@ def new_game(setup: FantastiqueSetup, game: int) -> GameState:
             f"{len(deck)} fan cards cannot deal {HAND_SIZE} to each of {setup.players} players",
         )
     draw_pile = shuffled(deck, deal_rng)
+    forced = None
+    if setup.forced_card:
+        forced = exchange_forced_card(
+            draw_pile, setup.players, setup.forced_card, setup.forced_seat
+        )
     for player in players:
         for _ in range(HAND_SIZE):
             player.hand[draw_pile.pop()] += 1
@@ -326,7 +334,44 @@ def new_game(setup: FantastiqueSetup, game: int) -> GameState:
         finale_medals=(int(cards.finale_medals[0]), int(cards.finale_medals[1])),
         start_seat=start_seat,
         first_seat=start_seat,
+        forced=forced,
     )
+
+
+def exchange_forced_card(
+    draw_pile: list[int], players: int, card: int, seat: int
+) -> tuple[int, int]:
+    """A card-effect intervention (ruling PF5): give ``seat`` one more card of value ``card``.
+
+    Before the deal, the first card ``seat`` is to be dealt that is not ``card`` changes places
+    with the topmost card of value ``card`` among those that stay in the draw pile. Nothing else
+    of the deal moves.
+
+    Parameters
+    ----------
+    draw_pile : list of int
+        The shuffled deck, top card last; changed in place.
+    players : int
+        Seats dealt, 10 cards each from the top, seat 0 first.
+    card, seat : int
+        The value forced, and the seat it goes to.
+
+    Returns
+    -------
+    tuple of int
+        How many cards of ``card`` the seat's hand held as shuffled, and 1 if the exchange was
+        made (0 if the hand held nothing else, or no such card stays in the draw pile).
+    """
+    top = len(draw_pile) - 1
+    hand_positions = [top - HAND_SIZE * seat - i for i in range(HAND_SIZE)]
+    held = sum(draw_pile[i] == card for i in hand_positions)
+    given = next((i for i in hand_positions if draw_pile[i] != card), None)
+    staying = range(len(draw_pile) - HAND_SIZE * players)
+    taken = next((i for i in reversed(staying) if draw_pile[i] == card), None)
+    if given is None or taken is None:
+        return held, 0
+    draw_pile[given], draw_pile[taken] = draw_pile[taken], draw_pile[given]
+    return held, 1
 
 
 # --- What a seat sees, and how it decides --------------------------------------------------------
@@ -949,6 +994,8 @@ def play_game(
     )
     outcome["first_seat"] = state.first_seat
     outcome["cards_outside_hands"] = len(state.draw_pile) + len(state.discard_pile)
+    if state.forced is not None:
+        outcome["forced_held"], outcome["forced_exchanged"] = state.forced
     if trace:
         outcome["medal_points_round"] = np.array(
             state.medal_points_after_round, dtype=np.int64
@@ -983,4 +1030,6 @@ def play_games(
     names = [*SEAT_COLUMNS, "first_seat", "cards_outside_hands"] + (
         ["medal_points_round"] if trace else []
     )
+    if setup.forced_card:
+        names += list(FORCED_COLUMNS)
     return {name: np.stack([np.asarray(o[name]) for o in outcomes]) for name in names}

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from fairysim.sim.game import (
     BenchSpec,
+    CardEffects,
     Flag,
     GameSpec,
     ReportOption,
@@ -63,6 +64,10 @@ BENCH = tuple(
 REPORT_GAMES = 6_000
 """Games per (fan, player count, lineup) cell of the report (its writer's default)."""
 
+REPORT_CARD_GAMES = 20_000
+"""Games per arm (the baseline and one per card value) of the report's card-effect section,
+at each player count: 4 x 9 x 20,000 = 720,000 games, a few seconds warm."""
+
 SPEC = register(
     GameSpec(
         name=NAME,
@@ -116,6 +121,13 @@ SPEC = register(
             ),
         ),
         score_parts=("medal_points", "finale_points"),
+        card_effects=CardEffects(
+            cards="fairysim.sim.fantastique.play:effect_cards",
+            intervention="before the deal, the first card the seat is dealt of another value "
+            "changes places with the top card of that value left in the draw pile (PF5)",
+            card_label="card value",
+            ruling="PF5",
+        ),
         # F1: the start seat of round 1 is drawn; later rounds start elsewhere (F7), so this is
         # the round-1 order.
         turn_order=TurnOrder(
@@ -134,6 +146,14 @@ SPEC = register(
                 games_default=REPORT_GAMES,
                 takes_cards=True,
                 options=(
+                    ReportOption(
+                        "card_games",
+                        "--card-games",
+                        "Games per arm of the card-effect section: the baseline and one arm "
+                        "per card value, at every player count, fan I",
+                        kind="games",
+                        games_default=REPORT_CARD_GAMES,
+                    ),
                     ReportOption(
                         "policy",
                         "--policy",

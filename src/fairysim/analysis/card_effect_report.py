@@ -1,0 +1,148 @@
+"""The card-effect section every report with a declared intervention shares, and its figure.
+
+The study is :func:`fairysim.analysis.card_effects.card_effects`; here it becomes a page
+section: what the intervention does, the ranking in tied groups per player count, the table
+of effects beside associations (sorted by effect, corrected intervals), the sentences where the
+two disagree, and one figure.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+
+from fairysim.analysis.card_effects import CardEffectStudy
+from fairysim.analysis.formats import fmt_interval, fmt_intervals, fmt_points
+from fairysim.analysis.page import Report
+from fairysim.analysis.plots import new_figure
+
+FIGURE_NAME = "card_effects"
+TABLE_NAME = "card_effects"
+
+
+def card_effect_section(report: Report, study: CardEffectStudy, command: str) -> None:
+    """Write the section: method, verdicts, figure, table, disagreements and how to rerun."""
+    meta = study.meta
+    table = study.effects
+    label = meta["card_label"]
+    report.section(f"Card strength as an effect: one more card, by {label}")
+    report.paragraph(
+        f"For every {label}, games 0 to {meta['games'] - 1:,} of seed {meta['seed']} are played "
+        f"twice: as dealt, and with seat {meta['seat']} given one more card of it: "
+        f"{meta['intervention']}. Every other draw and every policy's random stream are the "
+        "same in both, so each game gives one paired difference in that seat's win share; the "
+        "effect is their mean, in percentage points (pp) of games, over the games where the "
+        "exchange could be made. It compares the card with the one it replaces, so a card "
+        "worth the hand's average scores 0."
+    )
+    report.paragraph(
+        "Beside it stands the association the same baseline games show: the change in the "
+        "seat's win share per card of that value it was dealt (least-squares slope, robust "
+        "standard error). A seat dealt a strong hand holds more of everything, so the "
+        "association is not the card's own effect. Each column is one family of "
+        f"{len(table)} comparisons corrected with Holm's method; a card is called stronger "
+        "or weaker than the card it replaces only where its corrected interval excludes 0."
+    )
+    report.bullets(_verdict_lines(study))
+    report.figure(
+        FIGURE_NAME,
+        card_effect_figure(study),
+        f"Effect of one more card, by {label}, on the seat's win share, beside the association.",
+    )
+    report.table(
+        TABLE_NAME,
+        table,
+        "Effects and associations per player count, sorted by effect (pp of games; "
+        "corrected intervals; games = games where the exchange was made; pairing = paired "
+        "standard error over that of two unpaired runs of as many games).",
+        display=_display(table),
+    )
+    notes = study.notes or ["The effect and the association agree in sign and in order."]
+    report.paragraph("Where the effect and the association disagree:")
+    report.bullets(notes)
+    report.paragraph(
+        f"For intervals about a third as wide, rerun with ten times the games: `{command}`."
+    )
+
+
+def _verdict_lines(study: CardEffectStudy) -> list[str]:
+    """Per player count: the tied groups by effect and the cards each verdict names."""
+    lines = []
+    for players, groups in study.groups.items():
+        rows = study.effects[study.effects["players"] == players]
+        ordered = " > ".join("{" + ", ".join(g) + "}" if len(g) > 1 else g[0] for g in groups)
+        strong = rows[rows["effect_significant"] & (rows["effect"] > 0)]["label"].tolist()
+        weak = rows[rows["effect_significant"] & (rows["effect"] < 0)]["label"].tolist()
+        line = (
+            f"{players} players: in tied groups by effect (braces hold cards the correction "
+            f"does not separate), {ordered}."
+        )
+        if strong:
+            line += f" Stronger than the card they replace: {', '.join(strong)}."
+        if weak:
+            line += f" Weaker: {', '.join(weak)}."
+        if not strong and not weak:
+            line += " No card's effect is separated from 0 after correction."
+        lines.append(line)
+    return lines
+
+
+def _display(table: pd.DataFrame) -> pd.DataFrame:
+    return pd.DataFrame(
+        {
+            "players": table["players"],
+            "card": table["label"],
+            "effect": table["effect"].map(fmt_points),
+            "effect interval": fmt_intervals(table["effect_low"], table["effect_high"], True),
+            "verdict": table["verdict"],
+            "games": table["games"].map("{:,}".format),
+            "pairing": table["se_ratio"].map("{:.2f}".format),
+            "association per card": table["association"].map(fmt_points),
+            "association interval": [
+                fmt_interval(lo, hi, points=True)
+                for lo, hi in zip(table["association_low"], table["association_high"], strict=True)
+            ],
+            "held": table["held"].map("{:.2f}".format),
+        }
+    )
+
+
+def card_effect_figure(study: CardEffectStudy) -> Figure:
+    """One panel per player count: cards sorted by effect, the effect (filled) and the
+    association (hollow) with their corrected intervals, and a labelled zero line."""
+    table = study.effects
+    counts = list(study.groups)
+    fig, axes = new_figure(
+        3.4 * len(counts) + 0.6, 0.36 * table["label"].nunique() + 1.6, ncols=len(counts)
+    )
+    axes = np.atleast_1d(axes)
+    for ax, players in zip(axes, counts, strict=True):
+        rows = table[table["players"] == players].sort_values("effect")
+        y = np.arange(len(rows))
+        for column, offset, style, name in (
+            ("effect", 0.12, {"fmt": "o", "color": "C0"}, "effect"),
+            ("association", -0.12, {"fmt": "o", "mfc": "white", "color": "C1"}, "association"),
+        ):
+            mid = rows[column].to_numpy() * 100
+            err = np.vstack(
+                [
+                    mid - rows[f"{column}_low"].to_numpy() * 100,
+                    rows[f"{column}_high"].to_numpy() * 100 - mid,
+                ]
+            )
+            ax.errorbar(mid, y + offset, xerr=err, capsize=2, label=name, **style)
+        ax.axvline(0.0, color="0.3", linewidth=0.8, linestyle="--", label="0 = no effect")
+        ax.set_yticks(y, rows["label"].tolist())
+        ax.set_xlabel("seat's win share (pp of games)")
+        ax.set_title(f"{players} players", fontsize=10)
+    axes[0].legend(loc="lower right", fontsize=8)
+    fig.suptitle(
+        f"One more card, by {study.meta['card_label']}: its effect on the seat's win share "
+        "(filled) beside the association (hollow)",
+        fontsize=11,
+    )
+    return fig
+
+
+__all__ = ["card_effect_figure", "card_effect_section"]

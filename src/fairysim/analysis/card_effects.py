@@ -1,0 +1,309 @@
+"""Card strength as an effect: one more card in a seat's hand, on otherwise identical deals.
+
+A card statistic read off ordinary games (the win share of seats that hold a card) is an
+association: a seat dealt a strong hand holds more of everything. The effect here is an
+intervention. For each card a game declares (:class:`~fairysim.sim.game.CardEffects`), every
+game ``0 .. G-1`` of the seed is played twice: as dealt, and with the card put in the reach of
+one seat (``forced_seat``) as the game's ruling says (Fantastique: PF5, one more card of that
+value in exchange for the first other card the seat is dealt). Every rule draw and every
+policy's stream are the same in both, so each game gives one paired difference of that seat's
+win share, and the card's effect is their mean over the games where the intervention was made,
+with the standard error of those per-game differences (the game is the cluster).
+
+Beside it stands the association the same baseline games show: the least-squares slope of the
+seat's win share on how many of the card it was dealt (heteroscedasticity-robust standard error,
+statsmodels ``HC1``), in the same unit, share of games per card. Each column is one family
+corrected with Holm's method (:func:`fairysim.analysis.corrections.with_correction`), so a
+card is called stronger or weaker than the card it replaces only where its corrected interval
+excludes zero. The cards are ranked in tied groups from corrected paired differences of their
+effects (``win share forced c - win share forced c'``, game by game), and where the effect
+and the association disagree in sign or in order the study says so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from scipy import stats as sps
+
+from fairysim.errors import FairysimError
+from fairysim.sim.batch import DEFAULT_CHUNK_GAMES, Progress, check_games
+from fairysim.sim.game import GameSpec, get_game, load_entry
+
+from .corrections import correct_family, with_correction
+from .ranking import ranked_groups
+
+EFFECT = "effect_"
+"""Prefix of the effect's corrected columns."""
+ASSOCIATION = "association_"
+"""Prefix of the association's corrected columns."""
+
+STRONGER = "stronger than the card it replaces"
+WEAKER = "weaker than the card it replaces"
+NOT_SHOWN = "no effect shown"
+
+
+@dataclass
+class CardEffectStudy:
+    """The tables of one card-effect study.
+
+    ``effects`` has a row per (player count, card), sorted by player count, then effect
+    (largest first): ``players``, ``card``, ``label``,
+    ``games`` (games where the intervention was made), ``effect`` and ``effect_se`` (share of
+    games), the corrected ``effect_*`` columns, ``se_ratio`` (the paired standard error over
+    that of two unpaired runs of as many games: how much the pairing narrowed it),
+    ``association`` and ``association_se`` (share of games per card dealt) with their
+    ``association_*`` columns, ``held`` (mean cards of it
+    the seat was dealt), ``effect_rank``, ``association_rank`` (within the player count) and
+    ``verdict``. ``pairs`` are the corrected paired differences between the cards' effects (one
+    family); ``groups`` the cards of each player count in tied groups by effect, best first;
+    ``notes`` the sentences where effect and association disagree; ``meta`` the study's
+    description.
+    """
+
+    effects: pd.DataFrame
+    pairs: pd.DataFrame
+    groups: dict[int, list[list[str]]]
+    notes: list[str]
+    meta: dict[str, Any]
+
+
+def _spec_with_effects(game: str | GameSpec) -> GameSpec:
+    spec = game if isinstance(game, GameSpec) else get_game(game, "GAME")
+    if spec.card_effects is None:
+        raise FairysimError("GAME", f"{spec.name} declares no card-effect intervention yet")
+    return spec
+
+
+def _play(spec: GameSpec, setup: Any, games: int, threads, progress) -> dict[str, np.ndarray]:
+    """Every per-game and per-seat array of ``games`` games of ``setup``, chunks joined."""
+    chunks = [
+        arrays
+        for _, arrays in spec.play_chunks(
+            setup, games, chunk_games=DEFAULT_CHUNK_GAMES, threads=threads, progress=progress
+        )
+    ]
+    return {name: np.concatenate([c[name] for c in chunks]) for name in chunks[0]}
+
+
+def seat_positions(spec: GameSpec, arrays: Mapping[str, np.ndarray], seat: int) -> np.ndarray:
+    """The turn position of ``seat`` in each game, read as the spec's turn order says."""
+    order = spec.turn_order
+    players = arrays["win_share"].shape[1]
+    if order.column is not None:
+        return np.asarray(arrays[order.column][:, seat], np.int64)
+    if order.start_seat is not None:
+        return (seat - np.asarray(arrays[order.start_seat], np.int64)) % players
+    return np.full(arrays["win_share"].shape[0], seat, np.int64)
+
+
+def _association(share: np.ndarray, held: np.ndarray) -> tuple[float, float]:
+    """Slope of win share on cards held, and its HC1 standard error (nan if held is constant)."""
+    import statsmodels.api as sm
+
+    if np.ptp(held) == 0:
+        return float("nan"), float("nan")
+    fit = sm.OLS(share, sm.add_constant(held.astype(np.float64))).fit(cov_type="HC1")
+    return float(fit.params[1]), float(fit.bse[1])
+
+
+def _verdict(row: Any) -> str:
+    if not row.effect_significant:
+        return NOT_SHOWN
+    return STRONGER if row.effect > 0 else WEAKER
+
+
+def card_effects(
+    game: str | GameSpec,
+    *,
+    players: int | Sequence[int],
+    games: int,
+    seed: int = 1,
+    policies: Any = "greedy",
+    cards: Any = None,
+    seat: int = 0,
+    threads: int | None = None,
+    progress: Progress | None = None,
+    method: str = "holm",
+    **axes: Any,
+) -> CardEffectStudy:
+    """Each declared card's effect on ``seat``'s win share, beside its association.
+
+    Parameters
+    ----------
+    game : str or GameSpec
+        A game that declares :class:`~fairysim.sim.game.CardEffects`.
+    players : int or sequence of int
+        Player counts; each is a baseline of its own, and the table has a row per (player
+        count, card), all of them one corrected family per column.
+    games, seed, policies, cards, axes
+        The baseline, as ``make_setup`` takes it; ``games`` games per arm (the baseline and
+        one arm per card), all on ``seed``.
+    seat : int, default 0
+        The lineup seat the card is put before. Where the turn order is drawn (Fantastique,
+        F1) the seat meets every turn position; the table's effect is over all of them.
+    method : {"holm", "fdr_bh"}
+        The correction of each family (effects, associations, pairs of effects).
+
+    Returns
+    -------
+    CardEffectStudy
+
+    Raises
+    ------
+    FairysimError
+        Naming the option at fault (``GAME`` for a game without an intervention, ``--games``,
+        ``seat`` and whatever ``make_setup`` names).
+    """
+    spec = _spec_with_effects(game)
+    games = check_games(games, "--games")
+    counts = [players] if isinstance(players, int | str) else list(players)
+    setups = [
+        spec.make_setup(players=n, policies=policies, seed=seed, cards=cards, **axes)
+        for n in counts
+    ]
+    seat = int(seat)
+    for base in setups:
+        if not 0 <= seat < base.players:
+            raise FairysimError("seat", f"{seat} is no seat of {base.players} players")
+    rows: list[dict[str, Any]] = []
+    pair_tables = []
+    for base in setups:
+        arm_rows, shares, made = _player_count(spec, base, games, seat, threads, progress)
+        rows += arm_rows
+        pair_tables.append(_effect_pairs(shares, made).assign(players=base.players))
+    table = pd.DataFrame(rows)
+    table = with_correction(table, "effect", "effect_se", method=method, prefix=EFFECT)
+    table = with_correction(
+        table, "association", "association_se", method=method, prefix=ASSOCIATION
+    )
+    by_players = table.groupby("players", sort=False)
+    table["effect_rank"] = by_players["effect"].rank(ascending=False, method="min").astype(int)
+    table["association_rank"] = by_players["association"].rank(ascending=False, method="min")
+    table["verdict"] = [_verdict(r) for r in table.itertuples(index=False)]
+    table = table.sort_values(
+        ["players", "effect"], ascending=[True, False], kind="stable"
+    ).reset_index(drop=True)
+    raw_pairs = pd.concat(pair_tables, ignore_index=True)
+    family = correct_family(raw_pairs["estimate"], raw_pairs["se"], method=method)
+    pairs = pd.concat([raw_pairs[["players", "a", "b"]], family], axis=1)
+    groups, notes = {}, []
+    for n, rows_n in table.groupby("players", sort=True):
+        estimates = dict(zip(rows_n["label"], rows_n["effect"], strict=True))
+        groups[int(n)] = ranked_groups(estimates, pairs[pairs["players"] == n])
+        notes += [f"{int(n)} players, {note}" for note in disagreements(rows_n)]
+    first = setups[0]
+    meta = {
+        "game": spec.name,
+        "players": [b.players for b in setups],
+        "games": games,
+        "seed": first.seed,
+        "seat": seat,
+        "policies": {b.players: list(b.policy_names) for b in setups},
+        "setup": first.own_config(),
+        "cards": str(first.cards.source),
+        "intervention": spec.card_effects.intervention,
+        "card_label": spec.card_effects.card_label,
+        "method": method,
+    }
+    return CardEffectStudy(table, pairs, groups, notes, meta)
+
+
+def _player_count(
+    spec: GameSpec, base: Any, games: int, seat: int, threads, progress
+) -> tuple[list[dict[str, Any]], dict[str, np.ndarray], dict[str, np.ndarray]]:
+    """The rows of one player count: its baseline, then one arm per declared card."""
+    baseline = _play(spec, base, games, threads, progress)
+    base_share = np.asarray(baseline["win_share"][:, seat], np.float64)
+    rows = []
+    shares: dict[str, np.ndarray] = {}
+    made: dict[str, np.ndarray] = {}
+    for card, label in load_entry(spec.card_effects.cards)(base):
+        forced = replace(base, forced_card=card, forced_seat=seat)
+        arm = _play(spec, forced, games, threads, progress)
+        share = np.asarray(arm["win_share"][:, seat], np.float64)
+        done = np.asarray(arm["forced_exchanged"], bool)
+        held = np.asarray(arm["forced_held"], np.int64)
+        diff = share[done] - base_share[done]
+        n = int(done.sum())
+        se = unpaired = float("nan")
+        if n > 1:
+            se = float(diff.std(ddof=1) / np.sqrt(n))
+            unpaired = float(np.sqrt((share[done].var(ddof=1) + base_share[done].var(ddof=1)) / n))
+        slope, slope_se = _association(base_share, held)
+        rows.append(
+            {
+                "players": base.players,
+                "card": card,
+                "label": label,
+                "games": n,
+                "effect": float(diff.mean()) if n else float("nan"),
+                "effect_se": se,
+                "se_ratio": se / unpaired if unpaired > 0 else float("nan"),
+                "association": slope,
+                "association_se": slope_se,
+                "held": float(held.mean()),
+            }
+        )
+        shares[label], made[label] = share, done
+    return rows, shares, made
+
+
+def _effect_pairs(shares: Mapping[str, np.ndarray], made: Mapping[str, np.ndarray]) -> pd.DataFrame:
+    """Paired differences of every pair of cards' effects (``a``, ``b``, ``estimate``, ``se``),
+    game by game over the games where both interventions were made (the baseline cancels)."""
+    labels = list(shares)
+    pairs = [(a, b) for i, a in enumerate(labels) for b in labels[i + 1 :]]
+    estimates, ses = [], []
+    for a, b in pairs:
+        both = made[a] & made[b]
+        d = shares[a][both] - shares[b][both]
+        estimates.append(float(d.mean()) if d.size else float("nan"))
+        ses.append(float(d.std(ddof=1) / np.sqrt(d.size)) if d.size > 1 else float("nan"))
+    return pd.DataFrame(
+        {"a": [a for a, _ in pairs], "b": [b for _, b in pairs], "estimate": estimates, "se": ses}
+    )
+
+
+def disagreements(table: pd.DataFrame) -> list[str]:
+    """Sentences where a card's effect and its association disagree in sign or in order.
+
+    Sign: the two point opposite ways and at least one of them is significant after correction.
+    Order: the card the association puts first is not in the effect's top group, or Spearman's
+    rank correlation over the cards is below one half.
+    """
+    notes = []
+    for row in table.itertuples(index=False):
+        opposite = np.sign(row.effect) * np.sign(row.association) < 0
+        if opposite and (row.effect_significant or row.association_significant):
+            which = " and ".join(
+                name
+                for name, shown in (
+                    ("the effect", row.effect_significant),
+                    ("the association", row.association_significant),
+                )
+                if shown
+            )
+            notes.append(
+                f"{row.label}: the association is {row.association:+.2%} of games per card "
+                f"dealt but the effect {row.effect:+.2%}; opposite signs, significant for "
+                f"{which} after correction"
+            )
+    valid = table.dropna(subset=["effect", "association"])
+    if len(valid) >= 3:
+        rho = sps.spearmanr(valid["effect"], valid["association"]).statistic
+        by_effect = valid.sort_values("effect", ascending=False)["label"].tolist()
+        by_association = valid.sort_values("association", ascending=False)["label"].tolist()
+        if by_effect[0] != by_association[0] or rho < 0.5:
+            notes.append(
+                f"order: by effect {', '.join(by_effect)}; by association "
+                f"{', '.join(by_association)} (Spearman's rho {rho:+.2f} over {len(valid)} cards)"
+            )
+    return notes
+
+
+__all__ = ["CardEffectStudy", "card_effects", "disagreements", "seat_positions"]

@@ -1,0 +1,120 @@
+"""Card strength as an effect (fairysim.analysis.card_effects), over the game contract.
+
+The known answer comes from the toy game under tests/highcard: two players each draw one card
+of 1..6 and keep it ("stand"); the higher card wins, a tie splits. A seat holding card v wins
+``w(v) = (v - 1) / 6 + 1 / 12`` of games whatever its rival holds, so giving it v in place of a
+card c != v (the games where the intervention is made) moves its win share by
+``w(v) - mean over c != v of w(c) = 6 (w(v) - 1/2) / 5``, and the association (holders of v
+against the others, a 0/1 count) is the same number.
+"""
+
+from __future__ import annotations
+
+from html import unescape
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from fairysim.analysis.card_effect_report import card_effect_figure, card_effect_section
+from fairysim.analysis.card_effects import (
+    NOT_SHOWN,
+    STRONGER,
+    WEAKER,
+    card_effects,
+    disagreements,
+)
+from fairysim.analysis.page import Report
+from fairysim.errors import FairysimError
+from fairysim.sim.game import get_game
+
+
+def exact_effect(v: int, top: int = 6) -> float:
+    w = (v - 1) / top + 1 / (2 * top)
+    return top * (w - 0.5) / (top - 1)
+
+
+@pytest.fixture(scope="module")
+def highcard_study():
+    return card_effects("highcard", players=2, games=30_000, seed=5, policies="stand", deck="short")
+
+
+def test_the_effect_of_a_forced_card_is_the_known_answer(highcard_study):
+    table = highcard_study.effects.set_index("card")
+    for v in range(1, 7):
+        row = table.loc[v]
+        assert abs(row["effect"] - exact_effect(v)) < 5 * row["effect_se"], v
+        assert abs(row["association"] - exact_effect(v)) < 5 * row["association_se"], v
+        # The intervention is made in every game where the seat did not draw v: about 5/6.
+        assert 0.8 < row["games"] / 30_000 < 0.87
+        assert abs(row["held"] - 1 / 6) < 0.02
+
+
+def test_verdicts_follow_the_corrected_intervals(highcard_study):
+    table = highcard_study.effects
+    # Sorted by effect, largest first: card 6 down to card 1.
+    assert table["card"].tolist() == [6, 5, 4, 3, 2, 1]
+    for row in table.itertuples(index=False):
+        excludes = row.effect_low > 0 or row.effect_high < 0
+        assert excludes == row.effect_significant
+        expected = NOT_SHOWN if not excludes else (STRONGER if row.effect > 0 else WEAKER)
+        assert row.verdict == expected
+    # The exact effects are +-0.5, +-0.3 and +-0.1: 30,000 games separate every card.
+    assert highcard_study.groups[2] == [[f"card {v}"] for v in range(6, 0, -1)]
+    assert highcard_study.notes == []
+
+
+def test_pairing_narrows_the_interval(highcard_study):
+    # The rival's card is the same in both games of a pair, so the paired error is smaller.
+    assert (highcard_study.effects["se_ratio"] < 1).all()
+
+
+def test_disagreements_name_opposite_signs_and_orders():
+    table = pd.DataFrame(
+        {
+            "label": ["a", "b", "c"],
+            "effect": [0.03, 0.01, -0.02],
+            "effect_significant": [True, False, True],
+            "association": [0.01, 0.04, 0.02],
+            "association_significant": [False, True, True],
+        }
+    )
+    notes = disagreements(table)
+    assert len(notes) == 2
+    assert notes[0].startswith("c: ") and "the effect and the association" in notes[0]
+    assert notes[1].startswith("order: by effect a, b, c; by association b, c, a")
+    agree = table.assign(association=[0.03, 0.01, -0.02])
+    assert disagreements(agree) == []
+
+
+def test_a_game_without_an_intervention_is_refused_in_one_line():
+    spec = get_game("concerto")
+    if spec.card_effects is not None:
+        pytest.fail("concerto declares card effects now: pick a game that does not")
+    with pytest.raises(FairysimError, match="declares no card-effect intervention") as info:
+        card_effects("concerto", players=2, games=10)
+    assert info.value.where == "GAME"
+
+
+def test_bad_seat_and_games_are_named():
+    with pytest.raises(FairysimError) as info:
+        card_effects("highcard", players=2, games=10, seat=2, policies="stand")
+    assert info.value.where == "seat"
+    with pytest.raises(FairysimError) as info:
+        card_effects("highcard", players=2, games=0, policies="stand")
+    assert info.value.where == "--games"
+
+
+def test_the_section_and_figure(highcard_study):
+    report = Report("card effects", "page.html", "p-")
+    card_effect_section(report, highcard_study, "fairysim report x")
+    html = unescape(report.html())
+    assert "Card strength as an effect" in html
+    assert "card 6 > card 5 > card 4 > card 3 > card 2 > card 1." in html  # all separated
+    assert "Stronger than the card they replace: card 6, card 5, card 4" in html
+    fig = card_effect_figure(highcard_study)
+    ax = fig.axes[0]
+    assert ax.get_xlabel() == "seat's win share (pp of games)"
+    labels = [t.get_text() for t in ax.get_yticklabels()]
+    assert labels == [f"card {v}" for v in range(1, 7)]  # sorted, strongest on top
+    assert np.isfinite(highcard_study.effects[["effect_low", "effect_high"]].to_numpy()).all()
