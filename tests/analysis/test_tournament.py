@@ -102,10 +102,159 @@ def test_bad_input_names_the_option(policies, players, where):
     assert error.value.where == where
 
 
-def test_too_many_mixes_are_refused():
+def test_a_sample_that_cannot_seat_every_pair_together_is_refused():
+    """80 entries at 4 seats: 500 tables hold 3,000 seat pairs, fewer than the 3,160 pairs."""
     spec = get_game("highcard")
-    with pytest.raises(FairysimError, match="mixes"):
-        tm.check_tournament(spec, ",".join(["stand"] * 40), 4)
+    with pytest.raises(FairysimError, match="balanced sample") as error:
+        tm.check_tournament(spec, ",".join(["stand"] * 80), 4)
+    assert error.value.where == "--policies"
+
+
+def test_full_enumeration_is_kept_where_it_fits():
+    design = tm.tournament_design(9, 4)  # C(12, 4) - 9 = 486 mixes
+    assert design.kind == "every mix" and design.mixes == tm.tournament_mixes(9, 4)
+    assert design.every == 486
+
+
+def _meetings(mixes, entries, players):
+    """Meetings per ordered pair of distinct entries and seat occupancy per (entry, seat), per
+    deal, counted table by table over every rotation (independently of mix_balance)."""
+    meet = np.zeros((entries, entries), int)
+    seat = np.zeros((entries, players), int)
+    for mix in mixes:
+        for rotation in range(players):
+            seated = [mix[(s + rotation) % players] for s in range(players)]
+            for s, entry in enumerate(seated):
+                seat[entry, s] += 1
+            for a in range(players):
+                for b in range(players):
+                    if a != b and seated[a] != seated[b]:
+                        meet[seated[a], seated[b]] += 1
+    return meet[~np.eye(entries, dtype=bool)], seat
+
+
+@pytest.mark.parametrize(
+    ("entries", "players", "exact"),
+    [(10, 4, True), (13, 4, True), (14, 3, True), (8, 5, True), (30, 4, False), (50, 5, False)],
+)
+@pytest.mark.parametrize("seed", [0, 1])
+def test_balanced_sample_seats_and_pairs(entries, players, exact, seed):
+    design = tm.tournament_design(entries, players, seed)
+    assert design.kind == "balanced sample"
+    assert design.every > tm.MAX_MIXES >= len(design.mixes)
+    assert len(set(design.mixes)) == len(design.mixes)
+    assert all(len(set(mix)) == players for mix in design.mixes)
+    meet, seat = _meetings(design.mixes, entries, players)
+    # Every entry occupies every seat equally often, exactly (the cyclic development).
+    assert (seat == seat[0, 0]).all()
+    assert design.seat_games == (seat[0, 0], seat[0, 0])
+    # Every ordered pair meets; equally often where a difference family was found, else
+    # within the measured spread, which the design reports.
+    assert meet.min() >= 1
+    assert design.pair_meetings == (meet.min(), meet.max())
+    if exact:
+        assert meet.min() == meet.max()
+    else:
+        assert meet.max() - meet.min() <= players
+    assert tm.tournament_design(entries, players, seed).mixes == design.mixes
+
+
+def test_balanced_sample_is_drawn_from_the_seed():
+    assert tm.balanced_mixes(10, 4, 0) != tm.balanced_mixes(10, 4, 1)
+
+
+def test_tournament_over_a_balanced_sample_balances_its_rows():
+    """Ten entries at four seats (705 mixes in full) play the 30-table sample; the seat rows
+    show every ordered pair meeting equally often and every entry at every seat equally."""
+    names = ["stand", "coin", "redraw-low", "stand", "coin"] * 2
+    t = tm.play_tournament("highcard", policies=names, players=4, games=6, seed=2)
+    design = tm.tournament_design(10, 4, 2)
+    assert t.mixes == design.mixes and len(t.mixes) == 30
+    assert t.meta["config"]["mix_design"]["kind"] == "balanced sample"
+    meetings = tm.pair_results(t).groupby(["row", "col"]).size()
+    assert len(meetings) == 90 and meetings.nunique() == 1
+    assert meetings.iloc[0] == design.pair_meetings[0] * 6
+    seats = t.rows.groupby(["entry", "seat"]).size()
+    assert len(seats) == 40 and seats.nunique() == 1
+
+
+@pytest.fixture(scope="module")
+def wide():
+    """Fantastique at 2 players to a wide precision: one look."""
+    return tm.play_tournament(
+        "fantastique",
+        policies="random,greedy",
+        players=2,
+        precision=0.2,
+        first_look=40,
+        max_games=320,
+        seed=5,
+    )
+
+
+def test_wide_precision_stops_at_the_first_look(wide):
+    reached = wide.precision
+    assert reached.looks == [40] and reached.reached
+    assert reached.planned == [40, 80, 160, 320]
+    assert wide.games == 40 and wide.rows["game"].max() == 39
+    assert wide.alpha == pytest.approx(0.05 / 4)
+    matrix = tm.head_to_head(wide)
+    widest = float(((matrix["high"] - matrix["low"]) / 2).max())
+    assert 0 < widest <= 0.2 and reached.half_widths == [pytest.approx(widest)]
+    np.testing.assert_allclose(matrix["level"], 1 - 0.05 / 4)
+    meta = wide.meta["config"]["precision"]
+    assert meta["asked"] == 0.2 and meta["games_per_pairing"] == 40
+    assert meta["looks"] == [40] and not meta["stopped_by_cap"]
+
+
+def test_narrow_precision_doubles_on_the_same_deals(wide):
+    """Asked just inside the first look's width, the rule doubles; whatever it stops at, the
+    games are those of a fixed tournament of that count, at another chunk size and thread
+    count, and the first look's games are the wide run's."""
+    asked = wide.precision.half_widths[0] * 0.9
+    t = tm.play_tournament(
+        "fantastique",
+        policies="random,greedy",
+        players=2,
+        precision=asked,
+        first_look=40,
+        max_games=320,
+        seed=5,
+        chunk_games=7,
+        threads=1,
+    )
+    reached = t.precision
+    assert len(reached.looks) >= 2 and reached.looks == [40, 80, 160, 320][: len(reached.looks)]
+    assert all(h > asked for h in reached.half_widths[:-1])
+    assert reached.reached == (reached.half_widths[-1] <= asked)
+    assert t.meta["config"]["precision"]["stopped_by_cap"] == (not reached.reached)
+    fixed = tm.play_tournament(
+        "fantastique", policies="random,greedy", players=2, games=t.games, seed=5
+    )
+    key = ["mix", "rotation", "game", "seat"]
+    pd_cols = ["entry", "position", "win_share", "rank"]
+    np.testing.assert_array_equal(
+        t.rows[key + pd_cols].to_numpy(), fixed.rows[key + pd_cols].to_numpy()
+    )
+    first = t.rows[t.rows["game"] < 40].reset_index(drop=True)
+    np.testing.assert_array_equal(first.to_numpy(), wide.rows.to_numpy())
+
+
+@pytest.mark.parametrize(
+    ("options", "where"),
+    [
+        ({"games": 10, "precision": 0.1}, "--precision"),
+        ({"precision": 0.7}, "--precision"),
+        ({"precision": 0.0}, "--precision"),
+        ({"games": 10, "max_games": 100}, "--max-games"),
+        ({"precision": 0.1, "max_games": 0}, "--max-games"),
+        ({}, "--games"),
+    ],
+)
+def test_bad_counts_name_the_option(options, where):
+    with pytest.raises(FairysimError) as error:
+        tm.play_tournament("highcard", policies="stand,coin", players=2, **options)
+    assert error.value.where == where
 
 
 @pytest.mark.slow

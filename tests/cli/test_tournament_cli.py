@@ -67,3 +67,113 @@ def test_prints_tables_and_saves_parquet_with_metadata(tmp_path):
 )
 def test_bad_input_is_one_line_exit_2(args, option):
     assert_one_line_error(tournament(*args), option)
+
+
+def test_precision_prints_and_saves_what_it_reached(tmp_path):
+    """Asked wide enough for the first look (1,000 games per pairing) to reach it."""
+    result = tournament(
+        "--policies",
+        "stand,redraw-low,coin",
+        "--players",
+        "2",
+        "--precision",
+        "0.04",
+        "--max-games",
+        "4000",
+        "--seed",
+        "4",
+        "--out-dir",
+        str(tmp_path),
+    )
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "3 mixes x 2 seat rotations x 1,000 games = 6,000 games" in out
+    assert "precision reached: every head-to-head share within +/-" in out
+    assert "(asked 0.0400, corrected, at 98.33% for the 3 looks planned)" in out
+    assert "Looks: 1,000 games per (mix, rotation) of 1,000, 2,000, 4,000 planned" in out
+    assert "stopped by the --max-games cap: no" in out
+    assert "98.33% CI" in out
+    reproduce = (
+        "fairysim tournament highcard --policies stand,redraw-low,coin --players 2 "
+        "--precision 0.04 --max-games 4000 --seed 4"
+    )
+    assert f"Reproduce with `{reproduce}`" in out
+    for name in ("seats", "ratings", "head_to_head", "turn_order"):
+        _, meta = read_results(tmp_path / f"tournament_{name}.parquet")
+        assert meta["reproduce"] == reproduce
+        precision = meta["config"]["precision"]
+        assert precision["asked"] == 0.04 and precision["reached"]
+        assert precision["games_per_pairing"] == 1000 == meta["config"]["games_per_pairing"]
+        assert precision["looks"] == [1000] and precision["looks_planned"] == [1000, 2000, 4000]
+        assert precision["stopped_by_cap"] is False
+        assert 0 < precision["widest_half_width"] <= 0.04
+    matrix, _ = read_results(tmp_path / "tournament_head_to_head.parquet")
+    assert ((matrix["high"] - matrix["low"]) / 2).max() == pytest.approx(
+        precision["widest_half_width"]
+    )
+
+
+def test_precision_cap_stops_it_and_says_so():
+    result = tournament(
+        "--policies", "stand,coin", "--players", "2", "--precision", "0.01", "--max-games", "300"
+    )
+    assert result.exit_code == 0, result.output
+    assert "--max-games 300 reached before --precision 0.01" in result.output
+    assert "stopped by the --max-games cap: yes" in result.output
+    assert "x 300 games = 600 games" in result.output
+
+
+def test_fixed_games_reproduce_line_and_default_count():
+    result = tournament("--policies", "stand,coin", "--players", "2", "--seed", "3")
+    assert result.exit_code == 0, result.output
+    assert "x 2,000 games" in result.output
+    assert (
+        "Reproduce with `fairysim tournament highcard --policies stand,coin --players 2 "
+        "--games 2000 --seed 3`" in result.output
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "option"),
+    [
+        (["--games", "100", "--precision", "0.05"], "--precision"),
+        (["--precision", "0.7"], "--precision"),
+        (["--precision", "0"], "--precision"),
+        (["--precision", "-0.1"], "--precision"),
+        (["--max-games", "100"], "--max-games"),
+        (["--precision", "0.05", "--max-games", "0"], "--max-games"),
+    ],
+)
+def test_bad_precision_is_one_line_exit_2_and_writes_nothing(tmp_path, args, option):
+    result = tournament("--policies", "stand,coin", *args, "--out-dir", str(tmp_path))
+    assert_one_line_error(result, option)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_precision_message_matches_the_shared_check():
+    from fairysim.analysis.precision import check_precision
+    from fairysim.errors import FairysimError
+
+    with pytest.raises(FairysimError) as error:
+        check_precision(0.7)
+    result = tournament("--policies", "stand,coin", "--precision", "0.7")
+    assert result.output.strip() == f"Error: --precision: {error.value.message}"
+
+
+def test_help_constants_mirror_the_analysis():
+    from fairysim.analysis import tournament as tm
+    from fairysim.cli import tournament as cli
+
+    assert cli.FIRST_LOOK == tm.FIRST_LOOK
+    assert cli.PRECISION_MAX_GAMES == tm.PRECISION_MAX_GAMES
+
+
+def test_a_balanced_sample_is_played_and_described():
+    policies = ",".join(["stand", "coin", "redraw-low", "stand", "coin"] * 2)
+    result = tournament("--policies", policies, "--players", "4", "--games", "3", "--seed", "2")
+    assert result.exit_code == 0, result.output
+    assert "30 mixes x 4 seat rotations x 3 games = 360 games" in result.output
+    assert "Mixes: a balanced sample of 30 of the 705 mixes" in result.output
+    assert "every ordered pair of entries meets 16 times and each entry at each seat 12 times" in (
+        result.output
+    )

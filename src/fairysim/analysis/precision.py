@@ -188,6 +188,9 @@ class StudyPrecision:
         The widest watched half-width at each look.
     watched : str
         What the stopping rule watches, in words ("turn-order win share" for a report).
+    planned : list of int
+        The game counts of every look planned before the first game (``level`` splits the
+        error rate over these).
     """
 
     games: int
@@ -197,6 +200,7 @@ class StudyPrecision:
     looks: list[int] = field(default_factory=list)
     half_widths: list[float] = field(default_factory=list)
     watched: str = "turn-order win share"
+    planned: list[int] = field(default_factory=list)
 
     def message(self) -> str:
         """One line saying what was reached."""
@@ -205,7 +209,8 @@ class StudyPrecision:
             return (
                 f"precision reached: every {self.watched} within +/-{widest:.4f} "
                 f"(asked {self.precision:.4f}, corrected, at {self.level:.2%} for the "
-                f"{len(self.looks)} looks) with {self.games:,} games per run"
+                f"{len(self.planned or self.looks)} looks planned) with {self.games:,} games "
+                "per run"
             )
         return (
             f"--max-games {self.games:,} reached before --precision {self.precision:g}: "
@@ -229,15 +234,18 @@ def study_to_precision(
     fixed before the first game (``first_look``, doubling, ``max_games``), each look plays the
     study with ``n`` games per run and its watched intervals at error rate ``alpha / K``, and
     the first look whose widest half-width is at most ``precision`` is the study reported. A
-    study's runs are not played incrementally: each look plays games ``0 .. n - 1`` afresh
-    (game ``i`` depends only on the seed and ``i``, so it holds the same games as a fixed run
-    of ``n``); the looks before the last cost at most as much again as the last.
+    report's or a comparison's runs are not played incrementally: each look plays games ``0 ..
+    n - 1`` afresh (game ``i`` depends only on the seed and ``i``, so it holds the same games as
+    a fixed run of ``n``); the looks before the last cost at most as much again as the last. A
+    ``run`` may instead keep the last look's games and play only ``n_prev .. n - 1`` (a
+    tournament does, :mod:`fairysim.analysis.tournament`): the same games, played once.
 
     Parameters
     ----------
     run : callable
-        ``run(games, alpha)`` plays the study with ``games`` per run, its watched family at
-        error rate ``alpha``.
+        ``run(games, alpha)`` plays the study with ``games`` per run (afresh, or extending the
+        last look's), its watched family at error rate ``alpha``; called with rising
+        ``games``.
     half_width : callable
         ``half_width(study)`` the widest half-width the stopping rule watches (share of games).
     precision : float
@@ -260,7 +268,9 @@ def study_to_precision(
         raise ValueError(f"precision must be in (0, 0.5], got {precision}")
     schedule = look_schedule(first_look, max_games)
     level_alpha = alpha / len(schedule)
-    reached = StudyPrecision(0, 1 - level_alpha, False, precision, watched=watched)
+    reached = StudyPrecision(
+        0, 1 - level_alpha, False, precision, watched=watched, planned=list(schedule)
+    )
     study = None
     for look in schedule:
         study = run(look, level_alpha)

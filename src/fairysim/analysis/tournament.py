@@ -6,8 +6,30 @@ game. The design:
 - **Entries.** The ``policies`` given, in order; a name given twice is two entries (``greedy``,
   ``greedy#2``), which is how a test checks that two copies of one policy rate alike.
 - **Mixes.** Every multiset of the P entries over the N seats that holds at least two distinct
-  entries: ``C(P + N - 1, N) - P`` mixes (3 policies at 4 players: 12). No sample is drawn; a
-  tournament of more than :data:`MAX_MIXES` mixes is refused with one line.
+  entries: ``C(P + N - 1, N) - P`` mixes (3 policies at 4 players: 12), when that is at most
+  :data:`MAX_MIXES`. Beyond it, a balanced sample (:func:`balanced_mixes`, below).
+- **Balanced sample.** Where every multiset would be more than :data:`MAX_MIXES` mixes (10
+  policies at 4 players, 8 at 5, 14 at 3), the tournament plays a cyclic block design instead:
+  tables of N distinct entries, built the classical way from base blocks developed modulo P
+  (Bose's difference method). The entries are laid on ``Z_P`` in an order drawn from the seed; a
+  base block ``B`` (N points of ``Z_P``) gives the P mixes ``B + t``, ``t = 0 .. P - 1``. Within
+  one development every entry sits at N of its P tables, so every entry plays equally often and,
+  with the rotation below, occupies every seat equally often, exactly. Two entries ``d`` apart on
+  ``Z_P`` meet once for each pair of the base blocks' points ``d`` apart (either way round), so
+  every ordered pair of distinct entries meets equally often exactly when the base blocks hold
+  every difference equally often (a difference family). The base blocks are chosen one at a time,
+  each the one that evens out the difference counts most (ties broken by the seed), then swapped
+  for others while that evens them further, and the sample is the fewest base blocks at which
+  every pair meets equally often; where no number of them up to the budget (``MAX_MIXES // P``
+  base blocks) gets there, the number whose meetings differ least relative to the fewest (every
+  pair meeting at least once). How close it came is in :class:`MixDesign` (``pair_meetings`` min
+  and max per deal), in the metadata and printed. Measured at seeds 0-2: exact for 10-14, 16, 18
+  and 25 policies at 4 players, 8-12 and 20 at 5, 14-17, 20 and 22 at 3; near elsewhere (30
+  policies at 4 players meet 24 to 28 times per deal, 50 at 5 meet 15 to 20, 20 to 25 at seed 1).
+  A base block is used once (a repeat would replay the same tables on the same deals). Every pair
+  meets in some mix or the tournament is refused with one line (72 policies at 4 players, 53 at
+  3). Deterministic for the seed. A sampled mix holds N distinct entries: no sampled table holds
+  two copies of one entry.
 - **Rotation.** A mix ``(a_0 .. a_{N-1})`` is played N times, rotation ``r`` putting
   ``a_{(s + r) mod N}`` at seat ``s``, each time on games ``0 .. G-1`` of the same seed. The
   engines draw every rule random number from the deal stream and each seat's policy from its
@@ -23,14 +45,23 @@ game. The design:
   of those pairwise results (an equal rank counts 1/2 each way); log-strengths centred on zero.
   The pairs of one game are not independent, so the 95% interval is a percentile bootstrap over
   game indices (every (mix, rotation) of a resampled index goes with it).
+- **Precision** (``precision=H``, ``--precision H``). The project's one stopping rule,
+  :func:`fairysim.analysis.precision.study_to_precision`: looks fixed before the first game at
+  ``first_look`` games per (mix, rotation), doubling, and last at ``max_games``; each look's
+  head-to-head and turn-order intervals at the 5% error rate divided by the looks planned; the
+  tournament stops at the first look whose widest head-to-head half-width is at most H. Each
+  look extends every (mix, rotation) from the last look's game count to its own (games
+  ``n_prev .. n - 1`` of the same seed), so no game is replayed and every (mix, rotation) still
+  shares deal ``g``: a tournament stopped at ``n`` holds exactly the games a fixed one of ``n``
+  plays, whatever the chunk size or thread count. The ratings' bootstrap stays at 95%, not
+  corrected for the looks (it is not what the rule watches).
 
-Precision (``--precision H``) is not here yet: :func:`play_tournament` plays each (mix,
-rotation) in chunks through ``play_chunks``, and a stopping rule would go in
-:func:`_play_pairing`. Sweeps of tournaments on Dask are not built.
+Sweeps of tournaments on Dask are not built.
 """
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -40,12 +71,28 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from fairysim.analysis.precision import StudyPrecision, check_precision, study_to_precision
 from fairysim.errors import FairysimError
 from fairysim.sim.batch import DEFAULT_CHUNK_GAMES, check_games, run_metadata
 from fairysim.sim.game import GameSpec, get_game
 
 MAX_MIXES = 500
-"""The most mixes a tournament plays (every mix is played N times G games)."""
+"""The most mixes a tournament plays (every mix is played N times G games): beyond it, a
+balanced sample of at most this many (:func:`balanced_mixes`)."""
+
+ALPHA = 0.05
+"""Error rate of the head-to-head and turn-order intervals (of all looks together, under
+``precision``)."""
+
+FIRST_LOOK = 1000
+"""Games per (mix, rotation) at the first look of a tournament played to a precision."""
+
+PRECISION_MAX_GAMES = 64_000
+"""Cap on the games per (mix, rotation) of a tournament played to a precision unless given."""
+
+SAMPLE_CANDIDATES = 20_000
+"""Base blocks the balanced sample chooses among (all of them where there are fewer; else this
+many drawn from the seed)."""
 
 START_SEAT_COLUMNS = ("first_seat", "start_seat")
 """Per-game columns, by contract convention, that name the seat that plays first."""
@@ -70,6 +117,71 @@ class Tournament:
     mixes: tuple[tuple[int, ...], ...]
     rows: pd.DataFrame
     meta: dict[str, Any] = field(default_factory=dict)
+    alpha: float = ALPHA
+    """Error rate of each head-to-head and turn-order interval (``ALPHA`` divided by the looks
+    planned where played to a precision)."""
+    precision: StudyPrecision | None = None
+    """What a tournament played to a precision reached (None for a fixed game count)."""
+
+
+@dataclass(frozen=True)
+class MixDesign:
+    """The mixes a tournament plays and how balanced they are.
+
+    Attributes
+    ----------
+    mixes : tuple of tuple of int
+        Each mix as sorted entry indices.
+    kind : str
+        ``"every mix"`` (the full enumeration) or ``"balanced sample"`` (:func:`balanced_mixes`).
+    every : int
+        How many mixes the full enumeration has.
+    pair_meetings : tuple of int
+        The fewest and most meetings (two seats at one table) of one ordered pair of distinct
+        entries per deal (game index, over every (mix, rotation)): equal when every pair
+        meets equally often.
+    seat_games : tuple of int
+        The fewest and most times per deal that one entry occupies one seat (the same for
+        every seat of an entry, by the rotation): equal when every entry plays equally often.
+    """
+
+    mixes: tuple[tuple[int, ...], ...]
+    kind: str
+    every: int
+    pair_meetings: tuple[int, int]
+    seat_games: tuple[int, int]
+
+    def describe(self) -> str:
+        """One line: which mixes, and how balanced."""
+        low, high = self.pair_meetings
+        meets = (
+            f"every ordered pair of entries meets {low} times"
+            if low == high
+            else f"an ordered pair of entries meets {low} to {high} times"
+        )
+        seats = self.seat_games
+        sits = (
+            f"each entry at each seat {seats[0]} times"
+            if seats[0] == seats[1]
+            else f"an entry at each seat {seats[0]} to {seats[1]} times"
+        )
+        head = (
+            f"every mix ({len(self.mixes)})"
+            if self.kind == "every mix"
+            else f"a balanced sample of {len(self.mixes)} of the {self.every:,} mixes "
+            "(cyclic block design, fairysim.analysis.tournament.balanced_mixes)"
+        )
+        return f"Mixes: {head}; per deal, {meets} and {sits}."
+
+    def meta(self) -> dict[str, Any]:
+        """What the saved metadata says of the design."""
+        return {
+            "kind": self.kind,
+            "mixes": len(self.mixes),
+            "every": self.every,
+            "pair_meetings": list(self.pair_meetings),
+            "seat_games": list(self.seat_games),
+        }
 
 
 def entry_labels(policies: Sequence[str]) -> tuple[str, ...]:
@@ -91,8 +203,139 @@ def tournament_mixes(entries: int, players: int) -> tuple[tuple[int, ...], ...]:
     )
 
 
+def mix_balance(
+    mixes: Sequence[Sequence[int]], entries: int
+) -> tuple[tuple[int, int], tuple[int, int]]:
+    """``(pair_meetings, seat_games)`` of :class:`MixDesign`, per deal: the rotation plays a
+    mix at N tables, so entry ``i`` (``m_i`` times in the mix) occupies each seat ``m_i``
+    times and meets entry ``j`` at ``N * m_i * m_j`` ordered seat pairs."""
+    meet = np.zeros((entries, entries), np.int64)
+    sit = np.zeros(entries, np.int64)
+    for mix in mixes:
+        count = np.bincount(np.asarray(mix), minlength=entries)
+        meet += len(mix) * np.outer(count, count)
+        sit += count
+    off = meet[~np.eye(entries, dtype=bool)]
+    return (int(off.min()), int(off.max())), (int(sit.min()), int(sit.max()))
+
+
+def _periodic(block: tuple[int, ...], p: int) -> bool:
+    members = set(block)
+    return any(
+        {(x + t) % p for x in block} == members for t in ((b - block[0]) % p for b in block[1:])
+    )
+
+
+def _canonical(block: Sequence[int], p: int) -> tuple[int, ...]:
+    """The smallest translate of ``block`` (mod ``p``) that holds 0: one per development."""
+    return min(tuple(sorted((x - b) % p for x in block)) for b in block)
+
+
+@functools.lru_cache(maxsize=32)
+def balanced_mixes(entries: int, players: int, seed: int = 0) -> tuple[tuple[int, ...], ...]:
+    """A balanced sample of at most :data:`MAX_MIXES` mixes of ``players`` distinct entries.
+
+    The cyclic block design of the module docstring: entries laid on ``Z_P`` in an order drawn
+    from ``seed``, base blocks (N points of ``Z_P``, none a union of cosets, one per
+    translation class) chosen greedily to even out how often each distance ``d`` (``1 ..
+    P // 2``) occurs between two of their points, each developed into its P translates. A pair
+    ``d`` apart meets once per occurrence of ``d``, twice where ``d = P / 2`` (the translates
+    ``t`` and ``t + P / 2`` give the same pair). Returns the fewest base blocks at which every
+    distance is covered equally; else the count that evens them out best relative to the
+    least covered, with every pair meeting at least once; else ``()`` (no sample of
+    :data:`MAX_MIXES` mixes seats every pair together). Sorted; deterministic for the seed.
+    """
+    p, n = entries, players
+    if n > p:
+        return ()
+    rng = np.random.default_rng([seed, 0xBA1A])
+    order = rng.permutation(p)
+    if comb(p - 1, n - 1) <= SAMPLE_CANDIDATES:
+        drawn = itertools.combinations(range(1, p), n - 1)
+    else:
+        drawn = (
+            np.sort(rng.choice(np.arange(1, p), n - 1, replace=False))
+            for _ in range(SAMPLE_CANDIDATES)
+        )
+    bases = sorted({_canonical((0, *map(int, rest)), p) for rest in drawn})
+    bases = [block for block in bases if not _periodic(block, p)]
+    classes = p // 2
+    counts = np.zeros((len(bases), classes))
+    for row, block in enumerate(bases):
+        for a, b in itertools.combinations(block, 2):
+            d = (b - a) % p
+            counts[row, min(d, p - d) - 1] += 1
+    if p % 2 == 0:
+        counts[:, -1] *= 2
+    tie = rng.random(len(bases))
+
+    def square(c: np.ndarray) -> np.ndarray:
+        return ((c - c.mean(axis=-1, keepdims=True)) ** 2).sum(axis=-1)
+
+    chosen: list[int] = []
+    covered = np.zeros(classes)
+    best: tuple[float, int, list[int]] | None = None
+    for k in range(1, MAX_MIXES // p + 1):
+        # Add the base block that evens the distance counts most, then swap chosen ones for
+        # others while that evens them further (a few passes).
+        trial = covered + counts
+        scores = square(trial)
+        scores[chosen] = np.inf  # each base block once: a repeat would replay the same tables
+        pick = int(np.lexsort((tie, trial.max(axis=1) - trial.min(axis=1), scores))[0])
+        if not np.isfinite(scores[pick]):
+            break
+        chosen.append(pick)
+        covered = trial[pick]
+        for _ in range(3):
+            if covered.max() == covered.min():
+                break
+            improved = False
+            for slot, old in enumerate(chosen):
+                trial = covered - counts[old] + counts
+                scores = square(trial)
+                scores[[c for c in chosen if c != old]] = np.inf
+                swap = int(np.lexsort((tie, scores))[0])
+                if scores[swap] < square(covered) - 1e-9:
+                    chosen[slot], covered, improved = swap, trial[swap], True
+            if not improved:
+                break
+        if covered.min() >= 1:
+            relative = float((covered.max() - covered.min()) / covered.min())
+            if best is None or relative < best[0]:
+                best = (relative, k, list(chosen))
+            if relative == 0:
+                break
+    if best is None:
+        return ()
+    return tuple(
+        sorted(
+            tuple(sorted(int(order[(x + t) % p]) for x in bases[row]))
+            for row in best[2]
+            for t in range(p)
+        )
+    )
+
+
+def tournament_design(entries: int, players: int, seed: int = 0) -> MixDesign:
+    """Every mix where there are at most :data:`MAX_MIXES`, else :func:`balanced_mixes`;
+    refused with one line where no sample seats every pair together."""
+    every = comb(entries + players - 1, players) - entries
+    if every <= MAX_MIXES:
+        mixes, kind = tournament_mixes(entries, players), "every mix"
+    else:
+        mixes, kind = balanced_mixes(entries, players, seed), "balanced sample"
+        if not mixes:
+            raise FairysimError(
+                "--policies",
+                f"{entries} policies at {players} players make {every:,} mixes, and no "
+                f"balanced sample of {MAX_MIXES} seats every pair together; give fewer policies",
+            )
+    pair_meetings, seat_games = mix_balance(mixes, entries)
+    return MixDesign(mixes, kind, every, pair_meetings, seat_games)
+
+
 def check_tournament(
-    spec: GameSpec, policies: str | Sequence[str], players: Any
+    spec: GameSpec, policies: str | Sequence[str], players: Any, seed: int = 0
 ) -> tuple[tuple[str, ...], int]:
     """The policy names and player count, or one error naming ``--policies`` / ``--players``."""
     names = (
@@ -107,13 +350,7 @@ def check_tournament(
     count = spec.check_players(players, "--players")
     if count < 2:
         raise FairysimError("--players", f"a tournament needs two seats or more, got {count}")
-    n_mixes = comb(len(names) + count - 1, count) - len(names)
-    if n_mixes > MAX_MIXES:
-        raise FairysimError(
-            "--policies",
-            f"{len(names)} policies at {count} players make {n_mixes} mixes, more than "
-            f"{MAX_MIXES}; give fewer policies",
-        )
+    tournament_design(len(names), count, seed)
     return tuple(names), count
 
 
@@ -126,26 +363,63 @@ def _turn_positions(arrays: dict[str, np.ndarray], n: int, players: int) -> np.n
     return np.array(seats)
 
 
-def _play_pairing(
-    spec: GameSpec,
-    setup: Any,
-    games: int,
-    *,
-    chunk_games: int,
-    threads: int | None,
-    progress: Callable[[int], None] | None,
-) -> dict[str, np.ndarray]:
-    """One (mix, rotation): its games in chunks through the contract; the hook for a stopping
-    rule (``--precision``) is this loop."""
-    parts: dict[str, list[np.ndarray]] = {"win_share": [], "rank": [], "position": []}
-    for _, arrays in spec.play_chunks(setup, games, chunk_games=chunk_games, threads=threads):
-        n = len(arrays["win_share"])
-        parts["win_share"].append(np.asarray(arrays["win_share"], np.float64))
-        parts["rank"].append(np.asarray(arrays["rank"], np.int64))
-        parts["position"].append(_turn_positions(arrays, n, setup.seats))
-        if progress is not None:
-            progress(n)
-    return {name: np.concatenate(values) for name, values in parts.items()}
+class _Pairings:
+    """Every (mix, rotation) of a tournament, each extended game by game range (games ``0 ..
+    n - 1`` of the seed, in order, never replayed)."""
+
+    def __init__(self, spec: GameSpec, setups: list[Any], chunk_games: int, threads: Any):
+        self.spec, self.setups = spec, setups
+        self.chunk_games, self.threads = chunk_games, threads
+        self.games = 0
+        self.parts: list[dict[str, list[np.ndarray]]] = [
+            {"win_share": [], "rank": [], "position": []} for _ in setups
+        ]
+
+    def extend(self, games: int, progress: Callable[[int], None] | None) -> None:
+        """Play games ``self.games .. games - 1`` of every (mix, rotation)."""
+        first = self.games
+        for setup, parts in zip(self.setups, self.parts, strict=True):
+            chunks = self.spec.play_chunks(
+                setup,
+                games - first,
+                first_game=first,
+                chunk_games=self.chunk_games,
+                threads=self.threads,
+            )
+            for _, arrays in chunks:
+                n = len(arrays["win_share"])
+                parts["win_share"].append(np.asarray(arrays["win_share"], np.float64))
+                parts["rank"].append(np.asarray(arrays["rank"], np.int64))
+                parts["position"].append(_turn_positions(arrays, n, setup.seats))
+                if progress is not None:
+                    progress(n)
+        self.games = games
+
+    def played(self, index: int) -> dict[str, np.ndarray]:
+        """Games ``0 .. self.games - 1`` of (mix, rotation) ``index``."""
+        return {name: np.concatenate(values) for name, values in self.parts[index].items()}
+
+
+def _check_counts(games: int | None, precision: float | None, max_games: int | None) -> None:
+    if games is not None:
+        check_games(games, "--games")
+        if precision is not None:
+            raise FairysimError("--precision", "give --games or --precision, not both")
+    elif precision is None:
+        raise FairysimError("--games", "give --games or --precision")
+    if precision is not None:
+        check_precision(precision)
+    if max_games is not None:
+        if precision is None:
+            raise FairysimError("--max-games", "only caps --precision; give --precision too")
+        check_games(max_games, "--max-games")
+
+
+def widest_half_width(matrix: pd.DataFrame) -> float:
+    """The widest half-width of the head-to-head cells: what ``precision`` watches (0 where
+    no cell varies)."""
+    half = (matrix["high"] - matrix["low"]) / 2 if len(matrix) else pd.Series([0.0])
+    return float(np.nanmax(half.to_numpy())) if np.isfinite(half).any() else 0.0
 
 
 def play_tournament(
@@ -153,25 +427,46 @@ def play_tournament(
     *,
     policies: str | Sequence[str],
     players: int,
-    games: int,
+    games: int | None = None,
     seed: int = 0,
     cards: Any = None,
     chunk_games: int = DEFAULT_CHUNK_GAMES,
     threads: int | None = None,
     progress: Callable[[int, int], None] | None = None,
+    precision: float | None = None,
+    max_games: int | None = None,
+    first_look: int = FIRST_LOOK,
     **axes: Any,
 ) -> Tournament:
-    """Play every mix of ``policies`` at ``players`` seats, each rotated, ``games`` games each.
+    """Play every mix of ``policies`` at ``players`` seats (or the balanced sample of
+    :func:`tournament_design`), each rotated, ``games`` games each or to a ``precision``.
+
+    Parameters
+    ----------
+    games : int, optional
+        Games per (mix, rotation); give this or ``precision``.
+    precision : float, optional
+        Instead of ``games``: the widest head-to-head half-width asked (share units, in
+        (0, 0.5]); looks at ``first_look`` games per (mix, rotation), doubling, and
+        ``max_games`` (:data:`PRECISION_MAX_GAMES` unless given), the intervals at
+        :data:`ALPHA` divided by the looks (module docstring, "Precision").
+    progress : callable, optional
+        ``progress(done, total)`` in games; under ``precision`` ``total`` is that of the look
+        being played.
 
     Returns
     -------
     Tournament
         ``rows``: one row per (mix, rotation, game, seat) with ``entry`` (index into
-        ``entries``), ``position`` (turn order, 0 plays first), ``win_share`` and ``rank``.
+        ``entries``), ``position`` (turn order, 0 plays first), ``win_share`` and ``rank``;
+        ``alpha`` the error rate of each interval; ``precision`` what a run to precision
+        reached.
     """
     spec = game if isinstance(game, GameSpec) else get_game(game, "GAME")
-    names, players = check_tournament(spec, policies, players)
-    games = check_games(games, "--games")
+    names, players = check_tournament(spec, policies, players, seed)
+    _check_counts(games, precision, max_games)
+    if precision is not None:
+        max_games = PRECISION_MAX_GAMES if max_games is None else max_games
     # Each policy alone at every seat: an unknown name or a bad user policy fails here, before
     # the first game, naming the tournament's option.
     for name in dict.fromkeys(names):
@@ -181,51 +476,108 @@ def play_tournament(
             if error.where in ("--policy", "policies"):
                 raise FairysimError("--policies", error.message) from None
             raise
-    mixes = tournament_mixes(len(names), players)
-    total = len(mixes) * players * games
-    done = 0
-
-    def advance(n: int) -> None:
-        nonlocal done
-        done += n
-        if progress is not None:
-            progress(done, total)
-
-    frames = []
-    config: dict[str, Any] = {}
-    for mix_id, mix in enumerate(mixes):
+    design = tournament_design(len(names), players, seed)
+    mixes = design.mixes
+    setups, seat_entries = [], []
+    for mix in mixes:
         for rotation in range(players):
-            seat_entries = [mix[(seat + rotation) % players] for seat in range(players)]
-            setup = spec.make_setup(
-                players=players,
-                policies=",".join(names[e] for e in seat_entries),
-                seed=seed,
-                cards=cards,
-                **axes,
-            )
-            config = setup.config()
-            played = _play_pairing(
-                spec, setup, games, chunk_games=chunk_games, threads=threads, progress=advance
-            )
-            frames.append(
-                pd.DataFrame(
-                    {
-                        "mix": np.int32(mix_id),
-                        "rotation": np.int8(rotation),
-                        "game": np.repeat(np.arange(games, dtype=np.int64), players),
-                        "seat": np.tile(np.arange(players, dtype=np.int8), games),
-                        "entry": np.tile(np.asarray(seat_entries, np.int8), games),
-                        "position": played["position"].reshape(-1).astype(np.int8),
-                        "win_share": played["win_share"].reshape(-1),
-                        "rank": played["rank"].reshape(-1).astype(np.int16),
-                    }
+            seated = [mix[(seat + rotation) % players] for seat in range(players)]
+            seat_entries.append(seated)
+            setups.append(
+                spec.make_setup(
+                    players=players,
+                    policies=",".join(names[e] for e in seated),
+                    seed=seed,
+                    cards=cards,
+                    **axes,
                 )
             )
-    rows = pd.concat(frames, ignore_index=True)
-    entries = entry_labels(names)
     config = {
-        key: value for key, value in config.items() if key not in ("policies", "weights", "seed")
+        key: value
+        for key, value in setups[-1].config().items()
+        if key not in ("policies", "weights", "seed")
     }
+    entries = entry_labels(names)
+    pairings = _Pairings(spec, setups, chunk_games, threads)
+    done = 0
+
+    def play_to(n: int, alpha: float) -> Tournament:
+        nonlocal done
+        total = done + len(setups) * (n - pairings.games)
+
+        def advance(k: int) -> None:
+            nonlocal done
+            done += k
+            if progress is not None:
+                progress(done, total)
+
+        pairings.extend(n, advance)
+        return _tournament(
+            spec, names, entries, players, seed, design, pairings, seat_entries, config, alpha
+        )
+
+    if precision is None:
+        assert games is not None
+        return play_to(games, ALPHA)
+    assert max_games is not None
+    result, reached = study_to_precision(
+        play_to,
+        lambda t: widest_half_width(head_to_head(t)),
+        precision,
+        max_games,
+        first_look=first_look,
+        alpha=ALPHA,
+        watched="head-to-head share",
+    )
+    result.precision = reached
+    result.meta["config"]["precision"] = {
+        "asked": precision,
+        "reached": reached.reached,
+        "widest_half_width": reached.half_widths[-1],
+        "level": reached.level,
+        "games_per_pairing": reached.games,
+        "looks": reached.looks,
+        "looks_planned": reached.planned,
+        "half_widths": reached.half_widths,
+        "first_look": first_look,
+        "max_games": max_games,
+        "stopped_by_cap": not reached.reached,
+    }
+    return result
+
+
+def _tournament(
+    spec: GameSpec,
+    names: tuple[str, ...],
+    entries: tuple[str, ...],
+    players: int,
+    seed: int,
+    design: MixDesign,
+    pairings: _Pairings,
+    seat_entries: list[list[int]],
+    config: dict[str, Any],
+    alpha: float,
+) -> Tournament:
+    """The tournament of the games ``pairings`` holds so far."""
+    games = pairings.games
+    frames = []
+    for index, seated in enumerate(seat_entries):
+        played = pairings.played(index)
+        frames.append(
+            pd.DataFrame(
+                {
+                    "mix": np.int32(index // players),
+                    "rotation": np.int8(index % players),
+                    "game": np.repeat(np.arange(games, dtype=np.int64), players),
+                    "seat": np.tile(np.arange(players, dtype=np.int8), games),
+                    "entry": np.tile(np.asarray(seated, np.int8), games),
+                    "position": played["position"].reshape(-1).astype(np.int8),
+                    "win_share": played["win_share"].reshape(-1),
+                    "rank": played["rank"].reshape(-1).astype(np.int16),
+                }
+            )
+        )
+    rows = pd.concat(frames, ignore_index=True)
     meta = run_metadata(
         spec.name,
         {
@@ -235,22 +587,29 @@ def play_tournament(
             "entries": list(entries),
             "players": players,
             "games_per_pairing": games,
-            "mixes": [list(m) for m in mixes],
+            "mixes": [list(m) for m in design.mixes],
+            "mix_design": design.meta(),
             "seed": seed,
+            "alpha": alpha,
         },
     )
-    return Tournament(spec.name, entries, names, players, games, seed, mixes, rows, meta)
+    return Tournament(
+        spec.name, entries, names, players, games, seed, design.mixes, rows, meta, alpha
+    )
 
 
-def _clustered_mean(values: np.ndarray, groups: np.ndarray) -> tuple[float, float, float]:
-    """Mean of ``values`` and its 95% interval, clustered by ``groups`` (statsmodels)."""
+def _clustered_mean(
+    values: np.ndarray, groups: np.ndarray, alpha: float = ALPHA
+) -> tuple[float, float, float]:
+    """Mean of ``values`` and its ``1 - alpha`` interval, clustered by ``groups``
+    (statsmodels)."""
     import statsmodels.api as sm
 
     mean = float(values.mean())
     if np.all(values == values[0]) or len(np.unique(groups)) < 2:
         return mean, mean, mean
     fit = sm.OLS(values, np.ones(len(values))).fit(cov_type="cluster", cov_kwds={"groups": groups})
-    low, high = fit.conf_int(0.05)[0]
+    low, high = fit.conf_int(alpha)[0]
     return mean, float(low), float(high)
 
 
@@ -283,11 +642,14 @@ def pair_results(t: Tournament) -> pd.DataFrame:
 def head_to_head(t: Tournament, pairs: pd.DataFrame | None = None) -> pd.DataFrame:
     """The head-to-head matrix in long form: ``row``, ``col`` (entry labels), ``meetings``,
     ``games`` (distinct deals), ``share`` (how often row ranks above col at one table, equal
-    ranks half) and its 95% interval clustered by game index."""
+    ranks half) and its interval clustered by game index, at ``level`` (95%, or the level of
+    each look of a tournament played to a precision)."""
     pairs = pair_results(t) if pairs is None else pairs
     out = []
     for (row, col), group in pairs.groupby(["row", "col"], sort=True):
-        mean, low, high = _clustered_mean(group["score"].to_numpy(), group["game"].to_numpy())
+        mean, low, high = _clustered_mean(
+            group["score"].to_numpy(), group["game"].to_numpy(), t.alpha
+        )
         out.append(
             {
                 "row": t.entries[row],
@@ -297,6 +659,7 @@ def head_to_head(t: Tournament, pairs: pd.DataFrame | None = None) -> pd.DataFra
                 "share": mean,
                 "low": low,
                 "high": high,
+                "level": 1 - t.alpha,
             }
         )
     return pd.DataFrame(out)
@@ -354,11 +717,14 @@ def ratings(
 
 
 def turn_order(t: Tournament) -> pd.DataFrame:
-    """Win share per entry and turn position (0 plays first), 95% intervals clustered by game."""
+    """Win share per entry and turn position (0 plays first), intervals clustered by game at
+    ``level`` (as :func:`head_to_head`'s)."""
     out = []
     rows = t.rows
     for (entry, position), group in rows.groupby(["entry", "position"], sort=True):
-        mean, low, high = _clustered_mean(group["win_share"].to_numpy(), group["game"].to_numpy())
+        mean, low, high = _clustered_mean(
+            group["win_share"].to_numpy(), group["game"].to_numpy(), t.alpha
+        )
         out.append(
             {
                 "entry": t.entries[entry],
@@ -367,6 +733,7 @@ def turn_order(t: Tournament) -> pd.DataFrame:
                 "win_share": mean,
                 "low": low,
                 "high": high,
+                "level": 1 - t.alpha,
             }
         )
     return pd.DataFrame(out)
@@ -394,16 +761,24 @@ def save_tournament(t: Tournament, out_dir: Any, tables: dict[str, pd.DataFrame]
 
 
 __all__ = [
+    "ALPHA",
+    "FIRST_LOOK",
     "MAX_MIXES",
+    "PRECISION_MAX_GAMES",
     "START_SEAT_COLUMNS",
+    "MixDesign",
     "Tournament",
+    "balanced_mixes",
     "check_tournament",
     "entry_labels",
     "head_to_head",
+    "mix_balance",
     "pair_results",
     "play_tournament",
     "ratings",
     "save_tournament",
+    "tournament_design",
     "tournament_mixes",
     "turn_order",
+    "widest_half_width",
 ]

@@ -1,6 +1,7 @@
-"""``fairysim tournament GAME``: every policy against every mix of the others, seats rotated on
-identical deals; prints the ratings, the head-to-head matrix and win share by turn order, and
-saves them as Parquet with the run's metadata (:mod:`fairysim.analysis.tournament`)."""
+"""``fairysim tournament GAME``: every policy against every mix of the others (or a balanced
+sample of mixes where they are too many), seats rotated on identical deals, for ``--games`` or
+until ``--precision``; prints the ratings, the head-to-head matrix and win share by turn order,
+and saves them as Parquet with the run's metadata (:mod:`fairysim.analysis.tournament`)."""
 
 from __future__ import annotations
 
@@ -23,6 +24,15 @@ from fairysim.cli.common import (
 from fairysim.cli.simulate import load_card_option
 from fairysim.errors import FairysimError
 
+GAMES = 2_000
+"""Games per (mix, rotation) without ``--games`` or ``--precision``."""
+
+FIRST_LOOK = 1000
+"""Mirrors :data:`fairysim.analysis.tournament.FIRST_LOOK` (help text without importing it)."""
+
+PRECISION_MAX_GAMES = 64_000
+"""Mirrors :data:`fairysim.analysis.tournament.PRECISION_MAX_GAMES` (help text)."""
+
 if TYPE_CHECKING:
     import pandas as pd
 
@@ -41,7 +51,31 @@ def tournament_params(spec: GameSpec) -> list[Param]:
             f"(see `fairysim policies {spec.name}`) or module:function for your own.",
         ),
         option("players", int, spec.default_players, "--players", spec.players_help),
-        option("games", int, 2_000, "--games", "Games per (mix, seat rotation)."),
+        option(
+            "games",
+            int | None,
+            None,
+            "--games",
+            f"Games per (mix, seat rotation) (default: {GAMES:,}).",
+        ),
+        option(
+            "precision",
+            float | None,
+            None,
+            "--precision",
+            f"Instead of --games: play {FIRST_LOOK:,} games per (mix, seat rotation), doubling "
+            "on the same deals, until every head-to-head share has a half-width at or below "
+            "this (share units, 0.01 = 1 percentage point), its interval at the 5% error rate "
+            "split over the looks.",
+        ),
+        option(
+            "max_games",
+            int | None,
+            None,
+            "--max-games",
+            "Cap on the games per (mix, seat rotation) --precision may play (default: "
+            f"{PRECISION_MAX_GAMES:,}).",
+        ),
         option("seed", int, 0, "--seed", "Seed; game i of every pairing has the same deal."),
     ]
     params += [option(axis.name, str | None, None, axis.option, axis.help) for axis in spec.axes]
@@ -85,10 +119,17 @@ def check_out_dir(path: Path | None) -> Path | None:
 def run_tournament(spec: GameSpec, **options: Any) -> None:
     """Check every option, play the tournament, print its tables (and write ``--out-dir``)."""
     from fairysim.analysis import tournament as tm
-    from fairysim.sim.batch import DEFAULT_CHUNK_GAMES, check_games
+    from fairysim.cli.compare import check_counts
+    from fairysim.sim.batch import DEFAULT_CHUNK_GAMES
 
-    names, players = tm.check_tournament(spec, options["policies"], options["players"])
-    games = check_games(options["games"], "--games")
+    names, players = tm.check_tournament(
+        spec, options["policies"], options["players"], options["seed"]
+    )
+    precision, max_games = options["precision"], options["max_games"]
+    check_counts(options["games"], precision, max_games)
+    games = None if precision is not None else (options["games"] or GAMES)
+    if precision is not None and max_games is None:
+        max_games = tm.PRECISION_MAX_GAMES
     chunk_games = positive_int(options["chunk_games"], "--chunk-games") or DEFAULT_CHUNK_GAMES
     threads = check_threads(options["threads"])
     out_dir = check_out_dir(options["out_dir"])
@@ -98,9 +139,10 @@ def run_tournament(spec: GameSpec, **options: Any) -> None:
         for axis in spec.axes
         if options[axis.name] is not None
     }
-    mixes = tm.tournament_mixes(len(names), players)
-    total = len(mixes) * players * games
+    design = tm.tournament_design(len(names), players, options["seed"])
+    mixes = design.mixes
     start = time.perf_counter()
+    total = None if games is None else len(mixes) * players * games
     with ProgressBar("tournament", total=total) as progress:
         kept = "nothing written" if out_dir is None else f"nothing written to {out_dir}"
         stop_message(lambda: f"stopped after {progress.done:,} games; {kept}")
@@ -109,6 +151,8 @@ def run_tournament(spec: GameSpec, **options: Any) -> None:
             policies=names,
             players=players,
             games=games,
+            precision=precision,
+            max_games=max_games,
             seed=options["seed"],
             cards=card_set,
             chunk_games=chunk_games,
@@ -117,6 +161,9 @@ def run_tournament(spec: GameSpec, **options: Any) -> None:
             **axes,
         )
     elapsed = time.perf_counter() - start
+    games = result.games
+    total = len(mixes) * players * games
+    result.meta["reproduce"] = reproduce_command(spec, names, players, games, options, max_games)
     pairs = tm.pair_results(result)
     rating = tm.ratings(result, pairs)
     matrix = tm.head_to_head(result, pairs)
@@ -129,20 +176,67 @@ def run_tournament(spec: GameSpec, **options: Any) -> None:
         f"({elapsed:.1f} s wall time)",
         soft_wrap=True,
     )
+    console.print(design.describe(), soft_wrap=True)
+    if result.precision is not None:
+        reached = result.precision
+        console.print(reached.message().replace("per run", "per (mix, rotation)"), soft_wrap=True)
+        console.print(
+            f"Looks: {', '.join(f'{n:,}' for n in reached.looks)} games per (mix, rotation) of "
+            f"{', '.join(f'{n:,}' for n in reached.planned)}"
+            f" planned; stopped by the --max-games cap: {'yes' if not reached.reached else 'no'}.",
+            soft_wrap=True,
+        )
     console.print(rating_table(rating))
-    console.print(matrix_table(result.entries, matrix))
-    console.print(turn_order_table(players, order))
+    level = f"{1 - result.alpha:.2%}"
+    console.print(matrix_table(result.entries, matrix, level))
+    console.print(turn_order_table(players, order, level))
+    looks = (
+        ""
+        if result.precision is None
+        else f" (the 5% error rate split over the {len(result.precision.planned)} looks planned; "
+        "the ratings' 95% is not split)"
+    )
     console.print(
-        "Intervals: 95%; the matrix and turn order clustered by deal (game index), ratings a "
-        f"percentile bootstrap over deals ({tm.BOOTSTRAP} resamples). Ratings are Bradley-Terry "
-        "log-strengths (choix), centred on zero, fitted to who ranks above whom at each table.",
+        f"Intervals: the matrix and turn order at {level}{looks}, clustered by deal (game "
+        f"index); ratings 95%, a percentile bootstrap over deals ({tm.BOOTSTRAP} resamples). "
+        "Ratings are Bradley-Terry log-strengths (choix), centred on zero, fitted to who ranks "
+        "above whom at each table.",
         soft_wrap=True,
     )
+    console.print(f"Reproduce with `{result.meta['reproduce']}`.", soft_wrap=True)
     if out_dir is not None:
         written = tm.save_tournament(
             result, out_dir, {"ratings": rating, "head_to_head": matrix, "turn_order": order}
         )
         console.print(f"Wrote {', '.join(str(p) for p in written)}", soft_wrap=True)
+
+
+def reproduce_command(
+    spec: GameSpec,
+    names: tuple[str, ...],
+    players: int,
+    games: int,
+    options: dict[str, Any],
+    max_games: int | None,
+) -> str:
+    """The command that plays this tournament again: its policies, players, seed, setup
+    options and either ``--games`` or ``--precision H --max-games N`` (the chunk size and
+    threads never change the results, so they are left out)."""
+    import shlex
+
+    parts = ["fairysim", "tournament", spec.name, "--policies", ",".join(names)]
+    parts += ["--players", str(players)]
+    if options["precision"] is not None:
+        parts += ["--precision", f"{options['precision']:g}", "--max-games", str(max_games)]
+    else:
+        parts += ["--games", str(games)]
+    parts += ["--seed", str(options["seed"])]
+    for axis in spec.axes:
+        if options[axis.name] is not None:
+            parts += [axis.option, str(options[axis.name])]
+    if options["cards"] is not None:
+        parts += ["--cards", str(options["cards"])]
+    return shlex.join(parts)
 
 
 def _table(title: str) -> Table:
@@ -161,9 +255,9 @@ def rating_table(rating: pd.DataFrame) -> Table:
     return table
 
 
-def matrix_table(entries: tuple[str, ...], matrix: pd.DataFrame) -> Table:
+def matrix_table(entries: tuple[str, ...], matrix: pd.DataFrame, level: str = "95%") -> Table:
     """How often the row policy ranks above the column policy at one table."""
-    table = _table("Head to head: how often row ranks above column at one table, 95% CI")
+    table = _table(f"Head to head: how often row ranks above column at one table, {level} CI")
     table.add_column("row \\ column")
     for entry in entries:
         table.add_column(entry, justify="right")
@@ -179,9 +273,9 @@ def matrix_table(entries: tuple[str, ...], matrix: pd.DataFrame) -> Table:
     return table
 
 
-def turn_order_table(players: int, order: pd.DataFrame) -> Table:
+def turn_order_table(players: int, order: pd.DataFrame, level: str = "95%") -> Table:
     """Win share per policy by turn position (1 plays first), and the first seat's advantage."""
-    table = _table("Win share by turn order (1 = plays first), 95% CI")
+    table = _table(f"Win share by turn order (1 = plays first), {level} CI")
     table.add_column("policy")
     for position in range(players):
         table.add_column(str(position + 1), justify="right")
@@ -212,7 +306,12 @@ def tournament_command(name: str) -> Any:
     return make_command(
         handle_errors(body),
         tournament_params(spec),
-        f"Rate {spec.title} policies: every mix at every seat, rotated on the same deals.",
+        f"Rate {spec.title} policies: every mix at every seat, rotated on the same deals, for "
+        "--games or until --precision. Where every mix of the policies would be more than "
+        "500, a balanced sample is played instead: a cyclic block design of tables of "
+        "distinct policies, drawn from --seed, in which every pair of policies meets equally "
+        "often (or as nearly as the sample allows; the run says how near) and every policy "
+        "sits at every seat equally often.",
     )
 
 
