@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -16,6 +17,9 @@ NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
 GRANDE_FINALE = NOTEBOOKS / "fantastique_grande_finale.ipynb"
 CONCERTO_SOLO = NOTEBOOKS / "concerto_solo.ipynb"
 FAIRYLAND = NOTEBOOKS / "fairyland_card_balance.ipynb"
+WHAT_IF = NOTEBOOKS / "what_if.ipynb"
+CUSTOM_POLICY = NOTEBOOKS / "custom_policy.ipynb"
+CONCERTO_CARDS = NOTEBOOKS / "concerto_card_balance.ipynb"
 KERNEL = "python3"
 CELL_TIMEOUT_S = 240  # the first cell that plays games also loads (or compiles) the engine
 PYTHON_NAMES = {
@@ -145,3 +149,114 @@ def test_fairyland_key_outputs(fairyland):
     text = "".join(o.get("text", "") for o in outputs(fairyland) if o.output_type == "stream")
     assert "PROVISIONAL" in text
     assert "Not significant after Holm" in text and "court of no effect" in text
+
+
+def executed(path: Path) -> nbformat.NotebookNode:
+    if os.path.realpath(kernel_python()) != os.path.realpath(sys.executable):
+        pytest.fail("the python3 kernel is not this interpreter (see the kernel test)")
+    return execute(path)
+
+
+def assert_ran(nb) -> None:
+    errors = [o for o in outputs(nb) if o.output_type == "error"]
+    assert errors == []
+    last = nb.cells[-1].outputs[0]["text"].strip()
+    assert os.path.realpath(last) == os.path.realpath(sys.executable)
+
+
+def html(nb, tag: str) -> str:
+    tables = [o for o in outputs(nb, tag) if "text/html" in o.get("data", {})]
+    assert tables, f"the {tag} table was not displayed"
+    return tables[0]["data"]["text/html"]
+
+
+def stream_text(nb) -> str:
+    return "".join(o.get("text", "") for o in outputs(nb) if o.output_type == "stream")
+
+
+def figure_count(nb) -> int:
+    return len([o for o in outputs(nb, "figure") if "image/png" in o.get("data", {})])
+
+
+@pytest.fixture(scope="module")
+def what_if():
+    return executed(WHAT_IF)
+
+
+def test_what_if_runs_without_errors(what_if):
+    assert_ran(what_if)
+
+
+def test_what_if_key_outputs(what_if):
+    table = html(what_if, "positions")
+    for column in ("turn position", "games", "difference", "low", "high", "p_holm", "verdict"):
+        assert f"<th>{column}</th>" in table, column
+    for variant in ("finale gold 30", "twelve 8s"):
+        assert f"<td>{variant}</td>" in table, variant
+    narrowing = html(what_if, "narrowing")
+    assert "median se_ratio" in narrowing
+    assert figure_count(what_if) == 1, "the difference figure was not drawn"
+    text = stream_text(what_if)
+    # The re-valued medal keeps the deals: every game replays the baseline's turn order.
+    finale = next(line for line in text.splitlines() if line.startswith("finale gold 30: the"))
+    games = re.search(r"in ([\d,]+) of ([\d,]+) games", finale)
+    assert games and games.group(1) == games.group(2), finale
+    # A 30-point finale gold helps the seat that plays for the finale, well past the interval.
+    hoarder = next(line for line in text.splitlines() if "seat 0 (hoarder)" in line)
+    assert hoarder.startswith("finale gold 30") and hoarder.endswith(": significant."), hoarder
+    assert "corrected interval" in text
+
+
+@pytest.fixture(scope="module")
+def custom_policy():
+    return executed(CUSTOM_POLICY)
+
+
+def test_custom_policy_runs_without_errors(custom_policy):
+    assert_ran(custom_policy)
+
+
+def test_custom_policy_key_outputs(custom_policy):
+    ratings = html(custom_policy, "ratings")  # sorted strongest first
+    entries = ["__main__:collector", "greedy", "hoarder", "random"]
+    at = {entry: ratings.find(f"<td>{entry}</td>") for entry in entries}
+    assert all(i >= 0 for i in at.values()), at
+    assert at["greedy"] < at["random"], "the tournament did not rank random below greedy"
+    assert at["__main__:collector"] < at["random"], "the cell's policy did not beat random"
+    matrix = html(custom_policy, "head_to_head")
+    assert "<th>__main__:collector</th>" in matrix
+    turns = html(custom_policy, "turn_order")
+    for column in ("position", "deals", "seat_games", "win_share", "low", "high"):
+        assert f"<th>{column}</th>" in turns, column
+    assert figure_count(custom_policy) == 3, "the three figures were not drawn"
+    text = stream_text(custom_policy)
+    assert "collector takes stack 2: value 8" in text  # the hand-made decision
+    assert "refused: --policy: __main__:halfway returns float64" in text
+    assert "16 mixes x 3 rotations" in text
+
+
+@pytest.fixture(scope="module")
+def concerto_cards():
+    return executed(CONCERTO_CARDS)
+
+
+def test_concerto_card_balance_runs_without_errors(concerto_cards):
+    assert_ran(concerto_cards)
+
+
+def test_concerto_card_balance_key_outputs(concerto_cards):
+    lifts = html(concerto_cards, "lifts")
+    for column in ("seat_games", "held", "lift", "lift_low", "lift_high", "lift_significant"):
+        assert f"<th>{column}</th>" in lifts, column
+    for card in range(1, 27):
+        assert f"<td>S{card:02d}</td>" in lifts, card
+    assert "<td>conductor</td>" in html(concerto_cards, "contests")
+    turns = html(concerto_cards, "turn_order")
+    for column in ("players", "position", "games", "win_share", "low", "high", "significant"):
+        assert f"<th>{column}</th>" in turns, column
+    assert figure_count(concerto_cards) == 5, "the five figures were not drawn"
+    text = stream_text(concerto_cards)
+    assert "PROVISIONAL" in text
+    assert "corrected over 26 cards" in text and "associations" in text
+    assert "Completion, easiest" in text and "Completion, hardest" in text
+    assert "Honors, most decisive" in text
