@@ -10,6 +10,7 @@ against the others, a 0/1 count) is the same number.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from html import unescape
 
 import numpy as np
@@ -79,20 +80,30 @@ def test_disagreements_name_opposite_signs_and_orders():
             "association_significant": [False, True, True],
         }
     )
-    notes = disagreements(table)
+    notes = disagreements(table, ["a"])
     assert len(notes) == 2
     assert notes[0].startswith("c: ") and "the effect and the association" in notes[0]
-    assert notes[1].startswith("order: by effect a, b, c; by association b, c, a")
+    assert notes[1].startswith("order: the association ranks b first, not in the effect's top")
+    assert "Spearman's rho -0.50 between the two over 3 cards" in notes[1]
     agree = table.assign(association=[0.03, 0.01, -0.02])
     assert disagreements(agree) == []
+    # A first card inside the effect's tied top group, and orders that agree: nothing to say.
+    close = table.assign(association=[0.02, 0.03, -0.01], association_significant=False)
+    assert disagreements(close, ["a", "b"]) == []
+    assert disagreements(close, ["a"])[0].startswith("order: the association ranks b first")
+    # An effect whose association the correction does not separate from 0: nothing to contradict.
+    quiet = table.assign(association_significant=False)
+    assert [n for n in disagreements(quiet) if not n.startswith("order")] == []
+    # Another association (a report's own lift), named and with its unit.
+    lift = table.rename(columns={"association": "lift", "association_significant": "sig"})
+    named = disagreements(lift, association="lift", significant="sig", name="the lift", unit="pp")
+    assert named[0].startswith("c: the lift is +2.00% pp but the effect -2.00%")
 
 
 def test_a_game_without_an_intervention_is_refused_in_one_line():
-    spec = get_game("concerto")
-    if spec.card_effects is not None:
-        pytest.fail("concerto declares card effects now: pick a game that does not")
+    spec = replace(get_game("highcard"), card_effects=None)
     with pytest.raises(FairysimError, match="declares no card-effect intervention") as info:
-        card_effects("concerto", players=2, games=10)
+        card_effects(spec, players=2, games=10)
     assert info.value.where == "GAME"
 
 

@@ -40,10 +40,14 @@ def build_pages(folder: Path) -> list[Path]:
             fan_strength(60, 2, players=(2, 3)),
             card_effects("fantastique", players=(2, 3, 4, 5), games=300, seed=2),
         ).write(folder / "f"),
-        concerto.build_report(card_balance(games=200, seed=2, players=(2,))).write(folder / "c"),
-        solo_report.build_report(solo_study(games=300, seed=2, lookahead_games=20)).write(
-            folder / "s"
-        ),
+        concerto.build_report(
+            card_balance(games=200, seed=2, players=(2,)),
+            card_effects("concerto", players=(2, 3, 4), games=200, seed=2),
+        ).write(folder / "c"),
+        solo_report.build_report(
+            solo_study(games=300, seed=2, lookahead_games=20),
+            card_effects("concerto", players=1, games=300, seed=2),
+        ).write(folder / "s"),
         fairyland.build_report(
             fairyland_study(games=120, seed=2, players=(2,), auction_games=5)
         ).write(folder / "l"),

@@ -404,18 +404,25 @@ def test_real_reports_end_to_end(tmp_path):
     solo = runner.invoke(
         app,
         ["report", "concerto-solo", "--games", "200", "--lookahead-games", "10",
-         "--out-dir", str(tmp_path)],
+         "--card-games", "300", "--out-dir", str(tmp_path)],
     )  # fmt: skip
     assert solo.exit_code == 0, solo.output
     html = tmp_path / "concerto-solo-report.html"
     assert f"Report written to {html}" in solo.output.replace("\n", "")
     assert "PROVISIONAL" in html.read_text()
+    assert "fairysim report concerto-solo --seed 1 --card-games 3000" in html.read_text()
+    solo_effects = pd.read_csv(tmp_path / "concerto-solo-card_effects.csv")
+    assert len(solo_effects) == 26 and set(solo_effects["table"]) == {"solo against Pahha"}
     balance = runner.invoke(
-        app, ["report", "concerto", "--games", "150", "--out-dir", str(tmp_path)]
+        app,
+        ["report", "concerto", "--games", "150", "--card-games", "300", "--out-dir", str(tmp_path)],
     )
     assert balance.exit_code == 0, balance.output
     page = (tmp_path / "concerto-report.html").read_text()
     assert "fairysim report concerto --games 150 --seed 1" in page
+    assert "Card strength as an effect: one more card, by score card" in page
+    effects = pd.read_csv(tmp_path / "concerto-card_effects.csv")
+    assert effects.groupby("players").size().to_dict() == {2: 26, 3: 26, 4: 26}
     meta = json.loads((tmp_path / "concerto-metadata.json").read_text())
     assert meta["games"] == 150 and meta["players"] == [2, 3, 4]
 

@@ -8,6 +8,8 @@ two disagree, and one figure.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
@@ -21,24 +23,30 @@ FIGURE_NAME = "card_effects"
 TABLE_NAME = "card_effects"
 
 
-def card_effect_section(report: Report, study: CardEffectStudy, command: str) -> None:
-    """Write the section: method, verdicts, figure, table, disagreements and how to rerun."""
+def card_effect_section(
+    report: Report, study: CardEffectStudy, command: str, own_notes: Sequence[str] = ()
+) -> None:
+    """Write the section: method, verdicts, figure, table, disagreements and how to rerun.
+
+    ``own_notes`` are the report's own sentences comparing the effect with the card statistic
+    it shows elsewhere (:func:`~fairysim.analysis.card_effects.disagreements` on it).
+    """
     meta = study.meta
     table = study.effects
     label = meta["card_label"]
     report.section(f"Card strength as an effect: one more card, by {label}")
     report.paragraph(
         f"For every {label}, games 0 to {meta['games'] - 1:,} of seed {meta['seed']} are played "
-        f"twice: as dealt, and with seat {meta['seat']} given one more card of it: "
+        f"twice: as dealt, and with the card put in seat {meta['seat']}'s reach: "
         f"{meta['intervention']}. Every other draw and every policy's random stream are the "
         "same in both, so each game gives one paired difference in that seat's win share; the "
         "effect is their mean, in percentage points (pp) of games, over the games where the "
         "exchange could be made. It compares the card with the one it replaces, so a card "
-        "worth the hand's average scores 0."
+        "worth the average card it replaces scores 0."
     )
     report.paragraph(
         "Beside it stands the association the same baseline games show: the change in the "
-        "seat's win share per card of that value it was dealt (least-squares slope, robust "
+        "seat's win share per copy of the card it was dealt (least-squares slope, robust "
         "standard error). A seat dealt a strong hand holds more of everything, so the "
         "association is not the card's own effect. Each column is one family of "
         f"{len(table)} comparisons corrected with Holm's method; a card is called stronger "
@@ -58,12 +66,27 @@ def card_effect_section(report: Report, study: CardEffectStudy, command: str) ->
         "standard error over that of two unpaired runs of as many games).",
         display=_display(table),
     )
-    notes = study.notes or ["The effect and the association agree in sign and in order."]
+    notes = [*study.notes, *own_notes] or [
+        "The effect and the association agree in sign and in order."
+    ]
     report.paragraph("Where the effect and the association disagree:")
     report.bullets(notes)
     report.paragraph(
         f"For intervals about a third as wide, rerun with ten times the games: `{command}`."
     )
+
+
+def rerun_command(report_name: str, study: CardEffectStudy, extra: str = "") -> str:
+    """The ``fairysim report`` command that replays the section with ten times the games: the
+    study's seed and policy, then ``extra`` (the report's own options, ``--cards``)."""
+    meta = study.meta
+    command = (
+        f"fairysim report {report_name} --seed {meta['seed']} --card-games {10 * meta['games']}"
+    )
+    policies = {p for lineup in meta["policies"].values() for p in lineup}
+    if policies != {"greedy"}:
+        command += f" --policy {','.join(sorted(policies))}"
+    return command + extra
 
 
 def _verdict_lines(study: CardEffectStudy) -> list[str]:
@@ -75,7 +98,7 @@ def _verdict_lines(study: CardEffectStudy) -> list[str]:
         strong = rows[rows["effect_significant"] & (rows["effect"] > 0)]["label"].tolist()
         weak = rows[rows["effect_significant"] & (rows["effect"] < 0)]["label"].tolist()
         line = (
-            f"{players} players: in tied groups by effect (braces hold cards the correction "
+            f"{rows['table'].iloc[0]}: in tied groups by effect (braces hold cards the correction "
             f"does not separate), {ordered}."
         )
         if strong:
@@ -91,7 +114,7 @@ def _verdict_lines(study: CardEffectStudy) -> list[str]:
 def _display(table: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(
         {
-            "players": table["players"],
+            "table": table["table"],
             "card": table["label"],
             "effect": table["effect"].map(fmt_points),
             "effect interval": fmt_intervals(table["effect_low"], table["effect_high"], True),
@@ -135,7 +158,7 @@ def card_effect_figure(study: CardEffectStudy) -> Figure:
         ax.axvline(0.0, color="0.3", linewidth=0.8, linestyle="--", label="0 = no effect")
         ax.set_yticks(y, rows["label"].tolist())
         ax.set_xlabel("seat's win share (pp of games)")
-        ax.set_title(f"{players} players", fontsize=10)
+        ax.set_title(rows["table"].iloc[0], fontsize=10)
     axes[0].legend(loc="lower right", fontsize=8)
     fig.suptitle(
         f"One more card, by {study.meta['card_label']}: its effect on the seat's win share "
@@ -145,4 +168,4 @@ def card_effect_figure(study: CardEffectStudy) -> Figure:
     return fig
 
 
-__all__ = ["card_effect_figure", "card_effect_section"]
+__all__ = ["card_effect_figure", "card_effect_section", "rerun_command"]

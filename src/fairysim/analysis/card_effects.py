@@ -52,7 +52,8 @@ class CardEffectStudy:
     """The tables of one card-effect study.
 
     ``effects`` has a row per (player count, card), sorted by player count, then effect
-    (largest first): ``players``, ``card``, ``label``,
+    (largest first): ``players``, ``table`` (as the headline names it: "solo against Pahha"),
+    ``card``, ``label``,
     ``games`` (games where the intervention was made), ``effect`` and ``effect_se`` (share of
     games), the corrected ``effect_*`` columns, ``se_ratio`` (the paired standard error over
     that of two unpaired runs of as many games: how much the pairing narrowed it),
@@ -70,6 +71,28 @@ class CardEffectStudy:
     groups: dict[int, list[list[str]]]
     notes: list[str]
     meta: dict[str, Any]
+
+    def pooled(self, method: str = "holm") -> pd.DataFrame:
+        """Each card's effect and association averaged with equal weight over the player counts
+        (their runs are independent, so the standard error is ``sqrt(sum se^2) / k``), each
+        column one corrected family; sorted by effect. A report's own statistic averaged the
+        same way is compared with it."""
+        k = self.effects.groupby("label", sort=False)
+        out = pd.DataFrame(
+            {
+                "card": k["card"].first(),
+                "effect": k["effect"].mean(),
+                "effect_se": np.sqrt(k["effect_se"].apply(lambda v: (v**2).sum())) / k.size(),
+                "association": k["association"].mean(),
+                "association_se": np.sqrt(k["association_se"].apply(lambda v: (v**2).sum()))
+                / k.size(),
+            }
+        ).reset_index()
+        out = with_correction(out, "effect", "effect_se", method=method, prefix=EFFECT)
+        out = with_correction(
+            out, "association", "association_se", method=method, prefix=ASSOCIATION
+        )
+        return out.sort_values("effect", ascending=False, kind="stable").reset_index(drop=True)
 
 
 def _spec_with_effects(game: str | GameSpec) -> GameSpec:
@@ -195,7 +218,8 @@ def card_effects(
     for n, rows_n in table.groupby("players", sort=True):
         estimates = dict(zip(rows_n["label"], rows_n["effect"], strict=True))
         groups[int(n)] = ranked_groups(estimates, pairs[pairs["players"] == n])
-        notes += [f"{int(n)} players, {note}" for note in disagreements(rows_n)]
+        found = disagreements(rows_n, groups[int(n)][0])
+        notes += [f"{rows_n['table'].iloc[0]}, {note}" for note in found]
     first = setups[0]
     meta = {
         "game": spec.name,
@@ -238,6 +262,7 @@ def _player_count(
         rows.append(
             {
                 "players": base.players,
+                "table": base.table(),
                 "card": card,
                 "label": label,
                 "games": n,
@@ -269,39 +294,66 @@ def _effect_pairs(shares: Mapping[str, np.ndarray], made: Mapping[str, np.ndarra
     )
 
 
-def disagreements(table: pd.DataFrame) -> list[str]:
-    """Sentences where a card's effect and its association disagree in sign or in order.
+def disagreements(
+    table: pd.DataFrame,
+    top_group: Sequence[str] | None = None,
+    *,
+    association: str = "association",
+    significant: str = "association_significant",
+    name: str = "the association",
+    unit: str = "of games per copy dealt",
+) -> list[str]:
+    """Sentences where a card's effect and an association disagree in sign or in order.
 
-    Sign: the two point opposite ways and at least one of them is significant after correction.
-    Order: the card the association puts first is not in the effect's top group, or Spearman's
-    rank correlation over the cards is below one half.
+    Sign: the two point opposite ways and the association is significant after correction (a
+    reader would take the card's strength the wrong way round from it); an association that the
+    correction does not separate from 0 says nothing to disagree with.
+    Order: the card the association puts first is not in the effect's top group (``top_group``,
+    the tied group of :func:`~fairysim.analysis.ranking.ranked_groups`; without one only the
+    next test is made), or Spearman's rank correlation over the cards is below one half.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        One player count's rows: ``label``, ``effect``, ``effect_significant`` and the
+        ``association`` and ``significant`` columns named.
+    top_group : sequence of str, optional
+        The cards the correction does not separate from the best effect.
+    association, significant, name, unit : str
+        The association's columns, and how a sentence names it and its unit (a report's own
+        lift is ``"of games"``, holders against the rest).
     """
     notes = []
-    for row in table.itertuples(index=False):
-        opposite = np.sign(row.effect) * np.sign(row.association) < 0
-        if opposite and (row.effect_significant or row.association_significant):
+    for row in table.to_dict("records"):
+        effect, other = row["effect"], row[association]
+        if np.sign(effect) * np.sign(other) < 0 and row[significant]:
             which = " and ".join(
-                name
-                for name, shown in (
-                    ("the effect", row.effect_significant),
-                    ("the association", row.association_significant),
+                who
+                for who, shown in (
+                    ("the effect", row["effect_significant"]),
+                    (name, row[significant]),
                 )
                 if shown
             )
             notes.append(
-                f"{row.label}: the association is {row.association:+.2%} of games per card "
-                f"dealt but the effect {row.effect:+.2%}; opposite signs, significant for "
-                f"{which} after correction"
+                f"{row['label']}: {name} is {other:+.2%} {unit} but the effect {effect:+.2%}; "
+                f"opposite signs, {which} significant after correction"
             )
-    valid = table.dropna(subset=["effect", "association"])
+    valid = table.dropna(subset=["effect", association])
     if len(valid) >= 3:
-        rho = sps.spearmanr(valid["effect"], valid["association"]).statistic
-        by_effect = valid.sort_values("effect", ascending=False)["label"].tolist()
-        by_association = valid.sort_values("association", ascending=False)["label"].tolist()
-        if by_effect[0] != by_association[0] or rho < 0.5:
+        rho = sps.spearmanr(valid["effect"], valid[association]).statistic
+        first = valid.sort_values(association, ascending=False)["label"].iloc[0]
+        outside = top_group is not None and first not in top_group
+        if outside or rho < 0.5:
+            where = (
+                ""
+                if top_group is None
+                else f", {'not in' if outside else 'in'} the effect's top group "
+                f"({', '.join(top_group)})"
+            )
             notes.append(
-                f"order: by effect {', '.join(by_effect)}; by association "
-                f"{', '.join(by_association)} (Spearman's rho {rho:+.2f} over {len(valid)} cards)"
+                f"order: {name} ranks {first} first{where}; Spearman's rho {rho:+.2f} between "
+                f"the two over {len(valid)} cards"
             )
     return notes
 

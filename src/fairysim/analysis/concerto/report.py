@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from fairysim.analysis.card_effect_report import card_effect_section, rerun_command
+from fairysim.analysis.card_effects import CardEffectStudy, card_effects, disagreements
 from fairysim.analysis.concerto.cards import card_section, cards_option, contest_label, new_report
 from fairysim.analysis.concerto.figures import (
     contest_figure,
@@ -38,7 +40,7 @@ from fairysim.analysis.sections import (
 from fairysim.analysis.studies import DEFAULT_SEED, play_study
 from fairysim.sim.batch import Progress
 from fairysim.sim.concerto import ConcertoCards
-from fairysim.sim.concerto.spec import REPORT_GAMES, SPEC
+from fairysim.sim.concerto.spec import REPORT_CARD_GAMES, REPORT_GAMES, SPEC
 
 NO_TRACE = (
     "Comebacks and lead changes are not shown: Fairy Concerto's engine records no per-round "
@@ -71,6 +73,7 @@ def write_report(
     policy: str = "greedy",
     precision: float | None = None,
     max_games: int | None = None,
+    card_games: int | None = None,
 ) -> Path:
     """Run the card-balance study and write its HTML report with CSV and PNG files.
 
@@ -96,6 +99,10 @@ def write_report(
         Instead of ``games``: play the study at doubling game counts until the balance card's
         corrected turn-order half-widths are at most ``precision``, at most ``max_games``
         per player count (:func:`~fairysim.analysis.studies.play_study`).
+    card_games : int, default :data:`~fairysim.sim.concerto.spec.REPORT_CARD_GAMES`
+        Games per arm of the card-effect section
+        (:func:`~fairysim.analysis.card_effects.card_effects`: the baseline and one arm per
+        score card, at every player count, ``policy`` at every seat).
 
     Returns
     -------
@@ -118,16 +125,28 @@ def write_report(
         precision,
         max_games,
     )
-    return build_report(balance).write(out_dir)
+    effects = card_effects(
+        SPEC,
+        players=PLAYER_COUNTS if players is None else players,
+        games=REPORT_CARD_GAMES if card_games is None else card_games,
+        seed=DEFAULT_SEED if seed is None else seed,
+        policies=policy,
+        cards=cards,
+        threads=threads,
+    )
+    return build_report(balance, effects).write(out_dir)
 
 
-def build_report(balance: CardBalance) -> Report:
+def build_report(balance: CardBalance, effects: CardEffectStudy | None = None) -> Report:
     """Assemble the card-balance report of a finished study in memory (nothing is written).
 
     Parameters
     ----------
     balance : CardBalance
         Result of :func:`~fairysim.analysis.concerto.study.card_balance`.
+    effects : CardEffectStudy, optional
+        The card-effect study (:func:`~fairysim.analysis.card_effects.card_effects`); its
+        section is left out without it.
 
     Returns
     -------
@@ -170,6 +189,10 @@ def build_report(balance: CardBalance) -> Report:
     balance_section(report, balance.balance, SPEC.turn_order, what="every run", trace_note=NO_TRACE)
     _parts_section(report, balance)
     _score_card_section(report, balance)
+    if effects is not None:
+        card_effect_section(
+            report, effects, rerun_command("concerto", effects, cards_option(cards))
+        )
     _contest_section(report, balance)
     _popularity_section(report, balance)
     turn_order_section(report, balance.balance, SPEC.turn_order)
@@ -194,6 +217,21 @@ def build_report(balance: CardBalance) -> Report:
     report.data("contests", balance.contests)
     report.metadata(meta)
     return report
+
+
+def _lift_disagreements(balance: CardBalance, effects: CardEffectStudy) -> list[str]:
+    """Where the score cards' effect, averaged over player counts, and the holders' lift of the
+    "Score cards" section (averaged the same way) disagree in sign or in order."""
+    lift = balance.score_cards_pooled[["card", "lift", "lift_significant"]]
+    pooled = effects.pooled().merge(lift.rename(columns={"card": "label"}), on="label")
+    found = disagreements(
+        pooled,
+        association="lift",
+        significant="lift_significant",
+        name="the holders' lift (Score cards section)",
+        unit="of games",
+    )
+    return [f"Averaged over player counts, {note}" for note in found]
 
 
 def _parts_section(report: Report, balance: CardBalance) -> None:

@@ -16,6 +16,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from fairysim.analysis.card_effect_report import card_effect_section, rerun_command
+from fairysim.analysis.card_effects import CardEffectStudy, card_effects
 from fairysim.analysis.concerto.cards import (
     SOLOIST_RULES,
     card_section,
@@ -40,7 +42,12 @@ from fairysim.sim.batch import Progress
 from fairysim.sim.concerto import ConcertoCards
 from fairysim.sim.concerto.policies import SOLO_POLICIES
 from fairysim.sim.concerto.rules import SOLOIST_NAMES
-from fairysim.sim.concerto.spec import SOLO_LOOKAHEAD_GAMES, SOLO_REPORT_GAMES
+from fairysim.sim.concerto.spec import (
+    SOLO_CARD_GAMES,
+    SOLO_LOOKAHEAD_GAMES,
+    SOLO_REPORT_GAMES,
+    SPEC,
+)
 
 DEFAULT_GAMES = SOLO_REPORT_GAMES
 """Games per fast solo policy (random, greedy, chaser, maestro, denier) in the solo report.
@@ -73,6 +80,7 @@ def write_report(
     cards: str | Path | ConcertoCards | None = None,
     lookahead_games: int | None = None,
     policies: Sequence[str] = SOLO_POLICIES,
+    card_games: int | None = None,
 ) -> Path:
     """Run the solo study and write its HTML report with CSV and PNG files.
 
@@ -94,6 +102,9 @@ def write_report(
         Games of the (slow) lookahead policy.
     policies : sequence of str, default all solo policies
         Policies to compare (greedy is always played: it is the baseline).
+    card_games : int, default :data:`~fairysim.sim.concerto.spec.SOLO_CARD_GAMES`
+        Games per arm of the card-effect section (greedy against Pahha, the baseline and one
+        arm per score card; :func:`~fairysim.analysis.card_effects.card_effects`).
 
     Returns
     -------
@@ -109,16 +120,26 @@ def write_report(
         threads,
         progress,
     )
-    return build_report(study).write(out_dir)
+    effects = card_effects(
+        SPEC,
+        players=1,
+        games=SOLO_CARD_GAMES if card_games is None else card_games,
+        seed=DEFAULT_SEED if seed is None else seed,
+        cards=cards,
+        threads=threads,
+    )
+    return build_report(study, effects).write(out_dir)
 
 
-def build_report(study: SoloStudy) -> Report:
+def build_report(study: SoloStudy, effects: CardEffectStudy | None = None) -> Report:
     """Assemble the solo report of a finished study in memory (nothing is written).
 
     Parameters
     ----------
     study : SoloStudy
         Result of :func:`~fairysim.analysis.concerto.solo_study.solo_study`.
+    effects : CardEffectStudy, optional
+        The card-effect study of greedy against Pahha; its section is left out without it.
 
     Returns
     -------
@@ -163,6 +184,9 @@ def build_report(study: SoloStudy) -> Report:
     _solo_policy_section(report, study)
     _solo_lookahead_section(report, study)
     _solo_setup_section(report, study)
+    if effects is not None:
+        command = rerun_command("concerto-solo", effects, cards_option(cards))
+        card_effect_section(report, effects, command)
     _solo_margin_section(report, study)
     card_section(report, cards)
     report.section("Files")

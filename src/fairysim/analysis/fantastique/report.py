@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from fairysim.analysis.card_effect_report import card_effect_section
+from fairysim.analysis.card_effect_report import card_effect_section, rerun_command
 from fairysim.analysis.card_effects import CardEffectStudy, card_effects
 from fairysim.analysis.fantastique.figures import (
     decides_figure,
@@ -204,7 +204,8 @@ def build_report(strength: FanStrength, effects: CardEffectStudy | None = None) 
     _decides_section(report, strength)
     _gain_section(report, strength)
     if effects is not None:
-        card_effect_section(report, effects, _card_effect_command(strength, effects))
+        cards_option = f" --cards {meta['cards']}" if "cards" in meta else ""
+        card_effect_section(report, effects, rerun_command("fantastique", effects, cards_option))
     turn_order_section(report, strength.balance, SPEC.turn_order)
     replay_section(report, strength.balance, lambda e: _replay_command(strength, e))
     _more_tables(report, strength)
@@ -398,21 +399,6 @@ def _replay_command(strength: FanStrength, example: dict) -> str:
         f"--game {int(example['game'])}"
     )
     return command + (f" --cards {meta['cards']}" if "cards" in meta else "")
-
-
-def _card_effect_command(strength: FanStrength, effects: CardEffectStudy) -> str:
-    """The report command that reruns the card-effect section with ten times the games."""
-    meta = effects.meta
-    command = (
-        f"fairysim report fantastique --seed {meta['seed']} "
-        f"--card-games {10 * meta['games']:,}".replace(",", "")
-    )
-    policy = {p for lineup in meta["policies"].values() for p in lineup}
-    if policy != {"greedy"}:
-        command += f" --policy {policy.pop()}"
-    if "cards" in strength.meta:
-        command += f" --cards {strength.meta['cards']}"
-    return command
 
 
 def _lineup_lines(lineups: list[dict], baseline: str) -> list[str]:

@@ -20,6 +20,7 @@ __getattr__ = lazy_attributes(
         "POLICIES": "policies",
         "ConcertoSetup": "play",
         "chunk_frame": "play",
+        "effect_cards": "play",
         "make_setup": "play",
         "play_chunks": "play",
         "score_orchestra": "play",

@@ -16,7 +16,8 @@ Order of rule draws (all from the game's ``DEAL_STREAM``)
    element). Bag and random cards are one distribution (ruling C1).
 4. The popularity token is the first token drawn (ruling C2).
 5. Setup score cards from the top of the pile: 2 to each seat in seat order, first card first;
-   solo: 2 to you, then 1 face down to Pahha (C8).
+   solo: 2 to you, then 1 face down to Pahha (C8). Under a card-effect intervention (ruling PC5)
+   one card of the pile changes places first, drawing nothing.
 6. During play tokens are drawn from the top of the bag: at the start of each round every seat
    draws its hand in seat order (6 each; solo: the round table's count), and score cards are drawn
    from the top of the pile when composers resolve (C4), in seat order from seat 0, 2 per
@@ -32,10 +33,8 @@ before anything is revealed. On the first pick a seat first keeps one of its two
 (:data:`.rules.KEEP_DEALT_CARD`), then picks its token knowing that card.
 
 One module past 600 lines: the three forms (draft, two players, solo) share the table, the
-composers and the scoring, and inline into one block loop.
-
-One module past 600 lines: the table, the rounds of each form and the block loop share
-the table's arrays and inline into each other; split across modules they would read as less.
+composers and the scoring, and inline into one block loop; split across modules they would read
+as less.
 """
 
 from __future__ import annotations
@@ -174,7 +173,15 @@ POPULARITY = 3
 SOLOIST = 4
 PIANIST = 5
 HARPIST = 6
-N_COUNTERS = 7
+FORCED_HELD = 7  # card effects (PC5): 1 if the forced seat was dealt the forced card anyway
+FORCED_DONE = 8  # 1 if the forced card was exchanged into the seat's setup cards
+N_COUNTERS = 9
+
+FIXED_SETUP_SIZE = 5
+"""A run's ``fixed_setup``: soloist, pianist, harpist (-1 = drawn), then the card-effect
+intervention: the forced score card's index (-1 = none) and the seat it goes to."""
+FORCED_CARD = 3
+FORCED_SEAT = 4
 
 
 @nb.njit(cache=True)
@@ -276,6 +283,32 @@ def gain_card(t, seat, card, face_up):
 
 
 @nb.njit(cache=True, inline="always")
+def exchange_forced_card(pile, n_players, card, seat):
+    """Card effects (ruling PC5): put score card ``card`` among ``seat``'s two setup cards.
+
+    ``pile`` is the shuffled score-card pile, its top last; the setup deal gives seat ``k``
+    ``pile[-1 - 2k]`` then ``pile[-2 - 2k]`` (solo: Pahha ``pile[-3]`` next). Where ``card`` is
+    in the part of the pile the deal does not reach, it changes places with the seat's first
+    setup card. Returns ``(held, done)``: 1 if the seat was dealt ``card`` anyway, and 1 if the
+    exchange was made (0 also where another seat, or Pahha, is dealt it).
+    """
+    top = len(pile) - 1
+    first = top - 2 * seat
+    reach = 2 * n_players + (1 if n_players == 1 else 0)
+    where = -1
+    for i in range(len(pile)):
+        if pile[i] == card:
+            where = i
+    if where == first or where == first - 1:
+        return 1, 0
+    if where < 0 or where > top - reach:
+        return 0, 0
+    pile[where] = pile[first]
+    pile[first] = card
+    return 0, 1
+
+
+@nb.njit(cache=True, inline="always")
 def setup_game(t, seed, game, n_players, fixed_setup):
     """Reset the table and make the setup draws 1-5 of the module docstring."""
     n_seats = seats_of(n_players)
@@ -315,6 +348,12 @@ def setup_game(t, seed, game, n_players, fixed_setup):
     # 4. popularity token (C2)
     t.counters[POPULARITY] = draw_token(t.bag, t.counters)
     # 5. setup score cards
+    if fixed_setup[FORCED_CARD] >= 0:
+        held, done = exchange_forced_card(
+            t.pile, n_players, fixed_setup[FORCED_CARD], fixed_setup[FORCED_SEAT]
+        )
+        t.counters[FORCED_HELD] = held
+        t.counters[FORCED_DONE] = done
     for s in range(n_players):
         for i in range(DEALT_SCORE_CARDS):
             t.dealt[s, i] = draw_card(t)
@@ -915,6 +954,8 @@ def write_outcome(t, n_players, n_seats, need, out, row):
     out.tokens_removed[row] = removed
     out.pile_left[row] = t.counters[PILE_LEN]
     out.discarded[row] = t.counters[DISCARD_LEN]
+    out.forced_held[row] = t.counters[FORCED_HELD]
+    out.forced_exchanged[row] = t.counters[FORCED_DONE]
 
 
 @nb.njit(cache=True, _nrt=False)
@@ -1010,6 +1051,8 @@ OUTCOME_COLUMNS = {
     "tokens_removed": (np.int8, None),  # removed from the game (2 players)
     "pile_left": (np.int8, None),  # score cards left in the draw pile
     "discarded": (np.int8, None),  # score cards on the discard pile
+    "forced_held": (np.int8, None),  # card effects (PC5): the seat was dealt the card anyway
+    "forced_exchanged": (np.int8, None),  # card effects: the exchange was made
 }
 """Outcome arrays: dtype, and the shape after ``(games, seats)`` (None: per game, ``(games,)``)."""
 

@@ -43,16 +43,34 @@ SETUP_COLUMNS = ("players", "soloist_card", "pianist_card", "harpist_card", "pop
 @dataclass(frozen=True)
 class ConcertoSetup(GameSetup):
     """A validated run configuration (:class:`~fairysim.sim.game.GameSetup`) with its soloist,
-    pianist and harpist cards, each None when drawn at random for every game."""
+    pianist and harpist cards, each None when drawn at random for every game.
+
+    ``forced_card`` (a score card's index in file order plus one, 0 for none) and
+    ``forced_seat`` are a card-effect intervention (ruling PC5;
+    :mod:`fairysim.analysis.card_effects`): every game's setup deal puts that card among the
+    seat's two setup cards where no other seat is dealt it.
+    """
 
     soloist: str | None = None
     pianist: str | None = None
     harpist: str | None = None
+    forced_card: int = 0
+    forced_seat: int = 0
     game = NAME
 
     def check(self) -> None:
         """``lookahead`` plays solo only: its rollouts replay the solo rounds against Pahha (C8),
-        so in another form it would not play the game at hand."""
+        so in another form it would not play the game at hand. A forced card must be a score
+        card of the file, for a player's seat."""
+        if not 0 <= self.forced_card <= len(self.cards.score_ids):
+            raise FairysimError(
+                "forced_card",
+                f"{self.forced_card} is no score card (1 to {len(self.cards.score_ids)})",
+            )
+        if not 0 <= self.forced_seat < self.players:
+            raise FairysimError(
+                "forced_seat", f"{self.forced_seat} is no seat of {self.players} players"
+            )
         lookahead = POLICIES["lookahead"].builtin_id
         if self.players != 1 and any(p.builtin_id == lookahead for p in self.policies):
             raise FairysimError(
@@ -74,7 +92,12 @@ class ConcertoSetup(GameSetup):
 
     def choices(self) -> list[str]:
         fixed = (("soloist", self.soloist), ("pianist", self.pianist), ("harpist", self.harpist))
-        return [f"{name} {value}" for name, value in fixed if value is not None]
+        forced = (
+            [f"{self.cards.score_ids[self.forced_card - 1]} forced to seat {self.forced_seat}"]
+            if self.forced_card
+            else []
+        )
+        return [f"{name} {value}" for name, value in fixed if value is not None] + forced
 
     def preamble(self) -> list[str]:
         return [f"Cards: {self.cards.label}"]
@@ -83,22 +106,31 @@ class ConcertoSetup(GameSetup):
         return [PAHHA_NOTE] if self.players == 1 else []
 
     def fixed_setup(self) -> np.ndarray:
-        """int64[3]: fixed soloist, pianist and harpist indices, -1 where drawn at random."""
+        """int64[FIXED_SETUP_SIZE]: fixed soloist, pianist and harpist indices, -1 where drawn
+        at random; then the forced score card's index (-1 for none) and its seat (PC5)."""
         return np.array(
             [
                 -1 if self.soloist is None else soloist_index(self.soloist),
                 -1 if self.pianist is None else self.cards.pianist_index(self.pianist),
                 -1 if self.harpist is None else self.cards.harpist_index(self.harpist),
+                self.forced_card - 1,
+                self.forced_seat,
             ],
             dtype=np.int64,
         )
 
     def own_config(self) -> dict[str, Any]:
+        forced = (
+            {"forced_card": self.forced_card, "forced_seat": self.forced_seat}
+            if self.forced_card
+            else {}
+        )
         return {
             "soloist": self.soloist,
             "pianist": self.pianist,
             "harpist": self.harpist,
             "cards_provisional": self.cards.provisional,
+            **forced,
         }
 
 
@@ -111,6 +143,8 @@ def make_setup(
     soloist: str | None = None,
     pianist: str | None = None,
     harpist: str | None = None,
+    forced_card: int = 0,
+    forced_seat: int = 0,
 ) -> ConcertoSetup:
     """Validate a configuration; errors name the option at fault (``--players``, ``--soloist`` ...).
 
@@ -126,6 +160,9 @@ def make_setup(
     soloist : {"A", "B", "C", "D"}, optional
     pianist, harpist : str, optional
         Card ids from the card file.
+    forced_card, forced_seat : int, optional
+        A card-effect intervention (ruling PC5): score card ``forced_card - 1`` (in file order)
+        put among seat ``forced_seat``'s setup cards; 0 for none.
 
     Returns
     -------
@@ -149,6 +186,8 @@ def make_setup(
         soloist=soloist,
         pianist=pianist,
         harpist=harpist,
+        forced_card=int(forced_card),
+        forced_seat=int(forced_seat),
     )
 
 
@@ -179,7 +218,10 @@ def play_chunks(
     cards = setup.cards
     card_arrays = (cards.score_need, cards.tokens, cards.pianist_sets, cards.harpist_sets)
     in_lanes = (
-        lanes and setup.players in LANE_PLAYER_COUNTS and all(seats.ids[: setup.players] == GREEDY)
+        lanes
+        and not setup.forced_card
+        and setup.players in LANE_PLAYER_COUNTS
+        and all(seats.ids[: setup.players] == GREEDY)
     )
 
     def play_chunk(first: int, n: int) -> dict[str, np.ndarray]:
@@ -187,7 +229,7 @@ def play_chunks(
         threads = nb.get_num_threads()
         if in_lanes:
             play_greedy_games(setup.seed, first, setup.players, *card_arrays, fixed, out, threads)
-            return outcome_arrays(out)
+            return outcome_arrays(out, forced=False)
         errors = new_error_records(n)
         play_games(
             setup.seed,
@@ -201,13 +243,14 @@ def play_chunks(
             threads,
         )
         raise_first_illegal_choice(errors, first, DECISIONS)
-        return outcome_arrays(out)
+        return outcome_arrays(out, forced=bool(setup.forced_card))
 
     yield from run_chunks(play_chunk, games, chunk_games, progress, threads, first_game)
 
 
-def outcome_arrays(out) -> dict[str, np.ndarray]:
-    """Flatten an engine Outcome into named per-row and per-game arrays."""
+def outcome_arrays(out, forced: bool = False) -> dict[str, np.ndarray]:
+    """Flatten an engine Outcome into named per-row and per-game arrays; ``forced`` adds the
+    card-effect columns (:data:`FORCED_COLUMNS`)."""
     arrays: dict[str, np.ndarray] = {
         "score": out.score,
         "rank": out.rank,
@@ -229,9 +272,20 @@ def outcome_arrays(out) -> dict[str, np.ndarray]:
         "tokens_removed",
         "pile_left",
         "discarded",
+        *(FORCED_COLUMNS if forced else ()),
     ):
         arrays[name] = getattr(out, name)
     return arrays
+
+
+FORCED_COLUMNS = ("forced_held", "forced_exchanged")
+"""Per-game columns of a run under a card-effect intervention (ruling PC5): 1 where the forced
+seat was dealt the card anyway, and 1 where the exchange was made."""
+
+
+def effect_cards(setup: ConcertoSetup) -> list[tuple[int, str]]:
+    """The cards a card-effect study forces (ruling PC5): every score card, by its id."""
+    return [(i + 1, card_id) for i, card_id in enumerate(setup.cards.score_ids)]
 
 
 BOOKKEEPING = ("bag_left", "tokens_removed", "pile_left", "discarded")

@@ -110,6 +110,7 @@ class GameState:
     pianist_card: int = 0
     harpist_card: int = 0
     log: list | None = field(default=None, repr=False)  # event records for a replay, or None
+    forced: tuple[int, int] | None = None  # card effects (PC5): exchange_forced_card's answer
 
 
 def shuffled(rng: np.ndarray, items: list[int]) -> list[int]:
@@ -139,7 +140,9 @@ def setup_game(setup, game: int) -> GameState:
     # 5. contest cards: one soloist, pianist and harpist at random (always drawn)
     fixed = setup.fixed_setup()
     drawn = [int(randint(deal_rng, 4)), int(randint(deal_rng, 3)), int(randint(deal_rng, 3))]
-    soloist, pianist, harpist = (d if f < 0 else int(f) for d, f in zip(drawn, fixed, strict=True))
+    soloist, pianist, harpist = (
+        d if f < 0 else int(f) for d, f in zip(drawn, fixed[:3], strict=True)
+    )
     # 7. all fairy tokens into the bag
     bag = shuffled(deal_rng, [k for k in range(N_KINDS) for _ in range(int(cards.tokens[k]))])
     # 8. the popularity token is drawn first (C2)
@@ -163,12 +166,49 @@ def setup_game(setup, game: int) -> GameState:
         pianist,
         harpist,
     )
+    if setup.forced_card:
+        state.forced = exchange_forced_card(
+            pile, setup.players, setup.forced_card - 1, setup.forced_seat
+        )
     # deal 2 score cards to each player; solo: Pahha 1 face down
     for player in players[: setup.players]:
         player.dealt = [draw_card(state), draw_card(state)]
     if setup.players == 1:
         players[PAHHA].score_cards.append(draw_card(state))
     return state
+
+
+def exchange_forced_card(pile: list[int], players: int, card: int, seat: int) -> tuple[int, int]:
+    """A card-effect intervention (ruling PC5): put score card ``card`` in ``seat``'s reach.
+
+    Before the setup deal, if ``card`` lies where the deal does not reach it (not among the two
+    cards of any player, nor Pahha's face-down card in solo), it changes places with the first
+    setup card ``seat`` is to be dealt. Nothing else of the pile moves.
+
+    Parameters
+    ----------
+    pile : list of int
+        The shuffled score-card pile, top card last; changed in place.
+    players : int
+        Players dealt two cards each from the top, seat 0 first (solo: 1, then Pahha one).
+    card, seat : int
+        The score card's index, and the seat it goes to.
+
+    Returns
+    -------
+    tuple of int
+        1 if the seat is dealt ``card`` anyway; 1 if the exchange was made.
+    """
+    top = len(pile) - 1
+    first = top - 2 * seat
+    dealt = 2 * players + (1 if players == 1 else 0)
+    where = pile.index(card)
+    if where in (first, first - 1):
+        return 1, 0
+    if where > top - dealt:
+        return 0, 0
+    pile[where], pile[first] = pile[first], card
+    return 0, 1
 
 
 def draw_card(state: GameState) -> int | None:
@@ -569,6 +609,11 @@ def play_game(setup, game: int, log: list | None = None) -> dict:
         "tokens_removed": sum(state.removed.values()),
         "pile_left": len(state.pile),
         "discarded": len(state.discard),
+        **(
+            {"forced_held": state.forced[0], "forced_exchanged": state.forced[1]}
+            if state.forced is not None
+            else {}
+        ),
     }
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from fairysim.sim.game import (
     BenchSpec,
+    CardEffects,
     GameSpec,
     ReportOption,
     ReportSpec,
@@ -68,11 +69,19 @@ PAHHA_NOTE = "A tie with Pahha is a loss; Pahha scores 3 per face-down score car
 REPORT_GAMES = 60_000
 """Games per player count of the card-balance report (its writer's default)."""
 
+REPORT_CARD_GAMES = 10_000
+"""Games per arm (the baseline and one per score card) of the card-balance report's card-effect
+section, at each player count: 3 x 27 x 10,000 = 810,000 games."""
+
 SOLO_REPORT_GAMES = 100_000
 """Games per fast policy of the solo report (its writer's default)."""
 
 SOLO_LOOKAHEAD_GAMES = 20_000
 """Games of the lookahead policy in the solo report (its writer's default)."""
+
+SOLO_CARD_GAMES = 20_000
+"""Games per arm (the baseline and one per score card) of the solo report's card-effect section:
+27 x 20,000 = 540,000 games of greedy against Pahha."""
 
 SPEC = register(
     GameSpec(
@@ -157,6 +166,14 @@ SPEC = register(
             ),
         ),
         score_parts=PART_NAMES,
+        card_effects=CardEffects(
+            cards="fairysim.sim.concerto.play:effect_cards",
+            intervention="before the setup deal, the score card changes places with the first "
+            "setup card the seat is to be dealt, where no other seat (nor Pahha) is dealt it "
+            "(PC5); the seat may still keep the other card",
+            card_label="score card",
+            ruling="PC5",
+        ),
         # C4: seat 0 resolves first, then clockwise; the seat index is the turn order.
         turn_order=TurnOrder(
             ruling="C4",
@@ -179,6 +196,14 @@ SPEC = register(
                         kind="policy",
                         default="greedy",
                     ),
+                    ReportOption(
+                        "card_games",
+                        "--card-games",
+                        "Games per arm of the card-effect section: the baseline and one arm "
+                        "per score card, at every player count",
+                        kind="games",
+                        games_default=REPORT_CARD_GAMES,
+                    ),
                 ),
             ),
             ReportSpec(
@@ -197,6 +222,14 @@ SPEC = register(
                         "deals.",
                         kind="games",
                         games_default=SOLO_LOOKAHEAD_GAMES,
+                    ),
+                    ReportOption(
+                        "card_games",
+                        "--card-games",
+                        "Games per arm of the card-effect section: greedy against Pahha, the "
+                        "baseline and one arm per score card",
+                        kind="games",
+                        games_default=SOLO_CARD_GAMES,
                     ),
                 ),
             ),
