@@ -34,15 +34,18 @@ def build_pages(folder: Path) -> list[Path]:
     from fairysim.analysis.fairyland.study import fairyland_study
     from fairysim.analysis.fantastique import report as fantastique
     from fairysim.analysis.fantastique.study import fan_strength
+    from fairysim.analysis.ladder import ladder_study
 
     return [
         fantastique.build_report(
             fan_strength(60, 2, players=(2, 3)),
             card_effects("fantastique", players=(2, 3, 4, 5), games=300, seed=2),
+            ladder_study("fantastique", players=(2, 3, 4, 5), games=300, seed=2),
         ).write(folder / "f"),
         concerto.build_report(
             card_balance(games=200, seed=2, players=(2,)),
             card_effects("concerto", players=(2, 3, 4), games=200, seed=2),
+            ladder_study("concerto", players=(2, 3, 4), games=300, seed=2),
         ).write(folder / "c"),
         solo_report.build_report(
             solo_study(games=300, seed=2, lookahead_games=20),

@@ -415,7 +415,18 @@ def test_real_reports_end_to_end(tmp_path):
     assert len(solo_effects) == 26 and set(solo_effects["table"]) == {"solo against Pahha"}
     balance = runner.invoke(
         app,
-        ["report", "concerto", "--games", "150", "--card-games", "300", "--out-dir", str(tmp_path)],
+        [
+            "report",
+            "concerto",
+            "--games",
+            "150",
+            "--card-games",
+            "300",
+            "--ladder-games",
+            "300",
+            "--out-dir",
+            str(tmp_path),
+        ],
     )
     assert balance.exit_code == 0, balance.output
     page = (tmp_path / "concerto-report.html").read_text()

@@ -117,6 +117,8 @@ def test_real_report_writes_html(tmp_path):
             "200",
             "--card-games",
             "500",
+            "--ladder-games",
+            "300",
             "--seed",
             "1",
             "--out-dir",

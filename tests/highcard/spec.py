@@ -31,6 +31,7 @@ SPEC = register(
         seat_columns=("score", "rank", "win_share", "redrew"),
         summary=(SummaryColumn("card", ("score",)), SummaryColumn("redrew", ("redrew",))),
         cards_help="High card has no card file.",
+        ladder=("coin", "stand", "redraw-low"),
         card_effects=CardEffects(
             cards="highcard:effect_cards",
             intervention="the seat is dealt the card in place of the one it drew",

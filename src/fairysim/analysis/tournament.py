@@ -389,7 +389,9 @@ def _clustered_mean(
         return mean, mean, mean
     fit = sm.OLS(values, np.ones(len(values))).fit(cov_type="cluster", cov_kwds={"groups": groups})
     low, high = fit.conf_int(alpha)[0]
-    return mean, float(low), float(high)
+    # Every value is a share in [0, 1], so is its mean: the normal interval is cut to that range
+    # (a share of 99.9 % must not read "up to 100.1 %").
+    return mean, float(max(low, 0.0)), float(min(high, 1.0))
 
 
 def pair_results(t: Tournament) -> pd.DataFrame:

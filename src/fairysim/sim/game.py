@@ -308,6 +308,9 @@ class GameSpec:
         game has the same length.
     card_effects : CardEffects, optional
         The game's card-effect intervention; None where it declares none.
+    ladder : tuple of str
+        Built-in policies from the weakest rung of its skill ladder to the strongest (random,
+        one-step greedy, the best heuristic), what :mod:`fairysim.analysis.ladder` plays.
     ties : str
         How a game's tied winners count, as the table's title says it ("ties split").
     """
@@ -335,6 +338,7 @@ class GameSpec:
     length_column: str | None = None
     ties: str = "ties split"
     card_effects: CardEffects | None = None
+    ladder: tuple[str, ...] = ()
     _loaded: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     def entry(self, name: str) -> Any:

@@ -26,6 +26,8 @@ from fairysim.analysis.concerto.figures import (
 )
 from fairysim.analysis.concerto.study import PLAYER_COUNTS, CardBalance, card_balance
 from fairysim.analysis.formats import fmt_interval, fmt_intervals, fmt_percent, fmt_points, verdict
+from fairysim.analysis.ladder import LadderStudy, ladder_study
+from fairysim.analysis.ladder_report import ladder_command, ladder_section
 from fairysim.analysis.page import Report
 from fairysim.analysis.ranking import group_label, leading_group
 from fairysim.analysis.sections import (
@@ -40,7 +42,12 @@ from fairysim.analysis.sections import (
 from fairysim.analysis.studies import DEFAULT_SEED, play_study
 from fairysim.sim.batch import Progress
 from fairysim.sim.concerto import ConcertoCards
-from fairysim.sim.concerto.spec import REPORT_CARD_GAMES, REPORT_GAMES, SPEC
+from fairysim.sim.concerto.spec import (
+    REPORT_CARD_GAMES,
+    REPORT_GAMES,
+    REPORT_LADDER_GAMES,
+    SPEC,
+)
 
 NO_TRACE = (
     "Comebacks and lead changes are not shown: Fairy Concerto's engine records no per-round "
@@ -74,6 +81,7 @@ def write_report(
     precision: float | None = None,
     max_games: int | None = None,
     card_games: int | None = None,
+    ladder_games: int | None = None,
 ) -> Path:
     """Run the card-balance study and write its HTML report with CSV and PNG files.
 
@@ -103,6 +111,9 @@ def write_report(
         Games per arm of the card-effect section
         (:func:`~fairysim.analysis.card_effects.card_effects`: the baseline and one arm per
         score card, at every player count, ``policy`` at every seat).
+    ladder_games : int, default :data:`~fairysim.sim.concerto.spec.REPORT_LADDER_GAMES`
+        Games per mirror table of the skill-ladder section
+        (:func:`~fairysim.analysis.ladder.ladder_study`).
 
     Returns
     -------
@@ -134,10 +145,22 @@ def write_report(
         cards=cards,
         threads=threads,
     )
-    return build_report(balance, effects).write(out_dir)
+    ladder = ladder_study(
+        SPEC,
+        players=PLAYER_COUNTS if players is None else players,
+        games=REPORT_LADDER_GAMES if ladder_games is None else ladder_games,
+        seed=DEFAULT_SEED if seed is None else seed,
+        cards=cards,
+        threads=threads,
+    )
+    return build_report(balance, effects, ladder).write(out_dir)
 
 
-def build_report(balance: CardBalance, effects: CardEffectStudy | None = None) -> Report:
+def build_report(
+    balance: CardBalance,
+    effects: CardEffectStudy | None = None,
+    ladder: LadderStudy | None = None,
+) -> Report:
     """Assemble the card-balance report of a finished study in memory (nothing is written).
 
     Parameters
@@ -147,6 +170,9 @@ def build_report(balance: CardBalance, effects: CardEffectStudy | None = None) -
     effects : CardEffectStudy, optional
         The card-effect study (:func:`~fairysim.analysis.card_effects.card_effects`); its
         section is left out without it.
+    ladder : LadderStudy, optional
+        The skill ladder (:func:`~fairysim.analysis.ladder.ladder_study`); its section is left
+        out without it.
 
     Returns
     -------
@@ -196,6 +222,8 @@ def build_report(balance: CardBalance, effects: CardEffectStudy | None = None) -
     _contest_section(report, balance)
     _popularity_section(report, balance)
     turn_order_section(report, balance.balance, SPEC.turn_order)
+    if ladder is not None:
+        ladder_section(report, ladder, ladder_command("concerto", ladder, cards_option(cards)))
     replay_section(
         report,
         balance.balance,

@@ -30,6 +30,8 @@ from fairysim.analysis.fantastique.study import (
     report_lineups,
 )
 from fairysim.analysis.formats import fmt_interval, fmt_intervals, fmt_percent, fmt_points, verdict
+from fairysim.analysis.ladder import LadderStudy, ladder_study
+from fairysim.analysis.ladder_report import ladder_command, ladder_section
 from fairysim.analysis.page import Report
 from fairysim.analysis.ranking import top_wording
 from fairysim.analysis.sections import (
@@ -44,7 +46,12 @@ from fairysim.analysis.sections import (
 from fairysim.analysis.studies import DEFAULT_SEED, play_study
 from fairysim.sim.batch import Progress
 from fairysim.sim.fantastique import FantastiqueCards
-from fairysim.sim.fantastique.spec import REPORT_CARD_GAMES, REPORT_GAMES, SPEC
+from fairysim.sim.fantastique.spec import (
+    REPORT_CARD_GAMES,
+    REPORT_GAMES,
+    REPORT_LADDER_GAMES,
+    SPEC,
+)
 
 DEFAULT_GAMES = REPORT_GAMES
 """Games per (fan, player count, lineup) cell of the default report.
@@ -74,6 +81,7 @@ def write_report(
     max_games: int | None = None,
     policy: str = "greedy",
     card_games: int | None = None,
+    ladder_games: int | None = None,
 ) -> Path:
     """Run the Grande Finale study and write the HTML report with its CSV and PNG files.
 
@@ -104,6 +112,9 @@ def write_report(
         Games per arm of the card-effect section
         (:func:`~fairysim.analysis.card_effects.card_effects`: the baseline and one arm per
         card value, at every player count, fan I, ``policy`` at every seat).
+    ladder_games : int, default :data:`~fairysim.sim.fantastique.spec.REPORT_LADDER_GAMES`
+        Games per mirror table of the skill-ladder section
+        (:func:`~fairysim.analysis.ladder.ladder_study`, fan I).
 
     Returns
     -------
@@ -142,10 +153,23 @@ def write_report(
         threads=threads,
         fan="I",
     )
-    return build_report(strength, effects).write(out_dir)
+    ladder = ladder_study(
+        SPEC,
+        players=PLAYER_COUNTS if players is None else players,
+        games=REPORT_LADDER_GAMES if ladder_games is None else ladder_games,
+        seed=DEFAULT_SEED if seed is None else seed,
+        cards=cards,
+        threads=threads,
+        fan="I",
+    )
+    return build_report(strength, effects, ladder).write(out_dir)
 
 
-def build_report(strength: FanStrength, effects: CardEffectStudy | None = None) -> Report:
+def build_report(
+    strength: FanStrength,
+    effects: CardEffectStudy | None = None,
+    ladder: LadderStudy | None = None,
+) -> Report:
     """Assemble the report of a finished study in memory (nothing is written).
 
     Parameters
@@ -155,6 +179,9 @@ def build_report(strength: FanStrength, effects: CardEffectStudy | None = None) 
     effects : CardEffectStudy, optional
         The card-effect study (:func:`~fairysim.analysis.card_effects.card_effects`); its
         section is left out without it.
+    ladder : LadderStudy, optional
+        The skill ladder (:func:`~fairysim.analysis.ladder.ladder_study`); its section is left
+        out without it.
 
     Returns
     -------
@@ -207,6 +234,9 @@ def build_report(strength: FanStrength, effects: CardEffectStudy | None = None) 
         cards_option = f" --cards {meta['cards']}" if "cards" in meta else ""
         card_effect_section(report, effects, rerun_command("fantastique", effects, cards_option))
     turn_order_section(report, strength.balance, SPEC.turn_order)
+    if ladder is not None:
+        cards_option = f" --cards {meta['cards']}" if "cards" in meta else ""
+        ladder_section(report, ladder, ladder_command("fantastique", ladder, cards_option))
     replay_section(report, strength.balance, lambda e: _replay_command(strength, e))
     _more_tables(report, strength)
 

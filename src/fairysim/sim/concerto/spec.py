@@ -69,6 +69,10 @@ PAHHA_NOTE = "A tie with Pahha is a loss; Pahha scores 3 per face-down score car
 REPORT_GAMES = 60_000
 """Games per player count of the card-balance report (its writer's default)."""
 
+REPORT_LADDER_GAMES = 20_000
+"""Games per mirror table of the report's skill-ladder section (every seat one rung, at each
+player count); its tournament of the rungs plays a tenth of it per mix and rotation."""
+
 REPORT_CARD_GAMES = 10_000
 """Games per arm (the baseline and one per score card) of the card-balance report's card-effect
 section, at each player count: 3 x 27 x 10,000 = 810,000 games."""
@@ -175,6 +179,8 @@ SPEC = register(
             ruling="PC5",
         ),
         # C4: seat 0 resolves first, then clockwise; the seat index is the turn order.
+        # The skill ladder's rungs, weakest first; the best heuristic last (issue 26's ranking).
+        ladder=("random", "greedy", "chaser"),
         turn_order=TurnOrder(
             ruling="C4",
             note="seat index = turn order: composers resolve in seat order from seat 0 (C4)",
@@ -195,6 +201,15 @@ SPEC = register(
                         "The one policy every seat plays (a built-in or module:function).",
                         kind="policy",
                         default="greedy",
+                    ),
+                    ReportOption(
+                        "ladder_games",
+                        "--ladder-games",
+                        "Games per mirror table of the skill-ladder section (each rung at every "
+                        "seat, every player count); its tournament plays a tenth of it per mix "
+                        "and rotation",
+                        kind="games",
+                        games_default=REPORT_LADDER_GAMES,
                     ),
                     ReportOption(
                         "card_games",

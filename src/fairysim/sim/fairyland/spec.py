@@ -175,6 +175,8 @@ SPEC = register(
             ),
         ),
         score_parts=PART_COLUMNS,
+        # The skill ladder's rungs, weakest first; the best heuristic last (issue 26's ranking).
+        ladder=("random", "greedy", "value-bidder"),
         turn_order=TurnOrder(
             column="turn_position",
             ruling="L18",

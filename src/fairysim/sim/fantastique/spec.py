@@ -64,6 +64,10 @@ BENCH = tuple(
 REPORT_GAMES = 6_000
 """Games per (fan, player count, lineup) cell of the report (its writer's default)."""
 
+REPORT_LADDER_GAMES = 20_000
+"""Games per mirror table of the report's skill-ladder section (every seat one rung, at each
+player count); its tournament of the rungs plays a tenth of it per mix and rotation."""
+
 REPORT_CARD_GAMES = 20_000
 """Games per arm (the baseline and one per card value) of the report's card-effect section,
 at each player count: 4 x 9 x 20,000 = 720,000 games, a few seconds warm."""
@@ -130,6 +134,8 @@ SPEC = register(
         ),
         # F1: the start seat of round 1 is drawn; later rounds start elsewhere (F7), so this is
         # the round-1 order.
+        # The skill ladder's rungs, weakest first; the best heuristic last (issue 26's ranking).
+        ladder=("random", "greedy", "balancer"),
         turn_order=TurnOrder(
             start_seat="first_seat",
             ruling="F1",
@@ -146,6 +152,15 @@ SPEC = register(
                 games_default=REPORT_GAMES,
                 takes_cards=True,
                 options=(
+                    ReportOption(
+                        "ladder_games",
+                        "--ladder-games",
+                        "Games per mirror table of the skill-ladder section (each rung at every "
+                        "seat, every player count); its tournament plays a tenth of it per mix "
+                        "and rotation",
+                        kind="games",
+                        games_default=REPORT_LADDER_GAMES,
+                    ),
                     ReportOption(
                         "card_games",
                         "--card-games",

@@ -1,0 +1,84 @@
+"""The skill ladder (fairysim.analysis.ladder), over the game contract, on the toy game.
+
+High card has no turn order to speak of: every seat draws one card from the same shoe and the
+seat index is the order, so no rung gives the first seat an edge. Its ladder is coin (keep or
+redraw at random) < stand < redraw-low (redraw a card below 5), and redrawing a low card
+raises the expected card, so the top rung beats the bottom one at one table.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from html import unescape
+
+import pandas as pd
+import pytest
+
+from fairysim.analysis.ladder import _warnings, ladder_study
+from fairysim.analysis.ladder_report import ladder_figure, ladder_section
+from fairysim.analysis.page import Report
+from fairysim.errors import FairysimError
+from fairysim.sim.game import get_game
+
+
+@pytest.fixture(scope="module")
+def study():
+    return ladder_study("highcard", players=(2, 3), games=6_000, seed=3, deck="short")
+
+
+def test_no_rung_gives_the_first_seat_an_edge(study):
+    rungs = study.rungs
+    assert len(rungs) == 6 and set(rungs["policy"]) == {"coin", "stand", "redraw-low"}
+    for r in rungs.itertuples():
+        assert r.advantage_low <= 0 <= r.advantage_high, r
+        assert r.spread_low <= 0 <= r.spread_high, r
+        assert r.off_fair == ""
+    # The intervals agree with their verdicts (the page refuses a table where they do not).
+    assert not rungs["advantage_significant"].any()
+
+
+def test_the_top_rung_beats_the_bottom_one(study):
+    for gap in study.gaps.itertuples():
+        assert gap.top == "redraw-low" and gap.bottom == "coin"
+        assert 0.5 < gap.low <= gap.share <= gap.high <= 1.0
+    top = study.ratings.groupby("players").head(1)
+    assert (top["policy"] == "redraw-low").all()
+
+
+def test_a_verdict_that_changes_up_the_ladder_is_warned():
+    spec = replace(get_game("highcard"), ladder=("random", "greedy", "best"))
+    rungs = pd.DataFrame(
+        {
+            "players": [3, 3, 3],
+            "table": ["3 players"] * 3,
+            "policy": ["random", "greedy", "best"],
+            "off_fair": ["", "", "1st -3.2 pp"],
+        }
+    )
+    ordered = pd.DataFrame({"players": [3, 3, 3], "policy": ["best", "greedy", "random"]})
+    (warning,) = _warnings(spec, rungs, ordered)
+    assert warning.startswith("3 players: seat advantage differs between greedy")
+    same = rungs.assign(off_fair=["", "1st -1.0 pp", "1st -3.2 pp"])
+    assert _warnings(spec, same, ordered) == []
+    swapped = ordered.assign(policy=["greedy", "best", "random"])
+    assert "the ratings order the rungs greedy, best, random" in _warnings(spec, same, swapped)[0]
+
+
+def test_the_section_and_figure(study):
+    report = Report("ladder", "page.html", "p-")
+    ladder_section(report, study, "fairysim report x --ladder-games 60000")
+    html = unescape(report.html())
+    assert "The skill ladder: balance under weak and strong play" in html
+    assert "coin < stand < redraw-low" in html
+    ax = ladder_figure(study).axes[0]
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["coin", "stand", "redraw-low"]
+    assert ax.get_ylabel() == "starter's win share - fair share (pp)"
+
+
+def test_bad_input_is_named():
+    with pytest.raises(FairysimError) as info:
+        ladder_study(replace(get_game("highcard"), ladder=()), players=2, games=10)
+    assert info.value.where == "GAME"
+    with pytest.raises(FairysimError) as info:
+        ladder_study("highcard", players=2, games=0)
+    assert info.value.where == "--games"
