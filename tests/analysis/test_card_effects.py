@@ -101,9 +101,10 @@ def test_disagreements_name_opposite_signs_and_orders():
 
 
 def test_a_game_without_an_intervention_is_refused_in_one_line():
+    # Every game may declare one: a copy of the toy game's spec without it declares none.
     spec = replace(get_game("highcard"), card_effects=None)
     with pytest.raises(FairysimError, match="declares no card-effect intervention") as info:
-        card_effects(spec, players=2, games=10)
+        card_effects(spec, players=2, games=10, policies="stand")
     assert info.value.where == "GAME"
 
 
@@ -122,7 +123,8 @@ def test_the_section_and_figure(highcard_study):
     html = unescape(report.html())
     assert "Card strength as an effect" in html
     assert "card 6 > card 5 > card 4 > card 3 > card 2 > card 1." in html  # all separated
-    assert "Stronger than the card they replace: card 6, card 5, card 4" in html
+    assert "Stronger than the card it replaces: card 6, card 5, card 4" in html
+    assert "a card worth the hand's average scores 0" in html
     fig = card_effect_figure(highcard_study)
     ax = fig.axes[0]
     assert ax.get_xlabel() == "seat's win share (pp of games)"

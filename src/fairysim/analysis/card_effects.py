@@ -11,7 +11,9 @@ win share, and the card's effect is their mean over the games where the interven
 with the standard error of those per-game differences (the game is the cluster).
 
 Beside it stands the association the same baseline games show: the least-squares slope of the
-seat's win share on how many of the card it was dealt (heteroscedasticity-robust standard error,
+seat's win share on how many of the card it was dealt, or, where the game declares
+``CardEffects.held`` (Fairy Land: no card is dealt), on how many it owned at the end
+(heteroscedasticity-robust standard error,
 statsmodels ``HC1``), in the same unit, share of games per card. Each column is one family
 corrected with Holm's method (:func:`fairysim.analysis.corrections.with_correction`), so a
 card is called stronger or weaker than the card it replaces only where its corrected interval
@@ -134,10 +136,10 @@ def _association(share: np.ndarray, held: np.ndarray) -> tuple[float, float]:
     return float(fit.params[1]), float(fit.bse[1])
 
 
-def _verdict(row: Any) -> str:
+def _verdict(row: Any, stronger: str = STRONGER, weaker: str = WEAKER) -> str:
     if not row.effect_significant:
         return NOT_SHOWN
-    return STRONGER if row.effect > 0 else WEAKER
+    return stronger if row.effect > 0 else weaker
 
 
 def card_effects(
@@ -207,7 +209,10 @@ def card_effects(
     by_players = table.groupby("players", sort=False)
     table["effect_rank"] = by_players["effect"].rank(ascending=False, method="min").astype(int)
     table["association_rank"] = by_players["association"].rank(ascending=False, method="min")
-    table["verdict"] = [_verdict(r) for r in table.itertuples(index=False)]
+    declared = spec.card_effects
+    table["verdict"] = [
+        _verdict(r, declared.stronger, declared.weaker) for r in table.itertuples(index=False)
+    ]
     table = table.sort_values(
         ["players", "effect"], ascending=[True, False], kind="stable"
     ).reset_index(drop=True)
@@ -218,7 +223,9 @@ def card_effects(
     for n, rows_n in table.groupby("players", sort=True):
         estimates = dict(zip(rows_n["label"], rows_n["effect"], strict=True))
         groups[int(n)] = ranked_groups(estimates, pairs[pairs["players"] == n])
-        found = disagreements(rows_n, groups[int(n)][0])
+        found = disagreements(
+            rows_n, groups[int(n)][0], unit=f"of games per copy {spec.card_effects.held_text}"
+        )
         notes += [f"{rows_n['table'].iloc[0]}, {note}" for note in found]
     first = setups[0]
     meta = {
@@ -232,6 +239,10 @@ def card_effects(
         "cards": str(first.cards.source),
         "intervention": spec.card_effects.intervention,
         "card_label": spec.card_effects.card_label,
+        "held_text": spec.card_effects.held_text,
+        "stronger": spec.card_effects.stronger,
+        "weaker": spec.card_effects.weaker,
+        "zero_note": spec.card_effects.zero_note,
         "method": method,
     }
     return CardEffectStudy(table, pairs, groups, notes, meta)
@@ -246,12 +257,17 @@ def _player_count(
     rows = []
     shares: dict[str, np.ndarray] = {}
     made: dict[str, np.ndarray] = {}
+    held_in = load_entry(spec.card_effects.held) if spec.card_effects.held else None
     for card, label in load_entry(spec.card_effects.cards)(base):
         forced = replace(base, forced_card=card, forced_seat=seat)
         arm = _play(spec, forced, games, threads, progress)
         share = np.asarray(arm["win_share"][:, seat], np.float64)
         done = np.asarray(arm["forced_exchanged"], bool)
-        held = np.asarray(arm["forced_held"], np.int64)
+        held = (
+            np.asarray(held_in(base, baseline, card, seat), np.int64)
+            if held_in is not None
+            else np.asarray(arm["forced_held"], np.int64)
+        )
         diff = share[done] - base_share[done]
         n = int(done.sum())
         se = unpaired = float("nan")

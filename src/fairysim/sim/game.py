@@ -206,6 +206,20 @@ class CardEffects:
     card_label: str = "card"
     """What a row of the effects table is ("card value")."""
     ruling: str = ""
+    held: str | None = None
+    """Names the package's ``effect_held(setup, arrays, card, seat)``: how many of the card the
+    seat had in each game of the baseline run ``arrays``, the count the association is the
+    slope on; None: the forced arm's ``forced_held`` (a game whose seats are dealt cards)."""
+    held_text: str = "it was dealt"
+    """What that count is, after "per card of that <card_label>"."""
+    stronger: str = "stronger than the card it replaces"
+    """The verdict where the corrected interval is above 0."""
+    weaker: str = "weaker than the card it replaces"
+    """The verdict where it is below 0."""
+    zero_note: str = (
+        "It compares the card with the one it replaces, so a card worth the hand's average scores 0"
+    )
+    """One sentence: what the effect compares the card with, and what scores 0."""
 
 
 @dataclass(frozen=True)

@@ -111,12 +111,21 @@ def test_write_report_end_to_end(tmp_path):
     calls = []
     out = tmp_path / "new" / "folder"
     html = fr.write_report(
-        out, games=40, seed=2, players=(2,), auction_games=1,
+        out, games=40, seed=2, players=(2,), auction_games=1, card_games=60,
         progress=lambda done, total: calls.append((done, total)),
     )  # fmt: skip
     assert html == out / "fairyland-report.html" and html.exists()
     assert calls[-1][0] == calls[-1][1] == 40 * 3 + 1
-    assert "fairysim report fairyland --games 40 --seed 2 --auction-games 1" in html.read_text()
+    page = html.read_text()
+    assert "fairysim report fairyland --games 40 --seed 2 --auction-games 1" in page
+    # The card-effect section (ruling PL10): 20 forest types (no ogre) and 19 court items.
+    text = text_of(page)
+    assert "Card strength as an effect" in text and "another scale than the lift" in text
+    assert "fairysim report fairyland --seed 2 --card-games 600" in text
+    effects = pd.read_csv(out / "fairyland-card_effects.csv")
+    assert effects["players"].tolist() == [2] * 39 and effects["games"].max() <= 60
+    assert "Ogre (taken)" not in set(effects["label"])
+    assert (out / "fairyland-card_effects.png").exists()
 
 
 def test_failure_mid_way_leaves_nothing(tmp_path, monkeypatch):
@@ -125,7 +134,7 @@ def test_failure_mid_way_leaves_nothing(tmp_path, monkeypatch):
 
     monkeypatch.setattr(fr, "court_figure", broken)
     with pytest.raises(RuntimeError, match="figure failed"):
-        fr.write_report(tmp_path, games=20, seed=1, players=(2,), auction_games=1)
+        fr.write_report(tmp_path, games=20, seed=1, players=(2,), auction_games=1, card_games=10)
     assert list(tmp_path.iterdir()) == []
 
 
@@ -155,7 +164,7 @@ def test_the_command_line_writes_the_report(tmp_path):
     result = runner.invoke(
         app,
         ["report", "fairyland", "--games", "30", "--seed", "4", "--auction-games", "1",
-         "--policy", "random", "--out-dir", str(tmp_path)],
+         "--card-games", "20", "--policy", "random", "--out-dir", str(tmp_path)],
     )  # fmt: skip
     assert result.exit_code == 0, result.output
     html = Path(result.output.split("Report written to ", 1)[1].strip())
@@ -163,6 +172,7 @@ def test_the_command_line_writes_the_report(tmp_path):
     page_text = text_of(html.read_text())
     assert "every seat plays random" in page_text
     assert "--auction-games 1 --policy random" in page_text
+    assert "--card-games 200 --policy random" in page_text
 
 
 @pytest.mark.parametrize(
@@ -172,6 +182,7 @@ def test_the_command_line_writes_the_report(tmp_path):
         (["--policy", "greedy,random"], "--policy"),
         (["--policy", "nobody"], "--policy"),
         (["--games", "0"], "--games"),
+        (["--card-games", "0"], "--card-games"),
     ],
 )
 def test_bad_input_is_one_line_exit_2(tmp_path, args, option):

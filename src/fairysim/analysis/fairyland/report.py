@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from fairysim.analysis.card_effect_report import card_effect_section
+from fairysim.analysis.card_effects import CardEffectStudy, card_effects
 from fairysim.analysis.fairyland.figures import (
     COURT_FIGURE_MEASURES,
     auction_figure,
@@ -48,7 +50,12 @@ from fairysim.analysis.sections import (
 from fairysim.analysis.studies import DEFAULT_SEED, play_study
 from fairysim.sim.batch import Progress
 from fairysim.sim.fairyland import FairyLandCards
-from fairysim.sim.fairyland.spec import REPORT_AUCTION_GAMES, REPORT_GAMES, SPEC
+from fairysim.sim.fairyland.spec import (
+    REPORT_AUCTION_GAMES,
+    REPORT_CARD_GAMES,
+    REPORT_GAMES,
+    SPEC,
+)
 
 NO_TRACE = (
     "Comebacks and lead changes are not shown: Fairy Land's engine records no standings per "
@@ -92,6 +99,7 @@ def write_report(
     auction_games: int | None = None,
     precision: float | None = None,
     max_games: int | None = None,
+    card_games: int | None = None,
 ) -> Path:
     """Run the Fairy Land study and write its HTML report with CSV and PNG files.
 
@@ -119,6 +127,10 @@ def write_report(
         Instead of ``games``: play the study at doubling game counts until the balance card's
         corrected turn-order half-widths are at most ``precision``, at most ``max_games``
         per run (:func:`~fairysim.analysis.studies.play_study`).
+    card_games : int, default :data:`~fairysim.sim.fairyland.spec.REPORT_CARD_GAMES`
+        Games per arm of the card-effect section
+        (:func:`~fairysim.analysis.card_effects.card_effects`: the baseline and one arm per
+        card type, at every player count, the random court, ``policy`` at every seat, seat 0).
 
     Returns
     -------
@@ -142,16 +154,29 @@ def write_report(
         precision,
         max_games,
     )
-    return build_report(study).write(out_dir)
+    effects = card_effects(
+        SPEC,
+        players=PLAYER_COUNTS if players is None else players,
+        games=REPORT_CARD_GAMES if card_games is None else card_games,
+        seed=DEFAULT_SEED if seed is None else seed,
+        policies=policy,
+        cards=cards,
+        threads=threads,
+        court=BALANCE_COURT,
+    )
+    return build_report(study, effects).write(out_dir)
 
 
-def build_report(study: FairyLandStudy) -> Report:
+def build_report(study: FairyLandStudy, effects: CardEffectStudy | None = None) -> Report:
     """Assemble the report of a finished study in memory (nothing is written).
 
     Parameters
     ----------
     study : FairyLandStudy
         Result of :func:`~fairysim.analysis.fairyland.study.fairyland_study`.
+    effects : CardEffectStudy, optional
+        The card-effect study (:func:`~fairysim.analysis.card_effects.card_effects`, ruling
+        PL10); its section is left out without it.
 
     Returns
     -------
@@ -200,6 +225,9 @@ def build_report(study: FairyLandStudy) -> Report:
         trace_note=NO_TRACE,
     )
     _card_section(report, study)
+    if effects is not None:
+        _card_effect_note(report, effects)
+        card_effect_section(report, effects, card_effect_command(meta, effects))
     _auction_section(report, study)
     _court_section(report, study)
     _length_section(report, study)
@@ -210,8 +238,10 @@ def build_report(study: FairyLandStudy) -> Report:
         "Every table is also a CSV file beside this page, in full precision: the card balance "
         f"per player count (`{FILE_PREFIX}cards.csv`), every recorded auction "
         f"(`{FILE_PREFIX}auctions.csv`), the courts' means (`{FILE_PREFIX}court_levels.csv`) and "
-        f"the distribution of auctions per game (`{FILE_PREFIX}auction_counts.csv`); every "
-        f"figure is also an SVG file; `{FILE_PREFIX}metadata.json` records the configuration."
+        f"the distribution of auctions per game (`{FILE_PREFIX}auction_counts.csv`)"
+        + (f", the card effects (`{FILE_PREFIX}card_effects.csv`)" if effects is not None else "")
+        + f"; every figure is also an SVG file; `{FILE_PREFIX}metadata.json` records the "
+        "configuration."
     )
     report.data("cards", study.cards)
     report.data("auctions", study.auctions)
@@ -225,6 +255,19 @@ def command(meta: dict) -> str:
     """The command line that writes the same report."""
     text = f"fairysim report fairyland {games_option(meta)} --seed {meta['seed']}"
     text += f" --auction-games {meta['auction_games']}"
+    if meta["policy"] != "greedy":
+        text += f" --policy {meta['policy']}"
+    if "cards" in meta:
+        text += f" --cards {meta['cards']}"
+    return text
+
+
+def card_effect_command(meta: dict, effects: CardEffectStudy) -> str:
+    """The report command that reruns the card-effect section with ten times the games."""
+    text = (
+        f"fairysim report fairyland --seed {effects.meta['seed']} "
+        f"--card-games {10 * effects.meta['games']}"
+    )
     if meta["policy"] != "greedy":
         text += f" --policy {meta['policy']}"
     if "cards" in meta:
@@ -298,6 +341,20 @@ def _card_section(report: Report, study: FairyLandStudy) -> None:
         "court items PROVISIONAL, ruling L13). Per player count, with the collectors' and "
         f"others' win shares: `{FILE_PREFIX}cards.csv`.",
         display=display,
+    )
+
+
+def _card_effect_note(report: Report, effects: CardEffectStudy) -> None:
+    """How the card-effect section below reads beside the card balance above."""
+    report.paragraph(
+        "The next section measures each card type's own effect (ruling PL10), on the "
+        f"{effects.meta['setup']['court']} court (PROVISIONAL, ruling L13), seat 0, every seat "
+        "playing the report's policy. Its association is on another scale than the lift "
+        "above: the lift compares seats that collected at least one card of a type with seats "
+        "that collected none, per player count and averaged over them, while the "
+        "association there is the change in win share per card owned at the end, by player "
+        "count, for seat 0 only. The two need not agree in size. Ogres have no row there: an "
+        "ogre is never held (L6), so no seat can start the game with one."
     )
 
 

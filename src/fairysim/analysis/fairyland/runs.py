@@ -20,7 +20,7 @@ from fairysim.analysis.run_arrays import run_players, seat_arrays
 from fairysim.analysis.stats import flag_difference, wilson_interval
 from fairysim.sim.fairyland.cards import Court
 from fairysim.sim.fairyland.rules import ANIMALS, CARD_NAMES, FLOWERS, SPECIAL_FAIRIES
-from fairysim.sim.fairyland.spec import COLLECTED_NAMES
+from fairysim.sim.fairyland.spec import COLLECTED_NAMES, FOREST_LABELS
 
 GROUPS = ("animal", "flower", "special fairy", "goblin", "ogre", "pendant", "court item")
 """Kinds of card type, in the order the report lists them."""
@@ -36,20 +36,6 @@ GROUP_OF = {
 """The kind of every forest card type (the Lost Half of the Royal Pendant is the forest's one
 item, rulebook "What is in the Forest?")."""
 
-FOREST_LABELS = {
-    **{CARD_NAMES[t]: CARD_NAMES[t].capitalize() for t in ANIMALS},
-    **{CARD_NAMES[t]: f"{CARD_NAMES[t].capitalize()} flower" for t in FLOWERS},
-    "warrior": "Warrior Fairy",
-    "explorer": "Explorer Fairy",
-    "fauna": "Fairy of the Fauna",
-    "flora": "Fairy of the Flora",
-    "herald": "Herald Fairy",
-    "wind": "Fairy of the Wind",
-    "goblin": "Goblin",
-    "ogre": "Ogre (taken)",
-    "lost_half": "Lost Half of the Pendant",
-}
-"""Display names of the forest card types (the rulebook's, not the card file's ids)."""
 
 MASK_COLUMNS = ("items_held_mask", "items_used_mask", "court_items")
 GAME_COLUMNS = (

@@ -216,7 +216,16 @@ COURT_BOTTOM = 5  # ring slot of the court deck's bottom item
 FAILED = 6  # 1 once a policy answered outside its choices
 KNOWN = 7  # value_bidder's clearing values worked out this turn (bit seat * CLEARINGS + c)
 LOGGING = 8  # 1 while the game's auctions are logged (Table.auction_log)
-N_COUNTERS = 9
+FORCED_HELD = 9  # cards of the forced type the forced seat held at setup (card effects): 0
+FORCED_DONE = 10  # 1 if the forced card was put in the seat's hands (ruling PL10), else 0
+N_COUNTERS = 11
+
+FORCE_CARD = 0
+"""Slot of the forced card in a kernel's ``force`` array (ruling PL10): a forest card type
+(``FIRST_FOREST_TYPE ..``), ``N_CARD_TYPES + i`` for court item ``i``; 0 = no intervention."""
+FORCE_SEAT = 1
+"""Slot of the seat the forced card goes to."""
+FORCE_SIZE = 2
 
 # Table.auction_log columns (one row per auction, in order; see play.AUCTION_COLUMNS)
 L_TURN = 0  # 0-based turn of the auction
@@ -440,9 +449,12 @@ def ask(t, seats, error, seat, decision, n):
 
 
 @nb.njit(cache=True, inline="always")
-def setup_game(t, seed, game, n_players, crests):
+def setup_game(t, seed, game, n_players, crests, force):
     """Reset the table and set up game ``game`` with the reference's draws: the forest shuffle,
-    the court shuffle, the starting seat (:mod:`.reference`, "Order of random draws")."""
+    the court shuffle, the starting seat (:mod:`.reference`, "Order of random draws").
+
+    With ``force[FORCE_CARD] > 0`` the forced seat then starts with that card
+    (:func:`force_card`, ruling PL10); no random draw changes."""
     v = t.public
     for i in range(V_ITEM_TABLE):  # the dynamic part of the view; the rest is static
         v[i] = 0
@@ -490,6 +502,73 @@ def setup_game(t, seed, game, n_players, crests):
         left -= 1
         add_to_clearing(v, c, t.forest[left])
     v[V_FOREST_LEFT] = left
+    if force[FORCE_CARD] > 0:
+        force_card(t, force[FORCE_CARD], force[FORCE_SEAT], n_items)
+
+
+@nb.njit(cache=True, inline="always")
+def take_forced_card(forest, left, card):
+    """Card effects (ruling PL10): take the bottommost card of type ``card`` out of the forest
+    deck ``forest[:left]`` (top last), the cards above it moving down one place, so that the
+    deck gives out the same cards in the same order but that one. Returns the deck's new size,
+    or -1 (nothing moved) where the deck holds no such card, or only that one card."""
+    if left < 2:
+        return -1
+    for i in range(left):
+        if forest[i] == card:
+            for j in range(i, left - 1):
+                forest[j] = forest[j + 1]
+            return left - 1
+    return -1
+
+
+@nb.njit(cache=True, inline="always")
+def force_court_item(court, court_all, n_items, item):
+    """Card effects (ruling PL10): take court item ``item`` for a seat before the game. Where the
+    game's court deck ``court[:COURT_DECK_SIZE]`` holds it, the first item the court shuffle left
+    out (``court_all[n_items - COURT_DECK_SIZE - 1]``) takes its place; otherwise it comes from
+    the box and the deck is as drawn. Returns ``(done, placed)``: ``done`` 0 (nothing moved)
+    where the deck holds it and the court has no item left out; ``placed`` the item put in its
+    place, -1 for none."""
+    for j in range(COURT_DECK_SIZE):
+        if court[j] == item:
+            if n_items <= COURT_DECK_SIZE:
+                return 0, -1
+            placed = court_all[n_items - COURT_DECK_SIZE - 1]
+            court[j] = placed
+            return 1, placed
+    return 1, -1
+
+
+@nb.njit(cache=True, inline="always")
+def force_card(t, card, seat, n_items):
+    """Card effects (ruling PL10): ``seat`` starts the game with ``card``, as if it had gained it
+    before the first turn: a forest card taken out of the forest deck
+    (:func:`take_forced_card`), in front of the seat or, a special fairy, in its hand; a court
+    item (``card = N_CARD_TYPES + item``) face up before it, a permanent one acting from the
+    first turn (:func:`force_court_item`). Writes ``FORCED_HELD`` (0: a seat starts with no
+    forest card and no item) and ``FORCED_DONE``."""
+    v = t.public
+    done = 0
+    if card < N_CARD_TYPES:
+        left = take_forced_card(t.forest, v[V_FOREST_LEFT], card)
+        if left >= 0:
+            v[V_FOREST_LEFT] = left
+            if is_special(card):
+                v[V_HAND + seat] |= 1 << card
+            else:
+                v[V_COLLECTED + seat * N_CARD_TYPES + card] += 1
+            done = 1
+    else:
+        item = card - N_CARD_TYPES
+        done, placed = force_court_item(t.court, t.court_all, n_items, item)
+        if done:
+            if placed >= 0:
+                t.counters[COURT_ITEMS] |= 1 << placed
+            t.counters[COURT_ITEMS] |= 1 << item
+            gain_item(v, seat, item)
+    t.counters[FORCED_HELD] = 0
+    t.counters[FORCED_DONE] = done
 
 
 # --- Gaining cards (L6, L17) -------------------------------------------------------------------
@@ -978,10 +1057,11 @@ def write_outcome(t, n_players, out, row):
 
 
 @nb.njit(cache=True, inline="always")
-def play_game(t, seed, game, n_players, crests, seats, error, logging):
+def play_game(t, seed, game, n_players, crests, force, seats, error, logging):
     """Play game ``game`` into the table, its auctions logged in ``t.auction_log`` when
-    ``logging``; True unless a policy answered illegally."""
-    setup_game(t, seed, game, n_players, crests)
+    ``logging``, under the card-effect intervention ``force`` (none when ``force[0] == 0``);
+    True unless a policy answered illegally."""
+    setup_game(t, seed, game, n_players, crests, force)
     t.counters[LOGGING] = logging
     v = t.public
     while True:  # the game ends with the turn whose Dawn drew the last forest card (L10)
@@ -999,16 +1079,25 @@ def play_game(t, seed, game, n_players, crests, seats, error, logging):
 
 
 @nb.njit(cache=True, _nrt=False)
-def play_block(t, seed, first_game, lo, hi, n_players, crests, seats, out, log, error):
+def play_block(
+    t, seed, first_game, lo, hi, n_players, crests, force, seats, out, log, forced, error
+):
     """Play games ``first_game + lo .. first_game + hi - 1`` into rows ``lo .. hi - 1``, and
-    their auctions into ``log[lo .. hi - 1]`` unless ``log`` has no rows; a game whose policy
-    answers illegally stops the block, its record saying where and why."""
+    their auctions into ``log[lo .. hi - 1]`` unless ``log`` has no rows; under a card-effect
+    intervention (``force``) row ``row`` of ``forced`` gets the game's ``(held, done)``
+    (:func:`force_card`). A game whose policy answers illegally stops the block, its record
+    saying where and why."""
     logging = log.shape[0] > 0
+    forcing = force[FORCE_CARD] > 0
     for row in range(lo, hi):
-        if not play_game(t, seed, first_game + row, n_players, crests, seats, error[1:], logging):
+        game = first_game + row
+        if not play_game(t, seed, game, n_players, crests, force, seats, error[1:], logging):
             error[ERROR_ROW] = row
             return
         write_outcome(t, n_players, out, row)
+        if forcing:
+            forced[row, 0] = t.counters[FORCED_HELD]
+            forced[row, 1] = t.counters[FORCED_DONE]
         if logging:
             for i in range(t.counters[AUCTIONS]):
                 for k in range(N_LOG_FIELDS):
@@ -1029,8 +1118,10 @@ def play_games(
     majority,
     crests,
     item_table,
+    force,
     out,
     auction_log,
+    forced,
     errors,
     n_threads,
 ):
@@ -1050,9 +1141,14 @@ def play_games(
         Fairy Crests per seat at this table.
     item_table : int64[court items, ITEM_FIELDS]
         The court the game's 9 items are drawn from.
+    force : int64[FORCE_SIZE]
+        A card-effect intervention (ruling PL10): ``force[FORCE_CARD]`` the card (0: none),
+        ``force[FORCE_SEAT]`` the seat.
     auction_log : int64[games, most_auctions(forest cards), N_LOG_FIELDS] or int64[0, 1, ...]
         Each game's auctions in order (``out.auctions`` rows of them), or nothing logged when
         it has no rows.
+    forced : int8[games, 2] or int8[1, 2]
+        Under an intervention, each game's ``(held, done)`` (:func:`force_card`); else unused.
     """
     n_games = out.score.shape[0]
     n_blocks = block_count(n_games, GAMES_PER_BLOCK)
@@ -1067,6 +1163,8 @@ def play_games(
         t, block_out = borrowed_fields(owner), borrowed_fields(out)
         block_errors = borrowed(errors)
         block_log = borrowed(auction_log)
+        block_force = borrowed(force)
+        block_forced = borrowed(forced)
         block = claim_block(queue)
         while block < n_blocks:
             lo, hi = block_rows(block, GAMES_PER_BLOCK, n_games)
@@ -1078,9 +1176,11 @@ def play_games(
                 hi,
                 n_players,
                 crests,
+                block_force,
                 seats,
                 block_out,
                 block_log,
+                block_forced,
                 block_errors[block],
             )
             block = claim_block(queue)

@@ -29,11 +29,21 @@ from fairysim.sim.fairyland.cards import (
     load_court,
 )
 from fairysim.sim.fairyland.engine import new_outcome, play_games
-from fairysim.sim.fairyland.rules import DECISIONS, FIRST_FOREST_TYPE, HALF, MAX_SEATS, card_type
+from fairysim.sim.fairyland.rules import (
+    CARD_NAMES,
+    DECISIONS,
+    FIRST_FOREST_TYPE,
+    HALF,
+    MAX_SEATS,
+    N_CARD_TYPES,
+    OGRE,
+    card_type,
+)
 from fairysim.sim.fairyland.spec import (
     COLLECTED_COLUMNS,
     COLLECTED_NAMES,
     COURTS,
+    FOREST_LABELS,
     NAME,
     PART_COLUMNS,
 )
@@ -75,6 +85,11 @@ BOOKKEEPING = (
 """Arrays of :func:`play_chunks` that only tests read (where every card ended); the tidy rows
 leave them out."""
 
+FORCED_COLUMNS = ("forced_held", "forced_exchanged")
+"""Per-game columns of a run under a card-effect intervention (ruling PL10): the cards of the
+forced type the forced seat held at setup without it (always 0: a seat starts with no forest
+card and no item), and 1 where the card was put in its hands."""
+
 
 @dataclass(frozen=True)
 class FairyLandSetup(GameSetup):
@@ -87,10 +102,38 @@ class FairyLandSetup(GameSetup):
 
     court: Court
     court_name: str = RANDOM_COURT
+    forced_card: int = 0
+    forced_seat: int = 0
     game = NAME
 
+    def check(self) -> None:
+        """A forced card (ruling PL10) must be a forest card type of the card file other than
+        the ogre, or ``N_CARD_TYPES + i`` for an item ``i`` of the court, for a seat at the
+        table."""
+        card = self.forced_card
+        if card:
+            forest = FIRST_FOREST_TYPE <= card < N_CARD_TYPES and card != OGRE
+            if forest and self.cards.forest[card] == 0:
+                raise FairysimError("forced_card", f"{card} is no card type of this forest")
+            if not forest and not 0 <= card - N_CARD_TYPES < self.court.n_items:
+                raise FairysimError(
+                    "forced_card",
+                    f"{card} is neither a forest card type ({FIRST_FOREST_TYPE} to "
+                    f"{N_CARD_TYPES - 1}, the ogre {OGRE} excepted) nor a court item "
+                    f"({N_CARD_TYPES} to {N_CARD_TYPES + self.court.n_items - 1})",
+                )
+        if not 0 <= self.forced_seat < self.players:
+            raise FairysimError(
+                "forced_seat", f"{self.forced_seat} is no seat of {self.players} players"
+            )
+
     def choices(self) -> list[str]:
-        return [f"court {self.court_name}"]
+        forced = (
+            [f"{forced_label(self, self.forced_card)} forced to seat {self.forced_seat}"]
+            if self.forced_card
+            else []
+        )
+        return [f"court {self.court_name}", *forced]
 
     def preamble(self) -> list[str]:
         """The court (PROVISIONAL where it is, ruling L13) and the card file."""
@@ -100,12 +143,51 @@ class FairyLandSetup(GameSetup):
         return ["Points are exact halves (ruling L11); ties are broken by L12, no shared wins."]
 
     def own_config(self) -> dict[str, Any]:
+        forced = (
+            {"forced_card": self.forced_card, "forced_seat": self.forced_seat}
+            if self.forced_card
+            else {}
+        )
         return {
             "court": self.court_name,
             "court_source": self.court.source,
             "court_items": list(self.court.ids),
             "court_provisional": self.court.provisional,
+            **forced,
         }
+
+
+def forced_label(setup: FairyLandSetup, card: int) -> str:
+    """How a card-effect study names forced card ``card`` (a forest type or court item)."""
+    if card < N_CARD_TYPES:
+        return FOREST_LABELS[CARD_NAMES[card]]
+    return setup.court.names[card - N_CARD_TYPES]
+
+
+def effect_cards(setup: FairyLandSetup) -> list[tuple[int, str]]:
+    """The cards a card-effect study forces (ruling PL10): every forest card type the card file
+    holds but the ogre (never held, L6), then every item of the court, by its type id (court
+    item ``i`` is ``N_CARD_TYPES + i``), labelled as the report names them."""
+    forest = [
+        card
+        for card in range(FIRST_FOREST_TYPE, N_CARD_TYPES)
+        if card != OGRE and setup.cards.forest[card] > 0
+    ]
+    items = [N_CARD_TYPES + i for i in range(setup.court.n_items)]
+    return [(card, forced_label(setup, card)) for card in forest + items]
+
+
+def effect_held(
+    setup: FairyLandSetup, arrays: dict[str, np.ndarray], card: int, seat: int
+) -> np.ndarray:
+    """How many of ``card`` ``seat`` owned at the end of each game of the run ``arrays`` (a
+    forest card's ``n_<card>``; 1 where it held or used a court item): the count the
+    card-effect study's association is the slope on."""
+    if card < N_CARD_TYPES:
+        return np.asarray(arrays[f"n_{CARD_NAMES[card]}"][:, seat], np.int64)
+    bit = np.uint32(1) << np.uint32(card - N_CARD_TYPES)
+    owned = arrays["items_held_mask"][:, seat] | arrays["items_used_mask"][:, seat]
+    return ((owned & bit) > 0).astype(np.int64)
 
 
 def parse_court(court: str | Path | Court | None) -> tuple[str, Court]:
@@ -136,6 +218,8 @@ def make_setup(
     seed: int = 0,
     cards: str | Path | FairyLandCards | None = None,
     court: str | Path | Court | None = None,
+    forced_card: int = 0,
+    forced_seat: int = 0,
 ) -> FairyLandSetup:
     """Validate a configuration; errors name the option at fault (``--players``, ``--court`` ...).
 
@@ -152,6 +236,9 @@ def make_setup(
         ``"random"`` (default: 9 of the shipped 19 PROVISIONAL items each game, L2, L13),
         ``"starred"`` (the 9 first-game items), ``"none"`` (a court of no effect, PL9) or a court
         file.
+    forced_card, forced_seat : int, default 0
+        A card-effect intervention (ruling PL10): seat ``forced_seat`` starts every game with
+        ``forced_card`` (see :func:`effect_cards`); 0 for none.
 
     Returns
     -------
@@ -166,6 +253,8 @@ def make_setup(
         cards=card_set,
         court=court_set,
         court_name=court_name,
+        forced_card=int(forced_card),
+        forced_seat=int(forced_seat),
     )
 
 
@@ -184,22 +273,41 @@ def play_chunks(
     Per-seat arrays (shape ``(n, players)``) are the spec's seat columns and the item masks;
     per-game arrays (shape ``(n,)``) are ``turns``, ``auctions``, ``unbid_clearings``,
     ``start_seat``, ``court_items`` and the :data:`BOOKKEEPING` counts. Fairy Land has no lanes
-    engine: ``lanes`` is accepted (the contract's keyword) and changes nothing.
+    engine: ``lanes`` is accepted (the contract's keyword) and changes nothing. Under a
+    card-effect intervention (``setup.forced_card``, ruling PL10) the arrays also hold
+    :data:`FORCED_COLUMNS` of shape (n,), and ``court_items`` includes the forced item.
     """
     no_log = np.zeros((0, 1, engine.N_LOG_FIELDS), np.int64)
 
     def play_chunk(first: int, n: int) -> dict[str, np.ndarray]:
-        return outcome_arrays(_play(setup, first, n, no_log))
+        forced = np.zeros((n if setup.forced_card else 1, len(FORCED_COLUMNS)), np.int8)
+        arrays = outcome_arrays(_play(setup, first, n, no_log, forced))
+        if setup.forced_card:
+            for k, name in enumerate(FORCED_COLUMNS):
+                arrays[name] = forced[:, k].copy()
+        return arrays
 
     yield from run_chunks(play_chunk, games, chunk_games, progress, threads, first_game)
 
 
-def _play(setup: FairyLandSetup, first: int, n: int, auction_log: np.ndarray):
+def _play(
+    setup: FairyLandSetup,
+    first: int,
+    n: int,
+    auction_log: np.ndarray,
+    forced: np.ndarray | None = None,
+):
     """Games ``first .. first + n - 1`` on the numba threads set: the engine's Outcome (and
-    their auctions in ``auction_log``, unless it has no rows)."""
+    their auctions in ``auction_log``, unless it has no rows; under a card-effect intervention
+    each game's ``(held, done)`` in ``forced``, int8[n, 2])."""
     cards = setup.cards
     out = new_outcome(n, setup.players)
     errors = new_error_records(n)
+    force = np.zeros(engine.FORCE_SIZE, np.int64)
+    force[engine.FORCE_CARD] = setup.forced_card
+    force[engine.FORCE_SEAT] = setup.forced_seat
+    if forced is None:
+        forced = np.zeros((n if setup.forced_card else 1, len(FORCED_COLUMNS)), np.int8)
     play_games(
         setup.seed,
         first,
@@ -210,8 +318,10 @@ def _play(setup: FairyLandSetup, first: int, n: int, auction_log: np.ndarray):
         cards.majority,
         cards.crests_for(setup.players),
         np.ascontiguousarray(setup.court.table, dtype=np.int64),
+        force,
         out,
         auction_log,
+        forced,
         errors,
         nb.get_num_threads(),
     )

@@ -58,7 +58,7 @@ import numpy as np
 
 from fairysim.errors import IllegalChoiceError
 from fairysim.sim.fairyland.cards import Court, FairyLandCards
-from fairysim.sim.fairyland.play import FairyLandSetup
+from fairysim.sim.fairyland.play import FORCED_COLUMNS, FairyLandSetup
 from fairysim.sim.fairyland.rules import (
     ACT_CREST,
     ACT_DRUIDS,
@@ -240,6 +240,7 @@ class GameState:
         default_factory=lambda: np.zeros((MAX_CHOICES, CHOICE_WIDTH), np.int64)
     )
     log: list | None = field(default=None, repr=False)  # event records for a replay, or None
+    forced: tuple[int, int] | None = None  # card effects (PL10): what force_card returned
 
 
 def shuffled(rng: np.ndarray, items: list[int]) -> list[int]:
@@ -271,6 +272,12 @@ def setup_game(setup: FairyLandSetup, game: int) -> GameState:
     clearings = [Counter() for _ in range(CLEARINGS)]
     for clearing in clearings:
         clearing[forest.pop()] += 1
+    in_game = set(court)
+    forced = None
+    if setup.forced_card:
+        forced = force_card(
+            setup.forced_card, players[setup.forced_seat], forest, court, court_all, in_game
+        )
     return GameState(
         game,
         setup.players,
@@ -282,9 +289,79 @@ def setup_game(setup: FairyLandSetup, game: int) -> GameState:
         court,
         clearings,
         start_seat,
-        sorted(court),
+        sorted(in_game),
         active=start_seat,
+        forced=forced,
     )
+
+
+# --- Card effects (ruling PL10, not a rule of play) -----------------------------------------------
+
+
+def take_forced_card(forest: list[int], card: int) -> bool:
+    """Take the bottommost card of type ``card`` out of the forest deck ``forest`` (top last):
+    the deck then gives out the same cards in the same order but that one. Nothing moves, and
+    False is returned, where the deck holds no such card, or only that one card."""
+    if len(forest) < 2 or card not in forest:
+        return False
+    forest.remove(card)  # the first one in the list: the bottommost
+    return True
+
+
+def force_court_item(court: list[int], court_all: list[int], item: int) -> tuple[bool, int | None]:
+    """Take court item ``item`` for a seat before the game. Where the game's court deck
+    ``court`` holds it, the first item the court shuffle left out (the one just below the deck
+    in ``court_all``) takes its place; otherwise it comes from the box and the deck is as drawn.
+    Returns ``(done, placed)``: False (nothing moved) where the deck holds it and no item was
+    left out; ``placed`` the item put in its place, or None."""
+    if item not in court:
+        return True, None
+    if len(court_all) <= COURT_DECK_SIZE:
+        return False, None
+    placed = court_all[-COURT_DECK_SIZE - 1]
+    court[court.index(item)] = placed
+    return True, placed
+
+
+def force_card(
+    card: int,
+    player: Player,
+    forest: list[int],
+    court: list[int],
+    court_all: list[int],
+    in_game: set[int],
+) -> tuple[int, int]:
+    """A card-effect intervention (ruling PL10): ``player`` starts the game with ``card``, as if
+    it had gained it before the first turn.
+
+    A forest card type (no ogre) is taken out of the forest deck (:func:`take_forced_card`) and
+    put in front of the seat, a special fairy in its hand; ``card = N_CARD_TYPES + i`` is court
+    item ``i``, held face up from the first turn (:func:`force_court_item`; ``in_game``, the
+    game's items, gains it and the item put in its place). No random number is drawn.
+
+    Returns
+    -------
+    tuple of int
+        ``(held, done)``: how many of ``card`` the seat held at setup without the intervention
+        (always 0), and 1 if the card was put in its hands (0 if nothing moved).
+    """
+    if card < N_CARD_TYPES:
+        if not take_forced_card(forest, card):
+            return 0, 0
+        if card in SPECIAL_FAIRIES:
+            player.hand.add(card)
+        else:
+            player.collected[card] += 1
+        return 0, 1
+    item = card - N_CARD_TYPES
+    done, placed = force_court_item(court, court_all, item)
+    if not done:
+        return 0, 0
+    in_game.add(item)
+    if placed is not None:
+        in_game.add(placed)
+    player.items.append(item)
+    return 0, 1
 
 
 # --- Asking a policy ------------------------------------------------------------------------------
@@ -855,7 +932,8 @@ def play_game(setup: FairyLandSetup, game: int, log: list | None = None) -> dict
         Per game: ``start_seat``, ``turns``, ``auctions``, ``unbid_clearings``, ``court_items``
         (bitmask of the game's 9 items), and the conservation counts ``forest_left``,
         ``druids_left``, ``clearing_cards``, ``box``, ``forest_accounted`` (every forest card
-        found somewhere), ``court_left``, ``court_accounted``.
+        found somewhere), ``court_left``, ``court_accounted``; under a card-effect
+        intervention (ruling PL10) also :data:`.play.FORCED_COLUMNS`.
     """
     state = setup_game(setup, game)
     state.log = log
@@ -914,7 +992,11 @@ def play_game(setup: FairyLandSetup, game: int, log: list | None = None) -> dict
     )
     items_held = [sum(1 << i for i in p.items) for p in state.players]
     items_used = [sum(1 << i for i in p.used_items) for p in state.players]
+    forced = {}
+    if state.forced is not None:
+        forced = dict(zip(FORCED_COLUMNS, state.forced, strict=True))
     return {
+        **forced,
         "score": score,
         "parts": [[p[name] for name in PART_NAMES] for p in parts],
         "rank": rank,
