@@ -52,7 +52,9 @@ def build_pages(folder: Path) -> list[Path]:
             card_effects("concerto", players=1, games=300, seed=2),
         ).write(folder / "s"),
         fairyland.build_report(
-            fairyland_study(games=120, seed=2, players=(2,), auction_games=5)
+            fairyland_study(games=120, seed=2, players=(2,), auction_games=5),
+            card_effects("fairyland", players=(2,), games=100, seed=2, court="random"),
+            ladder_study("fairyland", players=(2, 3, 4), games=200, seed=2, court="random"),
         ).write(folder / "l"),
     ]
 

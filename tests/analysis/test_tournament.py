@@ -4,6 +4,7 @@ rank random below greedy in each built-in game."""
 
 from __future__ import annotations
 
+from itertools import pairwise
 from math import comb
 
 import numpy as np
@@ -272,3 +273,16 @@ def test_random_rates_below_greedy_on_shared_deals(game):
     start = (rows["seat"].astype(int) - rows["position"].astype(int)) % players
     assert (start.groupby(rows["game"]).nunique() == 1).all()
     assert spec.max_players >= players
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", ["fantastique", "concerto", "fairyland"])
+def test_the_ladder_rates_in_order_with_intervals_apart(game):
+    """Each game's declared ladder (random < greedy < best heuristic), in one tournament: the
+    ratings come out in that order with non-overlapping intervals."""
+    ladder = get_game(game).ladder
+    games = 300 if game == "fairyland" else 1_000
+    t = tm.play_tournament(game, policies=list(ladder), players=3, games=games, seed=12)
+    rating = tm.ratings(t).set_index("entry")
+    for weaker, stronger in pairwise(ladder):
+        assert rating.loc[stronger, "low"] > rating.loc[weaker, "high"], rating

@@ -216,3 +216,25 @@ def test_a_run_to_precision_that_hits_its_cap_says_so():
     assert not reached.reached and reached.looks == [1000, 1500]
     assert "--max-games 1,500 reached before --precision 0.001" in reached.message()
     assert result.meta["precision"]["reached"] is False
+
+
+def test_concerto_random_at_seat_one_lowers_its_win_share_and_a_fixed_soloist_stays_paired():
+    """compare on Fairy Concerto: a policy at one seat, and a contest card fixed for the table
+    (PC3: fixing one never changes a deal, so every game stays paired)."""
+    result = compare(
+        "concerto",
+        baseline="policies=greedy",
+        variants=["policies=greedy,random,greedy", "soloist=B"],
+        players=3,
+        games=1500,
+        seed=4,
+    )
+    d = result.differences.set_index(["variant", "group", "index", "metric"])
+    # The seat index is the turn order (C4): seat 1 is the second turn position.
+    seat1 = d.loc[("policies=greedy,random,greedy", "turn position", 1, "win_share")]
+    assert seat1["difference"] < 0 and seat1["high"] < 0 and seat1["separated"]
+    pairing = result.pairing.set_index("variant").loc["soloist=B"]
+    assert pairing["same_cards"] and int(pairing["same_turn_order_games"]) == 1500
+    score = result.differences
+    soloist = score[(score["variant"] == "soloist=B") & (score["metric"] == "score")]
+    assert (soloist["se_ratio"] < 1).all()

@@ -111,7 +111,7 @@ def test_write_report_end_to_end(tmp_path):
     calls = []
     out = tmp_path / "new" / "folder"
     html = fr.write_report(
-        out, games=40, seed=2, players=(2,), auction_games=1, card_games=60,
+        out, games=40, seed=2, players=(2,), auction_games=1, card_games=60, ladder_games=300,
         progress=lambda done, total: calls.append((done, total)),
     )  # fmt: skip
     assert html == out / "fairyland-report.html" and html.exists()
@@ -126,6 +126,10 @@ def test_write_report_end_to_end(tmp_path):
     assert effects["players"].tolist() == [2] * 39 and effects["games"].max() <= 60
     assert "Ogre (taken)" not in set(effects["label"])
     assert (out / "fairyland-card_effects.png").exists()
+    # The skill ladder, with its rerun line.
+    ladder = pd.read_csv(out / "fairyland-ladder.csv")
+    assert ladder["policy"].tolist() == ["random", "greedy", "value-bidder"]
+    assert "fairysim report fairyland --seed 2 --ladder-games 3000" in text
 
 
 def test_failure_mid_way_leaves_nothing(tmp_path, monkeypatch):
@@ -134,7 +138,15 @@ def test_failure_mid_way_leaves_nothing(tmp_path, monkeypatch):
 
     monkeypatch.setattr(fr, "court_figure", broken)
     with pytest.raises(RuntimeError, match="figure failed"):
-        fr.write_report(tmp_path, games=20, seed=1, players=(2,), auction_games=1, card_games=10)
+        fr.write_report(
+            tmp_path,
+            games=20,
+            seed=1,
+            players=(2,),
+            auction_games=1,
+            card_games=10,
+            ladder_games=100,
+        )
     assert list(tmp_path.iterdir()) == []
 
 
@@ -164,7 +176,8 @@ def test_the_command_line_writes_the_report(tmp_path):
     result = runner.invoke(
         app,
         ["report", "fairyland", "--games", "30", "--seed", "4", "--auction-games", "1",
-         "--card-games", "20", "--policy", "random", "--out-dir", str(tmp_path)],
+         "--card-games", "20", "--ladder-games", "200", "--policy", "random",
+         "--out-dir", str(tmp_path)],
     )  # fmt: skip
     assert result.exit_code == 0, result.output
     html = Path(result.output.split("Report written to ", 1)[1].strip())

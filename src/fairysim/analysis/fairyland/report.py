@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from fairysim.analysis.card_effect_report import card_effect_section
+from fairysim.analysis.card_effect_report import card_effect_section, rerun_command
 from fairysim.analysis.card_effects import CardEffectStudy, card_effects
 from fairysim.analysis.fairyland.figures import (
     COURT_FIGURE_MEASURES,
@@ -37,6 +37,8 @@ from fairysim.analysis.fairyland.study import (
     fairyland_study,
 )
 from fairysim.analysis.formats import fmt_interval, fmt_intervals, fmt_percent, fmt_points, verdict
+from fairysim.analysis.ladder import LadderStudy, ladder_study
+from fairysim.analysis.ladder_report import ladder_command, ladder_section
 from fairysim.analysis.page import Report
 from fairysim.analysis.sections import (
     balance_section,
@@ -54,6 +56,7 @@ from fairysim.sim.fairyland.spec import (
     REPORT_AUCTION_GAMES,
     REPORT_CARD_GAMES,
     REPORT_GAMES,
+    REPORT_LADDER_GAMES,
     SPEC,
 )
 
@@ -100,6 +103,7 @@ def write_report(
     precision: float | None = None,
     max_games: int | None = None,
     card_games: int | None = None,
+    ladder_games: int | None = None,
 ) -> Path:
     """Run the Fairy Land study and write its HTML report with CSV and PNG files.
 
@@ -131,6 +135,9 @@ def write_report(
         Games per arm of the card-effect section
         (:func:`~fairysim.analysis.card_effects.card_effects`: the baseline and one arm per
         card type, at every player count, the random court, ``policy`` at every seat, seat 0).
+    ladder_games : int, default :data:`~fairysim.sim.fairyland.spec.REPORT_LADDER_GAMES`
+        Games per mirror table of the skill-ladder section
+        (:func:`~fairysim.analysis.ladder.ladder_study`, the random court).
 
     Returns
     -------
@@ -164,10 +171,23 @@ def write_report(
         threads=threads,
         court=BALANCE_COURT,
     )
-    return build_report(study, effects).write(out_dir)
+    ladder = ladder_study(
+        SPEC,
+        players=PLAYER_COUNTS if players is None else players,
+        games=REPORT_LADDER_GAMES if ladder_games is None else ladder_games,
+        seed=DEFAULT_SEED if seed is None else seed,
+        cards=cards,
+        threads=threads,
+        court=BALANCE_COURT,
+    )
+    return build_report(study, effects, ladder).write(out_dir)
 
 
-def build_report(study: FairyLandStudy, effects: CardEffectStudy | None = None) -> Report:
+def build_report(
+    study: FairyLandStudy,
+    effects: CardEffectStudy | None = None,
+    ladder: LadderStudy | None = None,
+) -> Report:
     """Assemble the report of a finished study in memory (nothing is written).
 
     Parameters
@@ -177,6 +197,9 @@ def build_report(study: FairyLandStudy, effects: CardEffectStudy | None = None) 
     effects : CardEffectStudy, optional
         The card-effect study (:func:`~fairysim.analysis.card_effects.card_effects`, ruling
         PL10); its section is left out without it.
+    ladder : LadderStudy, optional
+        The skill ladder (:func:`~fairysim.analysis.ladder.ladder_study`); its section is left
+        out without it.
 
     Returns
     -------
@@ -227,11 +250,15 @@ def build_report(study: FairyLandStudy, effects: CardEffectStudy | None = None) 
     _card_section(report, study)
     if effects is not None:
         _card_effect_note(report, effects)
-        card_effect_section(report, effects, card_effect_command(meta, effects))
+        cards_option = f" --cards {meta['cards']}" if "cards" in meta else ""
+        card_effect_section(report, effects, rerun_command("fairyland", effects, cards_option))
     _auction_section(report, study)
     _court_section(report, study)
     _length_section(report, study)
     turn_order_section(report, study.balance, SPEC.turn_order)
+    if ladder is not None:
+        cards_option = f" --cards {meta['cards']}" if "cards" in meta else ""
+        ladder_section(report, ladder, ladder_command("fairyland", ladder, cards_option))
     replay_section(report, study.balance, lambda e: replay_command(meta, e))
     report.section("Files")
     report.paragraph(
@@ -255,19 +282,6 @@ def command(meta: dict) -> str:
     """The command line that writes the same report."""
     text = f"fairysim report fairyland {games_option(meta)} --seed {meta['seed']}"
     text += f" --auction-games {meta['auction_games']}"
-    if meta["policy"] != "greedy":
-        text += f" --policy {meta['policy']}"
-    if "cards" in meta:
-        text += f" --cards {meta['cards']}"
-    return text
-
-
-def card_effect_command(meta: dict, effects: CardEffectStudy) -> str:
-    """The report command that reruns the card-effect section with ten times the games."""
-    text = (
-        f"fairysim report fairyland --seed {effects.meta['seed']} "
-        f"--card-games {10 * effects.meta['games']}"
-    )
     if meta["policy"] != "greedy":
         text += f" --policy {meta['policy']}"
     if "cards" in meta:

@@ -142,6 +142,11 @@ REPORT_GAMES = 15_000
 REPORT_AUCTION_GAMES = 1_000
 """Games per player count whose every auction the report logs (its writer's default)."""
 
+REPORT_LADDER_GAMES = 10_000
+"""Games per mirror table of the report's skill-ladder section (every seat one rung, at each
+player count, the random court); its tournament of the rungs plays a tenth of it per mix and
+rotation."""
+
 REPORT_CARD_GAMES = 10_000
 """Games per arm (the baseline and one per card type: 20 forest types and 19 court items) of the
 report's card-effect section, at each player count: 3 x 40 x 10,000 = 1,200,000 games. Measured
@@ -244,6 +249,15 @@ SPEC = register(
                         "The one policy every seat plays (a built-in or module:function).",
                         kind="policy",
                         default="greedy",
+                    ),
+                    ReportOption(
+                        "ladder_games",
+                        "--ladder-games",
+                        "Games per mirror table of the skill-ladder section (each rung at every "
+                        "seat, every player count, the random court); its tournament plays a "
+                        "tenth of it per mix and rotation",
+                        kind="games",
+                        games_default=REPORT_LADDER_GAMES,
                     ),
                     ReportOption(
                         "card_games",
