@@ -24,6 +24,7 @@ from fairysim.analysis.card_effects import (
     WEAKER,
     card_effects,
     disagreements,
+    verdict_changes,
 )
 from fairysim.analysis.page import Report
 from fairysim.errors import FairysimError
@@ -131,3 +132,17 @@ def test_the_section_and_figure(highcard_study):
     labels = [t.get_text() for t in ax.get_yticklabels()]
     assert labels == [f"card {v}" for v in range(1, 7)]  # sorted, strongest on top
     assert np.isfinite(highcard_study.effects[["effect_low", "effect_high"]].to_numpy()).all()
+
+
+def test_verdict_changes_under_another_policy(highcard_study):
+    same = verdict_changes(highcard_study, highcard_study)
+    assert same == ["2 players: every card keeps its verdict under stand (30,000 games an arm)"]
+    # Redrawing every card below 5: a forced 4, worth more than the average card it replaces
+    # under stand, is thrown away for a fresh draw and comes out weaker.
+    redraw = card_effects(
+        "highcard", players=2, games=8_000, seed=5, policies="redraw-low", deck="short"
+    )
+    (sentence,) = verdict_changes(highcard_study, redraw)
+    assert sentence.startswith("2 players: the verdict changes for ")
+    assert "card 4 weaker than the card it replaces under redraw-low (" in sentence
+    assert "stronger than the card it replaces under stand (+10.21%)" in sentence

@@ -17,15 +17,7 @@ from fairysim.sim.concerto import effect_cards, engine, make_setup, play_chunks,
 from fairysim.sim.concerto.play import FORCED_COLUMNS
 from fairysim.sim.concerto.rules import N_SCORE_CARDS
 
-KEYS = (
-    "score",
-    "rank",
-    "win_share",
-    "cards_held",
-    "cards_completed",
-    "held_mask",
-    "completed_mask",
-)
+from .test_reference_equivalence import KEYS
 
 
 def run_exchange(exchange, pile, players, card, seat):

@@ -71,6 +71,9 @@ def card_effect_section(
         "standard error over that of two unpaired runs of as many games).",
         display=_display(table),
     )
+    if study.checks:
+        report.paragraph("Under the best heuristic, every seat playing it:")
+        report.bullets(study.checks)
     notes = [*study.notes, *own_notes] or [
         "The effect and the association agree in sign and in order."
     ]

@@ -25,7 +25,7 @@ and the association disagree in sign or in order the study says so.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -73,6 +73,9 @@ class CardEffectStudy:
     groups: dict[int, list[list[str]]]
     notes: list[str]
     meta: dict[str, Any]
+    checks: list[str] = field(default_factory=list)
+    """Sentences from :func:`verdict_changes`: where the verdicts hold or change under the
+    best heuristic (a report fills them in)."""
 
     def pooled(self, method: str = "holm") -> pd.DataFrame:
         """Each card's effect and association averaged with equal weight over the player counts
@@ -374,4 +377,43 @@ def disagreements(
     return notes
 
 
-__all__ = ["CardEffectStudy", "card_effects", "disagreements", "seat_positions"]
+def verdict_changes(study: CardEffectStudy, other: CardEffectStudy) -> list[str]:
+    """Sentences where a card's verdict in ``study`` differs from its verdict in ``other``, the
+    same cards under another policy (the best heuristic), at the player counts both played; one
+    sentence saying so where no verdict changes."""
+    mine = study.effects.set_index(["players", "label"])
+    theirs = other.effects.set_index(["players", "label"])
+    policy = _policy_name(study)
+    other_policy = _policy_name(other)
+    out = []
+    for players in sorted(
+        set(mine.index.get_level_values(0)) & set(theirs.index.get_level_values(0))
+    ):
+        changed = []
+        for label, row in theirs.loc[players].iterrows():
+            base = mine.loc[(players, label)]
+            if row["verdict"] != base["verdict"]:
+                changed.append(
+                    f"{label} {row['verdict']} under {other_policy} ({row['effect']:+.2%}), "
+                    f"{base['verdict']} under {policy} ({base['effect']:+.2%})"
+                )
+        table = theirs.loc[players]["table"].iloc[0]
+        if changed:
+            cards = "card" if len(changed) == 1 else "cards"
+            out.append(
+                f"{table}: the verdict changes for {len(changed)} {cards}: " + "; ".join(changed)
+            )
+        else:
+            out.append(
+                f"{table}: every card keeps its verdict under {other_policy} "
+                f"({other.meta['games']:,} games an arm)"
+            )
+    return out
+
+
+def _policy_name(study: CardEffectStudy) -> str:
+    names = {p for lineup in study.meta["policies"].values() for p in lineup}
+    return ", ".join(sorted(names))
+
+
+__all__ = ["CardEffectStudy", "card_effects", "disagreements", "seat_positions", "verdict_changes"]

@@ -34,6 +34,34 @@ def check_precision(precision: float, option: str = "--precision") -> float:
     return float(precision)
 
 
+def check_counts(
+    games: int | None,
+    precision: float | None,
+    max_games: int | None,
+    *,
+    required: bool = False,
+) -> None:
+    """``--games``, ``--precision`` and ``--max-games`` as a run takes them, or one line naming
+    the option: not both of the first two (and, ``required``, one of them), a cap only with a
+    precision.
+    """
+    from fairysim.errors import FairysimError
+    from fairysim.sim.batch import check_games
+
+    if games is not None:
+        check_games(games, "--games")
+        if precision is not None:
+            raise FairysimError("--precision", "give --games or --precision, not both")
+    elif required and precision is None:
+        raise FairysimError("--games", "give --games or --precision")
+    if precision is not None:
+        check_precision(precision)
+    if max_games is not None:
+        if precision is None:
+            raise FairysimError("--max-games", "only caps --precision; give --precision too")
+        check_games(max_games, "--max-games")
+
+
 def look_schedule(first_look: int, max_games: int) -> list[int]:
     """Game counts at which the run looks: ``first_look``, doubling, ending at ``max_games``.
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from fairysim.errors import CardFileError, FairysimError
 from fairysim.sim.batch import Progress
@@ -182,3 +182,40 @@ def play_study(
         precision_looks=reached.looks,
     )
     return study
+
+
+def card_and_ladder_studies(
+    spec: Any,
+    *,
+    players: Sequence[int],
+    seed: int,
+    card_games: int,
+    ladder_games: int,
+    policy: str = "greedy",
+    cards: Any = None,
+    threads: int | None = None,
+    **axes: Any,
+) -> tuple[Any, Any]:
+    """The two studies every report adds to its own: the card effects
+    (:func:`~fairysim.analysis.card_effects.card_effects`, ``policy`` at every seat) and the
+    skill ladder (:func:`~fairysim.analysis.ladder.ladder_study`), on the report's player
+    counts, seed, cards and setup ``axes``.
+
+    Where ``policy`` is not the ladder's best heuristic, the card effects are played again
+    under it at one player count (the game's default where the report plays it, else the
+    first), and the effects' ``checks`` say where a verdict changes
+    (:func:`~fairysim.analysis.card_effects.verdict_changes`).
+    """
+    from fairysim.analysis.card_effects import card_effects, verdict_changes
+    from fairysim.analysis.ladder import ladder_study
+
+    shared = {"seed": seed, "cards": cards, "threads": threads, **axes}
+    effects = card_effects(spec, players=players, games=card_games, policies=policy, **shared)
+    ladder = ladder_study(spec, players=players, games=ladder_games, **shared)
+    best = spec.ladder[-1] if spec.ladder else policy
+    if best != policy:
+        counts = list(players)
+        check = spec.default_players if spec.default_players in counts else counts[0]
+        strong = card_effects(spec, players=check, games=card_games, policies=best, **shared)
+        effects.checks = verdict_changes(effects, strong)
+    return effects, ladder

@@ -151,23 +151,6 @@ def write_outputs(result: Any, out_dir: Path, title: str) -> list[Path]:
     return written
 
 
-def check_counts(games: int | None, precision: float | None, max_games: int | None) -> None:
-    """``--games``, ``--precision`` and ``--max-games`` as a run takes them, or one line."""
-    from fairysim.analysis.precision import check_precision
-    from fairysim.sim.batch import check_games
-
-    if games is not None:
-        check_games(games, "--games")
-        if precision is not None:
-            raise FairysimError("--precision", "give --games or --precision, not both")
-    if precision is not None:
-        check_precision(precision)
-    if max_games is not None:
-        if precision is None:
-            raise FairysimError("--max-games", "only caps --precision; give --precision too")
-        check_games(max_games, "--max-games")
-
-
 def given_variants(
     variant: list[str], folder: Path | None, baseline: str
 ) -> tuple[list[dict[str, Any]], list[str]]:
@@ -244,6 +227,7 @@ def compare_command(
 
     Per turn position and pooled, with family-wise (Holm) intervals; printed, and written as
     Parquet and a figure under --out-dir."""
+    from fairysim.analysis.precision import check_counts
     from fairysim.analysis.what_if import compare, compare_to_precision, ranking_sentence
     from fairysim.sim.game import get_game
 

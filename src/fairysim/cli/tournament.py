@@ -119,7 +119,7 @@ def check_out_dir(path: Path | None) -> Path | None:
 def run_tournament(spec: GameSpec, **options: Any) -> None:
     """Check every option, play the tournament, print its tables (and write ``--out-dir``)."""
     from fairysim.analysis import tournament as tm
-    from fairysim.cli.compare import check_counts
+    from fairysim.analysis.precision import check_counts
     from fairysim.sim.batch import DEFAULT_CHUNK_GAMES
 
     names, players = tm.check_tournament(

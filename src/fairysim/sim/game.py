@@ -236,6 +236,31 @@ class ReportOption:
     games_default: int | None = None
 
 
+def ladder_games_option(default: int, setup: str = "") -> ReportOption:
+    """A report's ``--ladder-games``: games per mirror table of its skill-ladder section
+    (:mod:`fairysim.analysis.ladder`); ``setup`` says what it plays on (", the random court")."""
+    return ReportOption(
+        "ladder_games",
+        "--ladder-games",
+        "Games per mirror table of the skill-ladder section (each rung at every seat, every "
+        f"player count{setup}); its tournament plays a tenth of it per mix and rotation",
+        kind="games",
+        games_default=default,
+    )
+
+
+def card_games_option(default: int, arms: str) -> ReportOption:
+    """A report's ``--card-games``: games per arm of its card-effect section
+    (:mod:`fairysim.analysis.card_effects`); ``arms`` says what the arms are."""
+    return ReportOption(
+        "card_games",
+        "--card-games",
+        f"Games per arm of the card-effect section: the baseline and one arm {arms}",
+        kind="games",
+        games_default=default,
+    )
+
+
 @dataclass(frozen=True)
 class ReportSpec:
     """A report of a game: ``fairysim report <name>``.

@@ -15,7 +15,7 @@ from pathlib import Path
 import pandas as pd
 
 from fairysim.analysis.card_effect_report import card_effect_section, rerun_command
-from fairysim.analysis.card_effects import CardEffectStudy, card_effects, disagreements
+from fairysim.analysis.card_effects import CardEffectStudy, disagreements
 from fairysim.analysis.concerto.cards import card_section, cards_option, contest_label, new_report
 from fairysim.analysis.concerto.figures import (
     contest_figure,
@@ -26,7 +26,7 @@ from fairysim.analysis.concerto.figures import (
 )
 from fairysim.analysis.concerto.study import PLAYER_COUNTS, CardBalance, card_balance
 from fairysim.analysis.formats import fmt_interval, fmt_intervals, fmt_percent, fmt_points, verdict
-from fairysim.analysis.ladder import LadderStudy, ladder_study
+from fairysim.analysis.ladder import LadderStudy
 from fairysim.analysis.ladder_report import ladder_command, ladder_section
 from fairysim.analysis.page import Report
 from fairysim.analysis.ranking import group_label, leading_group
@@ -39,7 +39,7 @@ from fairysim.analysis.sections import (
     statistics_note,
     turn_order_section,
 )
-from fairysim.analysis.studies import DEFAULT_SEED, play_study
+from fairysim.analysis.studies import DEFAULT_SEED, card_and_ladder_studies, play_study
 from fairysim.sim.batch import Progress
 from fairysim.sim.concerto import ConcertoCards
 from fairysim.sim.concerto.spec import (
@@ -136,20 +136,13 @@ def write_report(
         precision,
         max_games,
     )
-    effects = card_effects(
+    effects, ladder = card_and_ladder_studies(
         SPEC,
         players=PLAYER_COUNTS if players is None else players,
-        games=REPORT_CARD_GAMES if card_games is None else card_games,
         seed=DEFAULT_SEED if seed is None else seed,
-        policies=policy,
-        cards=cards,
-        threads=threads,
-    )
-    ladder = ladder_study(
-        SPEC,
-        players=PLAYER_COUNTS if players is None else players,
-        games=REPORT_LADDER_GAMES if ladder_games is None else ladder_games,
-        seed=DEFAULT_SEED if seed is None else seed,
+        card_games=REPORT_CARD_GAMES if card_games is None else card_games,
+        ladder_games=REPORT_LADDER_GAMES if ladder_games is None else ladder_games,
+        policy=policy,
         cards=cards,
         threads=threads,
     )

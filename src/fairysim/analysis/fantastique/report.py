@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from fairysim.analysis.card_effect_report import card_effect_section, rerun_command
-from fairysim.analysis.card_effects import CardEffectStudy, card_effects
+from fairysim.analysis.card_effects import CardEffectStudy
 from fairysim.analysis.fantastique.figures import (
     decides_figure,
     gain_figure,
@@ -30,7 +30,7 @@ from fairysim.analysis.fantastique.study import (
     report_lineups,
 )
 from fairysim.analysis.formats import fmt_interval, fmt_intervals, fmt_percent, fmt_points, verdict
-from fairysim.analysis.ladder import LadderStudy, ladder_study
+from fairysim.analysis.ladder import LadderStudy
 from fairysim.analysis.ladder_report import ladder_command, ladder_section
 from fairysim.analysis.page import Report
 from fairysim.analysis.ranking import top_wording
@@ -43,7 +43,7 @@ from fairysim.analysis.sections import (
     statistics_note,
     turn_order_section,
 )
-from fairysim.analysis.studies import DEFAULT_SEED, play_study
+from fairysim.analysis.studies import DEFAULT_SEED, card_and_ladder_studies, play_study
 from fairysim.sim.batch import Progress
 from fairysim.sim.fantastique import FantastiqueCards
 from fairysim.sim.fantastique.spec import (
@@ -143,21 +143,13 @@ def write_report(
         precision,
         max_games,
     )
-    effects = card_effects(
+    effects, ladder = card_and_ladder_studies(
         SPEC,
         players=PLAYER_COUNTS if players is None else players,
-        games=REPORT_CARD_GAMES if card_games is None else card_games,
         seed=DEFAULT_SEED if seed is None else seed,
-        policies=policy,
-        cards=cards,
-        threads=threads,
-        fan="I",
-    )
-    ladder = ladder_study(
-        SPEC,
-        players=PLAYER_COUNTS if players is None else players,
-        games=REPORT_LADDER_GAMES if ladder_games is None else ladder_games,
-        seed=DEFAULT_SEED if seed is None else seed,
+        card_games=REPORT_CARD_GAMES if card_games is None else card_games,
+        ladder_games=REPORT_LADDER_GAMES if ladder_games is None else ladder_games,
+        policy=policy,
         cards=cards,
         threads=threads,
         fan="I",

@@ -13,6 +13,8 @@ from fairysim.sim.game import (
     SetupAxis,
     SummaryColumn,
     TurnOrder,
+    card_games_option,
+    ladder_games_option,
     register,
 )
 
@@ -202,23 +204,8 @@ SPEC = register(
                         kind="policy",
                         default="greedy",
                     ),
-                    ReportOption(
-                        "ladder_games",
-                        "--ladder-games",
-                        "Games per mirror table of the skill-ladder section (each rung at every "
-                        "seat, every player count); its tournament plays a tenth of it per mix "
-                        "and rotation",
-                        kind="games",
-                        games_default=REPORT_LADDER_GAMES,
-                    ),
-                    ReportOption(
-                        "card_games",
-                        "--card-games",
-                        "Games per arm of the card-effect section: the baseline and one arm "
-                        "per score card, at every player count",
-                        kind="games",
-                        games_default=REPORT_CARD_GAMES,
-                    ),
+                    ladder_games_option(REPORT_LADDER_GAMES),
+                    card_games_option(REPORT_CARD_GAMES, "per score card, at every player count"),
                 ),
             ),
             ReportSpec(
@@ -238,14 +225,7 @@ SPEC = register(
                         kind="games",
                         games_default=SOLO_LOOKAHEAD_GAMES,
                     ),
-                    ReportOption(
-                        "card_games",
-                        "--card-games",
-                        "Games per arm of the card-effect section: greedy against Pahha, the "
-                        "baseline and one arm per score card",
-                        kind="games",
-                        games_default=SOLO_CARD_GAMES,
-                    ),
+                    card_games_option(SOLO_CARD_GAMES, "per score card, greedy against Pahha"),
                 ),
             ),
         ),

@@ -13,6 +13,8 @@ from fairysim.sim.game import (
     SetupAxis,
     SummaryColumn,
     TurnOrder,
+    card_games_option,
+    ladder_games_option,
     register,
 )
 
@@ -250,23 +252,11 @@ SPEC = register(
                         kind="policy",
                         default="greedy",
                     ),
-                    ReportOption(
-                        "ladder_games",
-                        "--ladder-games",
-                        "Games per mirror table of the skill-ladder section (each rung at every "
-                        "seat, every player count, the random court); its tournament plays a "
-                        "tenth of it per mix and rotation",
-                        kind="games",
-                        games_default=REPORT_LADDER_GAMES,
-                    ),
-                    ReportOption(
-                        "card_games",
-                        "--card-games",
-                        "Games per arm of the card-effect section: the baseline and one arm "
+                    ladder_games_option(REPORT_LADDER_GAMES, ", the random court"),
+                    card_games_option(
+                        REPORT_CARD_GAMES,
                         "per card type (forest cards but the ogre, court items), at every player "
                         "count, random court",
-                        kind="games",
-                        games_default=REPORT_CARD_GAMES,
                     ),
                     ReportOption(
                         "auction_games",

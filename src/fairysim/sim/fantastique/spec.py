@@ -14,6 +14,8 @@ from fairysim.sim.game import (
     SetupAxis,
     SummaryColumn,
     TurnOrder,
+    card_games_option,
+    ladder_games_option,
     register,
 )
 
@@ -152,22 +154,9 @@ SPEC = register(
                 games_default=REPORT_GAMES,
                 takes_cards=True,
                 options=(
-                    ReportOption(
-                        "ladder_games",
-                        "--ladder-games",
-                        "Games per mirror table of the skill-ladder section (each rung at every "
-                        "seat, every player count); its tournament plays a tenth of it per mix "
-                        "and rotation",
-                        kind="games",
-                        games_default=REPORT_LADDER_GAMES,
-                    ),
-                    ReportOption(
-                        "card_games",
-                        "--card-games",
-                        "Games per arm of the card-effect section: the baseline and one arm "
-                        "per card value, at every player count, fan I",
-                        kind="games",
-                        games_default=REPORT_CARD_GAMES,
+                    ladder_games_option(REPORT_LADDER_GAMES),
+                    card_games_option(
+                        REPORT_CARD_GAMES, "per card value, at every player count, fan I"
                     ),
                     ReportOption(
                         "policy",
