@@ -49,7 +49,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from fairysim.analysis.precision import StudyPrecision, check_precision, study_to_precision
+from fairysim.analysis.precision import StudyPrecision, check_counts, study_to_precision
 from fairysim.analysis.tournament_design import (
     MAX_MIXES,
     MixDesign,
@@ -59,7 +59,7 @@ from fairysim.analysis.tournament_design import (
     tournament_mixes,
 )
 from fairysim.errors import FairysimError
-from fairysim.sim.batch import DEFAULT_CHUNK_GAMES, check_games, run_metadata
+from fairysim.sim.batch import DEFAULT_CHUNK_GAMES, run_metadata
 from fairysim.sim.game import GameSpec, get_game
 
 ALPHA = 0.05
@@ -179,21 +179,6 @@ class _Pairings:
         return {name: np.concatenate(values) for name, values in self.parts[index].items()}
 
 
-def _check_counts(games: int | None, precision: float | None, max_games: int | None) -> None:
-    if games is not None:
-        check_games(games, "--games")
-        if precision is not None:
-            raise FairysimError("--precision", "give --games or --precision, not both")
-    elif precision is None:
-        raise FairysimError("--games", "give --games or --precision")
-    if precision is not None:
-        check_precision(precision)
-    if max_games is not None:
-        if precision is None:
-            raise FairysimError("--max-games", "only caps --precision; give --precision too")
-        check_games(max_games, "--max-games")
-
-
 def widest_half_width(matrix: pd.DataFrame) -> float:
     """The widest half-width of the head-to-head cells: what ``precision`` watches (0 where
     no cell varies)."""
@@ -243,7 +228,7 @@ def play_tournament(
     """
     spec = game if isinstance(game, GameSpec) else get_game(game, "GAME")
     names, players = check_tournament(spec, policies, players, seed)
-    _check_counts(games, precision, max_games)
+    check_counts(games, precision, max_games, required=True)
     if precision is not None:
         max_games = PRECISION_MAX_GAMES if max_games is None else max_games
     # Each policy alone at every seat: an unknown name or a bad user policy fails here, before

@@ -152,20 +152,11 @@ def write_outputs(result: Any, out_dir: Path, title: str) -> list[Path]:
 
 
 def check_counts(games: int | None, precision: float | None, max_games: int | None) -> None:
-    """``--games``, ``--precision`` and ``--max-games`` as a run takes them, or one line."""
-    from fairysim.analysis.precision import check_precision
-    from fairysim.sim.batch import check_games
+    """:func:`fairysim.analysis.precision.check_counts`, imported when called (the command
+    line's help loads no pandas)."""
+    from fairysim.analysis.precision import check_counts as check
 
-    if games is not None:
-        check_games(games, "--games")
-        if precision is not None:
-            raise FairysimError("--precision", "give --games or --precision, not both")
-    if precision is not None:
-        check_precision(precision)
-    if max_games is not None:
-        if precision is None:
-            raise FairysimError("--max-games", "only caps --precision; give --precision too")
-        check_games(max_games, "--max-games")
+    check(games, precision, max_games)
 
 
 def given_variants(
