@@ -635,3 +635,166 @@ def test_a_bad_court_names_the_option(tmp_path, court):
         run_sweep("fairyland", players=3, court=court, games=10, out_dir=tmp_path / "out")
     assert error.value.where == "--court"
     assert list(tmp_path.iterdir()) == []
+
+
+# --------------------------------------------------------------------------------------------
+# --precision: each cell played in doubling looks until its reported win shares are precise
+
+PRECISION_GRID = {
+    "fans": "I",
+    "players": "2,5",
+    "lineups": ["greedy", "hoarder,greedy"],
+    "seed": 4,
+}
+"""Four cells, three of them watched by turn position (one policy at every seat) and the
+2-player mixed lineup by seat; ``hoarder,greedy`` names two seats, so it is only a 2-player
+lineup: the 5-player cells take greedy only."""
+
+PRECISION = {"precision": 0.03, "max_games": 16_000}
+
+
+def precision_run(out, scheduler=None, **options):
+    grid = {**PRECISION_GRID, "players": "2", "lineups": ["greedy", "hoarder,greedy"]}
+    return [
+        run_sweep("fantastique", **grid, **PRECISION, out_dir=out / "two", scheduler=scheduler,
+                  **options),
+        run_sweep("fantastique", **{**PRECISION_GRID, "players": "5", "lineups": ["greedy"]},
+                  **PRECISION, out_dir=out / "five", scheduler=scheduler, **options),
+    ]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def precise(scheduler, tmp_path_factory):
+    """The precision sweeps of PRECISION_GRID, tasks of 300 games on the two-worker cluster."""
+    out = tmp_path_factory.mktemp("precise")
+    return out, precision_run(out, scheduler, task_games=300)
+
+
+def watched_of(summaries) -> pd.DataFrame:
+    return pd.concat([s.attrs["fairysim"]["precision"] for s in summaries], ignore_index=True)
+
+
+def test_each_precision_cell_stops_at_its_own_first_look_precise_enough(precise):
+    from fairysim.analysis.precision import StoppingRule, corrected_shares
+    from fairysim.sim.run import simulate_summary as summary_of
+
+    _, summaries = precise
+    watched = watched_of(summaries)
+    rule = StoppingRule(**PRECISION)
+    cells = watched.drop_duplicates("cell").set_index(["players", "lineup"])
+    assert set(cells["row"].items()) == {
+        ((2, "greedy"), "turn"),
+        ((2, "hoarder,greedy"), "seat"),
+        ((5, "greedy"), "turn"),
+    }
+    # 5 rows at a share of 1/5 narrow faster than 2 at 1/2: the cells stop at other looks.
+    assert cells.loc[(5, "greedy"), "games"] < cells.loc[(2, "greedy"), "games"]
+    for (players, lineup), cell in cells.iterrows():
+        games = int(cell["games"])
+        assert games in rule.looks and bool(cell["reached"])
+        assert cell["widest"] <= PRECISION["precision"] < rule.looks[-1]
+        rows = watched[watched["cell"] == cell["cell"]]
+        assert (rows["half_width"] <= PRECISION["precision"]).all()
+        assert (rows["low"] <= rows["win_share"]).all() and (
+            rows["win_share"] <= rows["high"]
+        ).all()
+        assert interval_agrees(rows).all()
+        # The look before did not reach it: the cell stopped at its first look that did.
+        setup = make_setup(players=players, fan="I", policies=lineup, seed=4)
+        by_turn = cell["row"] == "turn"
+        before = summary_of(setup, rule.looks[rule.looks.index(games) - 1], by_turn=by_turn)
+        earlier = corrected_shares(before.attrs["by_turn"] if by_turn else before, rule.look_alpha)
+        assert earlier["half_width"].max() > PRECISION["precision"]
+        # Its figures are those of a fixed run of the games it stopped at.
+        fixed = summary_of(setup, games, by_turn=by_turn)
+        fixed = fixed.attrs["by_turn"] if by_turn else fixed
+        np.testing.assert_allclose(rows["win_share"], fixed["wins"] / games, rtol=1e-12)
+        np.testing.assert_allclose(rows["score_mean"], fixed["score_mean"], rtol=1e-12)
+
+
+def interval_agrees(rows):
+    from fairysim.analysis.corrections import interval_agrees as agrees
+
+    return agrees(rows)
+
+
+def test_precision_cells_are_recorded_with_their_games_and_reached_precision(precise):
+    out, summaries = precise
+    records = list(sweep.iter_cells(out / "two"))
+    assert len(records) == 2
+    for record in records:
+        reached = record["precision"]
+        assert record["key"]["precision"] == 0.03 and record["key"]["max_games"] == 16_000
+        assert "games" not in record["key"]
+        assert record["games"] == reached["looks"][-1]
+        assert reached["reached"] and reached["half_width"] <= 0.03
+        assert reached["planned"] == [1000, 2000, 4000, 8000, 16_000]
+    manifest = json.loads((out / "two" / "sweep.json").read_text())
+    assert manifest["config"]["precision"] == 0.03 and "games" not in manifest["config"]
+    saved, _ = read_sweep(out / "two")
+    assert set(saved["games"]) == {r["games"] for r in records}
+    watched = pd.read_parquet(out / "two" / "precision.parquet")
+    pd.testing.assert_frame_equal(watched, summaries[0].attrs["fairysim"]["precision"])
+
+
+def test_precision_cells_are_the_same_whatever_workers_and_task_size(precise, tmp_path):
+    _, summaries = precise
+    # The default local cluster (one worker process), tasks of 10,000 games: the same cells.
+    again = precision_run(tmp_path, task_games=10_000, workers=1)
+    for a, b in zip(summaries, again, strict=True):
+        pd.testing.assert_frame_equal(a, b, check_exact=True)
+        pd.testing.assert_frame_equal(
+            a.attrs["fairysim"]["precision"], b.attrs["fairysim"]["precision"], check_exact=True
+        )
+
+
+def test_a_stopped_precision_sweep_resumes_to_the_same_cells(precise, scheduler, tmp_path):
+    out = tmp_path / "stopped"
+    grid = {**PRECISION_GRID, "players": "2"}
+
+    def stop_after_a_cell(done, total):
+        if len(list((out / "cells").glob("*.json"))) >= 1:
+            raise StopError
+
+    with pytest.raises(StopError):
+        run_sweep("fantastique", **grid, **PRECISION, out_dir=out, scheduler=scheduler,
+                  task_games=300, progress=stop_after_a_cell)  # fmt: skip
+    assert len(cell_files(out)) == 1 and not (out / "summary.parquet").exists()
+    summary = run_sweep(
+        "fantastique", **grid, **PRECISION, out_dir=out, scheduler=scheduler, task_games=300
+    )
+    assert len(summary.attrs["fairysim"]["skipped"]) == 1
+    assert len(summary.attrs["fairysim"]["computed"]) == 1
+    pd.testing.assert_frame_equal(summary, precise[1][0], check_exact=True)
+    # Another precision is another configuration for the folder.
+    with pytest.raises(FairysimError) as error:
+        run_sweep("fantastique", **grid, precision=0.02, max_games=16_000, out_dir=out)
+    assert error.value.where == "--out-dir" and "precision 0.03 there, 0.02 now" in str(error.value)
+
+
+def test_a_precision_the_cap_cannot_reach_is_recorded(scheduler, tmp_path):
+    summary = run_sweep(
+        "highcard", players=3, lineups=["coin"], precision=0.005, max_games=1500,
+        out_dir=tmp_path / "capped", scheduler=scheduler, task_games=400,
+    )  # fmt: skip
+    watched = summary.attrs["fairysim"]["precision"]
+    assert not watched["reached"].any() and set(watched["games"]) == {1500}
+    assert (watched["widest"] > 0.005).all() and list(watched["row"]) == ["seat"] * 3
+
+
+@pytest.mark.parametrize(
+    ("change", "option"),
+    [
+        ({"games": 100, "precision": 0.05}, "--precision"),
+        ({"precision": 0.7}, "--precision"),
+        ({"precision": 0.0}, "--precision"),
+        ({"games": 100, "max_games": 1000}, "--max-games"),
+        ({"precision": 0.05, "max_games": 0}, "--max-games"),
+        ({}, "--games"),
+    ],
+)
+def test_bad_precision_options_name_the_option_and_write_nothing(tmp_path, change, option):
+    with pytest.raises(FairysimError) as error:
+        run_sweep("highcard", lineups=["coin"], **change, out_dir=tmp_path / "out")
+    assert error.value.where == option, error.value
+    assert list(tmp_path.iterdir()) == []

@@ -273,9 +273,10 @@ def test_lead_changes_counts_only_sole_leads_taken_from_another_seat():
             [[0, 0], [0, 0], [0, 4], [6, 4], [6, 6]],  # no leader, then 1, then 0: 1 change
         ]
     )
-    assert trace_columns(df) == [f"medal_points_round_{r}" for r in range(1, 6)]
-    assert lead_changes(df)["lead_changes"].tolist() == [3, 0, 1]
-    summary = lead_change_summary(df)
+    prefix = "medal_points_round_"
+    assert trace_columns(df, prefix) == [f"medal_points_round_{r}" for r in range(1, 6)]
+    assert lead_changes(df, prefix=prefix)["lead_changes"].tolist() == [3, 0, 1]
+    summary = lead_change_summary(df, prefix=prefix)
     assert summary.loc[0, "mean_lead_changes"] == pytest.approx(4 / 3)
     assert summary.loc[0, "no_lead_change"] == pytest.approx(1 / 3)
 
@@ -283,6 +284,26 @@ def test_lead_changes_counts_only_sole_leads_taken_from_another_seat():
 def test_lead_changes_needs_trace():
     with pytest.raises(ValueError, match="trace"):
         lead_changes(tidy([(0, 0, 1, 1.0), (0, 1, 0, 0.0)]))
+    with pytest.raises(ValueError, match="trace"):
+        lead_changes(tidy([(0, 0, 1, 1.0), (0, 1, 0, 0.0)]), prefix="points_round_")
+
+
+def test_the_trace_prefix_is_the_one_the_frames_game_declares():
+    """Shared code names no game's columns: the prefix comes from the game's spec."""
+    from fairysim.analysis import stats
+    from fairysim.sim.game import games
+
+    assert not hasattr(stats, "TRACE_PREFIX")
+    declared = {name: spec.trace_prefix for name, spec in games().items()}
+    assert declared["fantastique"] == "medal_points_round_"
+    assert {declared[name] for name in ("concerto", "fairyland")} == {None}
+    df = trace_frame([[[1, 0], [1, 2]]])
+    df.attrs["fairysim"] = {"game": "fantastique"}
+    assert stats.trace_prefix(df) == "medal_points_round_"
+    assert trace_columns(df) == ["medal_points_round_1", "medal_points_round_2"]
+    df.attrs["fairysim"] = {"game": "concerto"}
+    with pytest.raises(ValueError, match="records no per-round totals"):
+        trace_columns(df)
 
 
 def test_on_simulated_results():

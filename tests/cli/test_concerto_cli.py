@@ -76,7 +76,7 @@ def test_four_players_write_parquet_and_print_summary(tmp_path):
     assert meta["config"]["policies"] == ["greedy", "maestro", "chaser", "denier"]
     assert meta["config"]["cards_provisional"] is True
     assert meta["config"]["games"] == 300 and meta["config"]["seed"] == 1
-    assert "PROVISIONAL" in result.output and "95% CI" in result.output
+    assert "PROVISIONAL" in result.output and "corrected" in result.output
     for share in frame.groupby("seat")["win_share"].mean():
         assert f"{share:.3f}" in result.output
     assert f"Wrote 1,200 rows to {out}" in result.output.replace("\n", "")

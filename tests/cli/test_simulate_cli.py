@@ -80,7 +80,7 @@ def test_writes_parquet_with_metadata_and_prints_summary(tmp_path):
     assert meta["config"]["seed"] == 1
     assert meta["config"]["fan"] == "II"
     assert meta["config"]["policies"] == ["greedy", "random", "hoarder"]
-    assert "95% CI" in result.output
+    assert "corrected" in result.output and "Holm-corrected over the 3 rows" in result.output
     assert "hoarder" in result.output
     assert str(out) in result.output.replace("\n", "")
     # the printed win shares are the file's

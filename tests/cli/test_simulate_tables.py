@@ -32,7 +32,8 @@ def header_lines(output: str) -> list[str]:
 
 def allowed_words(game: str, first: str) -> set[str]:
     spec = get_game(game, "game")
-    names = [first, "policy", "win share", "95% CI", *(c.header for c in spec.summary)]
+    names = [first, "policy", "win share", "corrected CI"]
+    names += [c.header for c in spec.summary]
     return {word for name in names for word in name.split()}
 
 

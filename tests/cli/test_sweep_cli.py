@@ -121,10 +121,11 @@ def test_out_dir_is_required():
 def test_help_default_task_games_is_the_engines():
     assert sweep_cli.DEFAULT_TASK_GAMES == sweep.DEFAULT_TASK_GAMES
     assert sweep_cli.RANDOM == sweep.RANDOM
+    assert sweep_cli.PRECISION_MAX_GAMES == sweep.run.PRECISION_MAX_GAMES
     result = runner.invoke(app, ["sweep", "fantastique", "--help"])
     assert result.exit_code == 0
     options = ("--fans", "--players", "--lineup", "--cards", "--scheduler", "--workers")
-    for option in (*options, "--task-games"):
+    for option in (*options, "--task-games", "--precision", "--max-games"):
         assert option in result.output
 
 
@@ -290,3 +291,62 @@ def test_the_table_leaves_out_the_last_means_that_do_not_fit_the_terminal():
     text = narrow.export_text()
     assert max(map(len, text.splitlines())) <= 80
     assert "0.490-0.510  12.35" in text and "12.35/" not in text
+
+
+# --------------------------------------------------------------------------------------------
+# fairysim sweep GAME --precision H [--max-games N]
+
+PRECISION_BAD = [
+    (["--games", "100", "--precision", "0.05"], "--precision"),
+    (["--precision", "0.7"], "--precision"),
+    (["--precision", "0"], "--precision"),
+    (["--max-games", "1000"], "--max-games"),
+    (["--games", "100", "--max-games", "1000"], "--max-games"),
+    (["--precision", "0.05", "--max-games", "0"], "--max-games"),
+]
+
+
+@pytest.mark.parametrize(
+    ("args", "option"), PRECISION_BAD, ids=[" ".join(a) for a, _ in PRECISION_BAD]
+)
+def test_bad_precision_options_are_one_line_exit_2_and_no_folder(tmp_path, args, option):
+    out = tmp_path / "sweep"
+    result = runner.invoke(app, ["sweep", "highcard", *args, "--out-dir", str(out)])
+    assert_one_line_error(result, option)
+    assert not out.exists()
+
+
+def test_a_precision_sweep_prints_the_watched_rows_and_what_each_cell_reached(tmp_path):
+    out = tmp_path / "sweep"
+    args = ["--players", "2,3", "--lineup", "coin", "--precision", "0.03", "--max-games", "8000"]
+    result = runner.invoke(app, ["sweep", "highcard", *args, "--out-dir", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "2 cells, each played to --precision 0.03 (at most 8,000 games)" in result.output
+    assert (
+        "interval Holm-corrected over the cell's rows (98.75% family-wise" in result.output
+    )  # 4 looks
+    watched = pd.read_parquet(out / "precision.parquet")
+    for row in watched.itertuples():
+        assert f"{row.win_share:.3f}  {row.low:.3f}-{row.high:.3f}" in result.output
+    for cell in watched.drop_duplicates("cell").itertuples():
+        assert f"{cell.games:,}  {cell.widest:.4f}" in result.output
+    last = [line for line in result.output.splitlines() if line.startswith("precision reached")]
+    assert len(last) == 1 and last[0].startswith(
+        f"precision reached in every cell: widest half-width {watched['widest'].max():.4f} "
+        "(asked 0.0300) with "
+    )
+    assert f"{watched['games'].max():,} games a cell" in last[0]
+    # The cap first: one line saying what was reached.
+    capped = runner.invoke(
+        app,
+        ["sweep", "highcard", "--players", "3", "--lineup", "coin", "--precision", "0.005",
+         "--max-games", "1200", "--out-dir", str(tmp_path / "capped")],
+    )  # fmt: skip
+    assert capped.exit_code == 0, capped.output
+    lines = [x for x in capped.output.splitlines() if x.startswith("--max-games")]
+    assert len(lines) == 1
+    assert re.fullmatch(
+        r"--max-games 1,200 reached before --precision 0.005 in 1 of 1 cells: widest "
+        r"half-width 0\.\d{4}",
+        lines[0],
+    )

@@ -136,6 +136,7 @@ def with_correction(
     null: Any = 0.0,
     method: str = "holm",
     prefix: str = "",
+    alpha: float = 0.05,
 ) -> pd.DataFrame:
     """``table`` with its rows corrected as one family of comparisons (:func:`correct_family`).
 
@@ -152,6 +153,9 @@ def with_correction(
     prefix : str, default ""
         Put before the added column names (``"lift_"`` gives ``lift_low``, ...), for a table
         holding more than one family.
+    alpha : float, default 0.05
+        Error rate of the family (a run played to a precision passes its look's share,
+        :mod:`fairysim.analysis.precision`).
 
     Returns
     -------
@@ -170,6 +174,7 @@ def with_correction(
         out[se].to_numpy(np.float64),
         null=reference,
         method=method,
+        alpha=alpha,
     )
     for column in CORRECTED:
         out[prefix + column] = family[column].to_numpy()

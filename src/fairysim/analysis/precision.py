@@ -3,13 +3,20 @@
 Stopping rule
 -------------
 The run looks at its data after ``first_look`` games, then each time the count doubles, and
-last at ``max_games``: ``K`` looks in all, known before the first game. Each look's intervals
-are Wilson intervals at level ``1 - alpha / K`` (the error rate split evenly over the looks, a
-Bonferroni bound), so the chance that any interval of any look misses the truth is at most
-``alpha``, whatever look the run stops at. The run stops at the first look where every win
-share's interval has a half-width at or below ``H``; that interval, wider than a plain 95 % one,
-is the one reported. Game ``i`` depends only on ``(seed, i)`` and games are played once, in
-order, so a stopped run holds exactly the games ``0 .. n - 1`` that a fixed run of ``n`` would.
+last at ``max_games``: ``K`` looks in all, known before the first game (:class:`StoppingRule`).
+Each look's intervals are at error rate ``alpha / K`` (the error rate split evenly over the
+looks, a Bonferroni bound; a doubling schedule, not a confidence sequence), so the chance that
+any interval of any look misses the truth is at most ``alpha``, whatever look the run stops at.
+The run stops at the first look where every watched win share's interval has a half-width at
+or below ``H``; that interval, wider than a plain 95 % one, is the one reported. Game ``i``
+depends only on ``(seed, i)`` and games are played once, in order, so a stopped run holds
+exactly the games ``0 .. n - 1`` that a fixed run of ``n`` would.
+
+What a command reports is one family: the win shares of its rows (turn positions, or a mixed
+lineup's seats) against the fair share, Holm-corrected at the look's error rate
+(:func:`corrected_shares`), so an interval and its verdict agree and the stopping rule watches
+the very intervals printed. ``simulate`` and ``sweep`` (per cell) watch these; ``report``
+watches its balance card's turn-order family.
 """
 
 from __future__ import annotations
@@ -19,6 +26,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+import pandas as pd
+
+FIRST_LOOK = 1000
+"""Games before the first look."""
+
+ALPHA = 0.05
+"""Error rate over all looks together (and of a fixed run's family)."""
 
 ChunkPlayer = Callable[[int, int], Iterable[Mapping[str, np.ndarray]]]
 """``play(first_game, n_games)`` yields chunks whose ``win_share`` has shape (games, seats)."""
@@ -80,6 +94,115 @@ def look_schedule(first_look: int, max_games: int) -> list[int]:
     return [*looks, max_games]
 
 
+@dataclass(frozen=True)
+class StoppingRule:
+    """The looks of a run to ``precision`` capped at ``max_games``, and the error rate of each.
+
+    Examples
+    --------
+    >>> rule = StoppingRule(0.01, 5000)
+    >>> rule.looks, rule.look_alpha, rule.next_look(2000), rule.next_look(5000)
+    ([1000, 2000, 4000, 5000], 0.0125, 4000, None)
+    """
+
+    precision: float
+    max_games: int
+    first_look: int = FIRST_LOOK
+    alpha: float = ALPHA
+
+    @property
+    def looks(self) -> list[int]:
+        """Game counts of every look, planned before the first game."""
+        return look_schedule(self.first_look, self.max_games)
+
+    @property
+    def look_alpha(self) -> float:
+        """Error rate of each look's family: ``alpha`` split evenly over the looks."""
+        return self.alpha / len(self.looks)
+
+    @property
+    def level(self) -> float:
+        """Confidence level of each look's family, ``1 - alpha / K``."""
+        return 1 - self.look_alpha
+
+    def next_look(self, games: int) -> int | None:
+        """The first look after ``games`` games, or None after the last."""
+        return next((look for look in self.looks if look > games), None)
+
+    def reached(self, half_width: float) -> bool:
+        """Whether a widest half-width is at or below the precision asked."""
+        return bool(half_width <= self.precision)
+
+
+def corrected_shares(rows: pd.DataFrame, alpha: float = ALPHA) -> pd.DataFrame:
+    """The win shares of a table's rows as one Holm-corrected family against the fair share.
+
+    Parameters
+    ----------
+    rows : pandas.DataFrame
+        One row per turn position (or seat) of one run, with ``games`` and ``wins`` (the sum
+        of win shares).
+    alpha : float, default 0.05
+        Error rate of the family: 0.05 for a fixed run, the look's share for a run played to a
+        precision (:attr:`StoppingRule.look_alpha`).
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``rows`` with ``win_share``, ``se``, ``fair`` (1 / rows), the columns of
+        :func:`fairysim.analysis.corrections.with_correction` (``low``/``high`` the corrected
+        normal interval, ``significant`` its verdict against ``fair``) and ``half_width``. The
+        standard error is the binomial one at the share smoothed as ``(wins + 1) / (games +
+        2)``, so a share of 0 or 1 still has a width (a split tie varies less than a whole
+        win: the intervals are then slightly conservative).
+
+    Examples
+    --------
+    >>> rows = pd.DataFrame({"games": [4000] * 4, "wins": [1100.0, 1000.0, 960.0, 940.0]})
+    >>> table = corrected_shares(rows)
+    >>> bool((table["half_width"] > 0.0134).all()), table["significant"].tolist()
+    (True, [False, False, False, False])
+    """
+    from fairysim.analysis.corrections import with_correction
+
+    games = rows["games"].to_numpy(np.float64)
+    wins = rows["wins"].to_numpy(np.float64)
+    smoothed = (wins + 1) / (games + 2)
+    table = rows.assign(
+        win_share=wins / games,
+        se=np.sqrt(smoothed * (1 - smoothed) / games),
+        fair=1 / len(rows),
+    )
+    table = with_correction(table, "win_share", "se", null="fair", method="holm", alpha=alpha)
+    table["half_width"] = (table["high"] - table["low"]) / 2
+    return table
+
+
+def corrected_intervals(
+    games: np.ndarray, wins: np.ndarray, alpha: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """The intervals of :func:`corrected_shares` for ``run_to_precision``'s ``intervals``."""
+    table = corrected_shares(
+        pd.DataFrame({"games": np.broadcast_to(games, wins.shape), "wins": wins}), alpha
+    )
+    return table["low"].to_numpy(), table["high"].to_numpy()
+
+
+def wilson_intervals(
+    games: np.ndarray, wins: np.ndarray, alpha: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """Each share's own Wilson interval at error rate ``alpha`` (no correction)."""
+    from scipy.stats import norm
+
+    from fairysim.analysis.stats import wilson_interval
+
+    return wilson_interval(wins, np.broadcast_to(games, wins.shape), float(norm.isf(alpha / 2)))
+
+
+Intervals = Callable[[np.ndarray, np.ndarray, float], tuple[np.ndarray, np.ndarray]]
+"""``intervals(games, wins, alpha)``: each share's interval, the family at error rate alpha."""
+
+
 @dataclass
 class PrecisionRun:
     """What a run to precision reached.
@@ -102,6 +225,11 @@ class PrecisionRun:
         The game counts looked at.
     half_widths : list of float
         The widest half-width at each look.
+    planned : list of int
+        Every look planned before the first game (``level`` splits the error rate over them).
+    watched, note : str
+        What the stopping rule watched, and how its intervals were made, for the message
+        (``"turn-position win share"``, ``", Holm-corrected over 4 rows"``).
     """
 
     games: int
@@ -113,6 +241,14 @@ class PrecisionRun:
     precision: float
     looks: list[int] = field(default_factory=list)
     half_widths: list[float] = field(default_factory=list)
+    planned: list[int] = field(default_factory=list)
+    watched: str = "win share"
+    note: str = ""
+
+    @property
+    def look_alpha(self) -> float:
+        """Error rate of each look's family (``1 - level``)."""
+        return 1 - self.level
 
     @property
     def win_share(self) -> np.ndarray:
@@ -122,14 +258,18 @@ class PrecisionRun:
     def message(self) -> str:
         """One line saying what was reached."""
         widest = self.half_widths[-1]
+        planned = len(self.planned or self.looks)
+        alpha = (1 - self.level) * planned
         if self.reached:
             return (
-                f"precision reached: every win share within +/-{widest:.4f} "
-                f"(asked {self.precision:.4f}) at {self.level:.2%} after {self.games:,} games"
+                f"precision reached: every {self.watched} within +/-{widest:.4f} "
+                f"(asked {self.precision:.4f}; {self.level:.2%} intervals{self.note}, a "
+                f"{alpha:.0%} error rate split over the {planned} looks planned) after "
+                f"{self.games:,} games"
             )
         return (
             f"--max-games {self.games:,} reached before --precision {self.precision:g}: "
-            f"widest half-width {widest:.4f} at {self.level:.2%}"
+            f"widest {self.watched} half-width {widest:.4f} ({self.level:.2%}{self.note})"
         )
 
 
@@ -138,10 +278,11 @@ def run_to_precision(
     precision: float,
     max_games: int,
     *,
-    first_look: int = 1000,
-    alpha: float = 0.05,
+    first_look: int = FIRST_LOOK,
+    alpha: float = ALPHA,
     value: str = "win_share",
     on_chunk: Callable[[int, Mapping[str, np.ndarray]], None] | None = None,
+    intervals: Intervals = wilson_intervals,
 ) -> PrecisionRun:
     """Play in chunks until every win share's half-width is at most ``precision``.
 
@@ -162,37 +303,35 @@ def run_to_precision(
         The column read from each chunk.
     on_chunk : callable, optional
         Called with ``(first_game, chunk)`` for every chunk (e.g. to fold a summary).
+    intervals : callable, default :func:`wilson_intervals`
+        ``intervals(games, wins, alpha)`` the watched intervals at a look's error rate
+        (:func:`corrected_intervals`: the family Holm-corrected, as ``simulate`` prints it).
 
     Returns
     -------
     PrecisionRun
     """
-    from fairysim.analysis.stats import wilson_interval
-
     if not 0 < precision <= 0.5:
         raise ValueError(f"precision must be in (0, 0.5], got {precision}")
-    schedule = look_schedule(first_look, max_games)
-    level_alpha = alpha / len(schedule)
-    from scipy.stats import norm
-
-    z = float(norm.isf(level_alpha / 2))
+    rule = StoppingRule(precision, max_games, first_look, alpha)
     games, wins = 0, None
-    run = PrecisionRun(0, np.zeros(0), np.zeros(0), np.zeros(0), 1 - level_alpha, False, precision)
-    for look in schedule:
+    run = PrecisionRun(0, np.zeros(0), np.zeros(0), np.zeros(0), rule.level, False, precision)
+    for look in rule.looks:
         for chunk in play(games, look - games):
             shares = np.asarray(chunk[value], dtype=np.float64)
             if on_chunk is not None:
                 on_chunk(games, chunk)
             wins = shares.sum(axis=0) if wins is None else wins + shares.sum(axis=0)
             games += len(shares)
-        low, high = wilson_interval(wins, np.full(wins.shape, games), z)
+        low, high = intervals(np.asarray(games), wins, rule.look_alpha)
         half = float(np.max((high - low) / 2))
         run.looks.append(games)
         run.half_widths.append(half)
         run.games, run.wins, run.low, run.high = games, wins, low, high
-        if half <= precision:
+        if rule.reached(half):
             run.reached = True
             break
+    run.planned = rule.looks
     return run
 
 
@@ -294,30 +433,35 @@ def study_to_precision(
     """
     if not 0 < precision <= 0.5:
         raise ValueError(f"precision must be in (0, 0.5], got {precision}")
-    schedule = look_schedule(first_look, max_games)
-    level_alpha = alpha / len(schedule)
-    reached = StudyPrecision(
-        0, 1 - level_alpha, False, precision, watched=watched, planned=list(schedule)
-    )
+    rule = StoppingRule(precision, max_games, first_look, alpha)
+    reached = StudyPrecision(0, rule.level, False, precision, watched=watched, planned=rule.looks)
     study = None
-    for look in schedule:
-        study = run(look, level_alpha)
+    for look in rule.looks:
+        study = run(look, rule.look_alpha)
         widest = float(half_width(study))
         reached.looks.append(look)
         reached.half_widths.append(widest)
         reached.games = look
-        if widest <= precision:
+        if rule.reached(widest):
             reached.reached = True
             break
     return study, reached
 
 
 __all__ = [
+    "ALPHA",
+    "FIRST_LOOK",
     "ChunkPlayer",
+    "Intervals",
     "PrecisionRun",
+    "StoppingRule",
     "StudyPrecision",
+    "check_counts",
     "check_precision",
+    "corrected_intervals",
+    "corrected_shares",
     "look_schedule",
     "run_to_precision",
     "study_to_precision",
+    "wilson_intervals",
 ]

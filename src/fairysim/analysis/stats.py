@@ -36,9 +36,6 @@ import pandas as pd
 Z_95 = 1.959963984540054
 """Two-sided 95 % standard normal quantile (``Phi^-1(0.975)``)."""
 
-TRACE_PREFIX = "medal_points_round_"
-"""Default prefix of per-round trace columns (``medal_points_round_1`` .. ``_7``)."""
-
 GAME_COLUMN = "game"
 SEAT_COLUMN = "seat"
 
@@ -736,28 +733,50 @@ def decisiveness(
     return out
 
 
-def trace_columns(df: pd.DataFrame, prefix: str = TRACE_PREFIX) -> list[str]:
+def trace_prefix(df: pd.DataFrame) -> str:
+    """The per-round trace prefix that the game of ``df`` declares
+    (:attr:`~fairysim.sim.game.GameSpec.trace_prefix`), read from the frame's
+    ``attrs["fairysim"]["game"]`` (set by ``simulate`` and saved runs).
+
+    Raises
+    ------
+    ValueError
+        Where the frame does not say its game, or its game records no trace.
+    """
+    from fairysim.sim.game import games
+
+    game = (df.attrs.get("fairysim") or {}).get("game")
+    spec = games().get(game) if isinstance(game, str) else None
+    if spec is None:
+        raise ValueError("the frame does not say its game: give the trace column prefix")
+    if spec.trace_prefix is None:
+        raise ValueError(f"{spec.title}'s engine records no per-round totals")
+    return spec.trace_prefix
+
+
+def trace_columns(df: pd.DataFrame, prefix: str | None = None) -> list[str]:
     """The per-round trace columns ``prefix1 .. prefixN`` of a frame.
 
     Parameters
     ----------
     df : pandas.DataFrame
         Tidy results.
-    prefix : str, default :data:`TRACE_PREFIX`
-        Column prefix.
+    prefix : str, optional
+        Column prefix; default: the one the frame's game declares (:func:`trace_prefix`).
 
     Returns
     -------
     list of str
         Matching columns in round order (``_2`` before ``_10``).
     """
+    prefix = trace_prefix(df) if prefix is None else prefix
     pattern = re.compile(re.escape(prefix) + r"(\d+)$")
     found = [(int(m.group(1)), c) for c in df.columns if (m := pattern.match(str(c)))]
     return [c for _, c in sorted(found)]
 
 
 def lead_changes(
-    df: pd.DataFrame, by: str | Sequence[str] = (), prefix: str = TRACE_PREFIX
+    df: pd.DataFrame, by: str | Sequence[str] = (), prefix: str | None = None
 ) -> pd.DataFrame:
     """Number of lead changes of every game, from per-round running totals.
 
@@ -772,8 +791,9 @@ def lead_changes(
         Tidy results with trace columns (``simulate(..., trace=True)``).
     by : str or sequence of str, default ``()``
         Columns that tell runs apart; player count is always a key.
-    prefix : str, default :data:`TRACE_PREFIX`
-        Prefix of the running-total columns (points after each round).
+    prefix : str, optional
+        Prefix of the running-total columns (points after each round); default: the one the
+        frame's game declares (:func:`trace_prefix`).
 
     Returns
     -------
@@ -781,6 +801,7 @@ def lead_changes(
         One row per game: the ``by`` columns, ``players``, ``game`` and ``lead_changes``
         (count).
     """
+    prefix = trace_prefix(df) if prefix is None else prefix
     columns = trace_columns(df, prefix)
     if not columns:
         raise ValueError(f"no trace columns {prefix}1.. in the frame; run simulate(trace=True)")
@@ -792,7 +813,7 @@ def lead_changes(
 
 
 def lead_change_summary(
-    df: pd.DataFrame, by: str | Sequence[str] = (), prefix: str = TRACE_PREFIX
+    df: pd.DataFrame, by: str | Sequence[str] = (), prefix: str | None = None
 ) -> pd.DataFrame:
     """Summary of :func:`lead_changes` per group.
 
@@ -802,8 +823,8 @@ def lead_change_summary(
         Tidy results with trace columns.
     by : str or sequence of str, default ``()``
         Columns that tell runs apart; player count is always a key.
-    prefix : str, default :data:`TRACE_PREFIX`
-        Prefix of the running-total columns.
+    prefix : str, optional
+        Prefix of the running-total columns; default: the frame's game's.
 
     Returns
     -------
@@ -895,7 +916,6 @@ def _concat(parts: list[pd.DataFrame], columns: list[str]) -> pd.DataFrame:
 
 __all__ = [
     "CORRECTIONS",
-    "TRACE_PREFIX",
     "Z_95",
     "PairedDifference",
     "adjust_p_values",
@@ -919,6 +939,7 @@ __all__ = [
     "significance_label",
     "sole_leaders",
     "trace_columns",
+    "trace_prefix",
     "wilson_interval",
     "win_rates",
     "winning_margins",

@@ -44,7 +44,6 @@ def metrics_params(spec: GameSpec) -> list[Param]:
 def run_metrics(spec: GameSpec, **options: Any) -> None:
     """Check every option, play the run chunk by chunk and print its balance card."""
     from fairysim.analysis.balance import BalanceRows, balance_card
-    from fairysim.analysis.stats import TRACE_PREFIX
     from fairysim.sim.batch import check_chunk_games, check_games
 
     games = check_games(options["games"], "--games")
@@ -55,7 +54,7 @@ def run_metrics(spec: GameSpec, **options: Any) -> None:
     rows = BalanceRows(
         spec.turn_order,
         length_column=spec.length_column,
-        trace_prefix=TRACE_PREFIX if flags.get(TRACE_FLAG) else None,
+        trace_prefix=spec.trace_prefix if flags.get(TRACE_FLAG) else None,
     )
     chunk_frame = spec.entry("chunk_frame")
     start = time.perf_counter()

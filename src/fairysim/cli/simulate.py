@@ -61,9 +61,10 @@ def simulate_params(spec: GameSpec) -> list[Param]:
             float | None,
             None,
             "--precision",
-            "Instead of --games: play until every seat's win share has a half-width at or "
-            "below this (win-share units, 0.01 = 1 percentage point), looking after 1,000 "
-            "games and each time the count doubles, the 5% error rate split over the looks.",
+            "Instead of --games: play until every win share the table shows (by turn position, "
+            "or a mixed lineup's seats) has a Holm-corrected half-width at or below this "
+            "(win-share units, 0.01 = 1 percentage point), looking after 1,000 games and each "
+            "time the count doubles, the 5% error rate split over the looks.",
         ),
         option(
             "max_games",
@@ -116,8 +117,10 @@ def run_simulate(spec: GameSpec, **options: Any) -> None:
     # Every check runs before the first game, so a bad option costs no compile and no file.
     games = check_games(options["games"], "--games")
     precision = options["precision"]
-    if precision is not None and not 0 < precision <= 0.5:
-        raise FairysimError("--precision", f"must be above 0 and at most 0.5, got {precision}")
+    if precision is not None:
+        from fairysim.analysis.precision import check_precision
+
+        precision = check_precision(precision)
     max_games = check_games(options["max_games"], "--max-games")
     chunk_games = check_chunk_games(options["chunk_games"], "--chunk-games")
     threads = check_threads(options["threads"])
@@ -159,14 +162,17 @@ def run_simulate(spec: GameSpec, **options: Any) -> None:
     for line in setup.preamble():
         console.print(line, soft_wrap=True)
     order = spec.turn_order
+    looks = [] if reached is None else reached.planned
+    rows = summary.attrs["by_turn"] if by_turn else summary
     if by_turn:
-        rows = summary.attrs["by_turn"]
-        console.print(table_title(spec, "turn position"), soft_wrap=True)
-        console.print(summary_table(spec, rows, [labels[0]] * len(rows), first=order.label))
+        console.print(table_title(spec, "turn position", len(rows), looks), soft_wrap=True)
+        console.print(
+            summary_table(spec, rows, [labels[0]] * len(rows), first=order.label, looks=looks)
+        )
         notes = [f"{order.label}: {order.note}; every seat plays {labels[0]}"]
     else:
-        console.print(table_title(spec, "seat"), soft_wrap=True)
-        console.print(summary_table(spec, summary, setup.row_labels(labels)))
+        console.print(table_title(spec, "seat", len(summary), looks), soft_wrap=True)
+        console.print(summary_table(spec, summary, setup.row_labels(labels), looks=looks))
         if not order.drawn:
             notes = [f"seat: {order.note}"]
         else:
@@ -175,6 +181,7 @@ def run_simulate(spec: GameSpec, **options: Any) -> None:
                 f"the starter is drawn each game, so a seat's share is not its turn order's "
                 f"({order.label}: {order.note})"
             ]
+    notes.append(verdict_line(corrected_rows(rows, looks), order.label if by_turn else "seat"))
     for line in [*notes, *column_legends(spec), *setup.footnotes()]:
         console.print(line, soft_wrap=True)
     if reached is not None:
@@ -216,8 +223,9 @@ def play_to_precision(
     """Play ``setup`` until :func:`fairysim.analysis.precision.run_to_precision` stops; with
     ``--out``, the games played are replayed into the file (game ``i`` depends only on the seed
     and ``i``, so the rows are the same games). With ``by_turn`` the stopping rule looks at the
-    win shares by turn position, the rows the table then shows."""
-    from fairysim.analysis.precision import run_to_precision
+    win shares by turn position, the rows the table then shows; either way it watches the
+    table's own intervals, Holm-corrected over its rows at the look's error rate."""
+    from fairysim.analysis.precision import corrected_intervals, run_to_precision
     from fairysim.sim.batch import SeatAggregate
     from fairysim.sim.run import by_turn_order, simulate_summary
 
@@ -238,8 +246,14 @@ def play_to_precision(
     with ProgressBar("simulating to precision", total=max_games) as progress:
         stop_message(lambda: f"stopped after {progress.done:,} games; {kept}")
         reached = run_to_precision(
-            play, precision, max_games, on_chunk=lambda _, __: progress(aggregate.games, max_games)
+            play,
+            precision,
+            max_games,
+            on_chunk=lambda _, __: progress(aggregate.games, max_games),
+            intervals=corrected_intervals,
         )
+    reached.watched = "turn-position win share" if by_turn else "seat's win share"
+    reached.note = f", Holm-corrected over the {setup.seats} rows"
     if out is not None:
         return simulate_summary(
             setup,
@@ -258,9 +272,49 @@ def play_to_precision(
     return summary, reached
 
 
-def table_title(spec: GameSpec, unit: str) -> str:
-    """The line above the summary table: what a row is and how tied winners count."""
-    return f"Per {unit}: win share ({spec.ties}), 95% Wilson CI, mean points"
+def table_title(spec: GameSpec, unit: str, rows: int, looks: Sequence[int] = ()) -> str:
+    """The line above the summary table: what a row is, how tied winners count and how the
+    intervals are corrected (over the table's rows, and over the looks of a run played to a
+    precision)."""
+    from fairysim.analysis.precision import ALPHA
+
+    level = 1 - ALPHA / max(len(looks), 1)
+    over = "95% family-wise"
+    if looks:
+        over = f"{level:.2%} family-wise, the {ALPHA:.0%} error rate split over {len(looks)} looks"
+    return (
+        f"Per {unit}: win share ({spec.ties}), interval Holm-corrected over the {rows} rows "
+        f"({over}) against the fair share 1/{rows}, mean points"
+    )
+
+
+def corrected_rows(rows: pd.DataFrame, looks: Sequence[int] = ()) -> pd.DataFrame:
+    """The table's rows as one Holm-corrected family against the fair share
+    (:func:`fairysim.analysis.precision.corrected_shares`), at 95% family-wise or, for a run
+    played to a precision, at the share of the 5% that each of its ``looks`` has."""
+    from fairysim.analysis.precision import ALPHA, corrected_shares
+
+    return corrected_shares(rows, ALPHA / max(len(looks), 1))
+
+
+def verdict_line(corrected: pd.DataFrame, first: str = "seat") -> str:
+    """The line under the table that says which rows differ from the fair share: only those
+    whose corrected interval excludes it (significant after correcting for the rows)."""
+    fair = f"the fair share 1/{len(corrected)}"
+    differ = [
+        f"{first} {row[first if first in row else 'seat']} {verdict(row)}"
+        for row in corrected.to_dict("records")
+        if row["significant"]
+    ]
+    if not differ:
+        return (
+            f"vs fair: no row differs from {fair} after correcting for the {len(corrected)} rows "
+            "compared (every corrected interval holds it)"
+        )
+    return (
+        f"vs fair: {', '.join(differ)} {fair} after correcting for the {len(corrected)} rows "
+        "compared (their corrected intervals exclude it); the other rows do not differ"
+    )
 
 
 def column_legends(spec: GameSpec) -> list[str]:
@@ -268,11 +322,20 @@ def column_legends(spec: GameSpec) -> list[str]:
     return [column.legend for column in spec.summary if column.legend]
 
 
+def verdict(row: dict[str, Any]) -> str:
+    """A corrected row's verdict against its fair share: above, below or - (not
+    significant)."""
+    if not row["significant"]:
+        return "-"
+    return "above" if row["win_share"] > row["fair"] else "below"
+
+
 def summary_table(
     spec: GameSpec,
     summary: pd.DataFrame,
     labels: Sequence[str] | None = None,
     first: str = "seat",
+    looks: Sequence[int] = (),
 ) -> Table:
     """A rich table of a per-seat summary from ``simulate_summary``.
 
@@ -288,31 +351,35 @@ def summary_table(
         What to show for each row's policy (default: the summary's ``policy`` column).
     first : str
         The column naming the rows: ``seat`` or the game's turn order label.
+    looks : sequence of int
+        The looks planned of a run played to a precision (its error rate is split over them);
+        empty for a fixed run.
 
     Returns
     -------
     rich.table.Table
-        Win share with its 95% Wilson interval, then the game's mean points, per row.
+        Win share with its interval Holm-corrected over the rows (:func:`corrected_rows`; the
+        verdicts against the fair share are :func:`verdict_line`'s), then the game's mean
+        points, per row.
     """
-    from fairysim.analysis.stats import wilson_interval
-
     labels = [str(p) for p in summary["policy"]] if labels is None else list(labels)
-    lows, highs = wilson_interval(summary["wins"], summary["games"])
+    corrected = corrected_rows(summary, looks)
     # No padding: the box's blank divider alone parts the columns, so that they fit 80 columns.
     table = Table(box=box.SIMPLE_HEAD, padding=0, show_edge=False)
     table.add_column(first, justify="right", min_width=longest_word(first))
     # Long policy names (with changed weights) fold rather than push the numbers off the screen.
     table.add_column("policy", overflow="fold", min_width=min(max(map(len, labels)), 20))
-    for name in ("win\nshare", "95% CI", *(column.header for column in spec.summary)):
+    headers = ("win\nshare", "corrected\nCI", *(column.header for column in spec.summary))
+    for name in headers:
         # Never narrower than the header's longest word, so no word is broken or cut.
         table.add_column(name, justify="right", no_wrap=True, min_width=longest_word(name))
     key = first if first in summary.columns else "seat"
-    for row, label, low, high in zip(summary.to_dict("records"), labels, lows, highs, strict=True):
+    for row, label in zip(corrected.to_dict("records"), labels, strict=True):
         table.add_row(
             str(row[key]),
             str(label),
-            f"{row['wins'] / row['games']:.3f}",
-            f"{low:.3f}-{high:.3f}",
+            f"{row['win_share']:.3f}",
+            f"{row['low']:.3f}-{row['high']:.3f}",
             *(column.cell(row) for column in spec.summary),
         )
     return table
@@ -353,7 +420,8 @@ def simulate_command(name: str) -> Any:
     return make_command(
         handle_errors(body),
         simulate_params(spec),
-        f"Simulate {spec.title} games and print win shares with 95% intervals and mean points.",
+        f"Simulate {spec.title} games and print win shares with corrected intervals and mean "
+        "points.",
     )
 
 

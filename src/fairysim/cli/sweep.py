@@ -19,7 +19,7 @@ from rich.table import Table
 
 from fairysim.cli.by_game import Param, game_group, game_names, make_command, option, spec_of
 from fairysim.cli.common import ProgressBar, handle_errors, stdout_console, stop_message
-from fairysim.cli.simulate import load_card_option
+from fairysim.cli.simulate import load_card_option, verdict
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -33,6 +33,12 @@ DEFAULT_TASK_GAMES = 262_144
 
 RANDOM = "random"
 """The default of an axis drawn per game; equal to fairysim.sweep.RANDOM (same reason)."""
+
+GAMES = 10_000
+"""Games per cell without ``--games`` or ``--precision``."""
+
+PRECISION_MAX_GAMES = 1_000_000
+"""Equal to fairysim.sweep.run.PRECISION_MAX_GAMES (shown in --help without the engines)."""
 
 
 POLICY_WIDTH = 16
@@ -91,7 +97,25 @@ def sweep_params(spec: GameSpec) -> list[Param]:
             "more lineups. Default: greedy.",
         ),
         option("cards", Path | None, None, "--cards", spec.cards_help),
-        option("games", int, 10_000, "--games", "Games per cell."),
+        option("games", int | None, None, "--games", f"Games per cell (default {GAMES:,})."),
+        option(
+            "precision",
+            float | None,
+            None,
+            "--precision",
+            "Instead of --games: play each cell in doubling looks (1,000 games, 2,000, ...) "
+            "until every win share it reports (by turn position where one policy plays every "
+            "seat, else by seat) has a half-width at or below this (win-share units, 0.01 = 1 "
+            "percentage point), Holm-corrected over the cell's rows, the 5% error rate split "
+            "over the looks.",
+        ),
+        option(
+            "max_games",
+            int | None,
+            None,
+            "--max-games",
+            f"Cap on the games of a cell --precision may play (default {PRECISION_MAX_GAMES:,}).",
+        ),
         option(
             "seed",
             int,
@@ -142,9 +166,14 @@ def sweep_and_print(spec: GameSpec, **options: Any) -> pd.DataFrame:
         The sweep's summary.
     """
     # Engines and Dask load here, not at import: `fairysim --help` should not wait for them.
+    from fairysim.analysis.precision import check_counts
     from fairysim.files import folder_option
     from fairysim.sweep import run_sweep
 
+    games, precision, max_games = options["games"], options["precision"], options["max_games"]
+    check_counts(games, precision, max_games)
+    if games is None and precision is None:
+        games = GAMES
     card_set = load_card_option(spec, options["cards"])
     task_games = options["task_games"]
     out_dir = folder_option(options["out_dir"], "--out-dir")
@@ -156,7 +185,9 @@ def sweep_and_print(spec: GameSpec, **options: Any) -> pd.DataFrame:
             spec,
             players=options["players"],
             lineups=options["lineup"] or ["greedy"],
-            games=options["games"],
+            games=games,
+            precision=precision,
+            max_games=max_games,
             seed=options["seed"],
             out_dir=out_dir,
             cards=card_set,
@@ -176,9 +207,17 @@ def sweep_and_print(spec: GameSpec, **options: Any) -> pd.DataFrame:
     grid = " x ".join(
         f"{label} {','.join(map(str, config[column]))}" for label, column in columns.items()
     )
+    watched = meta["precision"]
+    if watched is None:
+        played = f"{config['games']:,} games each"
+    else:
+        played = (
+            f"each played to --precision {config['precision']:g} (at most "
+            f"{config['max_games']:,} games)"
+        )
     console.print(
         f"{spec.title} sweep: {grid} x {len(config['lineups'])} lineups = {cells} cells, "
-        f"{config['games']:,} games each, seed {config['seed']}; {len(meta['computed'])} played, "
+        f"{played}, seed {config['seed']}; {len(meta['computed'])} played, "
         f"{len(meta['skipped'])} resumed ({elapsed:.1f} s wall time)",
         soft_wrap=True,
     )
@@ -189,7 +228,9 @@ def sweep_and_print(spec: GameSpec, **options: Any) -> pd.DataFrame:
     shown = [
         column for column in columns.values() if len(config[column]) > 1 or column == "players"
     ]
-    table, left_out = fitting_table(console, spec, summary, shown)
+    if watched is not None:
+        console.print(precision_title(watched), soft_wrap=True)
+    table, left_out = fitting_table(console, spec, summary if watched is None else watched, shown)
     console.print(table)
     if left_out:
         names = ", ".join(" ".join(header.replace("-\n", "").split()) for header in left_out)
@@ -197,12 +238,17 @@ def sweep_and_print(spec: GameSpec, **options: Any) -> pd.DataFrame:
             f"Too wide for this terminal: {names}; summary.parquet has every mean.",
             soft_wrap=True,
         )
-    for line in meta["footnotes"]:
-        console.print(line, soft_wrap=True)
-    console.print(
-        f"Wrote {out_dir / 'summary.parquet'} and {cells} cell files in {out_dir / 'cells'}",
-        soft_wrap=True,
+    lines = (
+        meta["footnotes"] if watched is None else [*precision_notes(watched), *meta["footnotes"]]
     )
+    for line in lines:
+        console.print(line, soft_wrap=True)
+    if watched is not None:
+        console.print(precision_message(watched), soft_wrap=True)
+    files = f"{out_dir / 'summary.parquet'}"
+    if watched is not None:
+        files += f", {out_dir / 'precision.parquet'}"
+    console.print(f"Wrote {files} and {cells} cell files in {out_dir / 'cells'}", soft_wrap=True)
     return summary
 
 
@@ -235,6 +281,51 @@ def fitting_table(
         points.pop()
 
 
+def precision_title(watched: pd.DataFrame) -> str:
+    """The line above a precision sweep's table: what a row is and how its intervals are
+    corrected."""
+    kinds = set(watched["row"])
+    unit = {
+        frozenset({"turn"}): "turn position",
+        frozenset({"seat"}): "seat",
+    }.get(frozenset(kinds), "turn position (seat where the lineup mixes policies)")
+    level = float(watched["look_level"].iloc[0])
+    return (
+        f"Per cell and {unit}: win share (ties split), interval Holm-corrected over the cell's "
+        f"rows ({level:.2%} family-wise, the 5% error rate split over the looks planned) "
+        "against the fair share, mean points"
+    )
+
+
+def precision_notes(watched: pd.DataFrame) -> list[str]:
+    """The lines under a precision sweep's table: the verdict column and the games column."""
+    return [
+        "vs fair: above or below where the corrected interval excludes the fair share "
+        "(1/rows of the cell, significant after correcting for the rows compared); - where it "
+        "does not",
+        "games: the games the cell's every figure rests on (its last look); +/-: its widest "
+        "corrected half-width",
+    ]
+
+
+def precision_message(watched: pd.DataFrame) -> str:
+    """One line: the precision every cell reached, or the cells the cap stopped first."""
+    cells = watched.drop_duplicates("cell")
+    asked = float(cells["precision"].iloc[0])
+    fewest, most = int(cells["games"].min()), int(cells["games"].max())
+    games = f"{fewest:,} games a cell" if fewest == most else f"{fewest:,} to {most:,} games a cell"
+    missed = cells[~cells["reached"].astype(bool)]
+    if missed.empty:
+        return (
+            f"precision reached in every cell: widest half-width "
+            f"{cells['widest'].max():.4f} (asked {asked:.4f}) with {games}"
+        )
+    return (
+        f"--max-games {int(missed['games'].max()):,} reached before --precision {asked:g} in "
+        f"{len(missed)} of {len(cells)} cells: widest half-width {missed['widest'].max():.4f}"
+    )
+
+
 def sweep_table(
     summary: pd.DataFrame, axes: Sequence[str], points: Sequence[SummaryColumn]
 ) -> Table:
@@ -243,7 +334,9 @@ def sweep_table(
     Parameters
     ----------
     summary : pandas.DataFrame
-        What :func:`fairysim.sweep.run_sweep` returns.
+        What :func:`fairysim.sweep.run_sweep` returns, or for a sweep played to a precision
+        its ``attrs["fairysim"]["precision"]`` (one row per turn position or seat a cell
+        watched, with its corrected interval).
     axes : sequence of str
         The result columns of the axes to show, leading each cell's first row.
     points : sequence of SummaryColumn
@@ -253,11 +346,14 @@ def sweep_table(
     Returns
     -------
     rich.table.Table
-        Axis values, seat, policy, win share with its 95% Wilson interval and the game's mean
-        points, with a rule between cells.
+        Axis values, seat (or turn), policy, win share with its interval (95% Wilson; for a
+        precision sweep the corrected one with its verdict, and the cell's games and widest
+        half-width) and the game's mean points, with a rule between cells.
     """
+    precise = "row" in summary.columns
+    title = "Per cell and seat: win share (ties split), 95% Wilson CI, mean points"
     table = Table(
-        title="Per cell and seat: win share (ties split), 95% Wilson CI, mean points",
+        title=None if precise else title,
         box=box.SIMPLE_HEAD,
         collapse_padding=True,
         pad_edge=False,
@@ -266,13 +362,18 @@ def sweep_table(
     for name in axes:
         # "x_card" -> two short header lines: the columns' values are short.
         table.add_column(name.replace("_", "\n"), justify="right")
-    table.add_column("seat", justify="right")
+    if precise:
+        table.add_column("games", justify="right", no_wrap=True)
+        table.add_column("+/-", justify="right", no_wrap=True)
+    rows = sorted(set(summary["row"])) if precise else ["seat"]
+    table.add_column("/".join(rows), justify="right")
     # Each seat's policy says what the lineup is, so the lineup needs no column of its own and
     # the table fits 80 columns. Policy names are what a reader looks for: 16 characters a line
     # at least.
     widest = int(summary["policy"].astype(str).str.len().max())
     table.add_column("policy", overflow="fold", min_width=min(widest, POLICY_WIDTH))
-    for header in ("win\nshare", "95% CI", *(column.header for column in points)):
+    interval = ("corrected\nCI", "vs\nfair") if precise else ("95% CI",)
+    for header in ("win\nshare", *interval, *(column.header for column in points)):
         table.add_column(header, justify="right", no_wrap=True)
     for index, (_, cell) in enumerate(summary.groupby("cell", sort=False)):
         if index:
@@ -280,12 +381,21 @@ def sweep_table(
         for row_index, row in enumerate(cell.to_dict("records")):
             # Cell columns only on a cell's first row: the eye finds where a cell starts.
             lead = [str(row[name]) if row_index == 0 else "" for name in axes]
+            if precise:
+                games = f"{int(row['games']):,}" if row_index == 0 else ""
+                lead += [games, f"{row['widest']:.4f}" if row_index == 0 else ""]
+                cells = [
+                    f"{row['low']:.3f}-{row['high']:.3f}",
+                    verdict(row),
+                ]
+            else:
+                cells = [f"{row['win_low']:.3f}-{row['win_high']:.3f}"]
             table.add_row(
                 *lead,
-                str(row["seat"]),
+                str(row["index" if precise else "seat"]),
                 str(row["policy"]),
                 f"{row['win_share']:.3f}",
-                f"{row['win_low']:.3f}-{row['win_high']:.3f}",
+                *cells,
                 *(column.cell(row) for column in points),
             )
     return table

@@ -352,6 +352,10 @@ class GameSpec:
         one-step greedy, the best heuristic), what :mod:`fairysim.analysis.ladder` plays.
     ties : str
         How a game's tied winners count, as the table's title says it ("ties split").
+    trace_prefix : str, optional
+        Prefix of the per-round running-total columns the engine records when asked (a
+        flag's rows: Fantastique's ``medal_points_round_1`` .. ``_7`` under ``--trace``), what
+        lead changes and comebacks are read from; None where the engine records none.
     """
 
     name: str
@@ -378,6 +382,7 @@ class GameSpec:
     ties: str = "ties split"
     card_effects: CardEffects | None = None
     ladder: tuple[str, ...] = ()
+    trace_prefix: str | None = None
     _loaded: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     def entry(self, name: str) -> Any:

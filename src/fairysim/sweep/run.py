@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -21,12 +22,14 @@ from fairysim.sim.game import GameSpec
 from fairysim.sweep.cells import PLAYERS, CellSpec, plan_cells
 from fairysim.sweep.cluster import check_cluster_options, connect
 from fairysim.sweep.store import (
+    PRECISION_NAME,
     SUMMARY_NAME,
     cell_frame,
     check_manifest,
     check_out_dir,
     make_out_dir,
     new_manifest,
+    precision_frame,
     read_cell,
     write_cell,
     write_manifest,
@@ -35,13 +38,16 @@ from fairysim.sweep.tasks import DEFAULT_TASK_GAMES, Piece, TaskResult, run_task
 
 Log = Callable[[str], None]
 
+PRECISION_MAX_GAMES = 1_000_000
+"""Games a cell played to ``precision`` may play without ``max_games``."""
+
 
 def run_sweep(
     game: str | GameSpec,
     *,
     players: Any = None,
     lineups: str | Sequence[str] = ("greedy",),
-    games: int,
+    games: int | None = None,
     seed: int = 0,
     out_dir: str | Path,
     cards: Any = None,
@@ -50,6 +56,8 @@ def run_sweep(
     task_games: int = DEFAULT_TASK_GAMES,
     progress: Progress | None = None,
     log: Log | None = None,
+    precision: float | None = None,
+    max_games: int | None = None,
     **axes: Any,
 ) -> pd.DataFrame:
     """Play a grid of setups x lineups on Dask, one file per finished cell; resume if stopped.
@@ -67,8 +75,8 @@ def run_sweep(
     lineups : str or sequence of str
         Policy specs as ``--policy`` takes them: one name for every seat, or a comma-separated
         policy per seat (then the seat count must match every player count of the sweep).
-    games : int
-        Games per cell.
+    games : int, optional
+        Games per cell; give it or ``precision``.
     seed : int
         Seed of every cell: cells share their deals (game ``i`` has the same deal in every cell
         with the same setup).
@@ -94,6 +102,17 @@ def run_sweep(
         ``progress(games_done, games_total)`` over the cells still to play.
     log : callable, optional
         Receives one line per event worth telling (cells skipped on resume, cells written).
+    precision : float, optional
+        Instead of ``games``: play each cell in doubling looks (1,000 games, 2,000, ... and
+        last ``max_games``, the 5 % error rate split over the looks planned,
+        :class:`~fairysim.analysis.precision.StoppingRule`) until every win share it reports
+        (by turn position where one policy plays every seat of a game that draws its starter,
+        else by seat) has an interval, Holm-corrected over the cell's rows at the look's error
+        rate, of half-width at most ``precision``. A cell's looks are games ``0 .. n - 1`` of
+        its seed, so its numbers are those of a fixed cell of the games it stopped at, whatever
+        the task size or the workers; a stopped sweep resumes from its finished cells.
+    max_games : int, optional
+        Cap on the games of a cell played to ``precision`` (default 1,000,000).
     **axes
         The game's setup axes by :attr:`~fairysim.sim.game.SetupAxis.sweep_keyword_name`:
         each a comma-separated string, a sequence, ``"all"`` (every allowed value, read from
@@ -108,14 +127,16 @@ def run_sweep(
         ``win_share`` and its Wilson 95% interval ``win_low``/``win_high``, ``<column>_mean``
         and ``<column>_std`` of every seat column. ``attrs["fairysim"]`` holds the manifest,
         the ``computed`` and ``skipped`` cell ids of this run, and the setups' ``preamble``
-        and ``footnotes`` lines (each once).
+        and ``footnotes`` lines (each once). With ``precision``, ``attrs["fairysim"]
+        ["precision"]`` is the frame of the rows each cell watched with their corrected
+        intervals (:func:`~fairysim.sweep.store.precision_frame`, also ``precision.parquet``).
 
     Raises
     ------
     FairysimError
         Naming the option at fault (``--players``, an axis's sweep option, ``--lineup``,
-        ``--games``, ``--seed``, ``--cards``, ``--out-dir``, ``--scheduler``, ``--workers``,
-        ``--task-games``).
+        ``--games``, ``--precision``, ``--max-games``, ``--seed``, ``--cards``, ``--out-dir``,
+        ``--scheduler``, ``--workers``, ``--task-games``).
 
     Examples
     --------
@@ -124,7 +145,20 @@ def run_sweep(
     """
     say = log or (lambda line: None)
     # Every check runs before the cluster starts, so a typo costs no worker start-up.
-    games = check_games(games, "--games")
+    from fairysim.analysis.precision import StoppingRule, check_counts
+
+    check_counts(games, precision, max_games, required=True)
+    rule = None
+    if precision is not None:
+        rule = StoppingRule(precision, PRECISION_MAX_GAMES if max_games is None else max_games)
+        target = {
+            "precision": rule.precision,
+            "max_games": rule.max_games,
+            "first_look": rule.first_look,
+            "alpha": rule.alpha,
+        }
+    else:
+        target = {"games": games}
     task_games = check_games(task_games, "--task-games")
     check_cluster_options(scheduler, workers)
     plan = plan_cells(game, {PLAYERS: players, **axes}, lineups, seed, cards)
@@ -134,7 +168,7 @@ def run_sweep(
         "game": plan.spec.name,
         **plan.axis_values,
         "lineups": plan.lineups,
-        "games": games,
+        **target,
         "seed": cells[0].key["seed"],
         **plan.fingerprint(),
     }
@@ -144,7 +178,7 @@ def run_sweep(
     records: dict[str, dict[str, Any]] = {}
     todo: list[CellSpec] = []
     for cell in cells:
-        record = read_cell(out, cell, games)
+        record = read_cell(out, cell, target)
         if record is not None:
             records[cell.cell_id] = record
         else:
@@ -160,9 +194,8 @@ def run_sweep(
             make_out_dir(out)
             if not has_manifest:
                 write_manifest(out, manifest)
-            play_cells(
-                client, threads, plan.spec, todo, games, task_games, out, records, progress, say
-            )
+            play = CellPlay(plan.spec, target, rule, task_games, out, records)
+            play_cells(client, threads, play, todo, progress, say)
     elif not has_manifest:
         write_manifest(out, manifest)
 
@@ -172,12 +205,21 @@ def run_sweep(
     )
     with AtomicParquetWriter(out / SUMMARY_NAME, manifest, "--out-dir") as writer:
         writer.write(summary)
+    watched = None
+    if rule is not None:
+        watched = pd.concat(
+            [precision_frame(plan.spec.name, cell, records[cell.cell_id]) for cell in cells],
+            ignore_index=True,
+        )
+        with AtomicParquetWriter(out / PRECISION_NAME, manifest, "--out-dir") as writer:
+            writer.write(watched)
     summary.attrs["fairysim"] = {
         **manifest,
         "computed": [cell.cell_id for cell in todo],
         "skipped": skipped,
         "preamble": _once([cell.preamble for cell in cells]),
         "footnotes": _once([cell.footnotes for cell in cells]),
+        "precision": watched,
     }
     return summary
 
@@ -189,69 +231,166 @@ def _once(lists: list[tuple[str, ...]]) -> list[str]:
     return list(dict.fromkeys(lines[i] for i in range(depth) for lines in lists if i < len(lines)))
 
 
+def watches_turns(spec: GameSpec, cell: CellSpec) -> bool:
+    """Whether a cell reports (and a precision watches) its win shares by turn position: one
+    policy at every seat of a game that draws its starter, as ``simulate`` does; a mixed
+    lineup, or a game whose seat index is its turn order, reports its seats."""
+    return spec.turn_order.drawn and len(set(cell.policies)) == 1
+
+
+@dataclass
+class CellPlay:
+    """How the cells of a sweep are played: to ``target``'s games, or look by look to
+    ``rule``'s precision; finished cells go to ``out`` and into ``records``."""
+
+    spec: GameSpec
+    target: dict[str, Any]
+    rule: Any
+    task_games: int
+    out: Path
+    records: dict[str, dict[str, Any]]
+
+    def first_look(self) -> int:
+        """Games of every cell's first look (all its games for a fixed sweep)."""
+        return self.target["games"] if self.rule is None else self.rule.looks[0]
+
+    def most(self) -> int:
+        """The most games a cell may play."""
+        return self.target["games"] if self.rule is None else self.rule.max_games
+
+    def look(self, cell: CellSpec, pieces: list[Piece]) -> int | None:
+        """Fold a cell's pieces after a look: write the cell and return None where it is
+        finished, else return the games of its next look."""
+        by_turn = self.rule is not None and watches_turns(self.spec, cell)
+        games = sum(piece[1] for piece in pieces)
+        aggregate, turns = fold_pieces(self.spec, cell, games, pieces)
+        if self.rule is None:
+            self.records[cell.cell_id] = write_cell(self.out, cell, self.target, aggregate)
+            return None
+        from fairysim.analysis.precision import corrected_shares
+
+        watched = turns if by_turn else aggregate
+        rows = corrected_shares(watched.frame(cell.policies), self.rule.look_alpha)
+        widest = float(rows["half_width"].max())
+        looks = [look for look in self.rule.looks if look <= games]
+        following = self.rule.next_look(games)
+        if not self.rule.reached(widest) and following is not None:
+            return following
+        precision = {
+            "asked": self.rule.precision,
+            "reached": self.rule.reached(widest),
+            "half_width": widest,
+            "level": self.rule.level,
+            "alpha": self.rule.look_alpha,
+            "looks": looks,
+            "planned": self.rule.looks,
+            "rows": "turn" if by_turn else "seat",
+        }
+        self.records[cell.cell_id] = write_cell(
+            self.out, cell, self.target, aggregate, turns, precision
+        )
+        return None
+
+
 def play_cells(
     client: Any,
     threads: int | None,
-    spec: GameSpec,
+    play: CellPlay,
     todo: list[CellSpec],
-    games: int,
-    task_games: int,
-    out: Path,
-    records: dict[str, dict[str, Any]],
     progress: Progress | None = None,
     say: Log = lambda line: None,
 ) -> None:
-    """Submit every task of the cells still to play; write each cell as soon as it is whole."""
+    """Submit every task of the cells still to play; write each cell as soon as it is whole.
+
+    A cell played to a precision is submitted one look at a time: when its look's tasks are
+    all in, :meth:`CellPlay.look` either writes it or gives the next look, whose games (those
+    after the last look's) are submitted then."""
     from distributed import as_completed
 
-    total = games * len(todo)
+    total = play.most() * len(todo)
     done = 0
-    owner: dict[Any, CellSpec] = {}
+    owner: dict[Any, tuple[int, CellSpec]] = {}
     pieces: dict[str, list[Piece]] = {}
     left: dict[str, int] = {}
-    for index, cell in enumerate(todo):
-        ranges = list(chunk_ranges(games, task_games))
-        pieces[cell.cell_id] = []
-        left[cell.cell_id] = len(ranges)
-        for first, n in ranges:
+    running = as_completed(loop=client.loop)
+
+    def submit(index: int, cell: CellSpec, first: int, n: int) -> None:
+        by_turn = play.rule is not None and watches_turns(play.spec, cell)
+        for start, count in chunk_ranges(n, play.task_games):
             # Earlier cells first, so that cells finish (and are saved) one after another
             # rather than all at the very end.
             future = client.submit(
-                run_task, cell.task, first, n, threads, pure=False, priority=-index
+                run_task,
+                cell.task,
+                first + start,
+                count,
+                threads,
+                by_turn,
+                pure=False,
+                priority=-index,
             )
-            owner[future] = cell
+            owner[future] = (index, cell)
+            left[cell.cell_id] += 1
+            running.add(future)
+
+    for index, cell in enumerate(todo):
+        pieces[cell.cell_id] = []
+        left[cell.cell_id] = 0
+        submit(index, cell, 0, play.first_look())
     try:
         # set_as_default=False leaves no global client: as_completed needs its loop.
-        for future in as_completed(list(owner), loop=client.loop):
-            cell = owner.pop(future)
+        for future in running:
+            index, cell = owner.pop(future)
             result: TaskResult = future.result()
             if result.error is not None:
                 raise FairysimError(*result.error)
             pieces[cell.cell_id] += result.pieces
             done += sum(piece[1] for piece in result.pieces)
-            if progress is not None:
-                progress(done, total)
             left[cell.cell_id] -= 1
             if left[cell.cell_id] == 0:
-                aggregate = fold_pieces(spec, cell, games, pieces.pop(cell.cell_id))
-                records[cell.cell_id] = write_cell(out, cell, games, aggregate)
-                say(f"Finished cell {cell.cell_id}")
+                played = sum(piece[1] for piece in pieces[cell.cell_id])
+                following = play.look(cell, pieces[cell.cell_id])
+                if following is None:
+                    total -= play.most() - played
+                    del pieces[cell.cell_id]
+                    say(f"Finished cell {cell.cell_id}")
+                else:
+                    submit(index, cell, played, following - played)
+            if progress is not None:
+                progress(done, total)
     finally:
         # Stopped (error or Ctrl-C): drop the queued tasks; finished cells are on disk.
         client.cancel(list(owner))
 
 
-def fold_pieces(spec: GameSpec, cell: CellSpec, games: int, pieces: list[Piece]) -> SeatAggregate:
+def fold_pieces(
+    spec: GameSpec, cell: CellSpec, games: int, pieces: list[Piece]
+) -> tuple[SeatAggregate, SeatAggregate]:
     """Fold a cell's per-chunk sums in game order: the same additions, in the same order, as
-    ``simulate_summary`` makes, so the floats come out the same."""
+    ``simulate_summary`` makes, so the floats come out the same. The second aggregate holds
+    the sums by turn position where the tasks sent them (a cell played to a precision)."""
     aggregate = SeatAggregate(spec.seat_columns, cell.seats)
-    for _first, n, sums, squares in sorted(pieces, key=lambda piece: piece[0]):
+    turns = SeatAggregate(spec.seat_columns, cell.seats)
+    for _first, n, sums, squares, turn_sums, turn_squares in sorted(
+        pieces, key=lambda piece: piece[0]
+    ):
         aggregate.games += n
+        turns.games += n
         for i in range(len(spec.seat_columns)):
             aggregate.sums[i] += sums[i]
             aggregate.squares[i] += squares[i]
+            if turn_sums is not None:
+                turns.sums[i] += turn_sums[i]
+                turns.squares[i] += turn_squares[i]
     assert aggregate.games == games, f"cell {cell.cell_id}: {aggregate.games} of {games} games"
-    return aggregate
+    return aggregate, turns
 
 
-__all__ = ["fold_pieces", "play_cells", "run_sweep"]
+__all__ = [
+    "PRECISION_MAX_GAMES",
+    "CellPlay",
+    "fold_pieces",
+    "play_cells",
+    "run_sweep",
+    "watches_turns",
+]

@@ -32,6 +32,7 @@ SWEEP_SCHEMA_VERSION = 1
 MANIFEST_NAME = "sweep.json"
 CELLS_DIR = "cells"
 SUMMARY_NAME = "summary.parquet"
+PRECISION_NAME = "precision.parquet"
 
 
 def check_out_dir(out_dir: str | Path, option: str = "--out-dir") -> Path:
@@ -128,9 +129,10 @@ def _short(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def cell_key(cell: CellSpec, games: int) -> dict[str, Any]:
-    """What a cell file must match to be reused: the cell's key and the sweep's games."""
-    return {**cell.key, "games": games}
+def cell_key(cell: CellSpec, target: dict[str, Any]) -> dict[str, Any]:
+    """What a cell file must match to be reused: the cell's key and what the sweep plays a cell
+    to (``{"games": n}``, or the stopping rule of ``--precision``)."""
+    return {**cell.key, **target}
 
 
 def cell_path(out_dir: Path, cell: CellSpec) -> Path:
@@ -138,13 +140,13 @@ def cell_path(out_dir: Path, cell: CellSpec) -> Path:
     return out_dir / CELLS_DIR / f"{cell.cell_id}.json"
 
 
-def read_cell(out_dir: Path, cell: CellSpec, games: int) -> dict[str, Any] | None:
+def read_cell(out_dir: Path, cell: CellSpec, target: dict[str, Any]) -> dict[str, Any] | None:
     """The finished cell's record, or None if missing, unreadable or of another config."""
     try:
         record = json.loads(cell_path(out_dir, cell).read_text())
     except (OSError, ValueError):
         return None
-    if not isinstance(record, dict) or record.get("key") != cell_key(cell, games):
+    if not isinstance(record, dict) or record.get("key") != cell_key(cell, target):
         return None
     return record if _well_formed(record, cell) else None
 
@@ -159,7 +161,14 @@ def _well_formed(record: dict[str, Any], cell: CellSpec) -> bool:
     if len(policies) != cell.seats or not isinstance(record.get("seat_games"), int):
         return False
     shape = (len(columns), len(policies))
-    for name in ("sums", "squares"):
+    names = ("sums", "squares")
+    if "precision" in record or "precision" in record["key"]:
+        reached = record.get("precision")
+        wanted = ("asked", "reached", "half_width", "level", "alpha", "looks", "rows")
+        if not isinstance(reached, dict) or any(name not in reached for name in wanted):
+            return False
+        names += ("turn_sums", "turn_squares")
+    for name in names:
         try:
             values = np.asarray(record.get(name), dtype=np.float64)
         except (TypeError, ValueError):
@@ -170,18 +179,25 @@ def _well_formed(record: dict[str, Any], cell: CellSpec) -> bool:
 
 
 def write_cell(
-    out_dir: Path, cell: CellSpec, games: int, aggregate: SeatAggregate
+    out_dir: Path,
+    cell: CellSpec,
+    target: dict[str, Any],
+    aggregate: SeatAggregate,
+    turns: SeatAggregate | None = None,
+    precision: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Write a finished cell's file atomically; return its record."""
+    """Write a finished cell's file atomically; return its record. A cell played to a
+    precision also keeps its sums by turn position (``turns``) and what the stopping rule
+    reached (``precision``: the half-width asked and reached, the level, the looks)."""
     from fairysim import __version__
 
     record = {
         "schema_version": SWEEP_SCHEMA_VERSION,
         "package_version": __version__,
         "cell": cell.cell_id,
-        "key": cell_key(cell, games),
+        "key": cell_key(cell, target),
         "setup": cell.setup,
-        "games": games,
+        "games": aggregate.games,
         "columns": list(aggregate.columns),
         "policies": cell.policies,
         # json writes floats with repr(), which reads back to the same float64: a resumed
@@ -190,6 +206,12 @@ def write_cell(
         "sums": aggregate.sums.tolist(),
         "squares": aggregate.squares.tolist(),
     }
+    if precision is not None and turns is not None:
+        record |= {
+            "turn_sums": turns.sums.tolist(),
+            "turn_squares": turns.squares.tolist(),
+            "precision": precision,
+        }
     write_atomic(cell_path(out_dir, cell), json.dumps(record) + "\n")
     return record
 
@@ -201,11 +223,7 @@ def cell_frame(game: str, cell: CellSpec, record: dict[str, Any]) -> pd.DataFram
     column."""
     from fairysim.analysis.stats import wilson_interval
 
-    aggregate = SeatAggregate(tuple(record["columns"]), len(record["policies"]))
-    aggregate.games = int(record["seat_games"])
-    aggregate.sums = np.asarray(record["sums"], dtype=np.float64)
-    aggregate.squares = np.asarray(record["squares"], dtype=np.float64)
-    seats = aggregate.frame(record["policies"])
+    seats = record_aggregate(record).frame(record["policies"])
     front = {"game": game, "cell": cell.cell_id, **cell.values, "lineup": cell.lineup}
     for i, (name, value) in enumerate(front.items()):
         seats.insert(i, name, value)
@@ -214,6 +232,51 @@ def cell_frame(game: str, cell: CellSpec, record: dict[str, Any]) -> pd.DataFram
     # What a reader looks for first: who, how many games, how often they won; then the rest.
     first = [*front, "seat", "policy", "games", "wins", "win_share", "win_low", "win_high"]
     return seats[first + [c for c in seats.columns if c not in first]]
+
+
+def record_aggregate(record: dict[str, Any], prefix: str = "") -> SeatAggregate:
+    """A cell file's sums as a :class:`SeatAggregate` (``prefix="turn_"``: by turn position)."""
+    aggregate = SeatAggregate(tuple(record["columns"]), len(record["policies"]))
+    aggregate.games = int(record["seat_games"])
+    aggregate.sums = np.asarray(record[f"{prefix}sums"], dtype=np.float64)
+    aggregate.squares = np.asarray(record[f"{prefix}squares"], dtype=np.float64)
+    return aggregate
+
+
+def precision_frame(game: str, cell: CellSpec, record: dict[str, Any]) -> pd.DataFrame:
+    """The rows a cell played to a precision watched, as it reports them: one per turn position
+    (``row`` is ``turn``) where one policy plays every seat of a game that draws its starter,
+    else one per seat (``row`` is ``seat``); ``index`` the position or seat, ``games``,
+    ``win_share`` with its interval Holm-corrected over the cell's rows at the look's error
+    rate (:func:`fairysim.analysis.precision.corrected_shares`), ``significant`` against
+    ``fair``, ``half_width``, the cell's ``precision`` (asked), ``reached``, ``widest`` (the
+    widest half-width), ``look_level`` (the confidence level of the family) and ``looks``
+    (how many were made), then the mean and standard deviation of every
+    seat column."""
+    from fairysim.analysis.precision import corrected_shares
+
+    reached = record["precision"]
+    by_turn = reached["rows"] == "turn"
+    aggregate = record_aggregate(record, "turn_" if by_turn else "")
+    policies = record["policies"]
+    rows = aggregate.frame([policies[0]] * len(policies) if by_turn else policies)
+    rows = corrected_shares(rows, reached["alpha"]).rename(columns={"seat": "index"})
+    front = {
+        "game": game,
+        "cell": cell.cell_id,
+        **cell.values,
+        "lineup": cell.lineup,
+        "row": reached["rows"],
+    }
+    for i, (name, value) in enumerate(front.items()):
+        rows.insert(i, name, value)
+    rows["precision"] = reached["asked"]
+    rows["reached"] = reached["reached"]
+    rows["widest"] = reached["half_width"]
+    rows["look_level"] = reached["level"]
+    rows["looks"] = len(reached["looks"])
+    first = [*front, "index", "policy", "games", "wins", "win_share", "low", "high"]
+    return rows[first + [c for c in rows.columns if c not in first]]
 
 
 def iter_cells(out_dir: str | Path):
@@ -242,6 +305,7 @@ def read_sweep(out_dir: str | Path) -> tuple[pd.DataFrame, dict[str, Any]]:
 __all__ = [
     "CELLS_DIR",
     "MANIFEST_NAME",
+    "PRECISION_NAME",
     "SUMMARY_NAME",
     "SWEEP_SCHEMA_VERSION",
     "cell_frame",
@@ -250,8 +314,10 @@ __all__ = [
     "iter_cells",
     "make_out_dir",
     "new_manifest",
+    "precision_frame",
     "read_cell",
     "read_sweep",
+    "record_aggregate",
     "write_atomic",
     "write_cell",
     "write_manifest",

@@ -21,8 +21,10 @@ from fairysim.sweep.cells import CellSetup
 DEFAULT_TASK_GAMES = 4 * DEFAULT_CHUNK_GAMES
 """Games per task: a few seconds of one core, and whole chunks (see :func:`task_pieces`)."""
 
-Piece = tuple[int, int, np.ndarray, np.ndarray]
-"""``(first_game, games, sums, squares)`` of one chunk, sums of shape ``(columns, seats)``."""
+Piece = tuple[int, int, np.ndarray, np.ndarray, np.ndarray | None, np.ndarray | None]
+"""``(first_game, games, sums, squares, turn_sums, turn_squares)`` of one chunk, sums of shape
+``(columns, seats)``; the turn sums are by turn position (column ``p`` the seat at turn
+position ``p`` of each game), None unless the task was asked for them."""
 
 
 @dataclass
@@ -70,7 +72,9 @@ def task_pieces(
 _SETUP_CACHE: dict[tuple, Any] = {}
 
 
-def run_task(task: CellSetup, first: int, n: int, threads: int | None) -> TaskResult:
+def run_task(
+    task: CellSetup, first: int, n: int, threads: int | None, by_turn: bool = False
+) -> TaskResult:
     """Play games ``first .. first + n - 1`` of one cell; return per-chunk sums.
 
     Parameters
@@ -81,12 +85,17 @@ def run_task(task: CellSetup, first: int, n: int, threads: int | None) -> TaskRe
         First game index and number of games.
     threads : int or None
         Numba threads for this task (None: all the worker has); capped at what the worker has.
+    by_turn : bool
+        Also sum every seat column by turn position (what a cell played to a precision
+        watches where one policy plays every seat).
 
     Returns
     -------
     TaskResult
         The sums, or the error (a bad policy answer, a worker with another engine).
     """
+    from fairysim.sim.run import by_turn_order
+
     result = TaskResult()
     try:
         spec = task.spec()
@@ -107,7 +116,13 @@ def run_task(task: CellSetup, first: int, n: int, threads: int | None) -> TaskRe
                 ((_, arrays),) = spec.play_chunks(setup, count, first_game=start, chunk_games=count)
                 piece = SeatAggregate(spec.seat_columns, setup.seats)
                 piece.add(arrays)
-                result.pieces.append((start, piece.games, piece.sums, piece.squares))
+                turns = SeatAggregate(spec.seat_columns, setup.seats)
+                if by_turn:
+                    turns.add(by_turn_order(spec, arrays))
+                result.pieces.append(
+                    (start, piece.games, piece.sums, piece.squares)
+                    + ((turns.sums, turns.squares) if by_turn else (None, None))
+                )
     except FairysimError as error:
         result.error = (error.where, error.message)
     return result

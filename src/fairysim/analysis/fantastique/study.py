@@ -46,7 +46,7 @@ from fairysim.analysis.balance import BalanceCard, BalanceRows, balance_card
 from fairysim.analysis.corrections import with_correction
 from fairysim.analysis.fantastique.runs import summarise_run
 from fairysim.analysis.ranking import ranked_groups
-from fairysim.analysis.stats import TRACE_PREFIX, Z_95, paired_difference
+from fairysim.analysis.stats import Z_95, paired_difference
 from fairysim.analysis.studies import ProgressTracker, check_player_counts, load_card_set
 from fairysim.errors import FairysimError
 from fairysim.sim.batch import Progress, check_games
@@ -273,7 +273,7 @@ def fan_strength(
     card_file = load_card_set(cards, FantastiqueCards, load_cards)
     tracker = ProgressTracker(progress, games * len(fans) * len(players) * len(lineups))
     cells, counts, seat_rows, gain_rows = [], [], [], []
-    balance_rows = BalanceRows(SPEC.turn_order, trace_prefix=TRACE_PREFIX)
+    balance_rows = BalanceRows(SPEC.turn_order, trace_prefix=SPEC.trace_prefix)
     decided: dict[tuple[str, int], pd.Series] = {}  # baseline: did the finale decide game i?
     for fan in fans:
         for n_players in players:

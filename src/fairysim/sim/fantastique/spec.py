@@ -144,6 +144,8 @@ SPEC = register(
             label="turn",
             note="round-1 turn position, 0 = the starter, drawn at random each game (F1)",
         ),
+        # --trace adds each seat's medal points after round r as medal_points_round_r.
+        trace_prefix="medal_points_round_",
         reports=(
             ReportSpec(
                 "fantastique",
