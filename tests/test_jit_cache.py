@@ -60,7 +60,12 @@ def test_only_the_kernel_subpackage_defines_jitted_code():
 def test_kernels_cache_under_the_folder_of_this_source():
     folder = Path(numba.config.CACHE_DIR)
     assert folder.name == jit_cache.source_digest()
-    for kernel in (fantastique_engine.play_games, concerto_engine.play_games):
+    kernels = (
+        fantastique_engine.play_games,
+        concerto_engine.play_solo_games,
+        concerto_engine.play_table_games,
+    )
+    for kernel in kernels:
         assert Path(kernel._cache._cache_path).is_relative_to(folder)
 
 
@@ -78,7 +83,8 @@ setup = fantastique.make_setup(players=4, fan="I", policies="random", seed=1)
 list(fantastique.play_chunks(setup, 10))
 list(fairyland.play_chunks(fairyland.make_setup(players=4, policies="random", seed=1), 10))
 kernels = (
-    concerto_engine.play_games,
+    concerto_engine.play_solo_games,
+    concerto_engine.play_table_games,
     concerto_lanes.play_greedy_games,
     fantastique_engine.play_games,
     fairyland_engine.play_games,

@@ -97,15 +97,16 @@ SPEC = register(
         bench=tuple(
             BenchSpec(label, {"players": players, "policies": "greedy"}, lanes, apart)
             # Greedy tables of solo and 3-4 players play in lanes; the one-game engine's
-            # figure is kept beside it. One lanes kernel and one engine kernel serve every
-            # player count: the first two cases compile apart, the others reuse them.
+            # figure is kept beside it. One lanes kernel serves every player count, and the
+            # one-game engine has a kernel for solo and one for 2-4 players: the cases marked
+            # compile apart, the others reuse their kernels.
             for players, label, lanes, apart in (
                 (4, "4 players, greedy", True, True),
                 (4, "4 players, greedy, one game at a time", False, True),
                 (3, "3 players, greedy", True, False),
                 (2, "2 players, greedy", True, False),
                 (1, "solo, greedy", True, False),
-                (1, "solo, greedy, one game at a time", False, False),
+                (1, "solo, greedy, one game at a time", False, True),
             )
         ),
         seat_columns=SUMMARY_COLUMNS,
