@@ -60,7 +60,13 @@ def test_only_the_kernel_subpackage_defines_jitted_code():
 def test_kernels_cache_under_the_folder_of_this_source():
     folder = Path(numba.config.CACHE_DIR)
     assert folder.name == jit_cache.source_digest()
-    for kernel in (fantastique_engine.play_games, concerto_engine.play_games):
+    kernels = (
+        fantastique_engine.play_games,
+        concerto_engine.play_solo_games,
+        concerto_engine.play_two_player_games,
+        concerto_engine.play_draft_games,
+    )
+    for kernel in kernels:
         assert Path(kernel._cache._cache_path).is_relative_to(folder)
 
 
@@ -70,7 +76,7 @@ from fairysim.sim.concerto import engine as concerto_engine
 from fairysim.sim.concerto import lanes as concerto_lanes
 from fairysim.sim.fairyland import engine as fairyland_engine
 from fairysim.sim.fantastique import engine as fantastique_engine
-for players in (1, 4):
+for players in (1, 2, 4):  # a kernel per form; 2 players play in no lanes
     for lanes in (True, False):
         setup = concerto.make_setup(players=players, policies="greedy", seed=1)
         list(concerto.play_chunks(setup, 10, lanes=lanes))
@@ -78,7 +84,9 @@ setup = fantastique.make_setup(players=4, fan="I", policies="random", seed=1)
 list(fantastique.play_chunks(setup, 10))
 list(fairyland.play_chunks(fairyland.make_setup(players=4, policies="random", seed=1), 10))
 kernels = (
-    concerto_engine.play_games,
+    concerto_engine.play_solo_games,
+    concerto_engine.play_two_player_games,
+    concerto_engine.play_draft_games,
     concerto_lanes.play_greedy_games,
     fantastique_engine.play_games,
     fairyland_engine.play_games,

@@ -33,8 +33,9 @@ before anything is revealed. On the first pick a seat first keeps one of its two
 (:data:`.rules.KEEP_DEALT_CARD`), then picks its token knowing that card.
 
 One module past 600 lines: the three forms (draft, two players, solo) share the table, the
-composers and the scoring, and inline into one block loop; split across modules they would read
-as less.
+composers and the scoring; split across modules they would read as less. Each form is a kernel
+of its own (:func:`play_draft_games`, :func:`play_two_player_games`, :func:`play_solo_games`), so
+that a run compiles only its own form.
 """
 
 from __future__ import annotations
@@ -862,17 +863,24 @@ def final_scoring(t, n_players, need):
 
 @nb.njit(cache=True, inline="always")
 def play_game(t, seed, game, n_players, seats, cards, fixed_setup, out, row, error):
-    """Play game ``game`` of 2-4 players on table ``t`` and write its outcome into row ``row``
+    """Play game ``game`` of 3-4 players on table ``t`` and write its outcome into row ``row``
     of ``out``. False when a policy answered illegally (``error`` says where)."""
     n_seats = setup_game(t, seed, game, n_players, fixed_setup)
-    if n_players == 2:
-        ok = play_two_player(t, seats, cards, error)
-    else:
-        ok = play_draft(t, n_players, seats, cards, error)
-    if not ok:
+    if not play_draft(t, n_players, seats, cards, error):
         return False
     final_scoring(t, n_players, cards.need)
     write_outcome(t, n_players, n_seats, cards.need, out, row)
+    return True
+
+
+@nb.njit(cache=True, inline="always")
+def play_two_player_game(t, seed, game, seats, cards, fixed_setup, out, row, error):
+    """:func:`play_game` for a game of 2 players (C7)."""
+    n_seats = setup_game(t, seed, game, 2, fixed_setup)
+    if not play_two_player(t, seats, cards, error):
+        return False
+    final_scoring(t, 2, cards.need)
+    write_outcome(t, 2, n_seats, cards.need, out, row)
     return True
 
 
@@ -958,28 +966,54 @@ def write_outcome(t, n_players, n_seats, need, out, row):
     out.forced_exchanged[row] = t.counters[FORCED_DONE]
 
 
+# One kernel per form (3-4 players, 2 players, solo): a run compiles only the form it plays
+# (docs/performance-log.md, "Compile time (2026-12-04)"). The block loops and the kernels around
+# them are written out once per form rather than shared: a kernel that chose its block loop from
+# an argument would take a jitted function, and that misses numba's on-disk cache
+# (docs/architecture.md, "The compile cache"). What a game does is the same functions in every
+# form.
 @nb.njit(cache=True, _nrt=False)
-def play_block(t, seed, first_game, lo, hi, n_players, seats, cards, fixed_setup, out, error):
-    """Play games ``first_game + lo .. first_game + hi - 1`` into rows ``lo .. hi - 1``.
+def play_draft_block(t, seed, first_game, lo, hi, n_players, seats, cards, fixed_setup, out, error):
+    """Play games ``first_game + lo .. first_game + hi - 1`` of 3-4 players into rows
+    ``lo .. hi - 1``.
 
     One call per block, not per game: a call passes the table and outcome arrays by value (some
-    50 arrays), which cost a solo game ~12 % of its time when ``play_game`` was called per game,
-    and ~9 % more when it called ``play_solo`` (now inlined through :func:`play_solo_game`).
+    50 arrays), which cost a solo game ~12 % of its time when ``play_game`` was called per game.
     """
     for row in range(lo, hi):
         game = first_game + row
-        if n_players == 1:
-            ok = play_solo_game(t, seed, game, seats, cards, fixed_setup, out, row, error[1:])
-        else:
-            ok = play_game(t, seed, game, n_players, seats, cards, fixed_setup, out, row, error[1:])
+        ok = play_game(t, seed, game, n_players, seats, cards, fixed_setup, out, row, error[1:])
         # A game whose policy answers illegally stops the block; the record says where and why.
         if not ok:
             error[ERROR_ROW] = row
             return
 
 
+@nb.njit(cache=True, _nrt=False)
+def play_two_player_block(t, seed, first_game, lo, hi, seats, cards, fixed_setup, out, error):
+    """:func:`play_draft_block` for games of 2 players (C7)."""
+    for row in range(lo, hi):
+        game = first_game + row
+        ok = play_two_player_game(t, seed, game, seats, cards, fixed_setup, out, row, error[1:])
+        if not ok:
+            error[ERROR_ROW] = row
+            return
+
+
+@nb.njit(cache=True, _nrt=False)
+def play_solo_block(t, seed, first_game, lo, hi, seats, cards, fixed_setup, out, error):
+    """:func:`play_draft_block` for solo games (C8): ``play_solo`` is inlined through
+    :func:`play_solo_game`, since calling it cost a solo game ~9 % of its time."""
+    for row in range(lo, hi):
+        game = first_game + row
+        ok = play_solo_game(t, seed, game, seats, cards, fixed_setup, out, row, error[1:])
+        if not ok:
+            error[ERROR_ROW] = row
+            return
+
+
 @nb.njit(cache=True, parallel=True)
-def play_games(
+def play_draft_games(
     seed,
     first_game,
     n_players,
@@ -996,13 +1030,8 @@ def play_games(
     errors,
     n_threads,
 ):
-    """Play games ``first_game .. first_game + len(out.score) - 1`` across numba threads.
-
-    ``n_threads`` workers, one table each, take blocks of :data:`.blocks.GAMES_PER_BLOCK`
-    games as they come free (:mod:`fairysim.sim.blocks`); ``errors`` holds one record per block
-    (:func:`fairysim.sim.batch.new_error_records`). Results depend only on (seed, game), never on
-    the thread that plays a game.
-    """
+    """Play games ``first_game .. first_game + len(out.score) - 1`` of 3-4 players across numba
+    threads (:func:`play_games`, which picks the kernel of the form, says more)."""
     n_games = out.score.shape[0]
     n_blocks = block_count(n_games, GAMES_PER_BLOCK)
     queue = np.zeros(1, np.int64)
@@ -1022,11 +1051,136 @@ def play_games(
         while block < n_blocks:
             lo, hi = block_rows(block, GAMES_PER_BLOCK, n_games)
             error = block_errors[block]
-            play_block(
+            play_draft_block(
                 t, seed, first_game, lo, hi, n_players, seats, cards, fixed, block_out, error
             )
             block = claim_block(queue)
         keep_alive(owner)
+
+
+@nb.njit(cache=True, parallel=True)
+def play_two_player_games(
+    seed,
+    first_game,
+    policy_ids,
+    policies,
+    reads_view,
+    weights,
+    need,
+    tokens,
+    psets,
+    hsets,
+    fixed_setup,
+    out,
+    errors,
+    n_threads,
+):
+    """:func:`play_draft_games` for games of 2 players (C7): the same arguments but the player
+    count."""
+    n_games = out.score.shape[0]
+    n_blocks = block_count(n_games, GAMES_PER_BLOCK)
+    queue = np.zeros(1, np.int64)
+    for _ in nb.prange(worker_count(n_threads, n_blocks)):  # as in play_draft_games
+        owner = new_table(tokens, need, psets, hsets)
+        seats = SeatPolicies(
+            borrowed(policy_ids), policies, borrowed(reads_view), borrowed(weights)
+        )
+        cards = CardRules(borrowed(need), borrowed(tokens), borrowed(psets), borrowed(hsets))
+        t, block_out = borrowed_fields(owner), borrowed_fields(out)
+        fixed, block_errors = borrowed(fixed_setup), borrowed(errors)
+        block = claim_block(queue)
+        while block < n_blocks:
+            lo, hi = block_rows(block, GAMES_PER_BLOCK, n_games)
+            error = block_errors[block]
+            play_two_player_block(
+                t, seed, first_game, lo, hi, seats, cards, fixed, block_out, error
+            )
+            block = claim_block(queue)
+        keep_alive(owner)
+
+
+@nb.njit(cache=True, parallel=True)
+def play_solo_games(
+    seed,
+    first_game,
+    policy_ids,
+    policies,
+    reads_view,
+    weights,
+    need,
+    tokens,
+    psets,
+    hsets,
+    fixed_setup,
+    out,
+    errors,
+    n_threads,
+):
+    """:func:`play_draft_games` for solo games against Pahha (C8): the same arguments but the
+    player count."""
+    n_games = out.score.shape[0]
+    n_blocks = block_count(n_games, GAMES_PER_BLOCK)
+    queue = np.zeros(1, np.int64)
+    for _ in nb.prange(worker_count(n_threads, n_blocks)):  # as in play_draft_games
+        owner = new_table(tokens, need, psets, hsets)
+        seats = SeatPolicies(
+            borrowed(policy_ids), policies, borrowed(reads_view), borrowed(weights)
+        )
+        cards = CardRules(borrowed(need), borrowed(tokens), borrowed(psets), borrowed(hsets))
+        t, block_out = borrowed_fields(owner), borrowed_fields(out)
+        fixed, block_errors = borrowed(fixed_setup), borrowed(errors)
+        block = claim_block(queue)
+        while block < n_blocks:
+            lo, hi = block_rows(block, GAMES_PER_BLOCK, n_games)
+            error = block_errors[block]
+            play_solo_block(t, seed, first_game, lo, hi, seats, cards, fixed, block_out, error)
+            block = claim_block(queue)
+        keep_alive(owner)
+
+
+FORM_KERNELS = {1: play_solo_games, 2: play_two_player_games}
+"""The kernel of each form by player count; 3-4 players play :func:`play_draft_games`."""
+
+
+def engine_kernel(n_players: int):
+    """The jitted kernel that plays games of ``n_players`` (:func:`play_games`)."""
+    return FORM_KERNELS.get(n_players, play_draft_games)
+
+
+def play_games(
+    seed,
+    first_game,
+    n_players,
+    policy_ids,
+    policies,
+    reads_view,
+    weights,
+    need,
+    tokens,
+    psets,
+    hsets,
+    fixed_setup,
+    out,
+    errors,
+    n_threads,
+):
+    """Play games ``first_game .. first_game + len(out.score) - 1`` across numba threads, on the
+    kernel of the form (:func:`engine_kernel`: :func:`play_solo_games`,
+    :func:`play_two_player_games` or :func:`play_draft_games`), so that a run compiles only the
+    form it plays.
+
+    ``n_threads`` workers, one table each, take blocks of :data:`.blocks.GAMES_PER_BLOCK`
+    games as they come free (:mod:`fairysim.sim.blocks`); ``errors`` holds one record per block
+    (:func:`fairysim.sim.batch.new_error_records`). Results depend only on (seed, game), never on
+    the thread that plays a game.
+    """
+    rest = (policy_ids, policies, reads_view, weights, need, tokens, psets, hsets)
+    rest += (fixed_setup, out, errors, n_threads)
+    kernel = engine_kernel(n_players)
+    if kernel is play_draft_games:
+        kernel(seed, first_game, n_players, *rest)
+    else:
+        kernel(seed, first_game, *rest)
 
 
 OUTCOME_COLUMNS = {

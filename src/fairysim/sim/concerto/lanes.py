@@ -593,7 +593,7 @@ def play_lane_block(
     S, store, t, seed, first_game, lo, hi, n_players, need, fixed_setup, out, slots
 ):
     """Play games ``first_game + lo .. first_game + hi - 1`` into rows ``lo .. hi - 1``,
-    ``LANES`` at a time (``_nrt=False`` as :func:`.engine.play_block`)."""
+    ``LANES`` at a time (``_nrt=False`` as :func:`.engine.play_draft_block`)."""
     for row0 in range(lo, hi, LANES):
         nl = min(LANES, hi - row0)
         start_games(S, store, t, seed, first_game, n_players, fixed_setup, need, row0, nl, slots)
