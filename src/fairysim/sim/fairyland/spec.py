@@ -144,17 +144,17 @@ REPORT_GAMES = 15_000
 REPORT_AUCTION_GAMES = 1_000
 """Games per player count whose every auction the report logs (its writer's default)."""
 
-REPORT_LADDER_GAMES = 10_000
+REPORT_LADDER_GAMES = 6_000
 """Games per mirror table of the report's skill-ladder section (every seat one rung, at each
 player count, the random court); its tournament of the rungs plays a tenth of it per mix and
 rotation."""
 
-REPORT_CARD_GAMES = 10_000
+REPORT_CARD_GAMES = 5_000
 """Games per arm (the baseline and one per card type: 20 forest types and 19 court items) of the
-report's card-effect section, at each player count: 3 x 40 x 10,000 = 1,200,000 games. Measured
-(2-core machine, warm cache, seed 1, greedy, 2026-12-04): the default report took 60 s against
-11 s with ``--card-games 10``, so the section adds about 50 s; at 3,000 games an arm a forest
-card's corrected interval was about +/- 3.5 points of win share."""
+report's card-effect section, at each player count: 3 x 40 x 5,000 = 600,000 games, and as many
+again under value-bidder at one player count. The effects are large (the Garland's is about +35
+points of win share), so 5,000 games an arm separate most cards; the section and the ladder kept
+the whole default report near a minute and a half of CPU on 2 cores (2026-12-04)."""
 
 SPEC = register(
     GameSpec(
