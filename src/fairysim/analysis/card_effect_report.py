@@ -14,14 +14,11 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from fairysim.analysis.card_effects import STRONGER, WEAKER, CardEffectStudy
+from fairysim.analysis.card_effects import CardEffectStudy
 from fairysim.analysis.formats import fmt_interval, fmt_intervals, fmt_points
 from fairysim.analysis.page import Report
 from fairysim.analysis.plots import new_figure
 
-ZERO_NOTE = (
-    "It compares the card with the one it replaces, so a card worth the hand's average scores 0"
-)
 """What the effect compares, where the study's meta does not say (``CardEffects.zero_note``)."""
 FIGURE_NAME = "card_effects"
 TABLE_NAME = "card_effects"
@@ -45,16 +42,16 @@ def card_effect_section(
         f"{meta['intervention']}. Every other draw and every policy's random stream are the "
         "same in both, so each game gives one paired difference in that seat's win share; the "
         "effect is their mean, in percentage points (pp) of games, over the games where the "
-        f"intervention could be made. {meta.get('zero_note', ZERO_NOTE)}."
+        f"intervention could be made. {meta['zero_note']}."
     )
     report.paragraph(
         "Beside it stands the association the same baseline games show: the change in the "
-        f"seat's win share per copy of the card {meta.get('held_text', 'it was dealt')} "
+        f"seat's win share per copy of the card {meta['held_text']} "
         "(least-squares slope, robust standard error). A seat with a strong hand or a strong "
         "game holds more of everything, so the association is not the card's own effect. Each "
         "column is one "
         f"family of {len(table)} comparisons corrected with Holm's method; a card is called "
-        f"{meta.get('stronger', STRONGER)} or {meta.get('weaker', WEAKER)} only where its "
+        f"{meta['stronger']} or {meta['weaker']} only where its "
         "corrected interval excludes 0."
     )
     report.bullets(_verdict_lines(study))
@@ -110,9 +107,9 @@ def _verdict_lines(study: CardEffectStudy) -> list[str]:
             f"does not separate), {ordered}."
         )
         if strong:
-            line += f" {_capital(study.meta.get('stronger', STRONGER))}: {', '.join(strong)}."
+            line += f" {_capital(study.meta['stronger'])}: {', '.join(strong)}."
         if weak:
-            line += f" {_capital(study.meta.get('weaker', WEAKER))}: {', '.join(weak)}."
+            line += f" {_capital(study.meta['weaker'])}: {', '.join(weak)}."
         if not strong and not weak:
             line += " No card's effect is separated from 0 after correction."
         lines.append(line)

@@ -33,8 +33,8 @@ import pandas as pd
 from scipy import stats as sps
 
 from fairysim.errors import FairysimError
-from fairysim.sim.batch import DEFAULT_CHUNK_GAMES, Progress, check_games
-from fairysim.sim.game import GameSpec, get_game, load_entry
+from fairysim.sim.batch import DEFAULT_CHUNK_GAMES, Progress, check_games, join_chunks
+from fairysim.sim.game import CardEffects, GameSpec, get_game, load_entry
 
 from .corrections import correct_family, with_correction
 from .ranking import ranked_groups
@@ -44,8 +44,9 @@ EFFECT = "effect_"
 ASSOCIATION = "association_"
 """Prefix of the association's corrected columns."""
 
-STRONGER = "stronger than the card it replaces"
-WEAKER = "weaker than the card it replaces"
+STRONGER = CardEffects.stronger
+"""The default verdict above 0 (a game's ``CardEffects`` may word its own)."""
+WEAKER = CardEffects.weaker
 NOT_SHOWN = "no effect shown"
 
 
@@ -108,25 +109,12 @@ def _spec_with_effects(game: str | GameSpec) -> GameSpec:
 
 
 def _play(spec: GameSpec, setup: Any, games: int, threads, progress) -> dict[str, np.ndarray]:
-    """Every per-game and per-seat array of ``games`` games of ``setup``, chunks joined."""
-    chunks = [
-        arrays
-        for _, arrays in spec.play_chunks(
+    """Every per-game and per-seat array of ``games`` games of ``setup``."""
+    return join_chunks(
+        spec.play_chunks(
             setup, games, chunk_games=DEFAULT_CHUNK_GAMES, threads=threads, progress=progress
         )
-    ]
-    return {name: np.concatenate([c[name] for c in chunks]) for name in chunks[0]}
-
-
-def seat_positions(spec: GameSpec, arrays: Mapping[str, np.ndarray], seat: int) -> np.ndarray:
-    """The turn position of ``seat`` in each game, read as the spec's turn order says."""
-    order = spec.turn_order
-    players = arrays["win_share"].shape[1]
-    if order.column is not None:
-        return np.asarray(arrays[order.column][:, seat], np.int64)
-    if order.start_seat is not None:
-        return (seat - np.asarray(arrays[order.start_seat], np.int64)) % players
-    return np.full(arrays["win_share"].shape[0], seat, np.int64)
+    )
 
 
 def _association(share: np.ndarray, held: np.ndarray) -> tuple[float, float]:
@@ -139,7 +127,7 @@ def _association(share: np.ndarray, held: np.ndarray) -> tuple[float, float]:
     return float(fit.params[1]), float(fit.bse[1])
 
 
-def _verdict(row: Any, stronger: str = STRONGER, weaker: str = WEAKER) -> str:
+def _verdict(row: Any, stronger: str, weaker: str) -> str:
     if not row.effect_significant:
         return NOT_SHOWN
     return stronger if row.effect > 0 else weaker
@@ -416,4 +404,4 @@ def _policy_name(study: CardEffectStudy) -> str:
     return ", ".join(sorted(names))
 
 
-__all__ = ["CardEffectStudy", "card_effects", "disagreements", "seat_positions", "verdict_changes"]
+__all__ = ["CardEffectStudy", "card_effects", "disagreements", "verdict_changes"]

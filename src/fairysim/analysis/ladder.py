@@ -34,12 +34,13 @@ import numpy as np
 import pandas as pd
 
 from fairysim.errors import FairysimError
-from fairysim.sim.batch import DEFAULT_CHUNK_GAMES, check_games
+from fairysim.sim.batch import DEFAULT_CHUNK_GAMES, check_games, join_chunks
 from fairysim.sim.game import GameSpec, get_game
 
-from .card_effects import seat_positions
 from .corrections import with_correction
+from .sections import ordinal
 from .tournament import head_to_head, play_tournament, ratings
+from .turn_order import positions_of_arrays
 
 TOURNAMENT_SHARE = 10
 """The tournament plays ``games // TOURNAMENT_SHARE`` games per (mix, rotation): it has many
@@ -83,18 +84,13 @@ def _spec_with_ladder(game: str | GameSpec) -> GameSpec:
 
 def _win_by_position(spec: GameSpec, setup: Any, games: int, threads) -> np.ndarray:
     """``(games, players)``: each game's win share at each turn position (0 acts first)."""
-    chunks = [
-        arrays
-        for _, arrays in spec.play_chunks(
-            setup, games, chunk_games=DEFAULT_CHUNK_GAMES, threads=threads
-        )
-    ]
-    arrays = {name: np.concatenate([c[name] for c in chunks]) for name in chunks[0]}
+    arrays = join_chunks(
+        spec.play_chunks(setup, games, chunk_games=DEFAULT_CHUNK_GAMES, threads=threads)
+    )
     share = np.asarray(arrays["win_share"][:, : setup.players], np.float64)
+    positions = positions_of_arrays(arrays, spec.turn_order, setup.players)
     out = np.empty_like(share)
-    rows = np.arange(share.shape[0])
-    for seat in range(setup.players):
-        out[rows, seat_positions(spec, arrays, seat)] = share[:, seat]
+    np.put_along_axis(out, positions, share, axis=1)
     return out
 
 
@@ -236,14 +232,9 @@ def _off_fair(positions: pd.DataFrame, players: int, policy: str) -> str:
         & positions[f"{POSITION}significant"]
     ]
     return ", ".join(
-        f"{_ordinal(int(r.position))} {100 * (r.win_share - r.fair):+.1f} pp"
+        f"{ordinal(int(r.position))} {100 * (r.win_share - r.fair):+.1f} pp"
         for r in rows.itertuples()
     )
-
-
-def _ordinal(position: int) -> str:
-    n = position + 1
-    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
 def _warnings(spec: GameSpec, rungs: pd.DataFrame, rating_table: pd.DataFrame) -> list[str]:

@@ -15,8 +15,8 @@ game. The design:
   engines draw every rule random number from the deal stream and each seat's policy from its
   own stream (docs/architecture.md, "Random numbers"), so game ``i`` of every (mix, rotation)
   has the same deal: every entry meets every seat on the same deals.
-- **Turn order.** A seat's turn position is ``(seat - start) mod N`` where the chunk has a
-  per-game start-seat column (:data:`START_SEAT_COLUMNS`), else the seat number.
+- **Turn order.** A seat's turn position is read as the game's spec says
+  (:func:`fairysim.analysis.turn_order.positions_of_arrays`).
 - **Head-to-head matrix.** For entries i and j at one table (different seats): 1 when i ranks
   above j, 1/2 on an equal rank, 0 below; the matrix cell is the mean over every such meeting.
   Every (mix, rotation) of game index ``g`` shares a deal, so intervals are clustered by ``g``
@@ -58,6 +58,7 @@ from fairysim.analysis.tournament_design import (
     tournament_design,
     tournament_mixes,
 )
+from fairysim.analysis.turn_order import positions_of_arrays
 from fairysim.errors import FairysimError
 from fairysim.sim.batch import DEFAULT_CHUNK_GAMES, run_metadata
 from fairysim.sim.game import GameSpec, get_game
@@ -72,9 +73,6 @@ FIRST_LOOK = 1000
 PRECISION_MAX_GAMES = 64_000
 """Cap on the games per (mix, rotation) of a tournament played to a precision unless given."""
 
-
-START_SEAT_COLUMNS = ("first_seat", "start_seat")
-"""Per-game columns, by contract convention, that name the seat that plays first."""
 
 BOOTSTRAP = 400
 """Bootstrap resamples of the game indices for the rating intervals."""
@@ -133,15 +131,6 @@ def check_tournament(
     return tuple(names), count
 
 
-def _turn_positions(arrays: dict[str, np.ndarray], n: int, players: int) -> np.ndarray:
-    seats = np.broadcast_to(np.arange(players), (n, players))
-    for name in START_SEAT_COLUMNS:
-        column = arrays.get(name)
-        if column is not None and column.ndim == 1:
-            return (seats - column.astype(np.int64)[:, None]) % players
-    return np.array(seats)
-
-
 class _Pairings:
     """Every (mix, rotation) of a tournament, each extended game by game range (games ``0 ..
     n - 1`` of the seed, in order, never replayed)."""
@@ -169,7 +158,9 @@ class _Pairings:
                 n = len(arrays["win_share"])
                 parts["win_share"].append(np.asarray(arrays["win_share"], np.float64))
                 parts["rank"].append(np.asarray(arrays["rank"], np.int64))
-                parts["position"].append(_turn_positions(arrays, n, setup.seats))
+                parts["position"].append(
+                    positions_of_arrays(arrays, self.spec.turn_order, setup.seats)
+                )
                 if progress is not None:
                     progress(n)
         self.games = games
@@ -531,7 +522,6 @@ __all__ = [
     "FIRST_LOOK",
     "MAX_MIXES",
     "PRECISION_MAX_GAMES",
-    "START_SEAT_COLUMNS",
     "MixDesign",
     "Tournament",
     "balanced_mixes",

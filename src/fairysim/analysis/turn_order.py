@@ -68,6 +68,19 @@ def positions_of(df: pd.DataFrame, order: Any) -> np.ndarray:
     return seat
 
 
+def positions_of_arrays(arrays: Any, order: Any, players: int) -> np.ndarray:
+    """:func:`positions_of` for a run as plain arrays (``join_chunks``, a chunk of
+    ``play_chunks``): each (game, seat)'s turn position, shape ``(games, players)``."""
+    games = len(arrays["win_share"])
+    seats = np.broadcast_to(np.arange(players, dtype=np.int64), (games, players))
+    if order.column is not None:
+        return np.asarray(arrays[order.column][:, :players], np.int64)
+    if order.start_seat is not None:
+        start = np.asarray(arrays[order.start_seat], np.int64)[:, None]
+        return (seats - start) % players
+    return np.array(seats)
+
+
 def turn_advantage(
     df: pd.DataFrame,
     source: str,
