@@ -286,3 +286,9 @@ def test_the_ladder_rates_in_order_with_intervals_apart(game):
     rating = tm.ratings(t).set_index("entry")
     for weaker, stronger in pairwise(ladder):
         assert rating.loc[stronger, "low"] > rating.loc[weaker, "high"], rating
+
+
+def test_a_share_without_spread_still_has_an_interval():
+    # One entry beat the other in each of 40 deals: a Wilson interval over the deals, not [1, 1].
+    mean, low, high = tm._clustered_mean(np.ones(120), np.repeat(np.arange(40), 3))
+    assert mean == 1.0 and high == pytest.approx(1.0) and 0.85 < low < 0.95

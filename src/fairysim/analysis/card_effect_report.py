@@ -145,8 +145,10 @@ def card_effect_figure(study: CardEffectStudy) -> Figure:
     association (hollow) with their corrected intervals, and a labelled zero line."""
     table = study.effects
     counts = list(study.groups)
+    # Every panel lists its own order of the cards, so each needs room for the longest label.
+    panel = 2.4 + 0.075 * int(table["label"].str.len().max())
     fig, axes = new_figure(
-        3.4 * len(counts) + 0.6, 0.36 * table["label"].nunique() + 1.6, ncols=len(counts)
+        panel * len(counts) + 0.6, 0.36 * table["label"].nunique() + 1.6, ncols=len(counts)
     )
     axes = np.atleast_1d(axes)
     for ax, players in zip(axes, counts, strict=True):

@@ -359,10 +359,15 @@ def _clustered_mean(
     """Mean of ``values`` and its ``1 - alpha`` interval, clustered by ``groups``
     (statsmodels)."""
     import statsmodels.api as sm
+    from statsmodels.stats.proportion import proportion_confint
 
     mean = float(values.mean())
-    if np.all(values == values[0]) or len(np.unique(groups)) < 2:
-        return mean, mean, mean
+    clusters = len(np.unique(groups))
+    if np.all(values == values[0]) or clusters < 2:
+        # No spread to estimate a standard error from (one player always beat the other): the
+        # Wilson interval with each game as one trial, never a zero-width interval.
+        low, high = proportion_confint(mean * clusters, clusters, alpha=alpha, method="wilson")
+        return mean, float(low), float(high)
     fit = sm.OLS(values, np.ones(len(values))).fit(cov_type="cluster", cov_kwds={"groups": groups})
     low, high = fit.conf_int(alpha)[0]
     # Every value is a share in [0, 1], so is its mean: the normal interval is cut to that range
