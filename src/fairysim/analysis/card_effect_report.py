@@ -69,7 +69,11 @@ def card_effect_section(
         display=_display(table),
     )
     if study.checks:
-        report.paragraph("Under the best heuristic, every seat playing it:")
+        report.paragraph(
+            "Under the best heuristic, every seat playing it (a verdict that changes is not a "
+            "tested difference between the two policies: one interval may just reach 0 where "
+            "the other does not; compare the effects and their intervals in the CSV):"
+        )
         report.bullets(study.checks)
     notes = [*study.notes, *own_notes] or [
         "The effect and the association agree in sign and in order."
