@@ -285,18 +285,35 @@ def apply_weights(policies: Sequence[Policy], spec: str | None) -> tuple[Policy,
                 "--weights", f"{item.strip()!r} sets the same weight as {first!r}; give it once"
             )
         given[target.strip(), name] = item.strip()
-        try:
-            value = float(raw)
-        except ValueError:
-            raise FairysimError(
-                "--weights", f"{item.strip()!r}: {raw.strip()!r} is not a number"
-            ) from None
-        if not math.isfinite(value):
-            raise FairysimError("--weights", f"{item.strip()!r}: the value must be finite")
         chosen = _weight_targets(seats, target.strip(), name, item.strip())
+        value = _weight_value(seats, chosen, name, raw.strip(), item.strip())
         for seat in chosen:
             seats[seat] = seats[seat].with_weights(**{name: value})
     return tuple(seats)
+
+
+def _weight_value(
+    seats: Sequence[Policy], chosen: Sequence[int], name: str, raw: str, item: str
+) -> float | str:
+    """The value of ``name=raw``: a number, or a label of a labelled weight of the chosen seats
+    (``default=greedy``), left for :meth:`Policy.with_weights` to look up."""
+    try:
+        value = float(raw)
+    except ValueError:
+        for seat in chosen:
+            policy = seats[seat]
+            if name in policy.weight_names and policy.ranges:
+                labels = policy.ranges[policy.weight_names.index(name)].labels
+                if raw in labels:
+                    return raw
+                if labels:
+                    raise FairysimError(
+                        "--weights", f"{item!r}: {raw!r} is not one of {', '.join(labels)}"
+                    ) from None
+        raise FairysimError("--weights", f"{item!r}: {raw!r} is not a number") from None
+    if not math.isfinite(value):
+        raise FairysimError("--weights", f"{item!r}: the value must be finite")
+    return value
 
 
 def _weight_targets(seats: Sequence[Policy], target: str, name: str, item: str) -> list[int]:

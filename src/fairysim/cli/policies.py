@@ -53,7 +53,9 @@ def policy_table(title: str, policies: Mapping[str, Policy]) -> Table:
     for name, policy in policies.items():
         ranges = policy.ranges or (None,) * len(policy.weights)
         weights = ", ".join(
-            f"{w}={v:g}" + (f" ({r.low:g}..{r.high:g})" if r is not None else "")
+            f"{w}={v:g}"
+            if r is None
+            else f"{w}={r.shown(v)} ({'/'.join(r.labels) or f'{r.low:g}..{r.high:g}'})"
             for w, v, r in zip(policy.weight_names, policy.weights, ranges, strict=True)
         )
         table.add_row(name, weights or "-", policy.description)

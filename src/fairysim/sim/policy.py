@@ -101,15 +101,30 @@ class WeightRange:
 
     The range is where the weight means what the policy's docstring says (a negative weight would
     turn a preference into its opposite) and keeps every score the policy computes finite.
+    ``labels`` names the values of a weight that picks one of several things (``rollout``'s
+    play-out policy): value ``i`` is ``labels[i]``, and a user may give the label instead.
     """
 
     low: float
     high: float
     integer: bool = False
+    labels: tuple[str, ...] = ()
 
     def __str__(self) -> str:
+        if self.labels:
+            return "one of " + ", ".join(self.labels)
         kind = "a whole number" if self.integer else "a number"
         return f"{kind} from {self.low:g} to {self.high:g}"
+
+    def shown(self, value: float) -> str:
+        """``value`` as a user gives it: its label where the weight has labels."""
+        return self.labels[int(value)] if self.labels else f"{value:g}"
+
+    def value_of(self, given: float | str) -> float | str:
+        """The number a user's ``given`` stands for: a label's index, else ``given`` itself."""
+        if isinstance(given, str) and given in self.labels:
+            return float(self.labels.index(given))
+        return given
 
     def __contains__(self, value: object) -> bool:
         if not isinstance(value, int | float) or not math.isfinite(value):
@@ -123,6 +138,12 @@ def weight(default: float, low: float, high: float, integer: bool = False) -> tu
     """A built-in weight's default and :class:`WeightRange` (the keyword values of
     :func:`builtin`)."""
     return float(default), WeightRange(float(low), float(high), integer)
+
+
+def choice_weight(default: str, labels: Sequence[str]) -> tuple:
+    """A built-in weight that picks one of ``labels`` (stored as its index), default ``default``."""
+    labels = tuple(labels)
+    return float(labels.index(default)), WeightRange(0.0, len(labels) - 1.0, True, labels)
 
 
 class PolicyDispatcher(CPUDispatcher):
@@ -257,8 +278,8 @@ class Policy:
                 return f"policy {self.name}: weight {name} must be {allowed}, got {value:g}"
         return None
 
-    def with_weights(self, **updates: float) -> Policy:
-        """A copy with some weights changed by name.
+    def with_weights(self, **updates: float | str) -> Policy:
+        """A copy with some weights changed by name (a labelled weight also by its label).
 
         Raises
         ------
@@ -274,6 +295,8 @@ class Policy:
                     f"policy {self.name} has no weight {key!r}"
                     + (f" (it has {', '.join(self.weight_names)})" if self.weight_names else ""),
                 )
+            if self.ranges:
+                value = self.ranges[self.weight_names.index(key)].value_of(value)
             problem = self.weight_problem(key, value)
             if problem:
                 raise FairysimError("--weights", problem)

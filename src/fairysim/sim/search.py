@@ -1,0 +1,120 @@
+"""``rollout``: determinized Monte Carlo search, written once for every game.
+
+At a decision the searching seat plays, for every legal choice, ``rollouts`` continuations of the
+game: the cards it cannot see redrawn from what it has not seen (a *determinization*), its choice
+made, and the rest of the game played by a *play-out policy* (the game's best heuristic unless
+the ``default`` weight names another built-in) at every seat. It takes the choice with the best
+mean win share. Every choice is tried on the same determinizations and the same play-out random
+streams (common random numbers), so the comparison between choices is paired; ties go to the
+play-out policy's own choice, then to the earlier choice in the engine's order.
+
+The search contract: a game's engine provides three jitted functions over its table type and
+hands them to :func:`make_rollout_search`:
+
+``copy_table(src, dst)``
+    ``dst`` becomes a copy of ``src`` (both allocated by the engine, once per worker thread).
+``redraw_hidden(t, seat, key, context)``
+    Replace what ``seat`` cannot see on ``t`` by a fresh draw consistent with what it sees
+    (its view), and reseed every random stream of ``t`` from ``key``.
+``play_out(t, seat, choice, context)``
+    Make choice ``choice`` at the decision pending on ``t``, play the game to its end with the
+    play-out policies ``context`` carries, and return ``seat``'s win share (ties split).
+
+``context`` is the game's own tuple (player count, play-out policy ids and weights, rule tables);
+the search passes it through untouched. The searching seat's own random stream gives the
+determinizations' keys, so a game's search is a function of (seed, game) alone, whatever the
+thread count.
+
+A seat that searches is given the play-out policy's choice first (asked as that policy would be,
+with the seat's stream), so ``rollouts = 0`` or a single legal choice plays exactly as the
+play-out policy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+import numba as nb
+
+from fairysim.sim.policy import Policy, builtin, choice_weight, policy, weight
+from fairysim.sim.rng import next_u64
+
+ROLLOUTS = 0
+"""Weight slot of ``rollout``: continuations played per legal choice (K)."""
+DEFAULT = 1
+"""Weight slot of ``rollout``: the play-out policy, as its built-in id."""
+MAX_ROLLOUTS = 1024
+"""Most continuations per choice a user may ask for."""
+DEFAULT_ROLLOUTS = 16
+"""K of the issue's speed target, and the default."""
+
+NAME = "rollout"
+
+
+def make_rollout_search(copy_table: Callable, redraw_hidden: Callable, play_out: Callable):
+    """The jitted ``search(t, det, work, seat, n_choices, default_choice, rollouts, rng, totals,
+    context)`` of a game, from the three functions of its search contract (module docstring).
+
+    ``t`` is the real table, left untouched; ``det`` and ``work`` are scratch tables of the same
+    type; ``totals`` is a float64 scratch array of at least ``n_choices``; ``rng`` is the seat's
+    policy stream. Returns the index of the chosen choice.
+    """
+
+    @nb.njit
+    def search(t, det, work, seat, n_choices, default_choice, rollouts, rng, totals, context):
+        if rollouts <= 0 or n_choices <= 1:
+            return default_choice
+        for c in range(n_choices):
+            totals[c] = 0.0
+        for _ in range(rollouts):
+            key = next_u64(rng)
+            copy_table(t, det)
+            redraw_hidden(det, seat, key, context)
+            for c in range(n_choices):
+                copy_table(det, work)
+                totals[c] += play_out(work, seat, c, context)
+        best = default_choice
+        best_total = totals[default_choice]
+        for c in range(n_choices):
+            if totals[c] > best_total:
+                best = c
+                best_total = totals[c]
+        return best
+
+    return search
+
+
+@policy
+def rollout_stub(decision, view, choices, n_choices, weights, rng):
+    """The function a ``rollout`` seat carries: never asked, since the engine searches for it
+    (an illegal answer, reported as such, if an engine without search ever asks it)."""
+    return -1
+
+
+def rollout_builtin(registry: Mapping[str, Policy], default: str) -> Policy:
+    """The ``rollout`` built-in of a game whose built-ins (so far) are ``registry``, playing out
+    with ``default`` unless its ``default`` weight names another of them."""
+    return builtin(
+        NAME,
+        rollout_stub,
+        f"determinized Monte Carlo search: {DEFAULT_ROLLOUTS} play-outs per choice by {default}",
+        rollouts=weight(DEFAULT_ROLLOUTS, 0, MAX_ROLLOUTS, integer=True),
+        default=choice_weight(default, list(registry)),
+    )
+
+
+def playout_policy(registry: Mapping[str, Policy], rollout: Policy) -> Policy:
+    """The built-in a ``rollout`` seat plays out with, at its default weights."""
+    return list(registry.values())[int(rollout.weights[DEFAULT])]
+
+
+__all__ = [
+    "DEFAULT",
+    "DEFAULT_ROLLOUTS",
+    "NAME",
+    "ROLLOUTS",
+    "make_rollout_search",
+    "playout_policy",
+    "rollout_builtin",
+    "rollout_stub",
+]
