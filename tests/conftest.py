@@ -27,7 +27,7 @@ WARM_KERNELS = TESTS / "warm_kernels.py"
 WARM_TASKS = (
     ("concerto", ("engine", "lanes")),
     ("fairyland", ("engine",)),
-    ("fantastique", ("engine", "lanes")),
+    ("fantastique", ("engine", "lanes", "search")),
 )
 """The built-in games' kernels, a process per game, the slowest to compile first (Fairy Land has
 no lanes). A game's lanes come after its engine in the same process: tables the lanes do not

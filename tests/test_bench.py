@@ -112,9 +112,13 @@ def test_fantastique_cases_cover_the_issue_and_run():
         "4 players, hoarder",
         "2 players, greedy",
         "5 players, greedy",
+        "4 players, rollout + 3 balancer",
     } <= labels
-    # every case measures the reference engine too, and both engines actually play
-    assert all(case.reference is not None for case in cases)
+    # every case measures the reference engine too, but the search (which the reference engine
+    # cannot play), and both engines actually play
+    searching = {case.label for case in cases if "rollout" in case.label}
+    assert all((case.reference is None) == (case.label in searching) for case in cases)
+    assert all(case.max_games for case in cases if case.label in searching)
     [result] = run_bench([cases[0]], games=50, reference_games=2, repeats=1)
     assert result.fast_rate > 0 and result.reference_rate > 0
 

@@ -35,4 +35,4 @@ def test_a_games_lanes_warm_after_its_engine_in_the_same_process():
     assert len(games) == len(set(games))
     for _, parts in WARM_TASKS:
         assert parts[0] == "engine"
-        assert set(parts) <= {"engine", "lanes"}
+        assert set(parts) <= {"engine", "lanes", "search"}

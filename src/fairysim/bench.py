@@ -58,13 +58,18 @@ class BenchCase:
     fast : callable
         ``fast(games)`` plays ``games`` games on the jitted engine (results discarded).
     reference : callable or None
-        ``reference(games)`` plays them on the reference engine; None if the game has none.
+        ``reference(games)`` plays them on the reference engine; None if the game has none
+        or cannot play the case.
+    max_games : int or None
+        Most games of a timed run of this case (a searching seat plays thousands of games a
+        second, not millions).
     """
 
     game: str
     label: str
     fast: Callable[[int], object]
     reference: Callable[[int], object] | None = None
+    max_games: int | None = None
 
 
 @dataclass(frozen=True)
@@ -145,7 +150,15 @@ def game_cases(spec: GameSpec) -> list[BenchCase]:
         def slow(games: int, setup: Any = setup) -> None:
             reference(setup, games)
 
-        cases.append(BenchCase(spec.name, bench_spec.label, fast, slow))
+        cases.append(
+            BenchCase(
+                spec.name,
+                bench_spec.label,
+                fast,
+                slow if bench_spec.reference else None,
+                bench_spec.games,
+            )
+        )
     return cases
 
 
@@ -188,6 +201,7 @@ def run_case(case: BenchCase, games: int, reference_games: int, repeats: int) ->
     -------
     BenchResult
     """
+    games = games if case.max_games is None else min(games, case.max_games)
     case.fast(min(games, WARMUP_GAMES))
     fast_seconds = time_runs(case.fast, games, repeats)
     reference_seconds: tuple[float, ...] = ()

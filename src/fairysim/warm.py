@@ -13,6 +13,8 @@ A *part* is what one call warms:
   then one game of the reference engine, which calls jitted helpers from Python.
 - ``lanes``: the all-greedy tables through ``play_chunks``' default path, which plays them in
   lanes where the game has lanes (a game without them finds its engine compiled already).
+- ``search``: one searching seat (:attr:`GameSpec.search`) among the best heuristic, which
+  compiles the engine's searching kernel (a game without a search player has nothing to do).
 
 A game's lanes come after its engine in the same process: tables the lanes do not serve fall
 back to the engine, which a process of its own would compile a second time.
@@ -31,7 +33,7 @@ from typing import Any
 
 from fairysim.compile_notice import compile_totals
 
-PARTS = ("engine", "lanes")
+PARTS = ("engine", "lanes", "search")
 """What :func:`warm` can warm, in the order a game warms them."""
 
 USER_POLICY = textwrap.dedent(
@@ -68,9 +70,11 @@ class Warmed:
 
 def lineups(spec: Any, players: int, part: str) -> list[list[str]]:
     """The tables of ``players`` seats that warming ``part`` plays."""
+    if part == "search":
+        return [[spec.search] + [spec.ladder[-1]] * (players - 1)] if spec.search else []
     tables = [["greedy"] * players]
     if part == "engine":
-        builtins = list(spec.policies)
+        builtins = [name for name in spec.policies if name != spec.search]
         tables.append(["warm_user_policy:first"] * players)
         tables += [[builtins[(i + k) % len(builtins)] for i in range(players)] for k in (0, 1)]
     return tables
@@ -91,13 +95,17 @@ def warm(name: str, part: str) -> Warmed:
         Path(folder, "warm_user_policy.py").write_text(USER_POLICY)
         sys.path.insert(0, folder)
         try:
-            for players in range(spec.min_players, spec.max_players + 1):
+            counts = range(spec.min_players, spec.max_players + 1)
+            if part == "search":  # one kernel serves every player count
+                counts = range(spec.default_players, spec.default_players + 1)
+            for players in counts:
                 for lineup in lineups(spec, players, part):
                     try:
                         setup = spec.make_setup(players=players, policies=lineup, seed=1)
                     except ValueError:  # a policy meant for other player counts only
                         continue
-                    list(spec.play_chunks(setup, 4, lanes=part == "lanes"))
+                    games = 1 if part == "search" else 4
+                    list(spec.play_chunks(setup, games, lanes=part == "lanes"))
                     if part == "engine":
                         reference(setup, 1)  # the jitted helpers the reference calls
         finally:

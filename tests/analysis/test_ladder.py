@@ -75,6 +75,35 @@ def test_the_section_and_figure(study):
     assert ax.get_ylabel() == "starter's win share - fair share (pp)"
 
 
+def test_the_search_rung_tops_the_ladder_and_is_tested_against_the_best_heuristic():
+    # The toy game has no search player: its strongest policy stands in for one, so the rung's
+    # bookkeeping is checked without a search's compile.
+    spec = replace(get_game("highcard"), ladder=("coin", "stand"), search="redraw-low")
+    study = ladder_study(
+        spec, players=(2, 3), games=3_000, search_games=2_000, seed=3, deck="short"
+    )
+    assert study.meta["ladder"] == ["coin", "stand", "redraw-low"]
+    top = study.rungs[study.rungs["policy"] == "redraw-low"]
+    assert len(top) == 2 and (top["games"] == 2_000).all()
+    search = study.search.set_index("players")
+    assert search.loc[2, "games"] == 4_000 and search.loc[3, "games"] == 6_000
+    assert (search["share"] > search["fair"]).all() and search["significant"].all()
+    assert (search["low"] > search["fair"]).all()
+    assert not [w for w in study.warnings if "does not beat" in w]
+    report = Report("ladder", "page.html", "p-")
+    ladder_section(report, study, "fairysim report x")
+    html = unescape(report.html())
+    assert "one redraw-low seat among stand wins" in html
+    assert "the top rung, redraw-low, is a search player" in html
+    # A "search" weaker than the best heuristic is warned about, not hidden.
+    weak = replace(get_game("highcard"), ladder=("stand", "redraw-low"), search="coin")
+    study = ladder_study(weak, players=2, games=1_000, search_games=1_000, seed=3, deck="short")
+    assert any("coin does not beat redraw-low" in w for w in study.warnings)
+    # Without search games the rung is left out.
+    plain = ladder_study(spec, players=2, games=500, seed=3, deck="short")
+    assert plain.search.empty and plain.meta["ladder"] == ["coin", "stand"]
+
+
 def test_bad_input_is_named():
     with pytest.raises(FairysimError) as info:
         ladder_study(replace(get_game("highcard"), ladder=()), players=2, games=10)

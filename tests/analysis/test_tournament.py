@@ -288,6 +288,25 @@ def test_the_ladder_rates_in_order_with_intervals_apart(game):
         assert rating.loc[stronger, "low"] > rating.loc[weaker, "high"], rating
 
 
+SEARCHING_GAMES = [
+    name for name in ("fantastique", "concerto", "fairyland") if get_game(name).search
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", SEARCHING_GAMES)
+def test_random_rates_below_greedy_below_the_search_player(game):
+    """Issue 26: random < greedy < rollout, rating intervals apart, at 3 players."""
+    search = get_game(game).search
+    games = 60 if game == "fairyland" else 200
+    t = tm.play_tournament(
+        game, policies=["random", "greedy", search], players=3, games=games, seed=13
+    )
+    rating = tm.ratings(t).set_index("entry")
+    assert rating.loc["greedy", "low"] > rating.loc["random", "high"], rating
+    assert rating.loc[search, "low"] > rating.loc["greedy", "high"], rating
+
+
 def test_a_share_without_spread_still_has_an_interval():
     # One entry beat the other in each of 40 deals: a Wilson interval over the deals, not [1, 1].
     mean, low, high = tm._clustered_mean(np.ones(120), np.repeat(np.arange(40), 3))

@@ -135,6 +135,29 @@ def test_weights_reach_the_run(tmp_path):
     assert "hoarder (finale=2, value=0.25)" in result.output
 
 
+def test_a_labelled_weight_is_given_and_shown_by_its_label(tmp_path):
+    out = tmp_path / "r.parquet"
+    result = simulate(
+        "--players",
+        "2",
+        "--policy",
+        "rollout,greedy",
+        "--games",
+        "20",
+        "--weights",
+        "rollout:default=greedy,rollouts=0",
+        "--out",
+        str(out),
+    )
+    assert result.exit_code == 0, result.output
+    assert "rollout (rollouts=0, default=greedy)" in result.output
+    _, meta = read_results(out)
+    assert meta["config"]["weights"][0][:2] == [0.0, float(list(POLICIES).index("greedy"))]
+    bad = simulate("--policy", "rollout", "--games", "5", "--weights", "default=best")
+    assert_one_line_error(bad, "--weights")
+    assert "'best' is not one of random, greedy, hoarder, balancer" in bad.output
+
+
 def test_summary_only_without_out(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     result = simulate("--games", "50")

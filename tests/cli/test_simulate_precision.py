@@ -42,6 +42,20 @@ def test_bad_precision_is_one_line_exit_2(value):
     ]
 
 
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--precision", "0.05", "--games", "2000"], "--precision: give --games or --precision"),
+        (["--games", "2000", "--max-games", "5000"], "--max-games: only caps --precision"),
+    ],
+)
+def test_counts_that_contradict_each_other_are_refused(args, message):
+    result = simulate(*args)
+    assert result.exit_code == 2, result.output
+    (line,) = result.output.strip().splitlines()
+    assert line.startswith(f"Error: {message}")
+
+
 def test_bad_max_games_is_one_line_exit_2():
     result = simulate("--precision", "0.05", "--max-games", "0")
     assert result.exit_code == 2, result.output

@@ -275,5 +275,6 @@ def engine_play_round(t, state: GameState, functions: Sequence, weights: np.ndar
         medal_values=CARDS.medal_values,
         deck_counts=CARDS.deck_counts,
         error=error,
+        search=None,  # no seat searches
     )
     return error

@@ -21,13 +21,18 @@ played over the game contract only, so it names no game:
   it the other way), :func:`ladder_study` says so; so does a rating order that is not the
   declared one.
 
-A search player (the issue's top rung) is not built: the ladder stops at the best heuristic.
+- **The search rung.** Where the game has a search player (:attr:`GameSpec.search`,
+  ``rollout``), it is the ladder's top rung on fewer games (``search_games``; it plays
+  thousands of games a second, not millions): a mirror table like the other rungs', and one
+  searching seat among the best heuristic, rotated over every seat on the same deals, whose win
+  share (the deal's mean over the rotations, a cluster) is tested against the fair share, the
+  player counts one Holm family. The tournament stays with the heuristics.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -63,8 +68,12 @@ class LadderStudy:
     rung, position) with its win share and corrected ``position_*`` columns. ``gaps``: a row
     per player count, the top rung's head-to-head share against the bottom rung (95 %
     interval clustered by deal) and the games behind it. ``ratings``: the tournament's
-    Bradley-Terry ratings per player count. ``warnings``: sentences where the verdicts under
-    greedy and under the best heuristic disagree, or the ratings do not follow the ladder.
+    Bradley-Terry ratings per player count. ``search``: a row per player count, one searching
+    seat's win share among the best heuristic (seats rotated), its corrected interval against
+    the fair share, the deals and games behind it (empty without a search rung).
+    ``warnings``: sentences where the verdicts under greedy and under the best heuristic
+    disagree, the ratings do not follow the ladder, or the search does not beat the best
+    heuristic.
     """
 
     rungs: pd.DataFrame
@@ -73,6 +82,7 @@ class LadderStudy:
     ratings: pd.DataFrame
     warnings: list[str]
     meta: dict[str, Any]
+    search: pd.DataFrame = field(default_factory=pd.DataFrame)
 
 
 def _spec_with_ladder(game: str | GameSpec) -> GameSpec:
@@ -107,6 +117,7 @@ def ladder_study(
     cards: Any = None,
     threads: int | None = None,
     method: str = "holm",
+    search_games: int = 0,
     **axes: Any,
 ) -> LadderStudy:
     """Play the game's ladder at each player count (2 players or more).
@@ -124,6 +135,10 @@ def ladder_study(
         As ``make_setup`` takes them; every table plays the same seed.
     method : {"holm", "fdr_bh"}
         The correction of each family.
+    search_games : int
+        Games of the search rung's mirror table and deals of its rotation against the best
+        heuristic, at each player count; 0 (or a game without a search player) leaves the rung
+        out.
 
     Raises
     ------
@@ -133,16 +148,21 @@ def ladder_study(
     spec = _spec_with_ladder(game)
     games = check_games(games, "--games")
     counts = [players] if isinstance(players, int | str) else list(players)
-    rungs, positions, gaps, rating_tables = [], [], [], []
+    rungs, positions, gaps, rating_tables, searched = [], [], [], [], []
+    ladder = list(spec.ladder)
+    if spec.search and search_games > 0:
+        search_games = check_games(search_games, "--search-games")
+        ladder.append(spec.search)
     for n in counts:
         base = spec.make_setup(players=n, policies=spec.ladder[0], seed=seed, cards=cards, **axes)
         if base.players < 2:
             raise FairysimError(
                 "--players", "the ladder compares turn positions: 2 players or more"
             )
-        for rank, policy in enumerate(spec.ladder):
+        for rank, policy in enumerate(ladder):
             setup = spec.make_setup(players=n, policies=policy, seed=seed, cards=cards, **axes)
-            win = _win_by_position(spec, setup, games, threads)
+            table_games = games if rank < len(spec.ladder) else search_games
+            win = _win_by_position(spec, setup, table_games, threads)
             starter, starter_se = _mean_se(win[:, 0])
             spread, spread_se = _mean_se(win[:, 0] - win[:, -1])
             rungs.append(
@@ -151,7 +171,7 @@ def ladder_study(
                     "table": setup.table(),
                     "rung": rank,
                     "policy": policy,
-                    "games": games,
+                    "games": table_games,
                     "starter": starter,
                     "advantage": starter - 1 / setup.players,
                     "advantage_se": starter_se,
@@ -199,6 +219,8 @@ def ladder_study(
             }
         )
         rating_tables.append(ratings(tournament).assign(players=base.players))
+        if len(ladder) > len(spec.ladder):
+            searched.append(_search_row(spec, base, search_games, seed, cards, threads, axes))
     rung_table = with_correction(
         pd.DataFrame(rungs), "advantage", "advantage_se", method=method, prefix=ADVANTAGE
     )
@@ -210,17 +232,66 @@ def ladder_study(
         _off_fair(position_table, r.players, r.policy) for r in rung_table.itertuples()
     ]
     rating_table = pd.concat(rating_tables, ignore_index=True)
+    search_table = (
+        with_correction(pd.DataFrame(searched), "share", "se", null="fair", method=method)
+        if searched
+        else pd.DataFrame()
+    )
     meta = {
         "game": spec.name,
-        "ladder": list(spec.ladder),
+        "ladder": ladder,
+        "search_games": search_games if len(ladder) > len(spec.ladder) else 0,
         "players": [int(n) for n in rung_table["players"].unique()],
         "games": games,
         "tournament_games": max(games // TOURNAMENT_SHARE, 100),
         "seed": seed,
         "method": method,
     }
-    warnings = _warnings(spec, rung_table, rating_table)
-    return LadderStudy(rung_table, position_table, pd.DataFrame(gaps), rating_table, warnings, meta)
+    warnings = _warnings(spec, rung_table, rating_table) + _search_warnings(search_table)
+    return LadderStudy(
+        rung_table, position_table, pd.DataFrame(gaps), rating_table, warnings, meta, search_table
+    )
+
+
+def _search_row(
+    spec: GameSpec, base: Any, deals: int, seed: int, cards: Any, threads, axes: dict
+) -> dict[str, Any]:
+    """One searching seat among the best heuristic, rotated over every seat on ``deals`` deals:
+    the searching seat's win share, each deal's mean over the rotations a cluster."""
+    n = base.players
+    best = spec.ladder[-1]
+    per_deal = np.zeros(deals)
+    for seat in range(n):
+        lineup = [best] * n
+        lineup[seat] = spec.search
+        setup = spec.make_setup(players=n, policies=lineup, seed=seed, cards=cards, **axes)
+        arrays = join_chunks(
+            spec.play_chunks(setup, deals, chunk_games=DEFAULT_CHUNK_GAMES, threads=threads)
+        )
+        per_deal += np.asarray(arrays["win_share"][:, seat], np.float64) / n
+    share, se = _mean_se(per_deal)
+    return {
+        "players": n,
+        "table": base.table(),
+        "search": spec.search,
+        "against": best,
+        "deals": deals,
+        "games": deals * n,
+        "share": share,
+        "se": se,
+        "fair": 1 / n,
+    }
+
+
+def _search_warnings(search: pd.DataFrame) -> list[str]:
+    """A sentence for each player count where the search does not beat the best heuristic."""
+    return [
+        f"{r.table}: {r.search} does not beat {r.against} after correction "
+        f"({100 * r.share:.1f}% of the wins against a fair share of {100 * r.fair:.1f}%); the "
+        "top rung is not above the best heuristic here."
+        for r in search.itertuples()
+        if not (r.significant and r.share > r.fair)
+    ]
 
 
 def _off_fair(positions: pd.DataFrame, players: int, policy: str) -> str:

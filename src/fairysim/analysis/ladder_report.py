@@ -22,19 +22,26 @@ def ladder_section(report: Report, study: LadderStudy, command: str) -> None:
     """Write the section: what the ladder is, its verdicts, figure and tables."""
     meta = study.meta
     ladder = " < ".join(meta["ladder"])
+    searched = not study.search.empty
+    search_note = (
+        f"; the top rung, {meta['ladder'][-1]}, is a search player (determinized Monte Carlo "
+        f"over the best heuristic's play-outs), played on {meta['search_games']:,} games"
+        if searched
+        else "; the last is its best heuristic"
+    )
     report.section("The skill ladder: balance under weak and strong play")
     report.paragraph(
         f"The verdicts above rest on one policy at every seat. Here the game's ladder ({ladder}, "
-        "weakest first; the last is its best heuristic, no search player is built yet) is "
-        f"played in mirror tables, every seat one rung, {meta['games']:,} games each on seed "
-        f"{meta['seed']} (the same deals for every rung), and in a tournament of the rungs "
+        f"weakest first{search_note}) is played in mirror tables, every seat one rung, "
+        f"{meta['games']:,} games each on seed {meta['seed']} (the same deals for every rung), "
+        "and the heuristics in a tournament "
         f"(every mix of them, seats rotated, {meta['tournament_games']:,} games per mix and "
         "rotation). Starter's advantage = the win share of the first to act minus the fair "
         "share; spread = the first to act minus the last, game by game. Each column is one "
         "family corrected with Holm's method; positions off the fair share are corrected over "
         "every position of every table."
     )
-    report.bullets(_lines(study))
+    report.bullets(_lines(study) + _search_lines(study))
     if study.warnings:
         report.paragraph("Where the ladder changes a verdict:")
         report.bullets(study.warnings)
@@ -61,6 +68,15 @@ def ladder_section(report: Report, study: LadderStudy, command: str) -> None:
         "half), 95 % interval clustered by deal.",
         display=_gap_display(study.gaps),
     )
+    if searched:
+        report.table(
+            "ladder_search",
+            study.search,
+            "The search rung against the best heuristic: one searching seat, the best "
+            "heuristic at the others, seats rotated on the same deals (corrected intervals "
+            "over the player counts).",
+            display=_search_display(study.search),
+        )
     report.data("ladder_ratings", study.ratings)
     report.data("ladder_positions", study.positions)
     report.paragraph(f"Rerun with ten times the games: `{command}`.")
@@ -90,6 +106,40 @@ def _lines(study: LadderStudy) -> list[str]:
             f"{fmt_interval(gap['low'], gap['high'])} of {int(gap['meetings']):,} meetings."
         )
     return lines
+
+
+def _search_lines(study: LadderStudy) -> list[str]:
+    """One line per player count: the search's win share against the best heuristic."""
+    lines = []
+    for r in study.search.itertuples():
+        beats = r.significant and r.share > r.fair
+        lines.append(
+            f"{r.table}: one {r.search} seat among {r.against} wins {fmt_percent(r.share)} "
+            f"{fmt_interval(r.low, r.high)} against a fair share of {fmt_percent(r.fair)} "
+            f"({int(r.games):,} games: {int(r.deals):,} deals, every seat once); it "
+            + ("beats the best heuristic." if beats else "is not shown to beat it.")
+        )
+    return lines
+
+
+def _search_display(search: pd.DataFrame) -> pd.DataFrame:
+    return pd.DataFrame(
+        {
+            "table": search["table"],
+            "search": search["search"],
+            "against": search["against"],
+            "win share": search["share"].map(fmt_percent),
+            "corrected interval": fmt_intervals(search["low"], search["high"]),
+            "fair share": search["fair"].map(fmt_percent),
+            "verdict": [
+                "beats it" if sig and share > fair else "not shown to beat it"
+                for sig, share, fair in zip(
+                    search["significant"], search["share"], search["fair"], strict=True
+                )
+            ],
+            "games": search["games"].map("{:,}".format),
+        }
+    )
 
 
 def _rung_display(rungs: pd.DataFrame) -> pd.DataFrame:

@@ -191,6 +191,7 @@ def card_and_ladder_studies(
     seed: int,
     card_games: int,
     ladder_games: int,
+    search_games: int = 0,
     policy: str = "greedy",
     cards: Any = None,
     threads: int | None = None,
@@ -198,8 +199,8 @@ def card_and_ladder_studies(
 ) -> tuple[Any, Any]:
     """The two studies every report adds to its own: the card effects
     (:func:`~fairysim.analysis.card_effects.card_effects`, ``policy`` at every seat) and the
-    skill ladder (:func:`~fairysim.analysis.ladder.ladder_study`), on the report's player
-    counts, seed, cards and setup ``axes``.
+    skill ladder (:func:`~fairysim.analysis.ladder.ladder_study`, its search rung on
+    ``search_games``), on the report's player counts, seed, cards and setup ``axes``.
 
     Where ``policy`` is not the ladder's best heuristic, the card effects are played again
     under it at one player count (the game's default where the report plays it, else the
@@ -211,7 +212,9 @@ def card_and_ladder_studies(
 
     shared = {"seed": seed, "cards": cards, "threads": threads, **axes}
     effects = card_effects(spec, players=players, games=card_games, policies=policy, **shared)
-    ladder = ladder_study(spec, players=players, games=ladder_games, **shared)
+    ladder = ladder_study(
+        spec, players=players, games=ladder_games, search_games=search_games, **shared
+    )
     best = spec.ladder[-1] if spec.ladder else policy
     if best != policy:
         counts = list(players)

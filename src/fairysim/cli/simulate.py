@@ -43,6 +43,12 @@ def load_card_option(spec: GameSpec, cards: Path | None, option_name: str = "--c
         raise FairysimError(option_name, str(error)) from None
 
 
+GAMES = 10_000
+"""Games of a run given neither ``--games`` nor ``--precision``."""
+MAX_GAMES = 1_000_000
+"""Most games ``--precision`` plays unless ``--max-games`` says otherwise."""
+
+
 def simulate_params(spec: GameSpec) -> list[Param]:
     """The options of ``fairysim simulate <game>``."""
     params = [
@@ -55,7 +61,9 @@ def simulate_params(spec: GameSpec) -> list[Param]:
             "One policy for every seat, or a comma-separated policy per seat. Built-ins (see "
             f"`fairysim policies {spec.name}`) or module:function for your own.",
         ),
-        option("games", int, 10_000, "--games", "Number of games to play."),
+        option(
+            "games", int | None, None, "--games", f"Number of games to play (default {GAMES:,})."
+        ),
         option(
             "precision",
             float | None,
@@ -68,10 +76,10 @@ def simulate_params(spec: GameSpec) -> list[Param]:
         ),
         option(
             "max_games",
-            int,
-            1_000_000,
+            int | None,
+            None,
             "--max-games",
-            "Cap on the games --precision may play (default 1,000,000).",
+            f"Cap on the games --precision may play (default {MAX_GAMES:,}).",
         ),
         option("seed", int, 0, "--seed", "Seed of the run; game i depends only on (seed, i)."),
     ]
@@ -111,17 +119,16 @@ def simulate_params(spec: GameSpec) -> list[Param]:
 def run_simulate(spec: GameSpec, **options: Any) -> None:
     """Check every option, play the run and print its summary (and write ``--out``)."""
     from fairysim.files import check_out_file
-    from fairysim.sim.batch import check_chunk_games, check_games
+    from fairysim.sim.batch import check_chunk_games
     from fairysim.sim.run import simulate_summary
 
-    # Every check runs before the first game, so a bad option costs no compile and no file.
-    games = check_games(options["games"], "--games")
-    precision = options["precision"]
-    if precision is not None:
-        from fairysim.analysis.precision import check_precision
+    from fairysim.analysis.precision import check_counts
 
-        precision = check_precision(precision)
-    max_games = check_games(options["max_games"], "--max-games")
+    # Every check runs before the first game, so a bad option costs no compile and no file.
+    precision = options["precision"]
+    check_counts(options["games"], precision, options["max_games"])
+    games = GAMES if options["games"] is None else options["games"]
+    max_games = MAX_GAMES if options["max_games"] is None else options["max_games"]
     chunk_games = check_chunk_games(options["chunk_games"], "--chunk-games")
     threads = check_threads(options["threads"])
     out = options["out"]
@@ -400,10 +407,11 @@ def policy_label(policy: Policy) -> str:
     >>> policy_label(hoarder.with_weights(finale=2))
     'hoarder (finale=2)'
     """
+    ranges = policy.ranges or (None,) * len(policy.weights)
     changed = [
-        f"{name}={value:g}"
-        for name, value, default in zip(
-            policy.weight_names, policy.weights, policy.defaults, strict=True
+        f"{name}={value:g}" if allowed is None else f"{name}={allowed.shown(value)}"
+        for name, value, default, allowed in zip(
+            policy.weight_names, policy.weights, policy.defaults, ranges, strict=True
         )
         if value != default
     ]

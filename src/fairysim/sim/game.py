@@ -252,6 +252,20 @@ def ladder_games_option(default: int, setup: str = "") -> ReportOption:
     )
 
 
+def search_games_option(default: int) -> ReportOption:
+    """A report's ``--search-games``: games of the skill ladder's search rung
+    (:mod:`fairysim.analysis.ladder`), its mirror table and each seat of its rotation against
+    the best heuristic, at every player count; 0 leaves the rung out."""
+    return ReportOption(
+        "search_games",
+        "--search-games",
+        "Games of the skill ladder's search rung at every player count: its mirror table, and "
+        "each seat of one searching seat among the best heuristic (0 leaves it out)",
+        kind="games",
+        games_default=default,
+    )
+
+
 def card_games_option(default: int, arms: str) -> ReportOption:
     """A report's ``--card-games``: games per arm of its card-effect section
     (:mod:`fairysim.analysis.card_effects`); ``arms`` says what the arms are."""
@@ -291,12 +305,16 @@ class BenchSpec:
 
     ``compile_apart=False`` marks a case whose kernels an earlier case of the game already
     compiles (the same kernel for another player count or policy): ``bench --compile`` times
-    a cold compile of the other cases only."""
+    a cold compile of the other cases only. ``games`` caps the games of a timed run for a
+    slow case (a searching seat); ``reference=False`` marks a case the reference engine cannot
+    play (``rollout`` searches the fast engine's table), timed on the fast engine alone."""
 
     label: str
     setup: Mapping[str, Any]
     lanes: bool = True
     compile_apart: bool = True
+    games: int | None = None
+    reference: bool = True
 
 
 @dataclass(frozen=True)
@@ -353,6 +371,9 @@ class GameSpec:
     ladder : tuple of str
         Built-in policies from the weakest rung of its skill ladder to the strongest (random,
         one-step greedy, the best heuristic), what :mod:`fairysim.analysis.ladder` plays.
+    search : str
+        The game's search player (``rollout``, :mod:`fairysim.sim.search`), the ladder's top
+        rung above the best heuristic; ``""`` where the game has none.
     ties : str
         How a game's tied winners count, as the table's title says it ("ties split").
     trace_prefix : str, optional
@@ -385,6 +406,7 @@ class GameSpec:
     ties: str = "ties split"
     card_effects: CardEffects | None = None
     ladder: tuple[str, ...] = ()
+    search: str = ""
     trace_prefix: str | None = None
     _loaded: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 

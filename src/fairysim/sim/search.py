@@ -32,11 +32,13 @@ play-out policy.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 
 import numba as nb
+import numpy as np
 
-from fairysim.sim.policy import Policy, builtin, choice_weight, policy, weight
+from fairysim.errors import FairysimError
+from fairysim.sim.policy import MAX_WEIGHTS, Policy, builtin, choice_weight, policy, weight
 from fairysim.sim.rng import next_u64
 
 ROLLOUTS = 0
@@ -46,7 +48,7 @@ DEFAULT = 1
 MAX_ROLLOUTS = 1024
 """Most continuations per choice a user may ask for."""
 DEFAULT_ROLLOUTS = 16
-"""K of the issue's speed target, and the default."""
+"""Play-outs per choice (K) unless a game sets its own default."""
 
 NAME = "rollout"
 
@@ -91,14 +93,18 @@ def rollout_stub(decision, view, choices, n_choices, weights, rng):
     return -1
 
 
-def rollout_builtin(registry: Mapping[str, Policy], default: str) -> Policy:
+def rollout_builtin(
+    registry: Mapping[str, Policy], default: str, rollouts: int = DEFAULT_ROLLOUTS
+) -> Policy:
     """The ``rollout`` built-in of a game whose built-ins (so far) are ``registry``, playing out
-    with ``default`` unless its ``default`` weight names another of them."""
+    with ``default`` unless its ``default`` weight names another of them, ``rollouts``
+    play-outs per choice unless its ``rollouts`` weight says otherwise (a game documents why
+    its default is not :data:`DEFAULT_ROLLOUTS`)."""
     return builtin(
         NAME,
         rollout_stub,
-        f"determinized Monte Carlo search: {DEFAULT_ROLLOUTS} play-outs per choice by {default}",
-        rollouts=weight(DEFAULT_ROLLOUTS, 0, MAX_ROLLOUTS, integer=True),
+        f"determinized Monte Carlo search: {rollouts} play-outs per choice by {default}",
+        rollouts=weight(rollouts, 0, MAX_ROLLOUTS, integer=True),
         default=choice_weight(default, list(registry)),
     )
 
@@ -108,6 +114,44 @@ def playout_policy(registry: Mapping[str, Policy], rollout: Policy) -> Policy:
     return list(registry.values())[int(rollout.weights[DEFAULT])]
 
 
+def searches(policies: Sequence[Policy]) -> bool:
+    """Whether a lineup seats a ``rollout`` (its run needs the searching kernel)."""
+    return any(p.name == NAME and p.builtin_id >= 0 for p in policies)
+
+
+def refuse_unsearched(policies: Sequence[Policy], engine: str = "the reference engine") -> None:
+    """Refuse a lineup that seats ``rollout`` where ``engine`` cannot search (the reference
+    engines, and so ``replay``, play a game by the rules alone).
+
+    Raises
+    ------
+    FairysimError
+        Naming ``--policy``.
+    """
+    if searches(policies):
+        raise FairysimError(
+            "--policy",
+            f"{NAME} searches the fast engine's table; {engine} cannot play it "
+            "(seat its play-out policy instead)",
+        )
+
+
+def playout_tables(
+    policies: Sequence[Policy], registry: Mapping[str, Policy], max_players: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Each seat's play-out policy as a kernel reads it: ``(ids, weights)``, int64[max_players]
+    and float64[max_players, MAX_WEIGHTS], row ``s`` the built-in seat ``s``'s ``rollout``
+    plays out with (zeros where seat ``s`` does not search)."""
+    ids = np.zeros(max_players, np.int64)
+    weights = np.zeros((max_players, MAX_WEIGHTS), np.float64)
+    for seat, p in enumerate(policies):
+        if p.name == NAME and p.builtin_id >= 0:
+            playout = playout_policy(registry, p)
+            ids[seat] = playout.builtin_id
+            weights[seat, : len(playout.weights)] = playout.weights
+    return ids, weights
+
+
 __all__ = [
     "DEFAULT",
     "DEFAULT_ROLLOUTS",
@@ -115,6 +159,9 @@ __all__ = [
     "ROLLOUTS",
     "make_rollout_search",
     "playout_policy",
+    "playout_tables",
+    "refuse_unsearched",
     "rollout_builtin",
     "rollout_stub",
+    "searches",
 ]

@@ -23,9 +23,11 @@ import numpy as np
 from fairysim.sim.batch import ERROR_ROW
 from fairysim.sim.blocks import GAMES_PER_BLOCK, block_count, block_rows, claim_block, worker_count
 from fairysim.sim.borrow import borrowed, borrowed_fields, keep_alive
+from fairysim.sim.fantastique import search as table_search
 from fairysim.sim.fantastique.policies import (
     GREEDY,
     GREEDY_KEY_RADIX,
+    ROLLOUT,
     ask_policy,
     greedy_fan_key,
     greedy_stack,
@@ -62,6 +64,8 @@ from fairysim.sim.fantastique.rules import (
     finale_medal_points,
     rank_players,
 )
+from fairysim.sim.fantastique.search import copy_table, redraw_hidden
+from fairysim.sim.policy import MAX_WEIGHTS
 from fairysim.sim.rng import (
     RNG_STATE_SIZE,
     lay_out_counts,
@@ -69,6 +73,8 @@ from fairysim.sim.rng import (
     seed_game_streams,
     shuffle_prefix,
 )
+from fairysim.sim.scratch import stack_float64, stack_int64
+from fairysim.sim.search import ROLLOUTS, make_rollout_search
 
 Table = namedtuple(
     "Table",
@@ -101,7 +107,17 @@ N_STACKS = 1
 START_SEAT = 2
 FORCED_HELD = 3  # cards of the forced value the forced seat was dealt (card effects)
 FORCED_DONE = 4  # 1 if the forced card was exchanged into the seat's hand, else 0
-N_COUNTERS = 5
+GOLD_SEAT = 5  # this round's Gold winner, or its start seat if nobody played: next round's start
+ROUND = 6  # resume point of a searched decision (rollout): the round,
+PHASE = 7  # FANS_PHASE or STACKS_PHASE,
+INDEX = 8  # and the turn (fans) or the place in the choosing order (stacks) deciding
+N_COUNTERS = 9
+assert table_search.PILE_LEN == PILE_LEN
+
+FANS_PHASE = 0
+"""Phase 2 of a round: fans in turn order (F4)."""
+STACKS_PHASE = 1
+"""Phase 4 of a round: stacks in the choosing order (F6)."""
 
 FORCE_CARD = 0
 """Slot of the forced card's value in a kernel's ``force`` array; 0 = no intervention."""
@@ -515,6 +531,45 @@ def award_medals(t, n_players, medal_values, n_played):
 
 
 @nb.njit(cache=True, inline="always")
+def take_chosen_stack(t, seat, c):
+    """``seat`` takes the first display stack of the (value, size) in ``t.choices[c]`` (F6)."""
+    for s in range(t.counters[N_STACKS]):
+        size = t.stack_size[s]
+        if size > 0 and t.stack_value[s] == t.choices[c, 0] and size == t.choices[c, 1]:
+            take_stack(t, seat, s)
+            return
+
+
+@nb.njit(cache=True, inline="always")
+def decide(t, policy_ids, policies, weights, seat, decision, n, round_, phase, index, search):
+    """The choice of ``seat`` among the ``n`` in ``t.choices``: its policy's answer, or, for a
+    ``rollout`` seat of a searching run, the search's (:func:`search_decision`), which resumes
+    its play-outs at (``round_``, ``phase``, ``index``).
+
+    ``search`` is None in a run without search: numba then drops the branch, so such a run
+    compiles without the search (and the play-outs, which pass None, never search).
+    """
+    # Two ifs, not one "and": numba drops a branch only on a test of the argument alone.
+    if search is not None:  # noqa: SIM102
+        if policy_ids[seat] == ROLLOUT:
+            t.counters[ROUND] = round_
+            t.counters[PHASE] = phase
+            t.counters[INDEX] = index
+            return search_decision(t, seat, decision, n, weights[seat], search)
+    return ask_policy(
+        policy_ids,
+        policies,
+        seat,
+        decision,
+        t.seat_view,
+        t.choices,
+        n,
+        weights[seat],
+        t.policy_rng[seat],
+    )
+
+
+@nb.njit(cache=True, inline="always")
 def play_round(
     t,
     round_,
@@ -526,53 +581,96 @@ def play_round(
     weights,
     medal_values,
     error,
+    search,
 ):
     """One round: reveal, play fans, medals, take stacks. False if a policy answered illegally."""
     reveal_display(t)
-    start = t.counters[START_SEAT]
     fill(t.played_count, MAX_PLAYERS, 0)
     fill(t.played_value, MAX_PLAYERS, 0)
     fill(t.taken_fans, N_VALUES + 1, 0)
-    # Phase 2: fans in turn order (F4)
-    for turn in range(n_players):
-        seat = turn_seat(start, turn, n_players)
-        if policy_ids[seat] == GREEDY:
-            # Greedy's choice read straight off the hand, equal to asking it (tested).
-            key = greedy_fan_key(t.hands[seat], t.taken_fans)
-            if key >= GREEDY_KEY_RADIX:
-                play_fan(t, seat, key % GREEDY_KEY_RADIX, key // GREEDY_KEY_RADIX)
-            continue
-        n = legal_fans(t, seat)
-        if n == 0:
-            continue
-        if reads_view[seat]:
-            fill_view(t, round_, fan, n_players, seat)
-            fill_next_medals(t, n_players, medal_values)
-        c = ask_policy(
-            policy_ids,
-            policies,
-            seat,
-            PLAY_FAN,
-            t.seat_view,
-            t.choices,
-            n,
-            weights[seat],
-            t.policy_rng[seat],
-        )
-        if c < 0 or c >= n:
-            error[0] = seat
-            error[1] = PLAY_FAN
-            error[2] = c
-            error[3] = n
-            return False
-        play_fan(t, seat, t.choices[c, 0], t.choices[c, 1])
-    # Phase 3: medals by count, then value (F5)
-    n_played = order_for_medals(t, n_players, start)
-    award_medals(t, n_players, medal_values, n_played)
-    gold_seat = t.order[0] if n_played > 0 else start
-    # Phase 4: stacks by value, then count, then passers in turn order (F6)
-    order_for_stacks(t, n_players, start)
-    for i in range(n_players):
+    return finish_round(
+        t,
+        round_,
+        fan,
+        n_players,
+        FANS_PHASE,
+        0,
+        policy_ids,
+        policies,
+        reads_view,
+        weights,
+        medal_values,
+        error,
+        search,
+    )
+
+
+@nb.njit(cache=True, inline="always")
+def finish_round(
+    t,
+    round_,
+    fan,
+    n_players,
+    phase,
+    first,
+    policy_ids,
+    policies,
+    reads_view,
+    weights,
+    medal_values,
+    error,
+    search,
+):
+    """The round on ``t`` from turn ``first`` of ``phase`` on (a whole round from the display
+    revealed: ``FANS_PHASE``, 0). False if a policy answered illegally.
+
+    A searched decision's play-outs resume here after the searching seat's choice.
+    """
+    start = t.counters[START_SEAT]
+    if phase == FANS_PHASE:
+        # Phase 2: fans in turn order (F4)
+        for turn in range(first, n_players):
+            seat = turn_seat(start, turn, n_players)
+            if policy_ids[seat] == GREEDY:
+                # Greedy's choice read straight off the hand, equal to asking it (tested).
+                key = greedy_fan_key(t.hands[seat], t.taken_fans)
+                if key >= GREEDY_KEY_RADIX:
+                    play_fan(t, seat, key % GREEDY_KEY_RADIX, key // GREEDY_KEY_RADIX)
+                continue
+            n = legal_fans(t, seat)
+            if n == 0:
+                continue
+            if reads_view[seat]:
+                fill_view(t, round_, fan, n_players, seat)
+                fill_next_medals(t, n_players, medal_values)
+            c = decide(
+                t,
+                policy_ids,
+                policies,
+                weights,
+                seat,
+                PLAY_FAN,
+                n,
+                round_,
+                FANS_PHASE,
+                turn,
+                search,
+            )
+            if c < 0 or c >= n:
+                error[0] = seat
+                error[1] = PLAY_FAN
+                error[2] = c
+                error[3] = n
+                return False
+            play_fan(t, seat, t.choices[c, 0], t.choices[c, 1])
+        # Phase 3: medals by count, then value (F5)
+        n_played = order_for_medals(t, n_players, start)
+        award_medals(t, n_players, medal_values, n_played)
+        t.counters[GOLD_SEAT] = t.order[0] if n_played > 0 else start
+        # Phase 4: stacks by value, then count, then passers in turn order (F6)
+        order_for_stacks(t, n_players, start)
+        first = 0
+    for i in range(first, n_players):
         seat = t.order[i]
         if policy_ids[seat] == GREEDY:
             s = greedy_stack(t.stack_value, t.stack_size)
@@ -586,16 +684,8 @@ def play_round(
         if reads_view[seat]:
             fill_view(t, round_, fan, n_players, seat)
             fill_next_medals(t, n_players, medal_values)
-        c = ask_policy(
-            policy_ids,
-            policies,
-            seat,
-            TAKE_STACK,
-            t.seat_view,
-            t.choices,
-            n,
-            weights[seat],
-            t.policy_rng[seat],
+        c = decide(
+            t, policy_ids, policies, weights, seat, TAKE_STACK, n, round_, STACKS_PHASE, i, search
         )
         if c < 0 or c >= n:
             error[0] = seat
@@ -603,18 +693,14 @@ def play_round(
             error[2] = c
             error[3] = n
             return False
-        for s in range(t.counters[N_STACKS]):
-            size = t.stack_size[s]
-            if size > 0 and t.stack_value[s] == t.choices[c, 0] and size == t.choices[c, 1]:
-                take_stack(t, seat, s)
-                break
+        take_chosen_stack(t, seat, c)
     # End of round: fans and untaken stacks to the discard pile; Gold winner starts (F7)
     for seat in range(n_players):
         t.discard[t.played_value[seat]] += t.played_count[seat]
     for s in range(t.counters[N_STACKS]):
         t.discard[t.stack_value[s]] += t.stack_size[s]
         t.stack_size[s] = 0
-    t.counters[START_SEAT] = gold_seat
+    t.counters[START_SEAT] = t.counters[GOLD_SEAT]
     return True
 
 
@@ -666,11 +752,13 @@ def play_game(
     record_trace,
     forced,
     error,
+    search,
 ):
     """Play game ``game`` on table ``t`` and write its outcome into row ``row`` of ``out``.
 
     Under a card-effect intervention (``force``) row ``row`` of ``forced`` gets what
-    :func:`exchange_forced_card` returned.
+    :func:`exchange_forced_card` returned. ``search`` is a worker's :class:`Searcher` in a run
+    that seats ``rollout``, else None.
     """
     setup_game(t, seed, game, n_players, deck, force)
     out.first_seat[row] = t.counters[START_SEAT]
@@ -689,6 +777,7 @@ def play_game(
             weights,
             medal_values,
             error,
+            search,
         ):
             return False
         if record_trace:
@@ -699,23 +788,32 @@ def play_game(
 
 
 @nb.njit(cache=True, inline="always")
+def final_scores(t, n_players, fan, finale_medals, finale_points, scores):
+    """The Grande Finale (F8, F9) of the game on ``t``: each seat's finale medal points into
+    ``finale_points`` and total into ``scores``; the cards each finale fan counts stay in
+    ``t.order``. The medals of seats tied on a score are sorted for the tie-break (F10)."""
+    finale_counts = t.order  # reuse scratch: counts per seat
+    for s in range(n_players):
+        finale_counts[s] = finale_count_of_counts(fan, t.hands[s])
+    finale_medal_points(finale_counts, n_players, finale_medals, finale_points)
+    for s in range(n_players):
+        scores[s] = t.medal_points[s] + finale_points[s]
+    sort_medals_of_tied_seats(t, scores, n_players)
+
+
+@nb.njit(cache=True, inline="always")
 def score_game(t, n_players, fan, finale_medals, out, row):
     """The Grande Finale and the final ranking (F8-F10) of the game on ``t``, into row ``row``.
 
     Reads the hands, medals won (``medals``, ``n_medals``, ``medal_points``), discard pile and
     draw pile length of ``t``; writes every outcome column of the row but ``first_seat``.
     """
-    finale_counts = t.order  # reuse scratch: counts per seat
+    final_scores(t, n_players, fan, finale_medals, out.finale_points[row], out.score[row])
     for s in range(n_players):
-        finale_counts[s] = finale_count_of_counts(fan, t.hands[s])
-        out.finale_count[row, s] = finale_counts[s]
-    finale_medal_points(finale_counts, n_players, finale_medals, out.finale_points[row])
-    for s in range(n_players):
+        out.finale_count[row, s] = t.order[s]
         out.medal_points[row, s] = t.medal_points[s]
-        out.score[row, s] = t.medal_points[s] + out.finale_points[row, s]
         out.medals[row, s] = t.n_medals[s]
         out.hand_size[row, s] = t.hand_size[s]
-    sort_medals_of_tied_seats(t, out.score[row], n_players)
     rank_players(out.score[row], t.medals, t.n_medals, n_players, out.rank[row], out.win_share[row])
     rank_players(
         t.medal_points,
@@ -729,6 +827,194 @@ def score_game(t, n_players, fan, finale_medals, out, row):
     for value in range(1, N_VALUES + 1):
         pile_and_discard += t.discard[value]
     out.cards_outside_hands[row] = pile_and_discard
+
+
+# --- Search (rollout): the engine's side of the search contract (fairysim.sim.search) ----------
+
+SearchContext = namedtuple(
+    "SearchContext",
+    [
+        "playout_ids",  # int64[MAX_PLAYERS]: the built-in id each seat's rollout plays out with
+        "playout_weights",  # float64[MAX_PLAYERS, MAX_WEIGHTS]: that built-in's weights
+        "reads_view",  # bool[MAX_PLAYERS], all True: the play-outs fill every view
+        "n_players",
+        "fan",
+        "medal_values",
+        "finale_medals",
+    ],
+)
+"""What every worker's search reads: the run's play-out policies and rule tables."""
+
+Searcher = namedtuple(
+    "Searcher",
+    [
+        "context",  # the run's SearchContext
+        "policies",  # the run's function tuple (the play-outs ask built-ins only)
+        "det",  # Table: the real table with the hidden cards redrawn
+        "work",  # Table: one play-out
+        "totals",  # float64[MAX_CHOICES]: each choice's summed win share
+        "ids",  # int64[MAX_PLAYERS]: the play-out's policy ids (the searching seat's default)
+        "weights",  # float64[MAX_PLAYERS, MAX_WEIGHTS]: the play-out's weights
+        "error",  # int64[4]: a play-out's illegal answer (a built-in gives none)
+    ],
+)
+"""One worker's search: the shared context and its own scratch tables."""
+
+
+@nb.njit(cache=True)
+def new_search_scratch():
+    """The scratch arrays of one worker's :class:`Searcher` (one allocation per worker)."""
+    return (
+        np.zeros(MAX_CHOICES, np.float64),
+        np.zeros(MAX_PLAYERS, np.int64),
+        np.zeros((MAX_PLAYERS, MAX_WEIGHTS), np.float64),
+        np.zeros(4, np.int64),
+    )
+
+
+@nb.njit(cache=True)
+def worker_searcher(search, policies, det, work, scratch):
+    """A worker's :class:`Searcher` over ``search`` (a :class:`SearchContext`), or None in a run
+    without search. (Not inlined: the parallel loop's array analysis cannot follow a branch
+    numba drops.)"""
+    if search is None:
+        return None
+    return Searcher(
+        search,
+        policies,
+        det,
+        work,
+        borrowed(scratch[0]),
+        borrowed(scratch[1]),
+        borrowed(scratch[2]),
+        borrowed(scratch[3]),
+    )
+
+
+@nb.njit(cache=True)
+def continue_game(
+    t,
+    round_,
+    phase,
+    first,
+    fan,
+    n_players,
+    ids,
+    policies,
+    reads_view,
+    weights,
+    medal_values,
+    error,
+    search,
+):
+    """Play the game on ``t`` to its end from turn ``first`` of ``phase`` in round ``round_``;
+    False if a policy answered illegally. The play-outs call it with ``search`` None."""
+    if not finish_round(
+        t,
+        round_,
+        fan,
+        n_players,
+        phase,
+        first,
+        ids,
+        policies,
+        reads_view,
+        weights,
+        medal_values,
+        error,
+        search,
+    ):
+        return False
+    for r in range(round_ + 1, ROUNDS):
+        if not play_round(
+            t, r, fan, n_players, ids, policies, reads_view, weights, medal_values, error, search
+        ):
+            return False
+    return True
+
+
+@nb.njit(cache=True)
+def seat_win_share(t, n_players, fan, finale_medals, seat):
+    """``seat``'s win share (ties split, F10) of the finished game on ``t``."""
+    finale_points = stack_int64(MAX_PLAYERS)
+    scores = stack_int64(MAX_PLAYERS)
+    rank = stack_int64(MAX_PLAYERS)
+    share = stack_float64(MAX_PLAYERS)
+    final_scores(t, n_players, fan, finale_medals, finale_points, scores)
+    rank_players(scores, t.medals, t.n_medals, n_players, rank, share)
+    return share[seat]
+
+
+@nb.njit(cache=True)
+def play_out(t, seat, choice, searcher):
+    """The search contract's play-out: ``seat`` makes choice ``choice`` at the decision pending
+    on ``t`` (its resume point in ``t.counters``), every seat plays the rest of the game by the
+    searching seat's play-out policy; ``seat``'s win share."""
+    context = searcher.context
+    round_ = t.counters[ROUND]
+    phase = t.counters[PHASE]
+    if phase == FANS_PHASE:
+        play_fan(t, seat, t.choices[choice, 0], t.choices[choice, 1])
+    else:
+        take_chosen_stack(t, seat, choice)
+    if not continue_game(
+        t,
+        round_,
+        phase,
+        t.counters[INDEX] + 1,
+        context.fan,
+        context.n_players,
+        searcher.ids,
+        searcher.policies,
+        context.reads_view,
+        searcher.weights,
+        context.medal_values,
+        searcher.error,
+        None,
+    ):
+        return 0.0
+    return seat_win_share(t, context.n_players, context.fan, context.finale_medals, seat)
+
+
+rollout_search = make_rollout_search(copy_table, redraw_hidden, play_out)
+"""Fantastique's rollout search (:func:`fairysim.sim.search.make_rollout_search`)."""
+
+
+@nb.njit(cache=True)
+def search_decision(t, seat, decision, n, own_weights, searcher):
+    """The choice a ``rollout`` seat makes among the ``n`` in ``t.choices``: its play-out
+    policy's choice (asked as that policy would be), unless :data:`rollout_search` finds a
+    better one. ``own_weights`` are the seat's rollout weights."""
+    context = searcher.context
+    for s in range(MAX_PLAYERS):
+        searcher.ids[s] = context.playout_ids[seat]
+        for w in range(MAX_WEIGHTS):
+            searcher.weights[s, w] = context.playout_weights[seat, w]
+    default_choice = ask_policy(
+        searcher.ids,
+        searcher.policies,
+        seat,
+        decision,
+        t.seat_view,
+        t.choices,
+        n,
+        searcher.weights[seat],
+        t.policy_rng[seat],
+    )
+    if default_choice < 0 or default_choice >= n:
+        return default_choice
+    return rollout_search(
+        t,
+        searcher.det,
+        searcher.work,
+        seat,
+        n,
+        default_choice,
+        int(own_weights[ROLLOUTS]),
+        t.policy_rng[seat],
+        searcher.totals,
+        searcher,
+    )
 
 
 # ``_nrt=False`` compiles a block of games (and every helper inlined into it) without numba's
@@ -759,6 +1045,7 @@ def play_block(
     record_trace,
     forced,
     error,
+    search,
 ):
     """Play games ``first_game + lo .. first_game + hi - 1`` into rows ``lo .. hi - 1``.
 
@@ -787,6 +1074,7 @@ def play_block(
             record_trace,
             forced,
             error[1:],
+            search,
         ):
             error[ERROR_ROW] = row
             return
@@ -811,6 +1099,7 @@ def play_games(
     record_trace,
     forced,
     errors,
+    search,
     n_threads,
 ):
     """Play games ``first_game .. first_game + len(out.score) - 1`` across numba threads.
@@ -824,6 +1113,9 @@ def play_games(
     ``force`` (int64[:data:`FORCE_SIZE`]) is a card-effect intervention, ``force[0] = 0`` for
     none; under one, ``forced`` (int8[games, 2]) gets each game's ``(held, done)``
     (:func:`exchange_forced_card`), else it may be any (1, 2) array.
+
+    ``search`` is the :class:`SearchContext` of a run that seats ``rollout``, else None (the
+    kernel then compiles without the search).
     """
     n_games = out.score.shape[0]
     n_blocks = block_count(n_games, GAMES_PER_BLOCK)
@@ -835,6 +1127,12 @@ def play_games(
     for _ in nb.prange(worker_count(n_threads, n_blocks)):
         owner = new_table(total_cards)
         t = borrowed_fields(owner)
+        det_owner = new_table(total_cards)
+        work_owner = new_table(total_cards)
+        scratch = new_search_scratch()
+        searcher = worker_searcher(
+            search, policies, borrowed_fields(det_owner), borrowed_fields(work_owner), scratch
+        )
         block_out = borrowed_fields(out)
         block_errors = borrowed(errors)
         block_trace = borrowed(trace)
@@ -872,9 +1170,13 @@ def play_games(
                 record_trace,
                 block_forced,
                 block_errors[block],
+                searcher,
             )
             block = claim_block(queue)
         keep_alive(owner)
+        keep_alive(det_owner)
+        keep_alive(work_owner)
+        keep_alive(scratch)
     keep_alive(deck)
 
 

@@ -26,15 +26,17 @@ from fairysim.sim.fantastique.engine import (
     FORCE_SEAT,
     FORCE_SIZE,
     OUTCOME_COLUMNS,
+    SearchContext,
     new_outcome,
     play_games,
 )
 from fairysim.sim.fantastique.lanes import fits_lanes, play_greedy_games
-from fairysim.sim.fantastique.policies import GREEDY
+from fairysim.sim.fantastique.policies import GREEDY, HEURISTICS
 from fairysim.sim.fantastique.rules import DECISIONS, HAND_SIZE, N_VALUES, ROUNDS, fan_index
 from fairysim.sim.fantastique.spec import MAX_PLAYERS, NAME, SEAT_COLUMNS
 from fairysim.sim.game import GameSetup
 from fairysim.sim.policy import Policy, seat_policies
+from fairysim.sim.search import playout_tables, searches
 
 FORCED_COLUMNS = ("forced_held", "forced_exchanged")
 """Per-game columns of a run under a card-effect intervention (ruling PF5): the cards of the
@@ -181,6 +183,7 @@ def play_chunks(
         else:
             errors = new_error_records(n)
             forced = np.zeros((n if setup.forced_card else 1, len(FORCED_COLUMNS)), np.int8)
+            search = search_context(setup)
             play_games(
                 setup.seed,
                 first,
@@ -196,6 +199,7 @@ def play_chunks(
                 trace,
                 forced,
                 errors,
+                search,
                 threads,
             )
             raise_first_illegal_choice(errors, first, DECISIONS)
@@ -210,6 +214,23 @@ def play_chunks(
         return arrays
 
     yield from run_chunks(play_chunk, games, chunk_games, progress, threads, first_game)
+
+
+def search_context(setup: FantastiqueSetup) -> SearchContext | None:
+    """The kernel's :class:`~.engine.SearchContext` for a lineup that seats ``rollout``; None
+    for one that does not (its kernel compiles without the search)."""
+    if not searches(setup.policies):
+        return None
+    ids, weights = playout_tables(setup.policies, HEURISTICS, MAX_PLAYERS)
+    return SearchContext(
+        ids,
+        weights,
+        np.ones(MAX_PLAYERS, np.bool_),
+        np.int64(setup.players),
+        np.int64(fan_index(setup.fan)),
+        setup.cards.medal_values,
+        setup.cards.finale_medals,
+    )
 
 
 def chunk_frame(setup: FantastiqueSetup, first: int, arrays: dict[str, np.ndarray]) -> pd.DataFrame:

@@ -81,6 +81,7 @@ from fairysim.sim.rng import (
     randint,
     shuffle_prefix,
 )
+from fairysim.sim.search import refuse_unsearched
 
 VALUES = range(1, N_VALUES + 1)
 """The printed fan-card values, 1..8."""
@@ -290,7 +291,10 @@ def new_game(setup: FantastiqueSetup, game: int) -> GameState:
     ------
     CardFileError
         If the deck holds too few cards to deal every hand.
+    FairysimError
+        Naming ``--policy`` for a lineup that seats ``rollout`` (the fast engine's search).
     """
+    refuse_unsearched(setup.policies)
     cards = setup.cards
     deal_rng = new_stream(setup.seed, game, DEAL_STREAM)
     players = []

@@ -55,7 +55,7 @@ def held(counts, value, changed_value, delta):
     return counts[value] + (delta if value == changed_value else 0)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")
 def finale_count_of_counts(fan, counts, changed_value=0, delta=0):
     """Cards that Grande Finale fan ``fan`` (index 0..5) counts in a hand (ruling F8).
 

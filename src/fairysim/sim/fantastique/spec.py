@@ -17,6 +17,7 @@ from fairysim.sim.game import (
     card_games_option,
     ladder_games_option,
     register,
+    search_games_option,
 )
 
 NAME = "fantastique"
@@ -44,23 +45,32 @@ SEAT_COLUMNS = (
 )
 """Per-seat result columns (besides game, seat, policy and the setup columns fan, players)."""
 
-BENCH = tuple(
+BENCH = (
+    *(
+        BenchSpec(
+            f"{players} players, {policy}" + ("" if lanes else ", one game at a time"),
+            {"players": players, "policies": policy, "fan": "I"},
+            lanes,
+            apart,
+        )
+        # Greedy tables play in lanes; the one-game engine's figure is kept beside it. One lanes
+        # kernel and one engine kernel serve every table: only the first two compile apart.
+        for players, policy, lanes, apart in (
+            (4, "greedy", True, True),
+            (4, "greedy", False, True),
+            (4, "random", True, False),
+            (4, "hoarder", True, False),
+            (2, "greedy", True, False),
+            (5, "greedy", True, False),
+        )
+    ),
+    # One rollout seat (issue 26's speed target: 1,000 games a second on 2 cores).
     BenchSpec(
-        f"{players} players, {policy}" + ("" if lanes else ", one game at a time"),
-        {"players": players, "policies": policy, "fan": "I"},
-        lanes,
-        apart,
-    )
-    # Greedy tables play in lanes; the one-game engine's figure is kept beside it. One lanes
-    # kernel and one engine kernel serve every table: only the first two compile apart.
-    for players, policy, lanes, apart in (
-        (4, "greedy", True, True),
-        (4, "greedy", False, True),
-        (4, "random", True, False),
-        (4, "hoarder", True, False),
-        (2, "greedy", True, False),
-        (5, "greedy", True, False),
-    )
+        "4 players, rollout + 3 balancer",
+        {"players": 4, "policies": "rollout,balancer,balancer,balancer", "fan": "I"},
+        games=4_000,
+        reference=False,
+    ),
 )
 
 REPORT_GAMES = 6_000
@@ -69,6 +79,10 @@ REPORT_GAMES = 6_000
 REPORT_LADDER_GAMES = 20_000
 """Games per mirror table of the report's skill-ladder section (every seat one rung, at each
 player count); its tournament of the rungs plays a tenth of it per mix and rotation."""
+
+REPORT_SEARCH_GAMES = 400
+"""Games of the report's search rung at each player count: its mirror table, and each seat of
+one rollout seat among three balancers (2 to 5 players: about 20 s warm)."""
 
 REPORT_CARD_GAMES = 20_000
 """Games per arm (the baseline and one per card value) of the report's card-effect section,
@@ -138,6 +152,7 @@ SPEC = register(
         # the round-1 order.
         # The skill ladder's rungs, weakest first; the best heuristic last (issue 26's ranking).
         ladder=("random", "greedy", "balancer"),
+        search="rollout",
         turn_order=TurnOrder(
             start_seat="first_seat",
             ruling="F1",
@@ -157,6 +172,7 @@ SPEC = register(
                 takes_cards=True,
                 options=(
                     ladder_games_option(REPORT_LADDER_GAMES),
+                    search_games_option(REPORT_SEARCH_GAMES),
                     card_games_option(
                         REPORT_CARD_GAMES, "per card value, at every player count, fan I"
                     ),
