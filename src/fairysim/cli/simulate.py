@@ -118,11 +118,10 @@ def simulate_params(spec: GameSpec) -> list[Param]:
 
 def run_simulate(spec: GameSpec, **options: Any) -> None:
     """Check every option, play the run and print its summary (and write ``--out``)."""
+    from fairysim.analysis.precision import check_counts
     from fairysim.files import check_out_file
     from fairysim.sim.batch import check_chunk_games
     from fairysim.sim.run import simulate_summary
-
-    from fairysim.analysis.precision import check_counts
 
     # Every check runs before the first game, so a bad option costs no compile and no file.
     precision = options["precision"]
