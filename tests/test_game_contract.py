@@ -44,7 +44,8 @@ def _lineup(spec, names: list[str], players: int) -> list[str]:
             spec.make_setup(players=players, policies=lineup, seed=0)
         except FairysimError:
             continue
-        if "lookahead" not in lineup:  # Monte Carlo rollouts: thousands of games per decision
+        # Monte Carlo rollouts: thousands of games per decision
+        if "lookahead" not in lineup and "rollout" not in lineup:
             return lineup
     raise AssertionError(f"{spec.name}: no lineup of built-ins for {players} players")
 
