@@ -58,13 +58,17 @@ class BenchCase:
     fast : callable
         ``fast(games)`` plays ``games`` games on the jitted engine (results discarded).
     reference : callable or None
-        ``reference(games)`` plays them on the reference engine; None if the game has none.
+        ``reference(games)`` plays them on the reference engine; None if the game has none or
+        it cannot play the case.
+    most_games : int or None
+        The most games a timed run of the fast engine plays (:attr:`BenchSpec.most_games`).
     """
 
     game: str
     label: str
     fast: Callable[[int], object]
     reference: Callable[[int], object] | None = None
+    most_games: int | None = None
 
 
 @dataclass(frozen=True)
@@ -145,7 +149,10 @@ def game_cases(spec: GameSpec) -> list[BenchCase]:
         def slow(games: int, setup: Any = setup) -> None:
             reference(setup, games)
 
-        cases.append(BenchCase(spec.name, bench_spec.label, fast, slow))
+        reference_run = slow if bench_spec.reference else None
+        cases.append(
+            BenchCase(spec.name, bench_spec.label, fast, reference_run, bench_spec.most_games)
+        )
     return cases
 
 
@@ -188,6 +195,8 @@ def run_case(case: BenchCase, games: int, reference_games: int, repeats: int) ->
     -------
     BenchResult
     """
+    if case.most_games is not None:
+        games = min(games, case.most_games)
     case.fast(min(games, WARMUP_GAMES))
     fast_seconds = time_runs(case.fast, games, repeats)
     reference_seconds: tuple[float, ...] = ()

@@ -4,6 +4,8 @@ what no seat sees, is refused by the reference engine, and beats value-bidder (s
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections import Counter
 
 import numba as nb
@@ -79,6 +81,25 @@ def test_the_same_seed_plays_the_same_games_at_any_thread_count_and_chunk_size()
     one = run(lineup, 12, players=3, threads=1)
     assert_same_games(one, run(lineup, 12, players=3, threads=2, chunk_games=5))
     assert_same_games(one, run(lineup, 12, players=3, threads=2))
+
+
+FRESH_PROCESS = """
+from fairysim.sim.batch import join_chunks
+from fairysim.sim.fairyland import engine
+from fairysim.sim.fairyland.play import make_setup, play_chunks
+setup = make_setup(players=2, policies="rollout,value-bidder", seed=3)
+games = join_chunks(play_chunks(setup, 2))
+print(sum(engine.play_games.stats.cache_misses.values()), games["win_share"].sum())
+"""
+
+
+def test_a_new_process_loads_the_searching_kernel_from_the_cache_and_plays():
+    run([ROLLOUT.with_weights(rollouts=1), "value-bidder"], 2, players=2)  # compiled here first
+    result = subprocess.run(
+        [sys.executable, "-c", FRESH_PROCESS], capture_output=True, text=True, check=True
+    )
+    misses, shares = result.stdout.split()
+    assert int(misses) == 0 and float(shares) == 2.0  # no compile, and two games won
 
 
 def test_the_reference_engine_refuses_rollout():

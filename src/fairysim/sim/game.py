@@ -291,12 +291,16 @@ class BenchSpec:
 
     ``compile_apart=False`` marks a case whose kernels an earlier case of the game already
     compiles (the same kernel for another player count or policy): ``bench --compile`` times
-    a cold compile of the other cases only."""
+    a cold compile of the other cases only. ``reference=False`` marks a case the reference
+    engine cannot play (a search player); ``most_games`` caps the games of a timed run of a
+    case that plays few games a second."""
 
     label: str
     setup: Mapping[str, Any]
     lanes: bool = True
     compile_apart: bool = True
+    reference: bool = True
+    most_games: int | None = None
 
 
 @dataclass(frozen=True)

@@ -248,6 +248,18 @@ def play_out(t, seat, choice, context):
 rollout_search = make_rollout_search(copy_table, redraw_hidden, play_out)
 
 
+def compile_play_out(table, search: SearchContext, functions: tuple) -> None:
+    """Compile :func:`play_out` for a run's types (``table`` a table of the run's worker type)
+    before the kernel that searches is compiled.
+
+    Compiled from inside that kernel, while :func:`.engine.play_turns` is being compiled for
+    the search, numba would take its call of ``play_turns`` (without search) for recursion and
+    leave the symbol to be resolved in the process: the kernel ran where it was compiled and
+    crashed when a new process loaded it from the cache. Compiled first, it is linked in."""
+    context = PlayoutContext(search, functions)
+    play_out.compile((nb.typeof(table), nb.types.int64, nb.types.int64, nb.typeof(context)))
+
+
 @nb.njit(cache=True)
 def searched_choice(t, scratch, seat, pending, n, default, functions, search):
     """The choice ``seat`` makes at its pending Dawn or Day (``pending``) of ``n`` rows, its
@@ -316,6 +328,7 @@ __all__ = [
     "ROLLOUT",
     "PlayoutContext",
     "SearchContext",
+    "compile_play_out",
     "copy_table",
     "is_rollout",
     "play_out",
