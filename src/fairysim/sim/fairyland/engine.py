@@ -29,12 +29,22 @@ A run that logs its auctions (:func:`.play.play_auctions`, the report's prices a
 held and the game's rows are copied out with its outcome. A run that does not hands it an array
 with no rows, and the auction costs a flag test.
 
-One module past 600 lines (about 1,150, a sixth of them imports): the whole turn is one jitted
+Search
+------
+The game loop takes one more argument, ``search``: None in ordinary runs, or a
+:class:`.rollout.SearchContext` in runs that seat ``rollout``. Numba prunes every
+``if search is not None:`` branch of a loop compiled with None, so the ordinary kernel compiles
+and plays as it would without search. With a context, a searching seat's Dawn and Day are
+answered by :func:`.rollout.searched_choice` after its play-out policy has answered them (the
+rest of its decisions are the play-out policy's). A search plays the game on from the decision
+pending on a copy of the table: :func:`play_turns` plays whole turns from the active seat's
+Dawn or from a choice made (``counters[RESUME]``), so the ordinary game is
+:func:`setup_game`, :func:`play_turns` and :func:`final_scoring`, and a play-out is the same
+:func:`play_turns`, compiled once for both, taken up at the searched choice.
+
+One module past 600 lines (about 1,250, a sixth of them imports): the whole turn is one jitted
 block loop, in the reference's order, whose parts share the table's arrays and inline into each
 other; split across modules they would no longer read side by side with :mod:`.reference`.
-
-One module past 600 lines: the table, the turn, the auction and the block loop share
-the table's arrays and inline into each other; split across modules they would read as less.
 """
 
 from __future__ import annotations
@@ -218,7 +228,18 @@ KNOWN = 7  # value_bidder's clearing values worked out this turn (bit seat * CLE
 LOGGING = 8  # 1 while the game's auctions are logged (Table.auction_log)
 FORCED_HELD = 9  # cards of the forced type the forced seat held at setup (card effects): 0
 FORCED_DONE = 10  # 1 if the forced card was put in the seat's hands (ruling PL10), else 0
-N_COUNTERS = 11
+PENDING = 11  # a search's pending decision (DAWN or DAY of the active seat), rollout.py
+PENDING_N = 12  # its choice rows (the rows of Table.choices a copy of the table needs)
+RESUME = 13  # where play_turns takes the active seat's turn up: TURN_START (0) and below
+RESUME_CHOICE = 14  # the choice row made where it resumes after a choice
+N_COUNTERS = 15
+
+TURN_START = 0
+"""``counters[RESUME]``: the turn starts at its Dawn (every turn of an ordinary game)."""
+DAWN_CHOSEN = 1
+"""``counters[RESUME]``: the Dawn's cards are drawn and their placement chosen."""
+DAY_CHOSEN = 2
+"""``counters[RESUME]``: the Day's action is chosen."""
 
 FORCE_CARD = 0
 """Slot of the forced card in a kernel's ``force`` array (ruling PL10): a forest card type
@@ -284,6 +305,12 @@ Table = namedtuple(
         "policy_rng",  # uint64[MAX_SEATS, 2]
     ],
 )
+
+
+Scratch = namedtuple("Scratch", ["det", "work", "totals"])
+"""A worker's search scratch (:func:`.rollout.searched_choice`): two tables beside the real one
+(a determinization and a play-out) and the choices' float64 totals. Allocated in every run, read
+only where a seat searches."""
 
 
 @nb.njit(cache=True)
@@ -639,10 +666,11 @@ def take_cards(t, seat, seats, error):
 
 
 @nb.njit(cache=True, inline="always")
-def dawn(t, seat, seats, error):
-    """Draw the top 2 forest cards (1 if only 1 is left) and place them in 2 clearings: an evil
-    card in a clearing with the fewest evil cards, a second evil card in the fewest-evil clearing
-    of the other two (counts before either is placed)."""
+def dawn_choice(t, seat, seats, error, scratch, search):
+    """Draw the top 2 forest cards (1 if only 1 is left) into ``V_DAWN_CARDS``; the row of the 2
+    clearings they go to: an evil card to a clearing with the fewest evil cards, a second evil
+    card to the fewest-evil clearing of the other two (counts before either is placed). A
+    searching seat's placement is searched (``search``, :func:`.rollout.searched_choice`)."""
     v = t.public
     left = v[V_FOREST_LEFT] - 1
     first = t.forest[left]
@@ -668,9 +696,21 @@ def dawn(t, seat, seats, error):
         t.counters[KNOWN] = (((1 << CLEARINGS) - 1) & ~joined) << (seat * CLEARINGS)
     else:
         k = ask(t, seats, error, seat, DAWN, n)
-    add_to_clearing(v, t.choices[k, C_FIRST], first)
-    if second != NO_CARD:
-        add_to_clearing(v, t.choices[k, C_SECOND], second)
+    if search is not None:
+        searched = rollout.searched_choice(t, scratch, seat, DAWN, n, k, seats.policies, search)
+        if searched != k:  # value-bidder's known clearings were those k's cards left alone
+            t.counters[KNOWN] = 0
+            k = searched
+    return k
+
+
+@nb.njit(cache=True, inline="always")
+def dawn_place(t, k):
+    """Place the Dawn's cards (``V_DAWN_CARDS``) as choice row ``k`` says."""
+    v = t.public
+    add_to_clearing(v, t.choices[k, C_FIRST], v[V_DAWN_CARDS])
+    if v[V_DAWN_CARDS + 1] != NO_CARD:
+        add_to_clearing(v, t.choices[k, C_SECOND], v[V_DAWN_CARDS + 1])
     v[V_DAWN_CARDS] = NO_CARD
     v[V_DAWN_CARDS + 1] = NO_CARD
 
@@ -907,9 +947,10 @@ def use_item(t, seat, item, seats, error):
 
 
 @nb.njit(cache=True, inline="always")
-def day(t, seat, n_players, seats, error):
-    """Choose and take one action: explore clearing 0, 1, 2 (always), the Queen, the Druids,
-    the Crest, each usable item held whose effect changes something (L4, L16)."""
+def day_choice(t, seat, n_players, seats, error, scratch, search):
+    """The row of the action ``seat`` takes among explore clearing 0, 1, 2 (always), the Queen,
+    the Druids, the Crest, each usable item held whose effect changes something (L4, L16). A
+    searching seat's action is searched (``search``, :func:`.rollout.searched_choice`)."""
     v = t.public
     sizes = v[V_CLEARING_SIZE] + v[V_CLEARING_SIZE + 1] + v[V_CLEARING_SIZE + 2]
     n = day_choices(
@@ -933,6 +974,15 @@ def day(t, seat, n_players, seats, error):
         t.counters[KNOWN] = known | value_bidder.known_bits(seat)
     else:
         k = ask(t, seats, error, seat, DAY, n)
+    if search is not None:
+        k = rollout.searched_choice(t, scratch, seat, DAY, n, k, seats.policies, search)
+    return k
+
+
+@nb.njit(cache=True, inline="always")
+def day_act(t, seat, k, n_players, seats, error):
+    """Take the action of Day choice row ``k``."""
+    v = t.public
     action = t.choices[k, C_ACTION]
     arg = t.choices[k, C_ARG]
     if action == ACT_EXPLORE:
@@ -1057,30 +1107,70 @@ def write_outcome(t, n_players, out, row):
 
 
 @nb.njit(cache=True, inline="always")
-def play_game(t, seed, game, n_players, crests, force, seats, error, logging):
+def end_turn(t, seat, n_players):
+    """Sunset and the next seat's turn; True when the game is over: it ends with the turn whose
+    Dawn drew the last forest card (L10)."""
+    v = t.public
+    sunset(t)
+    v[V_TURN] += 1
+    if v[V_FOREST_LEFT] == 0:
+        return True
+    v[V_ACTIVE] = seat + 1 if seat + 1 < n_players else 0
+    return False
+
+
+@nb.njit(cache=True, _nrt=False)
+def play_turns(t, n_players, seats, error, scratch, search):
+    """Play the game on to its end (not scored) from the active seat's turn: from its Dawn, or,
+    on a table a search plays out (:func:`.rollout.play_out`), from the choice
+    ``counters[RESUME]`` says is made (``counters[RESUME_CHOICE]``)."""
+    v = t.public
+    while True:
+        seat = v[V_ACTIVE]
+        resume = t.counters[RESUME]
+        t.counters[RESUME] = TURN_START
+        if resume == TURN_START:
+            t.stats[seat, LAST_TURN] = v[V_TURN]
+            k = dawn_choice(t, seat, seats, error, scratch, search)
+        else:
+            k = t.counters[RESUME_CHOICE]
+        if resume != DAY_CHOSEN:
+            dawn_place(t, k)
+            k = day_choice(t, seat, n_players, seats, error, scratch, search)
+        day_act(t, seat, k, n_players, seats, error)
+        if end_turn(t, seat, n_players):
+            return
+
+
+@nb.njit(cache=True, inline="always")
+def play_game(t, seed, game, n_players, crests, force, seats, error, logging, scratch, search):
     """Play game ``game`` into the table, its auctions logged in ``t.auction_log`` when
     ``logging``, under the card-effect intervention ``force`` (none when ``force[0] == 0``);
     True unless a policy answered illegally."""
     setup_game(t, seed, game, n_players, crests, force)
     t.counters[LOGGING] = logging
-    v = t.public
-    while True:  # the game ends with the turn whose Dawn drew the last forest card (L10)
-        seat = v[V_ACTIVE]
-        t.stats[seat, LAST_TURN] = v[V_TURN]
-        dawn(t, seat, seats, error)
-        day(t, seat, n_players, seats, error)
-        sunset(t)
-        v[V_TURN] += 1
-        if v[V_FOREST_LEFT] == 0:
-            break
-        v[V_ACTIVE] = seat + 1 if seat + 1 < n_players else 0
+    play_turns(t, n_players, seats, error, scratch, search)
     final_scoring(t, n_players)
     return t.counters[FAILED] == 0
 
 
 @nb.njit(cache=True, _nrt=False)
 def play_block(
-    t, seed, first_game, lo, hi, n_players, crests, force, seats, out, log, forced, error
+    t,
+    seed,
+    first_game,
+    lo,
+    hi,
+    n_players,
+    crests,
+    force,
+    seats,
+    out,
+    log,
+    forced,
+    error,
+    scratch,
+    search,
 ):
     """Play games ``first_game + lo .. first_game + hi - 1`` into rows ``lo .. hi - 1``, and
     their auctions into ``log[lo .. hi - 1]`` unless ``log`` has no rows; under a card-effect
@@ -1091,7 +1181,9 @@ def play_block(
     forcing = force[FORCE_CARD] > 0
     for row in range(lo, hi):
         game = first_game + row
-        if not play_game(t, seed, game, n_players, crests, force, seats, error[1:], logging):
+        if not play_game(
+            t, seed, game, n_players, crests, force, seats, error[1:], logging, scratch, search
+        ):
             error[ERROR_ROW] = row
             return
         write_outcome(t, n_players, out, row)
@@ -1124,6 +1216,7 @@ def play_games(
     forced,
     errors,
     n_threads,
+    search,
 ):
     """Play games ``first_game .. first_game + len(out.score) - 1`` across numba threads.
 
@@ -1149,6 +1242,8 @@ def play_games(
         it has no rows.
     forced : int8[games, 2] or int8[1, 2]
         Under an intervention, each game's ``(held, done)`` (:func:`force_card`); else unused.
+    search : rollout.SearchContext or None
+        The searching seats and their play-outs (:mod:`.rollout`); None when no seat searches.
     """
     n_games = out.score.shape[0]
     n_blocks = block_count(n_games, GAMES_PER_BLOCK)
@@ -1157,6 +1252,10 @@ def play_games(
     # and the caller's arrays outlive them (``keep_alive``).
     for _ in nb.prange(worker_count(n_threads, n_blocks)):
         owner = new_table(forest_counts, item_table, face_value, majority)
+        det = new_table(forest_counts, item_table, face_value, majority)
+        work = new_table(forest_counts, item_table, face_value, majority)
+        totals = np.zeros(MAX_CHOICES, np.float64)
+        scratch = Scratch(borrowed_fields(det), borrowed_fields(work), borrowed(totals))
         seats = SeatPolicies(
             borrowed(policy_ids), policies, borrowed(reads_view), borrowed(weights)
         )
@@ -1182,9 +1281,14 @@ def play_games(
                 block_log,
                 block_forced,
                 block_errors[block],
+                scratch,
+                search,
             )
             block = claim_block(queue)
         keep_alive(owner)
+        keep_alive(det)
+        keep_alive(work)
+        keep_alive(totals)
 
 
 N_FOREST_TYPES = N_CARD_TYPES - FIRST_FOREST_TYPE
@@ -1238,3 +1342,8 @@ def new_outcome(games: int, seats: int) -> Outcome:
             for name, (dtype, tail) in OUTCOME_COLUMNS.items()
         }
     )
+
+
+# The search's functions call back into the loop above (a play-out is the rest of a game): the
+# module is imported last, and the loop reads it only where a context is passed.
+from fairysim.sim.fairyland import rollout  # noqa: E402

@@ -29,6 +29,7 @@ from fairysim.sim.fairyland.cards import (
     load_court,
 )
 from fairysim.sim.fairyland.engine import new_outcome, play_games
+from fairysim.sim.fairyland.rollout import compile_play_out, search_context
 from fairysim.sim.fairyland.rules import (
     CARD_NAMES,
     DECISIONS,
@@ -308,22 +309,30 @@ def _play(
     force[engine.FORCE_SEAT] = setup.forced_seat
     if forced is None:
         forced = np.zeros((n if setup.forced_card else 1, len(FORCED_COLUMNS)), np.int8)
+    # A rollout seat is seated as its play-out policy and searched by the engine (rollout.py).
+    seated, search = search_context(setup.policies, setup.players, cards.forest)
+    court = np.ascontiguousarray(setup.court.table, dtype=np.int64)
+    seats = seat_policies(seated, MAX_SEATS)
+    if search is not None:
+        table = engine.new_table(cards.forest, court, cards.face_value, cards.majority)
+        compile_play_out(table, search, seats.functions)
     play_games(
         setup.seed,
         first,
         setup.players,
-        *seat_policies(setup.policies, MAX_SEATS),
+        *seats,
         cards.forest,
         cards.face_value,
         cards.majority,
         cards.crests_for(setup.players),
-        np.ascontiguousarray(setup.court.table, dtype=np.int64),
+        court,
         force,
         out,
         auction_log,
         forced,
         errors,
         nb.get_num_threads(),
+        search,
     )
     raise_first_illegal_choice(errors, first, DECISIONS)
     return out

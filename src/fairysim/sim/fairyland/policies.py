@@ -17,6 +17,8 @@ majority-hunter  concentrates on the few animal majorities most worth chasing
 flower-gardener  grows flower colours and variety
 courtier         the Queen, the Druids and items; keeps the Herald for visits and
                  takes the Crest once much is played
+rollout          determinized Monte Carlo search of its Dawn and Day (:mod:`.rollout`),
+                 value-bidder playing out and making its other decisions
 ===============  ===================================================================
 
 One module past 600 lines: every built-in is registered in one table beside its
@@ -120,6 +122,7 @@ from fairysim.sim.fairyland.rules import (
 from fairysim.sim.policy import builtin, policy, weight
 from fairysim.sim.rng import randint
 from fairysim.sim.scratch import stack_float64, stack_int64
+from fairysim.sim.search import rollout_builtin
 
 N_COLLECTED = MAX_SEATS * N_CARD_TYPES
 """Slots of the view's collected block (every seat's counts by type)."""
@@ -575,7 +578,7 @@ def courtier_policy(decision, view, choices, n_choices, weights, rng):
 # theirs values clearings for microseconds, beside which an indirect call (no reference counting
 # in ``engine.decide``) costs nothing, and the engine then compiles none of them: a run compiles
 # only the judging policies its lineup seats (:class:`fairysim.sim.policy.PolicyDispatcher`).
-POLICIES = builtin_table(
+_HEURISTICS = builtin_table(
     builtin(
         "random",
         random_policy,
@@ -650,7 +653,10 @@ POLICIES = builtin_table(
         share=weight(0.75, 0.0, 1.0),
     ),
 )
-"""Built-in policies by name; a built-in's place here is its id in :func:`call_builtin`."""
+POLICIES = builtin_table(*_HEURISTICS.values(), rollout_builtin(_HEURISTICS, "value-bidder"))
+"""Built-in policies by name; a built-in's place here is its id in :func:`call_builtin`.
+``rollout`` (:mod:`fairysim.sim.search`, searched by the engine, :mod:`.rollout`) is last: its
+play-out policy is any built-in before it, value-bidder unless its ``default`` weight says."""
 
 RANDOM, GREEDY, VALUE_BIDDER, MAJORITY_HUNTER, FLOWER_GARDENER, COURTIER = (
     POLICIES[name].builtin_id

@@ -56,7 +56,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from fairysim.errors import IllegalChoiceError
+from fairysim.errors import FairysimError, IllegalChoiceError
 from fairysim.sim.fairyland.cards import Court, FairyLandCards
 from fairysim.sim.fairyland.play import FORCED_COLUMNS, FairyLandSetup
 from fairysim.sim.fairyland.rules import (
@@ -182,6 +182,7 @@ from fairysim.sim.rng import (
     randint,
     shuffle_prefix,
 )
+from fairysim.sim.search import rollout_stub
 
 APPLAUSE_BY_TIED = {1: 3, 2: 2, 3: 1, 4: 0}
 """The King's applause for each seat tied at the highest hand value (L11)."""
@@ -935,6 +936,11 @@ def play_game(setup: FairyLandSetup, game: int, log: list | None = None) -> dict
         found somewhere), ``court_left``, ``court_accounted``; under a card-effect
         intervention (ruling PL10) also :data:`.play.FORCED_COLUMNS`.
     """
+    if any(p.function is rollout_stub for p in setup.policies):
+        raise FairysimError(
+            "--policy",
+            "rollout searches in the jitted engine only; the reference engine cannot play it",
+        )
     state = setup_game(setup, game)
     state.log = log
     record(

@@ -124,18 +124,28 @@ carry ``items_held_mask``/``items_used_mask`` (bit i = court item i) and the per
 ``turns``, ``auctions``, ``unbid_clearings``, ``start_seat``, ``court_items`` (bitmask of the
 game's 9 items) and the setup columns ``players`` and ``court``."""
 
-BENCH = tuple(
-    # One engine kernel serves every table: the first case's cold compile is the game's.
-    BenchSpec(label, {"players": players, "policies": policy}, compile_apart=i == 0)
-    for i, (players, policy, label) in enumerate(
-        (
-            (4, "value-bidder", "4 players, value-bidder"),  # issue 18's speed target
-            (4, "greedy", "4 players, greedy"),
-            (4, "random", "4 players, random"),
-            (3, "greedy", "3 players, greedy"),
-            (2, "greedy", "2 players, greedy"),
+BENCH = (
+    *(
+        # One engine kernel serves every table: the first case's cold compile is the game's.
+        BenchSpec(label, {"players": players, "policies": policy}, compile_apart=i == 0)
+        for i, (players, policy, label) in enumerate(
+            (
+                (4, "value-bidder", "4 players, value-bidder"),  # issue 18's speed target
+                (4, "greedy", "4 players, greedy"),
+                (4, "random", "4 players, random"),
+                (3, "greedy", "3 players, greedy"),
+                (2, "greedy", "2 players, greedy"),
+            )
         )
-    )
+    ),
+    # Issue 26's target: one searching seat (K = 16), value-bidder at the others. The kernel
+    # that searches is a second compile; the reference engine cannot play it.
+    BenchSpec(
+        "4 players, rollout (K=16) vs value-bidder",
+        {"players": 4, "policies": "rollout,value-bidder,value-bidder,value-bidder"},
+        reference=False,
+        games=400,
+    ),
 )
 
 REPORT_GAMES = 15_000
