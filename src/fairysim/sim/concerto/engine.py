@@ -32,6 +32,26 @@ Decisions of one draft step are simultaneous (C3): every seat decides against th
 before anything is revealed. On the first pick a seat first keeps one of its two setup score cards
 (:data:`.rules.KEEP_DEALT_CARD`), then picks its token knowing that card.
 
+Search (the ``rollout`` built-in, :mod:`fairysim.sim.search`)
+-------------------------------------------------------------
+Every kernel takes ``search``: None in ordinary runs, which prunes every branch of the search
+from the compiled loops, or the play-out lineup of a run that seats ``rollout``. At a decision
+of a ``rollout`` seat with more than one choice, :func:`search_decision` asks the play-out
+policy (``chaser`` unless the seat's ``default`` weight names another) with the seat's view and
+stream, then tries every choice on ``rollouts`` determinizations (:func:`redraw_hidden`: what
+the seat cannot see redrawn, every stream reseeded) played to the end by the play-out policy at
+every seat (:func:`play_out`), and takes the best mean win share. Every decision of every form
+is searched: the keep of a setup card, the pick (two players: the kept and removed pair; solo:
+the tokens kept) and a composer's card. A pick is simultaneous (C3): the seat searches before
+the other seats of its step have revealed, and in a play-out their picks of that step are made
+again, by the play-out policy on the redrawn hands. The loops resume where the table's counters
+point (ROUND, STEP, PHASE, SEAT, FIXED), all 0 at the start of an ordinary game. ``rollout``
+at 0 rollouts, or at a decision of one choice, plays exactly as its play-out policy.
+
+In solo, ``lookahead`` (:mod:`.policies`) stays a policy of its own: a view-only Monte Carlo of
+the solo rounds, far cheaper per decision than a play-out of the game. ``rollout`` plays solo
+by the same search as the other forms (play-outs by ``chaser``, cards and Pahha included).
+
 One module past 600 lines: the three forms (draft, two players, solo) share the table, the
 composers and the scoring; split across modules they would read as less. Each form is a kernel
 of its own (:func:`play_draft_games`, :func:`play_two_player_games`, :func:`play_solo_games`), so
@@ -57,6 +77,7 @@ from fairysim.sim.blocks import (
 )
 from fairysim.sim.borrow import borrowed, borrowed_fields, keep_alive
 from fairysim.sim.concerto.greedy import (
+    best_chased_token,
     best_keep,
     best_pair,
     best_token,
@@ -66,7 +87,7 @@ from fairysim.sim.concerto.greedy import (
     set_quota_words,
     set_quotas,
 )
-from fairysim.sim.concerto.policies import GREEDY, ROLLOUT, ask_policy
+from fairysim.sim.concerto.policies import CHASER, GREEDY, ROLLOUT, ask_policy
 from fairysim.sim.concerto.rules import (
     CARD_DISCARDED,
     CARD_OFFERED,
@@ -479,6 +500,8 @@ def decide(
     (:func:`greedy_card_on_table`, :func:`greedy_token_on_table`, :func:`greedy_pair_on_table`,
     :func:`greedy_keep_on_table`): with every rule inlined into every decision the engine took
     3.5 to 6 times as long to compile (docs/architecture.md, "The compile cache").
+    Chaser's token picks are answered from the table too (:func:`chaser_token_on_table`):
+    they are most of a search's play-outs.
     """
     if n == 1:
         return 0
@@ -598,6 +621,20 @@ def greedy_token_on_table(t, seat, n, need):
     n_cards = seat_outlook(t, seat, t.kept[seat], c, cards)
     pop, soloist, pq, hq = contest_cards_of(t)
     return best_token(c, cards, n_cards, need, pop, soloist, pq, hq, t.choices, n)
+
+
+@nb.njit(cache=True, inline="always")
+def chaser_token_on_table(t, seat, n, need, weights):
+    """PICK_TOKEN of a chaser seat: :func:`.policies.chaser_policy`'s answer from the table
+    (:func:`.greedy.best_chased_token`), without filling the view: most of a search's
+    play-outs is chaser's picks."""
+    c = stack_int64(N_KINDS)
+    cards = stack_int64(N_SCORE_CARDS)
+    n_cards = seat_outlook(t, seat, t.kept[seat], c, cards)
+    pop, soloist, pq, hq = contest_cards_of(t)
+    return best_chased_token(
+        c, cards, n_cards, need, pop, soloist, pq, hq, t.choices, n, weights[0], weights[1]
+    )
 
 
 @nb.njit(cache=True, inline="always")
@@ -762,6 +799,21 @@ def pass_left(hands, n_players):
 @nb.njit(cache=True, _nrt=False)
 def play_draft(t, n_players, seats, cards, error, search, scratch):
     """3-4 players: two rounds of six simultaneous picks passing left (C3, C4)."""
+    return draft_loop(t, n_players, seats, cards, error, search, scratch)
+
+
+# The play-outs' entries to the loops are dispatchers of their own: a play-out reached while
+# ``play_draft`` of a search compiles, calling ``play_draft`` itself, would be linked as a
+# recursive call, whose symbol a later process loading it from the cache cannot resolve.
+@nb.njit(cache=True, _nrt=False)
+def play_draft_plain(t, n_players, seats, cards, error):
+    """:func:`play_draft` without a search, for the play-outs."""
+    return draft_loop(t, n_players, seats, cards, error, None, None)
+
+
+@nb.njit(cache=True, inline="always")
+def draft_loop(t, n_players, seats, cards, error, search, scratch):
+    """:func:`play_draft`'s loop."""
     phase = t.counters[PHASE]
     first_step = t.counters[STEP]
     fixed = t.counters[FIXED] - 1
@@ -789,6 +841,8 @@ def play_draft(t, n_players, seats, cards, error, search, scratch):
                     n = token_choices(t.hands[s], t.choices)
                     if n > 1 and seats.policy_ids[s] == GREEDY:
                         c = greedy_token_on_table(t, s, n, cards.need)
+                    elif n > 1 and seats.policy_ids[s] == CHASER:
+                        c = chaser_token_on_table(t, s, n, cards.need, seats.weights[s])
                     else:
                         c = decide(
                             t, s, n_players, PICK_TOKEN, n, round_, step, 1, seats, cards, error,
@@ -820,6 +874,18 @@ def play_draft(t, n_players, seats, cards, error, search, scratch):
 @nb.njit(cache=True, _nrt=False)
 def play_two_player(t, seats, cards, error, search, scratch):
     """2 players (C7): four rounds of 6 drawn tokens, 3 picks each keeping 1 and removing 1."""
+    return two_player_loop(t, seats, cards, error, search, scratch)
+
+
+@nb.njit(cache=True, _nrt=False)
+def play_two_player_plain(t, seats, cards, error):
+    """:func:`play_two_player` without a search, for the play-outs."""
+    return two_player_loop(t, seats, cards, error, None, None)
+
+
+@nb.njit(cache=True, inline="always")
+def two_player_loop(t, seats, cards, error, search, scratch):
+    """:func:`play_two_player`'s loop."""
     phase = t.counters[PHASE]
     first_step = t.counters[STEP]
     fixed = t.counters[FIXED] - 1
@@ -922,6 +988,12 @@ def play_solo(t, seats, cards, error, search, scratch):
                 gain_card(t, PAHHA, card, False)
         phase = PHASE_START
     return True
+
+
+@nb.njit(cache=True, _nrt=False)
+def play_solo_plain(t, seats, cards, error):
+    """:func:`play_solo` without a search, for the play-outs."""
+    return play_solo(t, seats, cards, error, None, None)
 
 
 @nb.njit(cache=True, inline="always")
@@ -1204,11 +1276,11 @@ def play_rest(t, seat, context):
     n_players, cards, seats = context
     error = t.playout_error
     if n_players == 1:
-        ok = play_solo(t, seats, cards, error, None, None)
+        ok = play_solo_plain(t, seats, cards, error)
     elif n_players == 2:
-        ok = play_two_player(t, seats, cards, error, None, None)
+        ok = play_two_player_plain(t, seats, cards, error)
     else:
-        ok = play_draft(t, n_players, seats, cards, error, None, None)
+        ok = play_draft_plain(t, n_players, seats, cards, error)
     if not ok:
         return 0.0
     final_scoring(t, n_players, cards.need)
