@@ -32,6 +32,26 @@ Decisions of one draft step are simultaneous (C3): every seat decides against th
 before anything is revealed. On the first pick a seat first keeps one of its two setup score cards
 (:data:`.rules.KEEP_DEALT_CARD`), then picks its token knowing that card.
 
+Search (the ``rollout`` built-in, :mod:`fairysim.sim.search`)
+-------------------------------------------------------------
+Every kernel takes ``search``: None in ordinary runs, which prunes every branch of the search
+from the compiled loops, or the play-out lineup of a run that seats ``rollout``. At a decision
+of a ``rollout`` seat with more than one choice, :func:`search_decision` asks the play-out
+policy (``chaser`` unless the seat's ``default`` weight names another) with the seat's view and
+stream, then tries every choice on ``rollouts`` determinizations (:func:`redraw_hidden`: what
+the seat cannot see redrawn, every stream reseeded) played to the end by the play-out policy at
+every seat (:func:`play_out`), and takes the best mean win share. Every decision of every form
+is searched: the keep of a setup card, the pick (two players: the kept and removed pair; solo:
+the tokens kept) and a composer's card. A pick is simultaneous (C3): the seat searches before
+the other seats of its step have revealed, and in a play-out their picks of that step are made
+again, by the play-out policy on the redrawn hands. The loops resume where the table's counters
+point (ROUND, STEP, PHASE, SEAT, FIXED), all 0 at the start of an ordinary game. ``rollout``
+at 0 rollouts, or at a decision of one choice, plays exactly as its play-out policy.
+
+In solo, ``lookahead`` (:mod:`.policies`) stays a policy of its own: a view-only Monte Carlo of
+the solo rounds, far cheaper per decision than a play-out of the game. ``rollout`` plays solo
+by the same search as the other forms (play-outs by ``chaser``, cards and Pahha included).
+
 One module past 600 lines: the three forms (draft, two players, solo) share the table, the
 composers and the scoring; split across modules they would read as less. Each form is a kernel
 of its own (:func:`play_draft_games`, :func:`play_two_player_games`, :func:`play_solo_games`), so
@@ -44,6 +64,8 @@ from collections import namedtuple
 
 import numba as nb
 import numpy as np
+from numba.core import types
+from numba.extending import overload
 
 from fairysim.sim.batch import ERROR_ROW
 from fairysim.sim.blocks import (
@@ -55,6 +77,7 @@ from fairysim.sim.blocks import (
 )
 from fairysim.sim.borrow import borrowed, borrowed_fields, keep_alive
 from fairysim.sim.concerto.greedy import (
+    best_chased_token,
     best_keep,
     best_pair,
     best_token,
@@ -64,7 +87,7 @@ from fairysim.sim.concerto.greedy import (
     set_quota_words,
     set_quotas,
 )
-from fairysim.sim.concerto.policies import GREEDY, ask_policy
+from fairysim.sim.concerto.policies import CHASER, GREEDY, ROLLOUT, ask_policy
 from fairysim.sim.concerto.rules import (
     CARD_DISCARDED,
     CARD_OFFERED,
@@ -126,6 +149,7 @@ from fairysim.sim.rng import (
     shuffle_prefix,
 )
 from fairysim.sim.scratch import stack_int64
+from fairysim.sim.search import ROLLOUTS, make_rollout_search
 
 SeatPolicies = namedtuple("SeatPolicies", ["policy_ids", "policies", "reads_view", "weights"])
 """Who decides for each seat, passed through the game loop as one value: each seat's built-in
@@ -165,6 +189,7 @@ Table = namedtuple(
         "pianist_words",  # int64[N_PIANISTS, N_KINDS]: greedy.set_quota_words (static)
         "harpist_words",  # int64[N_HARPISTS, N_KINDS]
         "counters",  # int64[N_COUNTERS], slots below
+        "playout_error",  # int64[4]: the error record of a search's play-outs
     ],
 )
 BAG_LEN = 0
@@ -176,7 +201,24 @@ PIANIST = 5
 HARPIST = 6
 FORCED_HELD = 7  # card effects (PC5): 1 if the forced seat was dealt the forced card anyway
 FORCED_DONE = 8  # 1 if the forced card was exchanged into the seat's setup cards
-N_COUNTERS = 9
+# Where a game loop starts (all 0: the beginning). The search (:func:`search_decision`) writes
+# the point of the decision it searches, and its play-outs resume the same loop there.
+ROUND = 9
+STEP = 10
+PHASE = 11  # PHASE_START, PHASE_PICK, PHASE_APPLY (solo) or PHASE_COMPOSE
+SEAT = 12  # PHASE_COMPOSE: the first seat whose composers are still to resolve
+FIXED = 13  # 1 + the seat whose pick of this step is already made (0: none)
+DECISION = 14  # the searched decision
+DRAWN_A = 15  # KEEP_DRAWN_CARD: the two cards the composer drew (-1: none)
+DRAWN_B = 16
+COMPOSERS_DONE = 17  # solo: your composers of this round already resolved
+PAHHA_COMPOSERS = 18  # solo: the composers Pahha takes this round
+N_COUNTERS = 19
+
+PHASE_START = 0  # the round's hands are still to draw
+PHASE_PICK = 1  # the step's picks (solo: the round's card and keep decisions)
+PHASE_APPLY = 2  # solo: the kept tokens are chosen, not yet placed
+PHASE_COMPOSE = 3  # the step's composers resolve from seat ``counters[SEAT]``
 
 FIXED_SETUP_SIZE = 5
 """A run's ``fixed_setup``: soloist, pianist, harpist (-1 = drawn), then the card-effect
@@ -217,6 +259,7 @@ def new_table(tokens, need, psets, hsets):
         set_quota_words(psets),
         set_quota_words(hsets),
         np.zeros(N_COUNTERS, np.int64),
+        np.zeros(4, np.int64),
     )
     for i in range(N_SCORE_CARDS):
         for k in range(N_KINDS):
@@ -444,9 +487,12 @@ def decide(
     seats,
     cards,
     error,
+    search,
+    scratch,
 ):
     """``seat``'s answer to ``decision`` over ``t.choices[:n]``; -1 (and the error record) if its
-    policy answers outside the legal choices.
+    policy answers outside the legal choices. A ``rollout`` seat (``search`` not None) searches
+    (:func:`search_decision`).
 
     A single choice is taken without asking; otherwise the policy is asked with the seat's view,
     filled only for policies that read it. Greedy seats with a choice to make are answered from
@@ -454,9 +500,23 @@ def decide(
     (:func:`greedy_card_on_table`, :func:`greedy_token_on_table`, :func:`greedy_pair_on_table`,
     :func:`greedy_keep_on_table`): with every rule inlined into every decision the engine took
     3.5 to 6 times as long to compile (docs/architecture.md, "The compile cache").
+    Chaser's token picks are answered from the table too (:func:`chaser_token_on_table`):
+    they are most of a search's play-outs.
     """
     if n == 1:
         return 0
+    if search is not None:  # noqa: SIM102 (numba prunes a test of ``search`` of its own)
+        if seats.policy_ids[seat] == ROLLOUT:
+            return search_decision(
+                t, seat, n_players, decision, n, round_, step, keep, seats, cards, error, search,
+                scratch,
+            )  # fmt: skip
+    return ask_seat(t, seat, n_players, decision, n, round_, step, keep, seats, cards, error)
+
+
+@nb.njit(cache=True, inline="always")
+def ask_seat(t, seat, n_players, decision, n, round_, step, keep, seats, cards, error):
+    """:func:`decide` for a seat whose policy answers (``seats``'s policy at ``seat``)."""
     if seats.reads_view[seat]:
         fill_view(t, seat, n_players, round_, step, keep, cards.tokens, cards.psets, cards.hsets)
         if decision == KEEP_DRAWN_CARD:  # the cards the composer drew
@@ -481,6 +541,29 @@ def decide(
         error[3] = n
         return -1
     return c
+
+
+@nb.njit(cache=True)
+def search_decision(
+    t, seat, n_players, decision, n, round_, step, keep, seats, cards, error, search, scratch
+):
+    """A ``rollout`` seat's answer (:mod:`fairysim.sim.search`): the play-out policy's choice,
+    asked with the seat's view and stream, then the search over the legal choices from the
+    decision's point in the game loop, written into ``t.counters`` for the play-outs to resume
+    at (the counters are read only where a loop starts, so the real game goes on unchanged)."""
+    playout = search[2]
+    c = ask_seat(t, seat, n_players, decision, n, round_, step, keep, playout, cards, error)
+    if c < 0:
+        return c
+    t.counters[ROUND] = round_
+    t.counters[STEP] = step
+    t.counters[DECISION] = decision
+    t.counters[PHASE] = PHASE_COMPOSE if decision == KEEP_DRAWN_CARD else PHASE_PICK
+    t.counters[SEAT] = seat
+    t.counters[FIXED] = 0
+    det, work, totals = scratch
+    rollouts = int(seats.weights[seat, ROLLOUTS])
+    return concerto_search(t, det, work, seat, n, c, rollouts, t.policy_rng[seat], totals, search)
 
 
 @nb.njit(cache=True, inline="always")
@@ -541,6 +624,20 @@ def greedy_token_on_table(t, seat, n, need):
 
 
 @nb.njit(cache=True, inline="always")
+def chaser_token_on_table(t, seat, n, need, weights):
+    """PICK_TOKEN of a chaser seat: :func:`.policies.chaser_policy`'s answer from the table
+    (:func:`.greedy.best_chased_token`), without filling the view: most of a search's
+    play-outs is chaser's picks."""
+    c = stack_int64(N_KINDS)
+    cards = stack_int64(N_SCORE_CARDS)
+    n_cards = seat_outlook(t, seat, t.kept[seat], c, cards)
+    pop, soloist, pq, hq = contest_cards_of(t)
+    return best_chased_token(
+        c, cards, n_cards, need, pop, soloist, pq, hq, t.choices, n, weights[0], weights[1]
+    )
+
+
+@nb.njit(cache=True, inline="always")
 def greedy_pair_on_table(t, seat, n, need):
     """PICK_PAIR (two players): the kept and removed token (:func:`.greedy.best_pair`)."""
     c = stack_int64(N_KINDS)
@@ -564,6 +661,8 @@ def choose_dealt_card(
     seats,
     cards,
     error,
+    search,
+    scratch,
 ):
     """First pick: ``seat`` keeps one of its 2 setup score cards (into ``t.kept``). False on an
     illegal answer."""
@@ -571,7 +670,10 @@ def choose_dealt_card(
     if n > 1 and seats.policy_ids[seat] == GREEDY:
         c = greedy_card_on_table(t, seat, n, cards.need)
     else:
-        c = decide(t, seat, n_players, KEEP_DEALT_CARD, n, 0, 0, keep, seats, cards, error)
+        c = decide(
+            t, seat, n_players, KEEP_DEALT_CARD, n, 0, 0, keep, seats, cards, error, search,
+            scratch,
+        )  # fmt: skip
     if c < 0:
         return False
     t.kept[seat] = t.choices[c, 0]
@@ -600,6 +702,8 @@ def resolve_composer(
     seats,
     cards,
     error,
+    search,
+    scratch,
 ):
     """C4: draw 2 score cards (fewer if both piles run dry), keep 1, discard the other."""
     a = draw_card(t)
@@ -610,7 +714,13 @@ def resolve_composer(
     if n > 1 and seats.policy_ids[seat] == GREEDY:
         c = greedy_card_on_table(t, seat, n, cards.need)
     else:
-        c = decide(t, seat, n_players, KEEP_DRAWN_CARD, n, round_, step, 1, seats, cards, error)
+        if search is not None:  # the drawn cards, for a search's play-outs to resume with
+            t.counters[DRAWN_A] = a
+            t.counters[DRAWN_B] = b
+        c = decide(
+            t, seat, n_players, KEEP_DRAWN_CARD, n, round_, step, 1, seats, cards, error, search,
+            scratch,
+        )  # fmt: skip
     if c < 0:
         return False
     keep_drawn_card(t, seat, a, b, t.choices[c, 0])
@@ -656,11 +766,11 @@ def greedy_keep_on_table(t, keep, need):
 
 
 @nb.njit(cache=True, inline="always")
-def ask_keep(t, keep, round_, seats, cards, error):
+def ask_keep(t, keep, round_, seats, cards, error, search, scratch):
     """Solo (C8): the seat's policy picks ``keep`` tokens among the listed multisets, into
     ``t.keep``. False on an illegal answer."""
     n = multiset_choices(t.hands[0], keep, t.choices)
-    c = decide(t, 0, 1, SOLO_KEEP_TOKENS, n, round_, 0, keep, seats, cards, error)
+    c = decide(t, 0, 1, SOLO_KEEP_TOKENS, n, round_, 0, keep, seats, cards, error, search, scratch)
     if c < 0:
         return False
     for k in range(N_KINDS):
@@ -681,156 +791,209 @@ def pass_left(hands, n_players):
 # The per-game functions are compiled without numba's runtime (``_nrt=False``), as in the
 # Fantastique engine: no reference-count calls in the game loop, and an allocation there fails
 # to compile (docs/architecture.md, "Engine state").
+#
+# Each loop starts at the point ``t.counters`` holds (ROUND, STEP, PHASE, SEAT, FIXED): all 0 is
+# the beginning of the game; a search's play-out resumes the loop just after the searched
+# decision (:func:`play_out`). ``search`` is None in ordinary runs, which prunes every branch
+# of the search (and its types) from the compiled loop.
 @nb.njit(cache=True, _nrt=False)
-def play_draft(t, n_players, seats, cards, error):
+def play_draft(t, n_players, seats, cards, error, search, scratch):
     """3-4 players: two rounds of six simultaneous picks passing left (C3, C4)."""
-    for round_ in range(DRAFT_ROUNDS):
-        for s in range(n_players):
-            for _ in range(HAND_SIZE):
-                t.hands[s, draw_token(t.bag, t.counters)] += 1
-        for step in range(HAND_SIZE):
+    return draft_loop(t, n_players, seats, cards, error, search, scratch)
+
+
+# The play-outs' entries to the loops are dispatchers of their own: a play-out reached while
+# ``play_draft`` of a search compiles, calling ``play_draft`` itself, would be linked as a
+# recursive call, whose symbol a later process loading it from the cache cannot resolve.
+@nb.njit(cache=True, _nrt=False)
+def play_draft_plain(t, n_players, seats, cards, error):
+    """:func:`play_draft` without a search, for the play-outs."""
+    return draft_loop(t, n_players, seats, cards, error, None, None)
+
+
+@nb.njit(cache=True, inline="always")
+def draft_loop(t, n_players, seats, cards, error, search, scratch):
+    """:func:`play_draft`'s loop."""
+    phase = t.counters[PHASE]
+    first_step = t.counters[STEP]
+    fixed = t.counters[FIXED] - 1
+    for round_ in range(t.counters[ROUND], DRAFT_ROUNDS):
+        if phase == PHASE_START:
+            for s in range(n_players):
+                for _ in range(HAND_SIZE):
+                    t.hands[s, draw_token(t.bag, t.counters)] += 1
+            phase = PHASE_PICK
+        for step in range(first_step, HAND_SIZE):
             first = round_ == 0 and step == 0
-            for s in range(n_players):  # simultaneous: nothing is revealed until all decided
-                if first and not choose_dealt_card(
-                    t,
-                    s,
-                    n_players,
-                    1,
-                    seats,
-                    cards,
-                    error,
-                ):
-                    return False
-                n = token_choices(t.hands[s], t.choices)
-                if n > 1 and seats.policy_ids[s] == GREEDY:
-                    c = greedy_token_on_table(t, s, n, cards.need)
-                else:
-                    c = decide(t, s, n_players, PICK_TOKEN, n, round_, step, 1, seats, cards, error)
-                if c < 0:
-                    return False
-                t.pick[s] = t.choices[c, 0]
-            for s in range(n_players):  # reveal
-                t.hands[s, t.pick[s]] -= 1
-                t.orchestra[s, t.pick[s]] += 1
-                if first:
-                    reveal_dealt_card(t, s)
-            for s in range(n_players):  # composers in seat order from seat 0 (C4)
+            first_composer = 0
+            if phase == PHASE_PICK:
+                for s in range(n_players):  # simultaneous: nothing is revealed until all decided
+                    if (
+                        first
+                        and t.kept[s] < 0
+                        and not choose_dealt_card(
+                            t, s, n_players, 1, seats, cards, error, search, scratch
+                        )
+                    ):
+                        return False
+                    if s == fixed:  # a play-out's searched pick, already made
+                        continue
+                    n = token_choices(t.hands[s], t.choices)
+                    if n > 1 and seats.policy_ids[s] == GREEDY:
+                        c = greedy_token_on_table(t, s, n, cards.need)
+                    elif n > 1 and seats.policy_ids[s] == CHASER:
+                        c = chaser_token_on_table(t, s, n, cards.need, seats.weights[s])
+                    else:
+                        c = decide(
+                            t, s, n_players, PICK_TOKEN, n, round_, step, 1, seats, cards, error,
+                            search, scratch,
+                        )  # fmt: skip
+                    if c < 0:
+                        return False
+                    t.pick[s] = t.choices[c, 0]
+                fixed = -1
+                for s in range(n_players):  # reveal
+                    t.hands[s, t.pick[s]] -= 1
+                    t.orchestra[s, t.pick[s]] += 1
+                    if first:
+                        reveal_dealt_card(t, s)
+            else:  # a play-out resuming after a searched composer's card
+                first_composer = t.counters[SEAT]
+                phase = PHASE_PICK
+            for s in range(first_composer, n_players):  # composers in seat order (C4)
                 if t.pick[s] == COMPOSER and not resolve_composer(
-                    t,
-                    s,
-                    n_players,
-                    round_,
-                    step,
-                    seats,
-                    cards,
-                    error,
+                    t, s, n_players, round_, step, seats, cards, error, search, scratch
                 ):
                     return False
             pass_left(t.hands, n_players)
+        phase = PHASE_START
+        first_step = 0
     return True
 
 
 @nb.njit(cache=True, _nrt=False)
-def play_two_player(t, seats, cards, error):
+def play_two_player(t, seats, cards, error, search, scratch):
     """2 players (C7): four rounds of 6 drawn tokens, 3 picks each keeping 1 and removing 1."""
-    for round_ in range(TWO_PLAYER_ROUNDS):
-        for s in range(2):
-            for _ in range(HAND_SIZE):
-                t.hands[s, draw_token(t.bag, t.counters)] += 1
-        for step in range(TWO_PLAYER_PICKS):
+    return two_player_loop(t, seats, cards, error, search, scratch)
+
+
+@nb.njit(cache=True, _nrt=False)
+def play_two_player_plain(t, seats, cards, error):
+    """:func:`play_two_player` without a search, for the play-outs."""
+    return two_player_loop(t, seats, cards, error, None, None)
+
+
+@nb.njit(cache=True, inline="always")
+def two_player_loop(t, seats, cards, error, search, scratch):
+    """:func:`play_two_player`'s loop."""
+    phase = t.counters[PHASE]
+    first_step = t.counters[STEP]
+    fixed = t.counters[FIXED] - 1
+    for round_ in range(t.counters[ROUND], TWO_PLAYER_ROUNDS):
+        if phase == PHASE_START:
+            for s in range(2):
+                for _ in range(HAND_SIZE):
+                    t.hands[s, draw_token(t.bag, t.counters)] += 1
+            phase = PHASE_PICK
+        for step in range(first_step, TWO_PLAYER_PICKS):
             first = round_ == 0 and step == 0
-            for s in range(2):
-                if first and not choose_dealt_card(
-                    t,
-                    s,
-                    2,
-                    1,
-                    seats,
-                    cards,
-                    error,
-                ):
-                    return False
-                n = pair_choices(t.hands[s], t.choices)
-                if n > 1 and seats.policy_ids[s] == GREEDY:
-                    c = greedy_pair_on_table(t, s, n, cards.need)
-                else:
-                    c = decide(t, s, 2, PICK_PAIR, n, round_, step, 1, seats, cards, error)
-                if c < 0:
-                    return False
-                t.pick[s] = t.choices[c, 0]
-                t.remove[s] = t.choices[c, 1]
-            for s in range(2):
-                t.hands[s, t.pick[s]] -= 1
-                t.hands[s, t.remove[s]] -= 1
-                t.orchestra[s, t.pick[s]] += 1
-                t.removed[t.remove[s]] += 1  # a removed composer gives nothing (C7)
-                if first:
-                    reveal_dealt_card(t, s)
-            for s in range(2):
+            first_composer = 0
+            if phase == PHASE_PICK:
+                for s in range(2):
+                    if (
+                        first
+                        and t.kept[s] < 0
+                        and not choose_dealt_card(t, s, 2, 1, seats, cards, error, search, scratch)
+                    ):
+                        return False
+                    if s == fixed:  # a play-out's searched pick, already made
+                        continue
+                    n = pair_choices(t.hands[s], t.choices)
+                    if n > 1 and seats.policy_ids[s] == GREEDY:
+                        c = greedy_pair_on_table(t, s, n, cards.need)
+                    else:
+                        c = decide(
+                            t, s, 2, PICK_PAIR, n, round_, step, 1, seats, cards, error, search,
+                            scratch,
+                        )  # fmt: skip
+                    if c < 0:
+                        return False
+                    t.pick[s] = t.choices[c, 0]
+                    t.remove[s] = t.choices[c, 1]
+                fixed = -1
+                for s in range(2):
+                    t.hands[s, t.pick[s]] -= 1
+                    t.hands[s, t.remove[s]] -= 1
+                    t.orchestra[s, t.pick[s]] += 1
+                    t.removed[t.remove[s]] += 1  # a removed composer gives nothing (C7)
+                    if first:
+                        reveal_dealt_card(t, s)
+            else:  # a play-out resuming after a searched composer's card
+                first_composer = t.counters[SEAT]
+                phase = PHASE_PICK
+            for s in range(first_composer, 2):
                 if t.pick[s] == COMPOSER and not resolve_composer(
-                    t,
-                    s,
-                    2,
-                    round_,
-                    step,
-                    seats,
-                    cards,
-                    error,
+                    t, s, 2, round_, step, seats, cards, error, search, scratch
                 ):
                     return False
             pass_left(t.hands, 2)
+        phase = PHASE_START
+        first_step = 0
     return True
 
 
 @nb.njit(cache=True, inline="always")
-def play_solo(t, seats, cards, error):
+def play_solo(t, seats, cards, error, search, scratch):
     """Solo against Pahha (C8): seven rounds by the round table."""
-    for round_ in range(SOLO_ROUNDS):
+    phase = t.counters[PHASE]
+    for round_ in range(t.counters[ROUND], SOLO_ROUNDS):
         draw = SOLO_DRAW[round_]
         keep = SOLO_KEEP[round_]
-        for _ in range(draw):
-            t.hands[0, draw_token(t.bag, t.counters)] += 1
-        if round_ == 0 and not choose_dealt_card(
-            t,
-            0,
-            1,
-            keep,
-            seats,
-            cards,
-            error,
-        ):
-            return False
-        if seats.policy_ids[0] == GREEDY:
-            # Greedy's keep read straight off the hand, without listing the multisets (the
-            # same answer, tested against best_multiset over the listed choices).
-            greedy_keep_on_table(t, keep, cards.need)
-        elif not ask_keep(t, keep, round_, seats, cards, error):
-            return False
-        for k in range(N_KINDS):
-            t.orchestra[0, k] += t.keep[k]
-            t.orchestra[PAHHA, k] += t.hands[0, k] - t.keep[k]
-        if round_ == 0:
-            reveal_dealt_card(t, 0)
-        pahha_composers = t.hands[0, COMPOSER] - t.keep[COMPOSER]
-        for k in range(N_KINDS):
-            t.hands[0, k] = 0
-        for _ in range(t.keep[COMPOSER]):  # yours one at a time (C8)
-            if not resolve_composer(
-                t,
-                0,
-                1,
-                round_,
-                0,
-                seats,
-                cards,
-                error,
+        if phase == PHASE_START:
+            for _ in range(draw):
+                t.hands[0, draw_token(t.bag, t.counters)] += 1
+            phase = PHASE_PICK
+        if phase == PHASE_PICK:
+            if (
+                round_ == 0
+                and t.kept[0] < 0
+                and not choose_dealt_card(t, 0, 1, keep, seats, cards, error, search, scratch)
             ):
                 return False
-        for _ in range(pahha_composers):  # then Pahha's: one face-down card each
+            if seats.policy_ids[0] == GREEDY:
+                # Greedy's keep read straight off the hand, without listing the multisets (the
+                # same answer, tested against best_multiset over the listed choices).
+                greedy_keep_on_table(t, keep, cards.need)
+            elif not ask_keep(t, keep, round_, seats, cards, error, search, scratch):
+                return False
+            phase = PHASE_APPLY
+        if phase == PHASE_APPLY:
+            for k in range(N_KINDS):
+                t.orchestra[0, k] += t.keep[k]
+                t.orchestra[PAHHA, k] += t.hands[0, k] - t.keep[k]
+            if round_ == 0:
+                reveal_dealt_card(t, 0)
+            t.counters[PAHHA_COMPOSERS] = t.hands[0, COMPOSER] - t.keep[COMPOSER]
+            t.counters[COMPOSERS_DONE] = 0
+            for k in range(N_KINDS):
+                t.hands[0, k] = 0
+        for i in range(t.counters[COMPOSERS_DONE], t.keep[COMPOSER]):  # yours one at a time (C8)
+            if search is not None:  # the search's resume point
+                t.counters[COMPOSERS_DONE] = i
+            if not resolve_composer(t, 0, 1, round_, 0, seats, cards, error, search, scratch):
+                return False
+        for _ in range(t.counters[PAHHA_COMPOSERS]):  # then Pahha's: one face-down card each
             card = draw_card(t)
             if card >= 0:
                 gain_card(t, PAHHA, card, False)
+        phase = PHASE_START
     return True
+
+
+@nb.njit(cache=True, _nrt=False)
+def play_solo_plain(t, seats, cards, error):
+    """:func:`play_solo` without a search, for the play-outs."""
+    return play_solo(t, seats, cards, error, None, None)
 
 
 @nb.njit(cache=True, inline="always")
@@ -862,11 +1025,13 @@ def final_scoring(t, n_players, need):
 
 
 @nb.njit(cache=True, inline="always")
-def play_game(t, seed, game, n_players, seats, cards, fixed_setup, out, row, error):
+def play_game(
+    t, seed, game, n_players, seats, cards, fixed_setup, out, row, error, search, scratch
+):
     """Play game ``game`` of 3-4 players on table ``t`` and write its outcome into row ``row``
     of ``out``. False when a policy answered illegally (``error`` says where)."""
     n_seats = setup_game(t, seed, game, n_players, fixed_setup)
-    if not play_draft(t, n_players, seats, cards, error):
+    if not play_draft(t, n_players, seats, cards, error, search, scratch):
         return False
     final_scoring(t, n_players, cards.need)
     write_outcome(t, n_players, n_seats, cards.need, out, row)
@@ -874,10 +1039,12 @@ def play_game(t, seed, game, n_players, seats, cards, fixed_setup, out, row, err
 
 
 @nb.njit(cache=True, inline="always")
-def play_two_player_game(t, seed, game, seats, cards, fixed_setup, out, row, error):
+def play_two_player_game(
+    t, seed, game, seats, cards, fixed_setup, out, row, error, search, scratch
+):
     """:func:`play_game` for a game of 2 players (C7)."""
     n_seats = setup_game(t, seed, game, 2, fixed_setup)
-    if not play_two_player(t, seats, cards, error):
+    if not play_two_player(t, seats, cards, error, search, scratch):
         return False
     final_scoring(t, 2, cards.need)
     write_outcome(t, 2, n_seats, cards.need, out, row)
@@ -885,10 +1052,10 @@ def play_two_player_game(t, seed, game, seats, cards, fixed_setup, out, row, err
 
 
 @nb.njit(cache=True, inline="always")
-def play_solo_game(t, seed, game, seats, cards, fixed_setup, out, row, error):
+def play_solo_game(t, seed, game, seats, cards, fixed_setup, out, row, error, search, scratch):
     """:func:`play_game` for a solo game (C8)."""
     setup_game(t, seed, game, 1, fixed_setup)
-    if not play_solo(t, seats, cards, error):
+    if not play_solo(t, seats, cards, error, search, scratch):
         return False
     final_scoring(t, 1, cards.need)
     write_outcome(t, 1, seats_of(1), cards.need, out, row)
@@ -966,6 +1133,227 @@ def write_outcome(t, n_players, n_seats, need, out, row):
     out.forced_exchanged[row] = t.counters[FORCED_DONE]
 
 
+# --- The search contract (fairysim.sim.search): copy a table, redraw what a seat cannot see,
+# play to the end. A ``rollout`` seat's search runs on two scratch tables of its worker.
+
+
+@nb.njit(cache=True, inline="always")
+def copy_1d(src, dst):
+    """``dst[:] = src`` by a loop: the game loop is compiled without numba's runtime, and a
+    slice assignment may allocate."""
+    for i in range(len(src)):
+        dst[i] = src[i]
+
+
+@nb.njit(cache=True, inline="always")
+def copy_2d(src, dst):
+    """:func:`copy_1d` of a 2-d array."""
+    for i in range(src.shape[0]):
+        for j in range(src.shape[1]):
+            dst[i, j] = src[i, j]
+
+
+@nb.njit(cache=True)
+def copy_table(src, dst):
+    """``dst`` becomes a copy of the game state on ``src`` (the static arrays, written once by
+    :func:`new_table`, and the view, filled before every question, are left)."""
+    copy_1d(src.bag, dst.bag)
+    copy_1d(src.pile, dst.pile)
+    copy_1d(src.discard, dst.discard)
+    copy_1d(src.public, dst.public)
+    copy_2d(src.dealt, dst.dealt)
+    copy_2d(src.held, dst.held)
+    copy_1d(src.n_held, dst.n_held)
+    copy_2d(src.hands, dst.hands)
+    copy_2d(src.orchestra, dst.orchestra)
+    copy_1d(src.removed, dst.removed)
+    copy_1d(src.pick, dst.pick)
+    copy_1d(src.remove, dst.remove)
+    copy_1d(src.kept, dst.kept)
+    copy_1d(src.keep, dst.keep)
+    copy_2d(src.choices, dst.choices)
+    copy_1d(src.deal_rng, dst.deal_rng)
+    copy_2d(src.policy_rng, dst.policy_rng)
+    copy_1d(src.counters, dst.counters)
+
+
+@nb.njit(cache=True)
+def redraw_hidden(t, seat, key, context):
+    """Redraw on ``t`` what ``seat`` cannot see, consistently with its view (C3, C8), and reseed
+    the deal stream and every seat's policy stream from ``key``.
+
+    The seat is assumed to know its view and nothing more (it remembers no hand it passed):
+    its own hand, setup cards and chosen card, every orchestra, the removed tokens, the face-up
+    and discarded score cards, and how many cards each pile and Pahha hold. Hidden, and redrawn:
+    the other players' hands and the bag (one pool of tokens, dealt back into hands of the same
+    sizes, the rest the bag), and the draw pile, the other players' setup cards and Pahha's
+    face-down cards (one pool of score cards, dealt back into the same places). The other
+    players' choices of the pending step are hidden too (C3): their picks are made again in the
+    play-out, and a setup card they chose is forgotten (it is among the redrawn cards).
+    """
+    n_players = context[0]
+    seed_game_streams(t.deal_rng, t.policy_rng, key, 0, MAX_SEATS)
+    bag_len = t.counters[BAG_LEN]
+    m = bag_len  # the bag's drawn part holds the other hands' tokens while they are shuffled
+    for s in range(n_players):
+        if s != seat:
+            for k in range(N_KINDS):
+                for _ in range(t.hands[s, k]):
+                    t.bag[m] = k
+                    m += 1
+    shuffle_prefix(t.deal_rng, t.bag, m)
+    m = bag_len
+    for s in range(n_players):
+        if s != seat:
+            size = 0
+            for k in range(N_KINDS):
+                size += t.hands[s, k]
+                t.hands[s, k] = 0
+            for _ in range(size):
+                t.hands[s, t.bag[m]] += 1
+                m += 1
+    pool = stack_int64(N_SCORE_CARDS)
+    m = 0
+    for i in range(t.counters[PILE_LEN]):
+        pool[m] = t.pile[i]
+        m += 1
+    for s in range(n_players):
+        if s != seat:
+            t.kept[s] = -1
+            for i in range(DEALT_SCORE_CARDS):
+                if t.dealt[s, i] >= 0:
+                    pool[m] = t.dealt[s, i]
+                    m += 1
+    if n_players == 1:  # C8: Pahha's cards are face down
+        for i in range(t.n_held[PAHHA]):
+            pool[m] = t.held[PAHHA, i]
+            m += 1
+    shuffle_prefix(t.deal_rng, pool, m)
+    m = 0
+    for i in range(t.counters[PILE_LEN]):
+        t.pile[i] = pool[m]
+        m += 1
+    for s in range(n_players):
+        if s != seat:
+            for i in range(DEALT_SCORE_CARDS):
+                if t.dealt[s, i] >= 0:
+                    t.dealt[s, i] = pool[m]
+                    m += 1
+    if n_players == 1:
+        for i in range(t.n_held[PAHHA]):
+            t.held[PAHHA, i] = pool[m]
+            m += 1
+
+
+@nb.njit(cache=True)
+def play_out(t, seat, choice, context):
+    """Make choice ``choice`` of the decision pending on ``t`` (where :func:`search_decision`
+    left it) and play the game to its end with the play-out policies; ``seat``'s win share."""
+    decision = t.counters[DECISION]
+    c = t.choices[choice]
+    if decision == KEEP_DEALT_CARD:
+        t.kept[seat] = c[0]
+    elif decision == KEEP_DRAWN_CARD:
+        keep_drawn_card(t, seat, t.counters[DRAWN_A], t.counters[DRAWN_B], c[0])
+        t.counters[SEAT] = seat + 1
+        t.counters[COMPOSERS_DONE] += 1
+    elif decision == SOLO_KEEP_TOKENS:
+        for k in range(N_KINDS):
+            t.keep[k] = c[k]
+        t.counters[PHASE] = PHASE_APPLY
+    else:  # PICK_TOKEN, PICK_PAIR: the other seats' picks of the step are still to make (C3)
+        t.pick[seat] = c[0]
+        t.remove[seat] = c[1]
+        t.counters[FIXED] = seat + 1
+    return play_rest(t, seat, context)
+
+
+@nb.njit(cache=True)
+def play_rest(t, seat, context):
+    """Play the game on ``t`` from the point its counters hold to the end, every seat by the
+    play-out policy of ``context``, through the ordinary loops (``search`` None, so no search
+    is typed in them); ``seat``'s win share (0 if a play-out policy answers illegally)."""
+    n_players, cards, seats = context
+    error = t.playout_error
+    if n_players == 1:
+        ok = play_solo_plain(t, seats, cards, error)
+    elif n_players == 2:
+        ok = play_two_player_plain(t, seats, cards, error)
+    else:
+        ok = play_draft_plain(t, n_players, seats, cards, error)
+    if not ok:
+        return 0.0
+    final_scoring(t, n_players, cards.need)
+    return win_share_of(t.parts, n_players, seat)
+
+
+@nb.njit(cache=True, inline="always")
+def win_share_of(parts, n_players, seat):
+    """``seat``'s win share of a finished game with score parts ``parts`` (ties split; in solo
+    a tie is Pahha's, C8), as :func:`write_outcome` records it."""
+    n_seats = seats_of(n_players)
+    best = -(1 << 60)
+    mine = 0
+    winners = 0
+    for s in range(n_seats):
+        total = 0
+        for p in range(N_PARTS):
+            total += parts[s, p]
+        if s == seat:
+            mine = total
+        if total > best:
+            best = total
+            winners = 1
+        elif total == best:
+            winners += 1
+    if n_players == 1:
+        return 1.0 if mine == best and winners == 1 else 0.0
+    return 1.0 / winners if mine == best else 0.0
+
+
+concerto_search = make_rollout_search(copy_table, redraw_hidden, play_out)
+"""The ``rollout`` search of every form (:func:`fairysim.sim.search.make_rollout_search`)."""
+
+
+# A parallel loop's body cannot take a tuple of arrays from outside it: a kernel's ``search``
+# (None, or the play-out lineup's arrays) is unpacked before the loop and the context is built
+# inside, as None where ``search`` is (every branch testing it then pruned, with its types). The
+# three helpers choose by the argument's type (``overload``), so no result is an optional.
+def search_flag(search):
+    """None without a search, else 1."""
+
+
+def playout_arrays(search, policy_ids, reads_view, weights):
+    """The play-out lineup's ids, view flags and weights (``search``'s; without a search the
+    run's own, never read)."""
+
+
+def search_context(flag, n_players, cards, playout):
+    """The context a search passes to :func:`redraw_hidden` and :func:`play_out`: the player
+    count, the card rules and the play-out lineup; None without a search."""
+
+
+@overload(search_flag)
+def _search_flag(search):
+    if isinstance(search, types.NoneType):
+        return lambda search: None
+    return lambda search: 1
+
+
+@overload(playout_arrays)
+def _playout_arrays(search, policy_ids, reads_view, weights):
+    if isinstance(search, types.NoneType):
+        return lambda search, policy_ids, reads_view, weights: (policy_ids, reads_view, weights)
+    return lambda search, policy_ids, reads_view, weights: (search[0], search[1], search[2])
+
+
+@overload(search_context)
+def _search_context(flag, n_players, cards, playout):
+    if isinstance(flag, types.NoneType):
+        return lambda flag, n_players, cards, playout: None
+    return lambda flag, n_players, cards, playout: (n_players, cards, playout)
+
+
 # One kernel per form (3-4 players, 2 players, solo): a run compiles only the form it plays
 # (docs/performance-log.md, "Compile time (2026-12-04)"). The block loops and the kernels around
 # them are written out once per form rather than shared: a kernel that chose its block loop from
@@ -973,7 +1361,9 @@ def write_outcome(t, n_players, n_seats, need, out, row):
 # (docs/architecture.md, "The compile cache"). What a game does is the same functions in every
 # form.
 @nb.njit(cache=True, _nrt=False)
-def play_draft_block(t, seed, first_game, lo, hi, n_players, seats, cards, fixed_setup, out, error):
+def play_draft_block(
+    t, seed, first_game, lo, hi, n_players, seats, cards, fixed_setup, out, error, search, scratch
+):
     """Play games ``first_game + lo .. first_game + hi - 1`` of 3-4 players into rows
     ``lo .. hi - 1``.
 
@@ -982,7 +1372,10 @@ def play_draft_block(t, seed, first_game, lo, hi, n_players, seats, cards, fixed
     """
     for row in range(lo, hi):
         game = first_game + row
-        ok = play_game(t, seed, game, n_players, seats, cards, fixed_setup, out, row, error[1:])
+        ok = play_game(
+            t, seed, game, n_players, seats, cards, fixed_setup, out, row, error[1:], search,
+            scratch,
+        )  # fmt: skip
         # A game whose policy answers illegally stops the block; the record says where and why.
         if not ok:
             error[ERROR_ROW] = row
@@ -990,23 +1383,31 @@ def play_draft_block(t, seed, first_game, lo, hi, n_players, seats, cards, fixed
 
 
 @nb.njit(cache=True, _nrt=False)
-def play_two_player_block(t, seed, first_game, lo, hi, seats, cards, fixed_setup, out, error):
+def play_two_player_block(
+    t, seed, first_game, lo, hi, seats, cards, fixed_setup, out, error, search, scratch
+):
     """:func:`play_draft_block` for games of 2 players (C7)."""
     for row in range(lo, hi):
         game = first_game + row
-        ok = play_two_player_game(t, seed, game, seats, cards, fixed_setup, out, row, error[1:])
+        ok = play_two_player_game(
+            t, seed, game, seats, cards, fixed_setup, out, row, error[1:], search, scratch
+        )
         if not ok:
             error[ERROR_ROW] = row
             return
 
 
 @nb.njit(cache=True, _nrt=False)
-def play_solo_block(t, seed, first_game, lo, hi, seats, cards, fixed_setup, out, error):
+def play_solo_block(
+    t, seed, first_game, lo, hi, seats, cards, fixed_setup, out, error, search, scratch
+):
     """:func:`play_draft_block` for solo games (C8): ``play_solo`` is inlined through
     :func:`play_solo_game`, since calling it cost a solo game ~9 % of its time."""
     for row in range(lo, hi):
         game = first_game + row
-        ok = play_solo_game(t, seed, game, seats, cards, fixed_setup, out, row, error[1:])
+        ok = play_solo_game(
+            t, seed, game, seats, cards, fixed_setup, out, row, error[1:], search, scratch
+        )
         if not ok:
             error[ERROR_ROW] = row
             return
@@ -1029,22 +1430,34 @@ def play_draft_games(
     out,
     errors,
     n_threads,
+    search,
 ):
     """Play games ``first_game .. first_game + len(out.score) - 1`` of 3-4 players across numba
     threads (:func:`play_games`, which picks the kernel of the form, says more)."""
     n_games = out.score.shape[0]
     n_blocks = block_count(n_games, GAMES_PER_BLOCK)
     queue = np.zeros(1, np.int64)
+    flag = search_flag(search)
+    playout_ids, playout_reads, playout_weights = playout_arrays(
+        search, policy_ids, reads_view, weights
+    )
     # The game loop works on borrowed views of every array (see fairysim.sim.borrow): an owned
     # array costs an atomic increment and decrement wherever a helper takes it or a row of it,
     # which was over half of the run time. ``owner`` (the worker's table) and the caller's arrays
     # outlive the views: the table is released only after the loop (``keep_alive``).
     for _ in nb.prange(worker_count(n_threads, n_blocks)):
         owner = new_table(tokens, need, psets, hsets)
+        det, work = new_table(tokens, need, psets, hsets), new_table(tokens, need, psets, hsets)
+        totals = np.zeros(MAX_CHOICES, np.float64)
+        scratch = (borrowed_fields(det), borrowed_fields(work), borrowed(totals))
         seats = SeatPolicies(
             borrowed(policy_ids), policies, borrowed(reads_view), borrowed(weights)
         )
         cards = CardRules(borrowed(need), borrowed(tokens), borrowed(psets), borrowed(hsets))
+        playout = SeatPolicies(
+            borrowed(playout_ids), policies, borrowed(playout_reads), borrowed(playout_weights)
+        )
+        context = search_context(flag, n_players, cards, playout)
         t, block_out = borrowed_fields(owner), borrowed_fields(out)
         fixed, block_errors = borrowed(fixed_setup), borrowed(errors)
         block = claim_block(queue)
@@ -1052,10 +1465,14 @@ def play_draft_games(
             lo, hi = block_rows(block, GAMES_PER_BLOCK, n_games)
             error = block_errors[block]
             play_draft_block(
-                t, seed, first_game, lo, hi, n_players, seats, cards, fixed, block_out, error
-            )
+                t, seed, first_game, lo, hi, n_players, seats, cards, fixed, block_out, error,
+                context, scratch,
+            )  # fmt: skip
             block = claim_block(queue)
         keep_alive(owner)
+        keep_alive(det)
+        keep_alive(work)
+        keep_alive(totals)
 
 
 @nb.njit(cache=True, parallel=True)
@@ -1074,18 +1491,30 @@ def play_two_player_games(
     out,
     errors,
     n_threads,
+    search,
 ):
     """:func:`play_draft_games` for games of 2 players (C7): the same arguments but the player
     count."""
     n_games = out.score.shape[0]
     n_blocks = block_count(n_games, GAMES_PER_BLOCK)
     queue = np.zeros(1, np.int64)
+    flag = search_flag(search)
+    playout_ids, playout_reads, playout_weights = playout_arrays(
+        search, policy_ids, reads_view, weights
+    )
     for _ in nb.prange(worker_count(n_threads, n_blocks)):  # as in play_draft_games
         owner = new_table(tokens, need, psets, hsets)
+        det, work = new_table(tokens, need, psets, hsets), new_table(tokens, need, psets, hsets)
+        totals = np.zeros(MAX_CHOICES, np.float64)
+        scratch = (borrowed_fields(det), borrowed_fields(work), borrowed(totals))
         seats = SeatPolicies(
             borrowed(policy_ids), policies, borrowed(reads_view), borrowed(weights)
         )
         cards = CardRules(borrowed(need), borrowed(tokens), borrowed(psets), borrowed(hsets))
+        playout = SeatPolicies(
+            borrowed(playout_ids), policies, borrowed(playout_reads), borrowed(playout_weights)
+        )
+        context = search_context(flag, 2, cards, playout)
         t, block_out = borrowed_fields(owner), borrowed_fields(out)
         fixed, block_errors = borrowed(fixed_setup), borrowed(errors)
         block = claim_block(queue)
@@ -1093,10 +1522,14 @@ def play_two_player_games(
             lo, hi = block_rows(block, GAMES_PER_BLOCK, n_games)
             error = block_errors[block]
             play_two_player_block(
-                t, seed, first_game, lo, hi, seats, cards, fixed, block_out, error
-            )
+                t, seed, first_game, lo, hi, seats, cards, fixed, block_out, error, context,
+                scratch,
+            )  # fmt: skip
             block = claim_block(queue)
         keep_alive(owner)
+        keep_alive(det)
+        keep_alive(work)
+        keep_alive(totals)
 
 
 @nb.njit(cache=True, parallel=True)
@@ -1115,27 +1548,45 @@ def play_solo_games(
     out,
     errors,
     n_threads,
+    search,
 ):
     """:func:`play_draft_games` for solo games against Pahha (C8): the same arguments but the
     player count."""
     n_games = out.score.shape[0]
     n_blocks = block_count(n_games, GAMES_PER_BLOCK)
     queue = np.zeros(1, np.int64)
+    flag = search_flag(search)
+    playout_ids, playout_reads, playout_weights = playout_arrays(
+        search, policy_ids, reads_view, weights
+    )
     for _ in nb.prange(worker_count(n_threads, n_blocks)):  # as in play_draft_games
         owner = new_table(tokens, need, psets, hsets)
+        det, work = new_table(tokens, need, psets, hsets), new_table(tokens, need, psets, hsets)
+        totals = np.zeros(MAX_CHOICES, np.float64)
+        scratch = (borrowed_fields(det), borrowed_fields(work), borrowed(totals))
         seats = SeatPolicies(
             borrowed(policy_ids), policies, borrowed(reads_view), borrowed(weights)
         )
         cards = CardRules(borrowed(need), borrowed(tokens), borrowed(psets), borrowed(hsets))
+        playout = SeatPolicies(
+            borrowed(playout_ids), policies, borrowed(playout_reads), borrowed(playout_weights)
+        )
+        context = search_context(flag, 1, cards, playout)
         t, block_out = borrowed_fields(owner), borrowed_fields(out)
         fixed, block_errors = borrowed(fixed_setup), borrowed(errors)
         block = claim_block(queue)
         while block < n_blocks:
             lo, hi = block_rows(block, GAMES_PER_BLOCK, n_games)
             error = block_errors[block]
-            play_solo_block(t, seed, first_game, lo, hi, seats, cards, fixed, block_out, error)
+            play_solo_block(
+                t, seed, first_game, lo, hi, seats, cards, fixed, block_out, error, context,
+                scratch,
+            )  # fmt: skip
             block = claim_block(queue)
         keep_alive(owner)
+        keep_alive(det)
+        keep_alive(work)
+        keep_alive(totals)
 
 
 FORM_KERNELS = {1: play_solo_games, 2: play_two_player_games}
@@ -1163,6 +1614,7 @@ def play_games(
     out,
     errors,
     n_threads,
+    search=None,
 ):
     """Play games ``first_game .. first_game + len(out.score) - 1`` across numba threads, on the
     kernel of the form (:func:`engine_kernel`: :func:`play_solo_games`,
@@ -1175,7 +1627,7 @@ def play_games(
     the thread that plays a game.
     """
     rest = (policy_ids, policies, reads_view, weights, need, tokens, psets, hsets)
-    rest += (fixed_setup, out, errors, n_threads)
+    rest += (fixed_setup, out, errors, n_threads, search)
     kernel = engine_kernel(n_players)
     if kernel is play_draft_games:
         kernel(seed, first_game, n_players, *rest)

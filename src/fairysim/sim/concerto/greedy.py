@@ -352,6 +352,43 @@ def best_token(c, cards, n_cards, need, pop, soloist, pq, hq, choices, n_choices
 
 
 @nb.njit(cache=True, inline="always")
+def best_chased_token(
+    c, cards, n_cards, need, pop, soloist, pq, hq, choices, n_choices, progress_w, composer_w
+):
+    """PICK_TOKEN by chaser's rule (:func:`.policies.chaser_policy`): score gain plus
+    ``progress_w`` per missing token of its face-up cards supplied and ``composer_w`` for a
+    composer, first on ties; the same values in the same float order, from the table.
+
+    One more token of ``kind`` supplies one missing token for every face-up card that needs
+    more of ``kind`` than ``c`` holds.
+    """
+    gain = stack_int64(N_KINDS)
+    p_without = stack_int64(N_KINDS)
+    h_without = stack_int64(N_KINDS)
+    done, histogram, most = plus_one_outlook(
+        c, cards, n_cards, need, pq, hq, gain, p_without, h_without
+    )
+    base = contest_points(c, pop, soloist, pq, hq) + POINTS_PER_SCORE_CARD * done
+    best = 0
+    best_value = -1e300
+    for i in range(n_choices):
+        kind = choices[i, 0] & KIND_MASK
+        s = contest_points_plus_one(
+            c, kind, histogram, most, pop, soloist, pq, hq, p_without, h_without
+        )
+        s += POINTS_PER_SCORE_CARD * (done + gain[kind])
+        supplied = 0
+        for j in range(n_cards):
+            supplied += need[cards[j], kind] > c[kind]
+        composers = 1 if kind == COMPOSER else 0
+        value = s - base + progress_w * supplied + composer_w * composers
+        if value > best_value:
+            best_value = value
+            best = i
+    return best
+
+
+@nb.njit(cache=True, inline="always")
 def scores_plus_one(c, cards, n_cards, need, pop, soloist, pq, hq, scores):
     """``scores[k]``: the score of counts ``c`` with one more token of kind ``k``, every kind."""
     gain = stack_int64(N_KINDS)

@@ -217,6 +217,7 @@ def lane_table(store, t, lane):
         t.pianist_words,
         t.harpist_words,
         store.counters[lane],
+        t.playout_error,
     )
 
 

@@ -24,7 +24,7 @@ from fairysim.sim.concerto.cards import ConcertoCards, load_cards
 from fairysim.sim.concerto.engine import new_outcome, play_games
 from fairysim.sim.concerto.lanes import PLAYER_COUNTS as LANE_PLAYER_COUNTS
 from fairysim.sim.concerto.lanes import play_greedy_games
-from fairysim.sim.concerto.policies import GREEDY, POLICIES
+from fairysim.sim.concerto.policies import GREEDY, POLICIES, ROLLOUT
 from fairysim.sim.concerto.rules import (
     DECISIONS,
     KINDS,
@@ -36,6 +36,7 @@ from fairysim.sim.concerto.rules import (
 from fairysim.sim.concerto.spec import NAME, PAHHA_NOTE, PAHHA_POLICY
 from fairysim.sim.game import GameSetup
 from fairysim.sim.policy import Policy, seat_policies
+from fairysim.sim.search import playout_policy
 
 SETUP_COLUMNS = ("players", "soloist_card", "pianist_card", "harpist_card", "popularity_kind")
 
@@ -72,9 +73,17 @@ class ConcertoSetup(GameSetup):
                 "forced_seat", f"{self.forced_seat} is no seat of {self.players} players"
             )
         lookahead = POLICIES["lookahead"].builtin_id
-        if self.players != 1 and any(p.builtin_id == lookahead for p in self.policies):
+        playouts = {playout_policy(POLICIES, p).name for p in self.policies if is_rollout(p)}
+        if self.players != 1 and (
+            any(p.builtin_id == lookahead for p in self.policies) or "lookahead" in playouts
+        ):
             raise FairysimError(
                 "--policy", f"lookahead is for solo (--players 1), not for {self.players} players"
+            )
+        if len(playouts) > 1:
+            raise FairysimError(
+                "--weights",
+                f"every rollout seat of a run plays out with one policy, not {sorted(playouts)}",
             )
 
     @property
@@ -191,6 +200,22 @@ def make_setup(
     )
 
 
+def is_rollout(p: Policy) -> bool:
+    """Whether ``p`` is the ``rollout`` built-in (the engine searches for its seats)."""
+    return p.builtin_id == ROLLOUT
+
+
+def search_context(setup: ConcertoSetup) -> tuple | None:
+    """What a run with a ``rollout`` seat passes the engine as ``search`` (None without one):
+    the play-out lineup's built-in ids, view flags and weights, every seat the play-out policy
+    at its default weights (:func:`fairysim.sim.search.playout_policy`)."""
+    rollouts = [p for p in setup.policies if is_rollout(p)]
+    if not rollouts:
+        return None
+    lineup = seat_policies([playout_policy(POLICIES, rollouts[0])] * MAX_SEATS, MAX_SEATS)
+    return (lineup.ids, lineup.reads_view, lineup.weights)
+
+
 def play_chunks(
     setup: ConcertoSetup,
     games: int,
@@ -214,6 +239,7 @@ def play_chunks(
     ``discarded``.
     """
     seats = seat_policies(setup.policies, MAX_SEATS)
+    search = search_context(setup)
     fixed = setup.fixed_setup()
     cards = setup.cards
     card_arrays = (cards.score_need, cards.tokens, cards.pianist_sets, cards.harpist_sets)
@@ -241,6 +267,7 @@ def play_chunks(
             out,
             errors,
             threads,
+            search,
         )
         raise_first_illegal_choice(errors, first, DECISIONS)
         return outcome_arrays(out, forced=bool(setup.forced_card))

@@ -12,6 +12,8 @@ chaser      chases its held score cards: values progress towards them and compos
 maestro     plays to the contest cards: values the honors it would lead or share
 denier      drafts to deny its left neighbour (solo: Pahha) the tokens it needs most
 lookahead   solo only: Monte Carlo rollouts of the remaining rounds for every choice
+rollout     determinized Monte Carlo search of the whole game, every form
+            (:mod:`fairysim.sim.search`; the engine searches for it)
 ==========  ==========================================================================
 
 One module past 600 lines: six policies over shared view helpers; a module per policy would
@@ -63,6 +65,7 @@ from fairysim.sim.dispatch import builtin_table, seat_asker
 from fairysim.sim.policy import MAX_WEIGHT, builtin, policy, weight
 from fairysim.sim.rng import randint
 from fairysim.sim.scratch import stack_int64
+from fairysim.sim.search import rollout_builtin
 
 MAX_ROLLOUTS = 1000
 """Most rollouts ``lookahead`` may play per choice. The rollouts are most of its work, so its time
@@ -632,8 +635,9 @@ def lookahead_policy(decision, view, choices, n_choices, weights, rng):
 
 # One table of the built-ins (fairysim.sim.dispatch): a built-in's place in it is its dispatch
 # id. Built-ins are called directly through ``call_builtin``, which LLVM can inline; user
-# policies go through their first-class function (see fairysim.sim.policy).
-POLICIES = builtin_table(
+# policies go through their first-class function (see fairysim.sim.policy). ``rollout`` comes
+# last: its ``default`` weight names one of the built-ins before it.
+HEURISTICS = builtin_table(
     builtin(
         "random",
         random_policy,
@@ -677,11 +681,19 @@ POLICIES = builtin_table(
         composer=weight(2.0, 0, MAX_WEIGHT),
     ),
 )
-"""Built-in policies by name; a built-in's place here is its id in :func:`call_builtin`."""
+POLICIES = builtin_table(*HEURISTICS.values(), rollout_builtin(HEURISTICS, "chaser"))
+"""Built-in policies by name; a built-in's place here is its id in :func:`call_builtin`.
+``rollout`` plays out with ``chaser``, the best heuristic of every form at its default
+weights (the ladder's top rung; in solo ``lookahead`` is stronger, but a play-out by it would
+nest a Monte Carlo in every play-out)."""
 
-RANDOM, GREEDY, CHASER, MAESTRO, DENIER, LOOKAHEAD = (
+CALLED_DIRECTLY = tuple(HEURISTICS)
+"""The built-ins :func:`call_builtin` runs: all but ``rollout``, which the engine searches for
+(:func:`.engine.search_decision`) and never asks."""
+
+RANDOM, GREEDY, CHASER, MAESTRO, DENIER, LOOKAHEAD, ROLLOUT = (
     POLICIES[name].builtin_id
-    for name in ("random", "greedy", "chaser", "maestro", "denier", "lookahead")
+    for name in ("random", "greedy", "chaser", "maestro", "denier", "lookahead", "rollout")
 )
 
 
@@ -701,7 +713,7 @@ def call_builtin(policy_id, decision, view, choices, n_choices, weights, rng):
         return denier_policy(decision, view, choices, n_choices, weights, rng)
     if policy_id == LOOKAHEAD:
         return lookahead_policy(decision, view, choices, n_choices, weights, rng)
-    return UNKNOWN_BUILTIN
+    return UNKNOWN_BUILTIN  # rollout too: the engine searches for it, never asking
 
 
 ask_policy = seat_asker(call_builtin)

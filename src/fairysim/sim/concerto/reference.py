@@ -17,7 +17,8 @@ from itertools import product
 
 import numpy as np
 
-from fairysim.errors import IllegalChoiceError
+from fairysim.errors import FairysimError, IllegalChoiceError
+from fairysim.sim.concerto.policies import ROLLOUT
 from fairysim.sim.concerto.rules import (
     CARD_DISCARDED,
     CARD_OFFERED,
@@ -622,6 +623,9 @@ def play_game(setup, game: int, log: list | None = None) -> dict:
 
 
 def play_games(setup, games: int, first_game: int = 0) -> list[dict]:
-    """Play ``games`` games from ``first_game`` with the reference engine."""
+    """Play ``games`` games from ``first_game`` with the reference engine, which cannot seat
+    ``rollout`` (its search runs in the jitted engine only)."""
     assert MAX_SEATS >= 2
+    if any(p.builtin_id == ROLLOUT for p in setup.policies):
+        raise FairysimError("--policy", "the reference engine cannot play rollout")
     return [play_game(setup, g) for g in range(first_game, first_game + games)]

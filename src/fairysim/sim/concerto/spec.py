@@ -100,20 +100,31 @@ SPEC = register(
         players_help="1 = solo against Pahha, 2 = the two-player rules, 3 or 4 = the draft.",
         package="fairysim.sim.concerto",
         reference="fairysim.sim.concerto.reference:play_games",
-        bench=tuple(
-            BenchSpec(label, {"players": players, "policies": "greedy"}, lanes, apart)
-            # Greedy tables of solo and 3-4 players play in lanes (2 players in the one-game
-            # engine); the one-game engine's figure is kept beside them. One lanes kernel serves
-            # every player count, and the one-game engine has a kernel per form (3-4 players,
-            # 2 players, solo): the cases marked compile apart, the others reuse their kernels.
-            for players, label, lanes, apart in (
-                (4, "4 players, greedy", True, True),
-                (4, "4 players, greedy, one game at a time", False, True),
-                (3, "3 players, greedy", True, False),
-                (2, "2 players, greedy", True, True),
-                (1, "solo, greedy", True, False),
-                (1, "solo, greedy, one game at a time", False, True),
-            )
+        bench=(
+            *(
+                BenchSpec(label, {"players": players, "policies": "greedy"}, lanes, apart)
+                # Greedy tables of solo and 3-4 players play in lanes (2 players in the one-game
+                # engine); the one-game engine's figure is kept beside them. One lanes kernel
+                # serves every player count, and the one-game engine has a kernel per form (3-4
+                # players, 2 players, solo): the cases marked compile apart, the others reuse
+                # their kernels.
+                for players, label, lanes, apart in (
+                    (4, "4 players, greedy", True, True),
+                    (4, "4 players, greedy, one game at a time", False, True),
+                    (3, "3 players, greedy", True, False),
+                    (2, "2 players, greedy", True, True),
+                    (1, "solo, greedy", True, False),
+                    (1, "solo, greedy, one game at a time", False, True),
+                )
+            ),
+            # One searching seat (K = 16 play-outs per choice by chaser) among chaser seats: the
+            # issue's speed target. The reference engine cannot play rollout.
+            BenchSpec(
+                "4 players, rollout against chaser",
+                {"players": 4, "policies": "rollout,chaser,chaser,chaser"},
+                False,
+                True,
+            ),
         ),
         seat_columns=SUMMARY_COLUMNS,
         summary=(
@@ -231,6 +242,7 @@ SPEC = register(
             ),
         ),
         compile_seconds=80,
-        policies_note="lookahead is for solo (--players 1); other forms refuse it.",
+        policies_note="lookahead is for solo (--players 1); other forms refuse it. rollout "
+        "searches in every form (--weights rollouts=K,default=<built-in>).",
     )
 )
