@@ -25,8 +25,8 @@ import highcard.spec  # noqa: F401  (registers the game)
 TESTS = Path(__file__).resolve().parent
 WARM_KERNELS = TESTS / "warm_kernels.py"
 WARM_TASKS = (
-    ("concerto", ("engine", "lanes")),
-    ("fairyland", ("engine",)),
+    ("concerto", ("engine", "lanes", "search")),
+    ("fairyland", ("engine", "search")),
     ("fantastique", ("engine", "lanes", "search")),
 )
 """The built-in games' kernels, a process per game, the slowest to compile first (Fairy Land has

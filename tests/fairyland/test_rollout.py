@@ -1,4 +1,4 @@
-"""The ``rollout`` search player (:mod:`fairysim.sim.fairyland.rollout`, issue 26): it plays as
+"""The ``rollout`` search player (:mod:`fairysim.sim.fairyland.search`, issue 26): it plays as
 its play-out policy at K = 0, the same games at any thread count and chunk size, redraws only
 what no seat sees, is refused by the reference engine, and beats value-bidder (slow)."""
 
@@ -19,12 +19,6 @@ from fairysim.sim.fairyland import engine
 from fairysim.sim.fairyland.play import make_setup, play_chunks
 from fairysim.sim.fairyland.policies import POLICIES
 from fairysim.sim.fairyland.reference import play_games as reference_games
-from fairysim.sim.fairyland.rollout import (
-    PlayoutContext,
-    copy_table,
-    redraw_hidden,
-    search_context,
-)
 from fairysim.sim.fairyland.rules import (
     ITEM_UNSEEN,
     MAX_SEATS,
@@ -39,6 +33,12 @@ from fairysim.sim.fairyland.rules import (
     V_FOREST_LEFT,
     V_ITEM_STATE,
     V_ITEMS_HELD,
+)
+from fairysim.sim.fairyland.search import (
+    PlayoutContext,
+    copy_table,
+    redraw_hidden,
+    search_context,
 )
 from fairysim.sim.policy import seat_functions
 

@@ -86,6 +86,22 @@ def make_rollout_search(copy_table: Callable, redraw_hidden: Callable, play_out:
     return search
 
 
+@nb.njit(cache=True, inline="always")
+def copy_1d(src, dst):
+    """``dst[:] = src`` as a loop, for a game's ``copy_table``: the game loops run without
+    numba's runtime, and a slice assignment asks it for a buffer in case the arrays overlap."""
+    for i in range(len(src)):
+        dst[i] = src[i]
+
+
+@nb.njit(cache=True, inline="always")
+def copy_2d(src, dst):
+    """``dst[:, :] = src`` as a loop (:func:`copy_1d`)."""
+    for i in range(src.shape[0]):
+        for j in range(src.shape[1]):
+            dst[i, j] = src[i, j]
+
+
 @policy
 def rollout_stub(decision, view, choices, n_choices, weights, rng):
     """The function a ``rollout`` seat carries: never asked, since the engine searches for it
@@ -157,6 +173,8 @@ __all__ = [
     "DEFAULT_ROLLOUTS",
     "NAME",
     "ROLLOUTS",
+    "copy_1d",
+    "copy_2d",
     "make_rollout_search",
     "playout_policy",
     "playout_tables",

@@ -46,6 +46,7 @@ from fairysim.sim.concerto.spec import (
     REPORT_CARD_GAMES,
     REPORT_GAMES,
     REPORT_LADDER_GAMES,
+    REPORT_SEARCH_GAMES,
     SPEC,
 )
 
@@ -82,6 +83,7 @@ def write_report(
     max_games: int | None = None,
     card_games: int | None = None,
     ladder_games: int | None = None,
+    search_games: int | None = None,
 ) -> Path:
     """Run the card-balance study and write its HTML report with CSV and PNG files.
 
@@ -114,6 +116,8 @@ def write_report(
     ladder_games : int, default :data:`~fairysim.sim.concerto.spec.REPORT_LADDER_GAMES`
         Games per mirror table of the skill-ladder section
         (:func:`~fairysim.analysis.ladder.ladder_study`).
+    search_games : int, default :data:`~fairysim.sim.concerto.spec.REPORT_SEARCH_GAMES`
+        Games of the ladder's search rung (``rollout``) at each player count.
 
     Returns
     -------
@@ -142,6 +146,7 @@ def write_report(
         seed=DEFAULT_SEED if seed is None else seed,
         card_games=REPORT_CARD_GAMES if card_games is None else card_games,
         ladder_games=REPORT_LADDER_GAMES if ladder_games is None else ladder_games,
+        search_games=REPORT_SEARCH_GAMES if search_games is None else search_games,
         policy=policy,
         cards=cards,
         threads=threads,

@@ -33,6 +33,7 @@ POLICY_COLORS = {
     "chaser": "#55a868",
     "maestro": "#8172b2",
     "denier": "#dd8452",
+    "rollout": "#937860",
 }
 """Line colour of each built-in policy in the margin figure."""
 

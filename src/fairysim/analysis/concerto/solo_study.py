@@ -92,9 +92,9 @@ class SoloStudy:
         }
 
 
-SLOW_POLICIES = ("lookahead",)
+SLOW_POLICIES = ("lookahead", "rollout")
 """Solo policies that play ``lookahead_games`` games instead of ``games`` (Monte Carlo
-rollouts at every decision make them about 20 times slower than greedy)."""
+play-outs at every decision make them hundreds of times slower than greedy)."""
 
 
 def solo_runs(

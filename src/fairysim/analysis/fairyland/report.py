@@ -62,6 +62,7 @@ from fairysim.sim.fairyland.spec import (
     REPORT_CARD_GAMES,
     REPORT_GAMES,
     REPORT_LADDER_GAMES,
+    REPORT_SEARCH_GAMES,
     SPEC,
 )
 
@@ -109,6 +110,7 @@ def write_report(
     max_games: int | None = None,
     card_games: int | None = None,
     ladder_games: int | None = None,
+    search_games: int | None = None,
 ) -> Path:
     """Run the Fairy Land study and write its HTML report with CSV and PNG files.
 
@@ -143,6 +145,8 @@ def write_report(
     ladder_games : int, default :data:`~fairysim.sim.fairyland.spec.REPORT_LADDER_GAMES`
         Games per mirror table of the skill-ladder section
         (:func:`~fairysim.analysis.ladder.ladder_study`, the random court).
+    search_games : int, default :data:`~fairysim.sim.fairyland.spec.REPORT_SEARCH_GAMES`
+        Games of the ladder's search rung (``rollout``) at each player count.
 
     Returns
     -------
@@ -172,6 +176,7 @@ def write_report(
         seed=DEFAULT_SEED if seed is None else seed,
         card_games=REPORT_CARD_GAMES if card_games is None else card_games,
         ladder_games=REPORT_LADDER_GAMES if ladder_games is None else ladder_games,
+        search_games=REPORT_SEARCH_GAMES if search_games is None else search_games,
         policy=policy,
         cards=cards,
         threads=threads,

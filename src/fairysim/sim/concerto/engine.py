@@ -149,7 +149,7 @@ from fairysim.sim.rng import (
     shuffle_prefix,
 )
 from fairysim.sim.scratch import stack_int64
-from fairysim.sim.search import ROLLOUTS, make_rollout_search
+from fairysim.sim.search import ROLLOUTS, copy_1d, copy_2d, make_rollout_search
 
 SeatPolicies = namedtuple("SeatPolicies", ["policy_ids", "policies", "reads_view", "weights"])
 """Who decides for each seat, passed through the game loop as one value: each seat's built-in
@@ -1135,22 +1135,6 @@ def write_outcome(t, n_players, n_seats, need, out, row):
 
 # --- The search contract (fairysim.sim.search): copy a table, redraw what a seat cannot see,
 # play to the end. A ``rollout`` seat's search runs on two scratch tables of its worker.
-
-
-@nb.njit(cache=True, inline="always")
-def copy_1d(src, dst):
-    """``dst[:] = src`` by a loop: the game loop is compiled without numba's runtime, and a
-    slice assignment may allocate."""
-    for i in range(len(src)):
-        dst[i] = src[i]
-
-
-@nb.njit(cache=True, inline="always")
-def copy_2d(src, dst):
-    """:func:`copy_1d` of a 2-d array."""
-    for i in range(src.shape[0]):
-        for j in range(src.shape[1]):
-            dst[i, j] = src[i, j]
 
 
 @nb.njit(cache=True)

@@ -722,4 +722,4 @@ function (:func:`fairysim.sim.dispatch.seat_asker`)."""
 
 DRAFT_POLICIES = ("random", "greedy", "chaser", "maestro", "denier")
 """Policies of the 2-4 player forms (``make_setup`` refuses ``lookahead`` there)."""
-SOLO_POLICIES = ("random", "greedy", "chaser", "maestro", "denier", "lookahead")
+SOLO_POLICIES = ("random", "greedy", "chaser", "maestro", "denier", "lookahead", "rollout")

@@ -16,6 +16,7 @@ from fairysim.sim.game import (
     card_games_option,
     ladder_games_option,
     register,
+    search_games_option,
 )
 
 NAME = "concerto"
@@ -71,6 +72,10 @@ PAHHA_NOTE = "A tie with Pahha is a loss; Pahha scores 3 per face-down score car
 REPORT_GAMES = 60_000
 """Games per player count of the card-balance report (its writer's default)."""
 
+REPORT_SEARCH_GAMES = 100
+"""Games of the report's search rung at each player count: its mirror table, and each seat of
+one rollout seat among chasers (2 to 4 players: about 30 s warm)."""
+
 REPORT_LADDER_GAMES = 20_000
 """Games per mirror table of the report's skill-ladder section (every seat one rung, at each
 player count); its tournament of the rungs plays a tenth of it per mix and rotation."""
@@ -124,6 +129,8 @@ SPEC = register(
                 {"players": 4, "policies": "rollout,chaser,chaser,chaser"},
                 False,
                 True,
+                games=4_000,
+                reference=False,
             ),
         ),
         seat_columns=SUMMARY_COLUMNS,
@@ -195,6 +202,7 @@ SPEC = register(
         # C4: seat 0 resolves first, then clockwise; the seat index is the turn order.
         # The skill ladder's rungs, weakest first; the best heuristic last (issue 26's ranking).
         ladder=("random", "greedy", "chaser"),
+        search="rollout",
         turn_order=TurnOrder(
             ruling="C4",
             note="seat index = turn order: composers resolve in seat order from seat 0 (C4)",
@@ -217,6 +225,7 @@ SPEC = register(
                         default="greedy",
                     ),
                     ladder_games_option(REPORT_LADDER_GAMES),
+                    search_games_option(REPORT_SEARCH_GAMES),
                     card_games_option(REPORT_CARD_GAMES, "per score card, at every player count"),
                 ),
             ),

@@ -32,10 +32,10 @@ with no rows, and the auction costs a flag test.
 Search
 ------
 The game loop takes one more argument, ``search``: None in ordinary runs, or a
-:class:`.rollout.SearchContext` in runs that seat ``rollout``. Numba prunes every
+:class:`.search.SearchContext` in runs that seat ``rollout``. Numba prunes every
 ``if search is not None:`` branch of a loop compiled with None, so the ordinary kernel compiles
 and plays as it would without search. With a context, a searching seat's Dawn and Day are
-answered by :func:`.rollout.searched_choice` after its play-out policy has answered them (the
+answered by :func:`.search.searched_choice` after its play-out policy has answered them (the
 rest of its decisions are the play-out policy's). A search plays the game on from the decision
 pending on a copy of the table: :func:`play_turns` plays whole turns from the active seat's
 Dawn or from a choice made (``counters[RESUME]``), so the ordinary game is
@@ -228,7 +228,7 @@ KNOWN = 7  # value_bidder's clearing values worked out this turn (bit seat * CLE
 LOGGING = 8  # 1 while the game's auctions are logged (Table.auction_log)
 FORCED_HELD = 9  # cards of the forced type the forced seat held at setup (card effects): 0
 FORCED_DONE = 10  # 1 if the forced card was put in the seat's hands (ruling PL10), else 0
-PENDING = 11  # a search's pending decision (DAWN or DAY of the active seat), rollout.py
+PENDING = 11  # a search's pending decision (DAWN or DAY of the active seat), search.py
 PENDING_N = 12  # its choice rows (the rows of Table.choices a copy of the table needs)
 RESUME = 13  # where play_turns takes the active seat's turn up: TURN_START (0) and below
 RESUME_CHOICE = 14  # the choice row made where it resumes after a choice
@@ -308,7 +308,7 @@ Table = namedtuple(
 
 
 Scratch = namedtuple("Scratch", ["det", "work", "totals"])
-"""A worker's search scratch (:func:`.rollout.searched_choice`): two tables beside the real one
+"""A worker's search scratch (:func:`.search.searched_choice`): two tables beside the real one
 (a determinization and a play-out) and the choices' float64 totals. Allocated in every run, read
 only where a seat searches."""
 
@@ -670,7 +670,7 @@ def dawn_choice(t, seat, seats, error, scratch, search):
     """Draw the top 2 forest cards (1 if only 1 is left) into ``V_DAWN_CARDS``; the row of the 2
     clearings they go to: an evil card to a clearing with the fewest evil cards, a second evil
     card to the fewest-evil clearing of the other two (counts before either is placed). A
-    searching seat's placement is searched (``search``, :func:`.rollout.searched_choice`)."""
+    searching seat's placement is searched (``search``, :func:`.search.searched_choice`)."""
     v = t.public
     left = v[V_FOREST_LEFT] - 1
     first = t.forest[left]
@@ -697,7 +697,9 @@ def dawn_choice(t, seat, seats, error, scratch, search):
     else:
         k = ask(t, seats, error, seat, DAWN, n)
     if search is not None:
-        searched = rollout.searched_choice(t, scratch, seat, DAWN, n, k, seats.policies, search)
+        searched = table_search.searched_choice(
+            t, scratch, seat, DAWN, n, k, seats.policies, search
+        )
         if searched != k:  # value-bidder's known clearings were those k's cards left alone
             t.counters[KNOWN] = 0
             k = searched
@@ -950,7 +952,7 @@ def use_item(t, seat, item, seats, error):
 def day_choice(t, seat, n_players, seats, error, scratch, search):
     """The row of the action ``seat`` takes among explore clearing 0, 1, 2 (always), the Queen,
     the Druids, the Crest, each usable item held whose effect changes something (L4, L16). A
-    searching seat's action is searched (``search``, :func:`.rollout.searched_choice`)."""
+    searching seat's action is searched (``search``, :func:`.search.searched_choice`)."""
     v = t.public
     sizes = v[V_CLEARING_SIZE] + v[V_CLEARING_SIZE + 1] + v[V_CLEARING_SIZE + 2]
     n = day_choices(
@@ -975,7 +977,7 @@ def day_choice(t, seat, n_players, seats, error, scratch, search):
     else:
         k = ask(t, seats, error, seat, DAY, n)
     if search is not None:
-        k = rollout.searched_choice(t, scratch, seat, DAY, n, k, seats.policies, search)
+        k = table_search.searched_choice(t, scratch, seat, DAY, n, k, seats.policies, search)
     return k
 
 
@@ -1122,7 +1124,7 @@ def end_turn(t, seat, n_players):
 @nb.njit(cache=True, _nrt=False)
 def play_turns(t, n_players, seats, error, scratch, search):
     """Play the game on to its end (not scored) from the active seat's turn: from its Dawn, or,
-    on a table a search plays out (:func:`.rollout.play_out`), from the choice
+    on a table a search plays out (:func:`.search.play_out`), from the choice
     ``counters[RESUME]`` says is made (``counters[RESUME_CHOICE]``)."""
     v = t.public
     while True:
@@ -1242,7 +1244,7 @@ def play_games(
         it has no rows.
     forced : int8[games, 2] or int8[1, 2]
         Under an intervention, each game's ``(held, done)`` (:func:`force_card`); else unused.
-    search : rollout.SearchContext or None
+    search : table_search.SearchContext or None
         The searching seats and their play-outs (:mod:`.rollout`); None when no seat searches.
     """
     n_games = out.score.shape[0]
@@ -1346,4 +1348,4 @@ def new_outcome(games: int, seats: int) -> Outcome:
 
 # The search's functions call back into the loop above (a play-out is the rest of a game): the
 # module is imported last, and the loop reads it only where a context is passed.
-from fairysim.sim.fairyland import rollout  # noqa: E402
+from fairysim.sim.fairyland import search as table_search  # noqa: E402

@@ -29,7 +29,6 @@ from fairysim.sim.fairyland.cards import (
     load_court,
 )
 from fairysim.sim.fairyland.engine import new_outcome, play_games
-from fairysim.sim.fairyland.rollout import compile_play_out, search_context
 from fairysim.sim.fairyland.rules import (
     CARD_NAMES,
     DECISIONS,
@@ -40,6 +39,7 @@ from fairysim.sim.fairyland.rules import (
     OGRE,
     card_type,
 )
+from fairysim.sim.fairyland.search import compile_play_out, search_context
 from fairysim.sim.fairyland.spec import (
     COLLECTED_COLUMNS,
     COLLECTED_NAMES,

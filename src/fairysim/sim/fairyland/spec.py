@@ -16,6 +16,7 @@ from fairysim.sim.game import (
     card_games_option,
     ladder_games_option,
     register,
+    search_games_option,
 )
 
 NAME = "fairyland"
@@ -154,6 +155,10 @@ REPORT_GAMES = 15_000
 REPORT_AUCTION_GAMES = 1_000
 """Games per player count whose every auction the report logs (its writer's default)."""
 
+REPORT_SEARCH_GAMES = 30
+"""Games of the report's search rung at each player count: its mirror table, and each seat of
+one rollout seat among value-bidders (about 40 s warm)."""
+
 REPORT_LADDER_GAMES = 6_000
 """Games per mirror table of the report's skill-ladder section (every seat one rung, at each
 player count, the random court); its tournament of the rungs plays a tenth of it per mix and
@@ -222,6 +227,7 @@ SPEC = register(
         score_parts=PART_COLUMNS,
         # The skill ladder's rungs, weakest first; the best heuristic last (issue 26's ranking).
         ladder=("random", "greedy", "value-bidder"),
+        search="rollout",
         turn_order=TurnOrder(
             column="turn_position",
             ruling="L18",
@@ -263,6 +269,7 @@ SPEC = register(
                         default="greedy",
                     ),
                     ladder_games_option(REPORT_LADDER_GAMES, ", the random court"),
+                    search_games_option(REPORT_SEARCH_GAMES),
                     card_games_option(
                         REPORT_CARD_GAMES,
                         "per card type (forest cards but the ogre, court items), at every player "

@@ -19,27 +19,12 @@ import numba as nb
 from fairysim.sim.fantastique.rules import N_VALUES
 from fairysim.sim.rng import seed_game_streams, shuffle_prefix
 from fairysim.sim.scratch import stack_int64
+from fairysim.sim.search import copy_1d, copy_2d
 
 PILE_LEN = 0
 """Slot of the draw pile's length in a table's counters (as :mod:`.engine` lays them out)."""
 COUNTS_SIZE = N_VALUES + 1
 """Length of a count-by-value array (slot 0 counts no card); a constant the compiler sees."""
-
-
-@nb.njit(cache=True, inline="always")
-def copy_1d(src, dst):
-    """``dst[:] = src`` as a loop: the kernels run without numba's runtime, and a slice
-    assignment asks it for a buffer in case the arrays overlap."""
-    for i in range(len(src)):
-        dst[i] = src[i]
-
-
-@nb.njit(cache=True, inline="always")
-def copy_2d(src, dst):
-    """``dst[:, :] = src`` as a loop (:func:`copy_1d`)."""
-    for i in range(src.shape[0]):
-        for j in range(src.shape[1]):
-            dst[i, j] = src[i, j]
 
 
 @nb.njit(cache=True)
