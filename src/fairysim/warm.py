@@ -68,6 +68,11 @@ class Warmed:
     compile_seconds: float
 
 
+def parts_of(spec: Any) -> tuple[str, ...]:
+    """The parts a game has: every part but ``search`` for a game without a search player."""
+    return tuple(part for part in PARTS if part != "search" or spec.search)
+
+
 def lineups(spec: Any, players: int, part: str) -> list[list[str]]:
     """The tables of ``players`` seats that warming ``part`` plays."""
     if part == "search":
@@ -167,4 +172,4 @@ if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))
 
 
-__all__ = ["PARTS", "USER_POLICY", "Warmed", "first_run", "lineups", "warm"]
+__all__ = ["PARTS", "USER_POLICY", "Warmed", "first_run", "lineups", "parts_of", "warm"]

@@ -119,6 +119,8 @@ def test_real_report_writes_html(tmp_path):
             "500",
             "--ladder-games",
             "300",
+            "--search-games",
+            "10",
             "--seed",
             "1",
             "--out-dir",

@@ -92,3 +92,16 @@ def test_engines_agree_on_balancer_at_any_risk(players, risk):
         players=players, fan=FANS[players], policies=[balancer] * players, seed=40 + players
     )
     assert_same_games(setup, 30)
+
+
+def test_the_can_beat_table_holds_the_compiled_numbers():
+    """balancer looks its chances up in a table built as plain Python (importing the policies
+    compiles nothing): every entry must be the very number the compiled function gives."""
+    from fairysim.sim.fantastique import policies
+
+    table = policies.CAN_BEAT_TABLE
+    for hand_size in range(policies.CAN_BEAT_HANDS):
+        for value in range(1, 9):
+            for count in range(1, policies.CAN_BEAT_COUNTS):
+                assert table[hand_size, value, count] == policies.can_beat(hand_size, value, count)
+    assert policies.chance_to_beat(60, 3, 2) == policies.can_beat(60, 3, 2)  # past the table

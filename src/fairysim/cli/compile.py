@@ -25,13 +25,13 @@ def compile_games(
     import numba
 
     from fairysim.sim.game import games, get_game
-    from fairysim.warm import PARTS, warm
+    from fairysim.warm import parts_of, warm
 
     specs = [get_game(name) for name in names] if names else list(games().values())
     console = stdout_console()
     console.print(f"Cache: {numba.config.CACHE_DIR}", soft_wrap=True)
     for spec in specs:
-        for part in PARTS:
+        for part in parts_of(spec):
             done = warm(spec.name, part)
             what = (
                 f"compiled {done.compiles} functions in {done.compile_seconds:.1f} s"

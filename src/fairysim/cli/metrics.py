@@ -23,7 +23,7 @@ from fairysim.cli.common import (
     stdout_console,
     stop_message,
 )
-from fairysim.cli.simulate import setup_from_options, simulate_params
+from fairysim.cli.simulate import GAMES, setup_from_options, simulate_params
 
 if TYPE_CHECKING:
     from fairysim.sim.game import GameSpec
@@ -46,7 +46,7 @@ def run_metrics(spec: GameSpec, **options: Any) -> None:
     from fairysim.analysis.balance import BalanceRows, balance_card
     from fairysim.sim.batch import check_chunk_games, check_games
 
-    games = check_games(options["games"], "--games")
+    games = check_games(GAMES if options["games"] is None else options["games"], "--games")
     chunk_games = check_chunk_games(options["chunk_games"], "--chunk-games")
     threads = check_threads(options["threads"])
     setup = setup_from_options(spec, options)

@@ -13,7 +13,7 @@ from typing import Any
 
 from fairysim.cli.by_game import Param, game_group, game_names, make_command, option, spec_of
 from fairysim.cli.common import handle_errors, stdout_console
-from fairysim.cli.simulate import setup_from_options, simulate_params
+from fairysim.cli.simulate import GAMES, setup_from_options, simulate_params
 from fairysim.errors import FairysimError
 from fairysim.sim.game import GameSpec
 
@@ -61,7 +61,7 @@ def run_replay(spec: GameSpec, **options: Any) -> None:
     from fairysim.files import check_out_file
     from fairysim.sim.batch import check_games
 
-    games = check_games(options["games"], "--games")
+    games = check_games(GAMES if options["games"] is None else options["games"], "--games")
     game = check_game_index(options["game"], games)
     html = options["html"]
     if html is not None:

@@ -118,6 +118,7 @@ def test_write_report_end_to_end(tmp_path):
         progress=lambda d, t: calls.append((d, t)),
         card_games=400,
         ladder_games=400,
+        search_games=20,
     )
     assert html == out / "fantastique-report.html" and html.exists()
     assert calls[-1][0] == calls[-1][1] == 30 * len(FANS) * 4
@@ -130,8 +131,11 @@ def test_write_report_end_to_end(tmp_path):
     assert effects["players"].tolist() == [2] * 8 and effects["games"].max() <= 400
     assert (out / "fantastique-card_effects.png").exists()
     ladder = pd.read_csv(out / "fantastique-ladder.csv")
-    assert ladder["policy"].tolist() == ["random", "greedy", "balancer"]
+    assert ladder["policy"].tolist() == ["random", "greedy", "balancer", "rollout"]
     assert "The skill ladder" in text and "--ladder-games 4000" in text
+    search = pd.read_csv(out / "fantastique-ladder_search.csv")
+    assert search["games"].tolist() == [40] and search["search"].tolist() == ["rollout"]
+    assert "one rollout seat among balancer wins" in text
 
 
 def test_failure_mid_way_leaves_no_partial_report(tmp_path, monkeypatch):
@@ -199,7 +203,7 @@ def test_the_report_takes_a_baseline_policy_and_a_card_file_from_the_command_lin
     cards = tmp_path / "cards.toml"
     cards.write_text(DEFAULT_CARDS.read_text())
     args = ["report", "fantastique", "--games", "20", "--policy", "random", "--card-games", "200"]
-    args += ["--ladder-games", "200"]
+    args += ["--ladder-games", "200", "--search-games", "10"]
     args += ["--cards", str(cards), "--out-dir", str(tmp_path / "out")]
     result = CliRunner().invoke(app, args, catch_exceptions=False)
     assert result.exit_code == 0, result.output

@@ -14,6 +14,9 @@ rollout     determinized Monte Carlo search, played out by balancer (:mod:`.sear
 
 from __future__ import annotations
 
+import types
+from typing import Any
+
 import numba as nb
 import numpy as np
 
@@ -159,13 +162,27 @@ def fan_beats(count_a, value_a, count_b, value_b):
 
 
 @nb.njit(cache=True, inline="always")
+def int_power(a, b):
+    """``a ** b`` for a float ``a`` and a whole ``b >= 0``, by squaring, as numba computes
+    ``**`` (so that :func:`can_beat_table`, run as plain Python, gives the compiled numbers)."""
+    r = 1.0
+    exp = b
+    while exp != 0:
+        if exp & 1:
+            r *= a
+        exp >>= 1
+        a *= a
+    return r
+
+
+@nb.njit(cache=True, inline="always")
 def binomial_below(n, trials, p):
     """P(X < n) for X ~ Binomial(trials, p), summed term by term (n and trials are small)."""
     if n <= 0:
         return 0.0
     if n > trials:
         return 1.0
-    term = (1.0 - p) ** trials
+    term = int_power(1.0 - p, trials)
     total = term
     odds = p / (1.0 - p)
     for j in range(n - 1):
@@ -186,26 +203,38 @@ def can_beat(hand_size, value, count):
     p = 1.0 / N_VALUES
     below_more = binomial_below(count + 1, hand_size, p)  # a value <= value held <= count times
     below_same = binomial_below(count, hand_size, p)  # a value > value held < count times
-    return 1.0 - below_more**value * below_same ** (N_VALUES - value)
+    return 1.0 - int_power(below_more, value) * int_power(below_same, N_VALUES - value)
 
 
 MEDAL_DIST_SIZE = len(MEDAL_ROWS) + 1
 """Length of :func:`medal_expected`'s distribution of seats ranking above a fan."""
 
 
-CAN_BEAT_HANDS = 64
-"""Hand sizes (0 .. 63) and fan counts :data:`CAN_BEAT_TABLE` holds; beyond them
-:func:`can_beat` is worked out on the spot."""
+CAN_BEAT_HANDS = 48
+"""Hand sizes (0 .. 47) :data:`CAN_BEAT_TABLE` holds; beyond them :func:`can_beat` is worked
+out on the spot."""
+CAN_BEAT_COUNTS = 16
+"""Fan counts (0 .. 15) :data:`CAN_BEAT_TABLE` holds."""
+
+
+def _as_python(dispatcher: Any, **callees: Any) -> Any:
+    """``dispatcher``'s function run as plain Python, its jitted ``callees`` replaced."""
+    function = dispatcher.py_func
+    return types.FunctionType(function.__code__, {**function.__globals__, **callees})
 
 
 def can_beat_table() -> np.ndarray:
-    """:func:`can_beat` of every (hand size, value, count) below :data:`CAN_BEAT_HANDS`, from the
-    compiled function itself, so that a lookup gives the very number a call would."""
-    table = np.zeros((CAN_BEAT_HANDS, N_VALUES + 1, CAN_BEAT_HANDS))
+    """:func:`can_beat` of every (hand size, value, count) the table holds, run as plain Python
+    (importing the policies compiles nothing): the same operations in the same order as the
+    compiled function, so a lookup gives the very number a call would (tested)."""
+    power = int_power.py_func
+    below = _as_python(binomial_below, int_power=power)
+    beat = _as_python(can_beat, binomial_below=below, int_power=power)
+    table = np.zeros((CAN_BEAT_HANDS, N_VALUES + 1, CAN_BEAT_COUNTS))
     for hand_size in range(CAN_BEAT_HANDS):
         for value in range(1, N_VALUES + 1):
-            for count in range(1, CAN_BEAT_HANDS):
-                table[hand_size, value, count] = can_beat(hand_size, value, count)
+            for count in range(1, CAN_BEAT_COUNTS):
+                table[hand_size, value, count] = beat(hand_size, value, count)
     return table
 
 
@@ -218,7 +247,7 @@ each answer costs a few powers)."""
 @nb.njit(cache=True, inline="always")
 def chance_to_beat(hand_size, value, count):
     """:func:`can_beat` through :data:`CAN_BEAT_TABLE` where the table holds it."""
-    if hand_size < CAN_BEAT_HANDS and count < CAN_BEAT_HANDS:
+    if hand_size < CAN_BEAT_HANDS and count < CAN_BEAT_COUNTS:
         return CAN_BEAT_TABLE[hand_size, value, count]
     return can_beat(hand_size, value, count)
 
