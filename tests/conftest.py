@@ -25,14 +25,16 @@ import highcard.spec  # noqa: F401  (registers the game)
 TESTS = Path(__file__).resolve().parent
 WARM_KERNELS = TESTS / "warm_kernels.py"
 WARM_TASKS = (
-    ("concerto", ("engine", "lanes", "search")),
-    ("fairyland", ("engine", "search")),
+    ("concerto", ("engine", "lanes")),
+    ("fairyland", ("engine",)),
     ("fantastique", ("engine", "lanes", "search")),
 )
 """The built-in games' kernels, a process per game, the slowest to compile first (Fairy Land has
-no lanes). A game's lanes come after its engine in the same process: tables the lanes do not
-serve fall back to the engine, which a process of their own would compile a second time (Fairy
-Concerto's 2 and 5 player tables: about 4 of the lanes' 6 CPU minutes)."""
+no lanes). The searching kernel only for Fantastique: the default suite plays the search player
+in that game alone (each game's searching kernel is minutes of compiling; the others' are tested
+under ``-m slow``). A game's lanes come after its engine in the same process: tables the lanes
+do not serve fall back to the engine, which a process of their own would compile a second time
+(Fairy Concerto's 2 and 5 player tables: about 4 of the lanes' 6 CPU minutes)."""
 
 
 def pytest_configure(config) -> None:

@@ -425,7 +425,7 @@ def test_real_reports_end_to_end(tmp_path):
             "--ladder-games",
             "300",
             "--search-games",
-            "10",
+            "0",
             "--out-dir",
             str(tmp_path),
         ],
@@ -444,6 +444,7 @@ def test_real_reports_end_to_end(tmp_path):
 # bench, README
 
 
+@pytest.mark.slow  # its rollout case compiles Concerto's searching kernel (minutes)
 def test_bench_runs_the_concerto_cases_with_a_ratio(tmp_path):
     out = tmp_path / "bench.json"
     result = runner.invoke(

@@ -43,7 +43,7 @@ def test_a_report_played_to_a_precision_says_what_it_reached(tmp_path):
     result = RUNNER.invoke(
         app,
         ["report", "concerto", "--precision", "0.2", "--max-games", "2000", "--seed", "3",
-         "--card-games", "200", "--ladder-games", "200", "--search-games", "10",
+         "--card-games", "200", "--ladder-games", "200", "--search-games", "0",
          "--out-dir", str(tmp_path)],
         catch_exceptions=False,
     )  # fmt: skip

@@ -47,6 +47,7 @@ def lineup(players, searcher, seat=0, other="chaser"):
     return policies
 
 
+@pytest.mark.slow  # compiles this game's searching kernel (minutes)
 @pytest.mark.parametrize("players", FORMS)
 def test_without_rollouts_it_plays_as_its_playout_policy(players):
     """K = 0: every decision is the play-out policy's (asked with the seat's stream), so the
@@ -58,6 +59,7 @@ def test_without_rollouts_it_plays_as_its_playout_policy(players):
     assert_same_runs(got, want)
 
 
+@pytest.mark.slow  # compiles this game's searching kernel (minutes)
 def test_without_rollouts_it_plays_as_another_named_playout_policy():
     searcher = lineup(4, ROLLOUT.with_weights(rollouts=0, default="denier"), seat=1)
     got = play(make_setup(players=4, policies=searcher, seed=2), 200)
@@ -65,6 +67,7 @@ def test_without_rollouts_it_plays_as_another_named_playout_policy():
     assert_same_runs(got, want)
 
 
+@pytest.mark.slow  # compiles this game's searching kernel (minutes)
 @pytest.mark.parametrize("players", FORMS)
 def test_the_search_changes_decisions(players):
     """With rollouts the seat departs from its play-out policy in some games (a search that
@@ -77,6 +80,7 @@ def test_the_search_changes_decisions(players):
     assert (got["score"] != want["score"]).any(axis=1).sum() > 5
 
 
+@pytest.mark.slow  # compiles this game's searching kernel (minutes)
 @pytest.mark.parametrize("players", FORMS)
 def test_same_seed_same_games_at_any_thread_count_and_chunk_size(players):
     setup = make_setup(players=players, policies=lineup(players, ROLLOUT.with_weights(rollouts=3)))

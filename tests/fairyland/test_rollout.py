@@ -56,6 +56,7 @@ def assert_same_games(a, b) -> None:
         np.testing.assert_array_equal(a[name], b[name], err_msg=name)
 
 
+@pytest.mark.slow  # compiles this game's searching kernel (minutes)
 @pytest.mark.parametrize(
     ("default", "players", "seat"), [("value-bidder", 4, 1), ("greedy", 3, 0), ("random", 2, 1)]
 )
@@ -68,6 +69,7 @@ def test_no_rollouts_play_exactly_as_the_play_out_policy(default, players, seat)
     assert_same_games(run(lineup, 40, players), run(alone, 40, players))
 
 
+@pytest.mark.slow  # compiles this game's searching kernel (minutes)
 def test_rollouts_change_the_searching_seats_play():
     searcher = ROLLOUT.with_weights(rollouts=2)
     searched = run([searcher, "value-bidder"], 6, players=2)
@@ -75,6 +77,7 @@ def test_rollouts_change_the_searching_seats_play():
     assert not np.array_equal(searched["score"], plain["score"])
 
 
+@pytest.mark.slow  # compiles this game's searching kernel (minutes)
 @pytest.mark.skipif(nb.config.NUMBA_NUM_THREADS < 2, reason="needs 2 numba threads")
 def test_the_same_seed_plays_the_same_games_at_any_thread_count_and_chunk_size():
     lineup = [ROLLOUT.with_weights(rollouts=2), "value-bidder", "value-bidder"]
@@ -93,6 +96,7 @@ print(sum(engine.play_games.stats.cache_misses.values()), games["win_share"].sum
 """
 
 
+@pytest.mark.slow  # compiles this game's searching kernel (minutes)
 def test_a_new_process_loads_the_searching_kernel_from_the_cache_and_plays():
     run([ROLLOUT.with_weights(rollouts=1), "value-bidder"], 2, players=2)  # compiled here first
     result = subprocess.run(

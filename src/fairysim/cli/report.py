@@ -101,6 +101,8 @@ def run_report(spec: GameSpec, report: ReportSpec, **options: Any) -> None:
         value = options[extra.name]
         if extra.kind == "games" and value is not None:
             given[extra.name] = check_games(value, extra.option)
+        elif extra.kind == "games_or_zero" and value is not None:
+            given[extra.name] = 0 if value == 0 else check_games(value, extra.option)
         elif extra.kind == "policy":
             if "," in value:
                 raise FairysimError(extra.option, "give one policy: every seat plays it")

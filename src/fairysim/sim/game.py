@@ -228,8 +228,8 @@ class CardEffects:
 @dataclass(frozen=True)
 class ReportOption:
     """An option a report takes besides ``--games``, ``--seed``, ``--out-dir``, ``--threads``
-    and ``--cards``: ``kind`` is ``"games"`` (a positive game count) or ``"policy"`` (one policy
-    every seat plays)."""
+    and ``--cards``: ``kind`` is ``"games"`` (a positive game count), ``"games_or_zero"`` (the
+    same, or 0 to leave the part out) or ``"policy"`` (one policy every seat plays)."""
 
     name: str
     option: str
@@ -261,7 +261,7 @@ def search_games_option(default: int) -> ReportOption:
         "--search-games",
         "Games of the skill ladder's search rung at every player count: its mirror table, and "
         "each seat of one searching seat among the best heuristic (0 leaves it out)",
-        kind="games",
+        kind="games_or_zero",
         games_default=default,
     )
 

@@ -12,13 +12,17 @@ from fairysim.analysis.concerto import solo_figures
 from fairysim.analysis.concerto import solo_report as sr
 from fairysim.analysis.concerto.solo_study import solo_study
 from fairysim.sim.concerto.cards import DEFAULT_CARDS
+from fairysim.sim.concerto.policies import SOLO_POLICIES
 
 from .tidy import text_of
 
 
 @pytest.fixture(scope="module")
 def study():
-    return solo_study(games=400, seed=3, lookahead_games=40)
+    # rollout's searching kernel takes minutes to compile: its solo games are tested (slow) in
+    # tests/concerto/test_rollout.py
+    policies = tuple(p for p in SOLO_POLICIES if p != "rollout")
+    return solo_study(games=400, seed=3, lookahead_games=40, policies=policies)
 
 
 def test_solo_report_states_provisional_games_seed_version_and_command(study):

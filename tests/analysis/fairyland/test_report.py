@@ -112,7 +112,7 @@ def test_write_report_end_to_end(tmp_path):
     out = tmp_path / "new" / "folder"
     html = fr.write_report(
         out, games=40, seed=2, players=(2,), auction_games=1, card_games=60, ladder_games=300,
-        search_games=4, progress=lambda done, total: calls.append((done, total)),
+        search_games=0, progress=lambda done, total: calls.append((done, total)),
     )  # fmt: skip
     assert html == out / "fairyland-report.html" and html.exists()
     assert calls[-1][0] == calls[-1][1] == 40 * 3 + 1
@@ -128,7 +128,7 @@ def test_write_report_end_to_end(tmp_path):
     assert (out / "fairyland-card_effects.png").exists()
     # The skill ladder, with its rerun line.
     ladder = pd.read_csv(out / "fairyland-ladder.csv")
-    assert ladder["policy"].tolist() == ["random", "greedy", "value-bidder", "rollout"]
+    assert ladder["policy"].tolist() == ["random", "greedy", "value-bidder"]  # no search rung
     assert "fairysim report fairyland --seed 2 --ladder-games 3000" in text
 
 
