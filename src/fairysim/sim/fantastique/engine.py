@@ -10,7 +10,9 @@ deal 10 cards to each seat in seat order from the top, draw the first start seat
 reshuffle of the discard pile (F3) shuffles it sorted by value.
 
 One module past 600 lines: the table, the round and the block loop share the table's
-arrays and inline into each other; split across modules they would read as less.
+arrays and inline into each other; split across modules they would read as less. The search's
+play-out (``play_out``, ``continue_game``) is here too, since it resumes the round loop; what a
+search needs that the loop does not (copying a table, the determinization) is in :mod:`.search`.
 """
 
 from __future__ import annotations
