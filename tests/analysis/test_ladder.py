@@ -104,6 +104,41 @@ def test_the_search_rung_tops_the_ladder_and_is_tested_against_the_best_heuristi
     assert plain.search.empty and plain.meta["ladder"] == ["coin", "stand"]
 
 
+def test_the_search_rung_plays_the_weights_its_spec_declares_for_a_player_count():
+    # redraw-low redraws a card below ``below`` (default 5): at 2 players the spec asks 8.
+    spec = replace(
+        get_game("highcard"),
+        ladder=("coin", "stand"),
+        search="redraw-low",
+        search_weights={2: {"below": 8}},
+    )
+    assert spec.search_policy(2).weights == (8.0,) and spec.search_policy(3) == "redraw-low"
+    study = ladder_study(spec, players=(2, 3), games=500, search_games=400, seed=3, deck="short")
+    search = study.search.set_index("players")
+    assert search.loc[2, "search"] == "redraw-low (below=8)"
+    assert search.loc[3, "search"] == "redraw-low"
+    top = study.rungs[study.rungs["policy"] == "redraw-low"].set_index("players")
+    assert top.loc[2, "weights"] == "below=8" and top.loc[3, "weights"] == ""
+    # The declared weights are what the rung played: on the same deals, the defaults give
+    # another 2-player mirror table.
+    defaults = ladder_study(
+        replace(spec, search_weights={}),
+        players=2,
+        games=500,
+        search_games=400,
+        seed=3,
+        deck="short",
+    ).rungs.set_index("policy")
+    assert defaults.loc["redraw-low", "starter"] != top.loc[2, "starter"]
+    assert (
+        defaults.loc["stand", "starter"]
+        == study.rungs.set_index(["players", "policy"]).loc[(2, "stand"), "starter"]
+    )
+    report = Report("ladder", "page.html", "p-")
+    ladder_section(report, study, "fairysim report x")
+    assert "redraw-low (below=8)" in unescape(report.html())
+
+
 def test_bad_input_is_named():
     with pytest.raises(FairysimError) as info:
         ladder_study(replace(get_game("highcard"), ladder=()), players=2, games=10)

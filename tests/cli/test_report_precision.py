@@ -6,7 +6,9 @@ import pytest
 from typer.testing import CliRunner
 
 from fairysim.analysis.precision import look_schedule, study_to_precision
+from fairysim.analysis.studies import PRECISION_CAP, play_study
 from fairysim.cli import app
+from fairysim.sim.game import get_game
 
 RUNNER = CliRunner()
 
@@ -16,6 +18,8 @@ class FakeStudy:
 
     def __init__(self, games: int, alpha: float) -> None:
         self.games, self.alpha = games, alpha
+        self.meta: dict = {}
+        self.balance = self  # play_study reads study.balance.half_width()
 
     def half_width(self) -> float:
         return 1.0 / self.games**0.5
@@ -39,6 +43,36 @@ def test_the_study_stops_at_the_first_look_precise_enough_with_the_error_rate_sp
     assert "--max-games 3,000 reached before --precision 0.001" in missed.message()
 
 
+def test_a_report_without_games_plays_to_its_own_precision_and_a_fixed_count_when_asked():
+    seen = []
+
+    def run(games, alpha):
+        seen.append(games)
+        return FakeStudy(games, alpha)
+
+    study = play_study(run, None, 6000, default_precision=0.02)
+    assert seen == [1000, 2000, 4000] and study.meta["precision"] == 0.02
+    assert study.meta["max_games"] == PRECISION_CAP * 6000
+    seen.clear()
+    assert play_study(run, 500, 6000, default_precision=0.02).games == 500 and seen == [500]
+    seen.clear()
+    capped = play_study(run, None, 6000, max_games=2000, default_precision=0.02)
+    assert seen == [1000, 2000] and capped.meta["max_games"] == 2000
+    seen.clear()
+    assert play_study(run, None, 6000).games == 6000 and seen == [6000]  # no precision declared
+
+
+@pytest.mark.parametrize("name", ["fantastique", "concerto", "fairyland"])
+def test_report_help_states_the_default_precision_and_cap_as_numbers(name):
+    report = get_game(name).report(name)
+    result = RUNNER.invoke(app, ["report", name, "--help"], env={"COLUMNS": "400"})
+    text = " ".join(result.output.replace("│", " ").split())
+    assert report.precision_default is not None
+    assert f"(default: {report.precision_default:g})" in text
+    assert f"played to --precision {report.precision_default:g}" in text
+    assert f"(default: {PRECISION_CAP * report.games_default:,})" in text
+
+
 def test_a_report_played_to_a_precision_says_what_it_reached(tmp_path):
     result = RUNNER.invoke(
         app,
@@ -58,7 +92,8 @@ def test_a_report_played_to_a_precision_says_what_it_reached(tmp_path):
     [
         (["concerto", "--precision", "0.7"], "--precision"),
         (["concerto", "--precision", "0.01", "--games", "100"], "--precision"),
-        (["concerto", "--max-games", "100"], "--max-games"),
+        (["concerto", "--games", "100", "--max-games", "100"], "--max-games"),
+        (["concerto-solo", "--max-games", "100"], "--max-games"),
         (["concerto", "--precision", "0.01", "--max-games", "0"], "--max-games"),
         (["concerto-solo", "--precision", "0.01"], "--precision"),
     ],

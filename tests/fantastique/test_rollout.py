@@ -19,6 +19,7 @@ from fairysim.sim.fantastique import reference as ref
 from fairysim.sim.fantastique.play import search_context
 from fairysim.sim.fantastique.policies import POLICIES
 from fairysim.sim.fantastique.search import copy_table, redraw_hidden
+from fairysim.sim.game import get_game
 from fairysim.sim.rng import new_stream, next_u64
 
 pytestmark = pytest.mark.filterwarnings("ignore:First-class function type feature is experimental")
@@ -134,13 +135,16 @@ def test_the_reference_engine_refuses_a_searching_seat_in_one_line():
 
 
 @pytest.mark.slow
-def test_rollout_beats_the_best_heuristic_clearly_from_every_seat():
-    """One rollout seat (its default K) among three balancers: 300 games with it at each seat."""
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_rollout_beats_the_best_heuristic_clearly_from_every_seat(players):
+    """One rollout seat (the ladder's: its default K, 16 at 2 players) among balancers, 300
+    games with it at each seat."""
+    search = get_game("fantastique").search_policy(players)
     shares = []
-    for seat in range(4):
-        lineup = ["balancer"] * 4
-        lineup[seat] = rollout()
-        shares.append(played(lineup, games=300, seed=11)["win_share"][:, seat])
+    for seat in range(players):
+        lineup = ["balancer"] * players
+        lineup[seat] = search
+        shares.append(played(lineup, players=players, games=300, seed=11)["win_share"][:, seat])
     share = np.concatenate(shares)
     half_width = 1.96 * share.std(ddof=1) / np.sqrt(len(share))
-    assert share.mean() - half_width > 0.25 + 0.05  # far above the fair share of 1/4
+    assert share.mean() - half_width > 1 / players + 0.05  # far above the fair share

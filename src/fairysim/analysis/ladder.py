@@ -160,8 +160,10 @@ def ladder_study(
                 "--players", "the ladder compares turn positions: 2 players or more"
             )
         for rank, policy in enumerate(ladder):
-            setup = spec.make_setup(players=n, policies=policy, seed=seed, cards=cards, **axes)
-            table_games = games if rank < len(spec.ladder) else search_games
+            searching = rank == len(spec.ladder)
+            seated = spec.search_policy(n) if searching else policy
+            setup = spec.make_setup(players=n, policies=seated, seed=seed, cards=cards, **axes)
+            table_games = search_games if searching else games
             win = _win_by_position(spec, setup, table_games, threads)
             starter, starter_se = _mean_se(win[:, 0])
             spread, spread_se = _mean_se(win[:, 0] - win[:, -1])
@@ -171,6 +173,7 @@ def ladder_study(
                     "table": setup.table(),
                     "rung": rank,
                     "policy": policy,
+                    "weights": spec.search_weights_text(n) if searching else "",
                     "games": table_games,
                     "starter": starter,
                     "advantage": starter - 1 / setup.players,
@@ -263,7 +266,7 @@ def _search_row(
     per_deal = np.zeros(deals)
     for seat in range(n):
         lineup = [best] * n
-        lineup[seat] = spec.search
+        lineup[seat] = spec.search_policy(n)
         setup = spec.make_setup(players=n, policies=lineup, seed=seed, cards=cards, **axes)
         arrays = join_chunks(
             spec.play_chunks(setup, deals, chunk_games=DEFAULT_CHUNK_GAMES, threads=threads)
@@ -273,7 +276,7 @@ def _search_row(
     return {
         "players": n,
         "table": base.table(),
-        "search": spec.search,
+        "search": spec.search_label(n),
         "against": best,
         "deals": deals,
         "games": deals * n,

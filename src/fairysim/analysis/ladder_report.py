@@ -146,7 +146,10 @@ def _rung_display(rungs: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(
         {
             "table": rungs["table"],
-            "policy": rungs["policy"],
+            "policy": [
+                f"{policy} ({weights})" if weights else policy
+                for policy, weights in zip(rungs["policy"], rungs["weights"], strict=True)
+            ],
             "games": rungs["games"].map("{:,}".format),
             "starter's win share": rungs["starter"].map(fmt_percent),
             "advantage": rungs["advantage"].map(fmt_points),

@@ -137,8 +137,9 @@ def play_study(
     default_games: int,
     precision: float | None = None,
     max_games: int | None = None,
+    default_precision: float | None = None,
 ) -> Study:
-    """A report's study at a fixed game count, or played until its balance card is precise.
+    """A report's study played until its balance card is precise, or at a fixed game count.
 
     Parameters
     ----------
@@ -154,6 +155,9 @@ def play_study(
     max_games : int, optional
         ``--max-games``: the cap of games per run (default :data:`PRECISION_CAP` times
         ``default_games``).
+    default_precision : float, optional
+        The report's own precision (``ReportSpec.precision_default``), played where the user
+        gives neither ``games`` nor ``precision``; without it the default is ``default_games``.
 
     Returns
     -------
@@ -163,12 +167,18 @@ def play_study(
     """
     from fairysim.analysis.precision import study_to_precision
 
+    if games is not None:
+        if precision is not None:
+            raise FairysimError("--precision", "give --games or --precision, not both")
+        if max_games is not None:
+            raise FairysimError("--max-games", "only caps --precision; give --precision too")
+        return run(games, 0.05)
+    if precision is None:
+        precision = default_precision
     if precision is None:
         if max_games is not None:
             raise FairysimError("--max-games", "only caps --precision; give --precision too")
-        return run(default_games if games is None else games, 0.05)
-    if games is not None:
-        raise FairysimError("--precision", "give --games or --precision, not both")
+        return run(default_games, 0.05)
     if not 0 < precision <= 0.5:
         raise FairysimError("--precision", f"must be above 0 and at most 0.5, got {precision}")
     cap = PRECISION_CAP * default_games if max_games is None else max_games

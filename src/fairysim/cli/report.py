@@ -30,13 +30,23 @@ def report_params(spec: GameSpec, report: ReportSpec) -> list[Param]:
     """The options of ``fairysim report <name>``."""
     from fairysim.analysis.studies import PRECISION_CAP
 
+    cap = PRECISION_CAP * report.games_default
+    if report.precision_default is None:
+        games_default = f"default: {report.games_default:,}"
+        precision_default = ""
+    else:
+        games_default = (
+            f"instead of --precision; default: played to --precision "
+            f"{report.precision_default:g}, at most {cap:,} games per run"
+        )
+        precision_default = f" (default: {report.precision_default:g})"
     params = [
         option(
             "games",
             int | None,
             None,
             "--games",
-            f"{report.games_help} (default: {report.games_default:,}).",
+            f"{report.games_help}, a fixed count ({games_default}).",
         ),
         option(
             "seed",
@@ -53,15 +63,14 @@ def report_params(spec: GameSpec, report: ReportSpec) -> list[Param]:
             "Instead of --games: play the study at 1,000 games per run, doubling, until every "
             "turn-order win share of its balance card has a corrected half-width at or below "
             "this (win-share units, 0.01 = 1 percentage point), the 5% error rate split over "
-            "the looks (reports with a balance card).",
+            f"the looks (reports with a balance card){precision_default}.",
         ),
         option(
             "max_games",
             int | None,
             None,
             "--max-games",
-            f"Cap on the games per run --precision may play (default: "
-            f"{PRECISION_CAP * report.games_default:,}).",
+            f"Cap on the games per run --precision may play (default: {cap:,}).",
         ),
     ]
     for extra in report.options:
@@ -149,7 +158,7 @@ def precision_options(report: ReportSpec, options: dict[str, Any]) -> dict[str, 
 
         given["precision"] = check_precision(precision)
     if cap is not None:
-        if precision is None:
+        if options["games"] is not None or (precision is None and report.precision_default is None):
             raise FairysimError("--max-games", "only caps --precision; give --precision too")
         given["max_games"] = check_games(cap, "--max-games")
     return given

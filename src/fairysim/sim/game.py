@@ -287,6 +287,10 @@ class ReportSpec:
     ``cards`` where ``takes_cards``, and ``options``): the report owns its defaults, sized to
     its run time. ``games_help`` says what ``--games`` counts and ``games_default`` is the
     report's own count (the constant its writer uses, so that ``--help`` states it).
+    ``precision_default`` is the half-width a report with a balance card plays to where the
+    user gives neither ``--games`` nor ``--precision`` (its writer's default, sized to about a
+    minute warm on two cores); ``games_default`` is then the scale of its cap. None: the
+    report plays ``games_default``.
     """
 
     name: str
@@ -296,6 +300,7 @@ class ReportSpec:
     games_default: int
     takes_cards: bool = False
     options: tuple[ReportOption, ...] = ()
+    precision_default: float | None = None
 
 
 @dataclass(frozen=True)
@@ -374,6 +379,10 @@ class GameSpec:
     search : str
         The game's search player (``rollout``, :mod:`fairysim.sim.search`), the ladder's top
         rung above the best heuristic; ``""`` where the game has none.
+    search_weights : mapping of int to mapping of str to float
+        Weights the search rung plays with at some player counts, where its defaults are not
+        enough to beat the best heuristic there (Fantastique's ``rollout`` at 2 players,
+        docs/policies.md); :meth:`search_policy` applies them.
     ties : str
         How a game's tied winners count, as the table's title says it ("ties split").
     trace_prefix : str, optional
@@ -407,6 +416,7 @@ class GameSpec:
     card_effects: CardEffects | None = None
     ladder: tuple[str, ...] = ()
     search: str = ""
+    search_weights: Mapping[int, Mapping[str, float]] = field(default_factory=dict, hash=False)
     trace_prefix: str | None = None
     _loaded: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
@@ -438,6 +448,23 @@ class GameSpec:
     def policies(self) -> Mapping[str, Any]:
         """The built-in policies by name."""
         return self.entry("POLICIES")
+
+    def search_policy(self, players: int) -> str | Any:
+        """The search rung's player at ``players`` players: :attr:`search` by name, or that
+        built-in with :attr:`search_weights`' weights for the count where it declares some."""
+        updates = self.search_weights.get(players)
+        return self.policies[self.search].with_weights(**updates) if updates else self.search
+
+    def search_weights_text(self, players: int) -> str:
+        """:attr:`search_weights` at ``players`` as ``--weights`` writes them (``rollouts=16``);
+        ``""`` where the search rung plays its defaults."""
+        updates = self.search_weights.get(players, {})
+        return ",".join(f"{key}={value:g}" for key, value in updates.items())
+
+    def search_label(self, players: int) -> str:
+        """:meth:`search_policy` as a table names it: ``rollout``, or ``rollout (rollouts=16)``."""
+        shown = self.search_weights_text(players)
+        return f"{self.search} ({shown})" if shown else self.search
 
     def check_players(self, players: Any, option: str = "--players", *, text: bool = True) -> int:
         """``players`` as a whole number in the game's range, or an error naming ``option``.

@@ -46,6 +46,7 @@ from fairysim.sim.concerto.spec import (
     REPORT_CARD_GAMES,
     REPORT_GAMES,
     REPORT_LADDER_GAMES,
+    REPORT_PRECISION,
     REPORT_SEARCH_GAMES,
     SPEC,
 )
@@ -57,12 +58,10 @@ NO_TRACE = (
 """What the balance card says in place of its comeback columns."""
 
 DEFAULT_GAMES = REPORT_GAMES
-"""Games per player count (2, 3 and 4) in the card-balance report (180,000 games in all).
-
-Each score card is then held in about 40,000 to 70,000 seat-games in all, so its completion rate
-is known to about +/- 0.4 percentage points and its holders' win lift to about +/- 0.5; each
-contest card's honor-decides share to about +/- 0.3. The report took 13 to 25 s warm on 2
-shared cores."""
+"""The report's scale in games per player count: by default it plays to
+:data:`~fairysim.sim.concerto.spec.REPORT_PRECISION`, at most
+:data:`~fairysim.analysis.studies.PRECISION_CAP` times this many games per player count
+(``--max-games`` sets another cap); ``--games`` plays a fixed count instead."""
 
 REPORT_FILENAME = "concerto-report.html"
 FILE_PREFIX = "concerto-"
@@ -91,8 +90,9 @@ def write_report(
     ----------
     out_dir : str or Path
         Folder for the report (created if missing).
-    games : int, default :data:`DEFAULT_GAMES`
-        Games per player count.
+    games : int, optional
+        Games per player count, a fixed count; without it the study plays
+        to ``precision``.
     seed : int, default :data:`~fairysim.analysis.studies.DEFAULT_SEED`
         Seed of every run.
     threads : int, optional
@@ -106,9 +106,11 @@ def write_report(
     policy : str, default ``"greedy"``
         The policy every seat plays.
     precision, max_games : float and int, optional
-        Instead of ``games``: play the study at doubling game counts until the balance card's
-        corrected turn-order half-widths are at most ``precision``, at most ``max_games``
-        per player count (:func:`~fairysim.analysis.studies.play_study`).
+        Without ``games``: play the study at doubling game counts until the balance card's
+        corrected turn-order half-widths are at most ``precision`` (default
+        :data:`~fairysim.sim.concerto.spec.REPORT_PRECISION`), at most ``max_games`` per
+        player count (default :data:`~fairysim.analysis.studies.PRECISION_CAP` times
+        :data:`DEFAULT_GAMES`; :func:`~fairysim.analysis.studies.play_study`).
     card_games : int, default :data:`~fairysim.sim.concerto.spec.REPORT_CARD_GAMES`
         Games per arm of the card-effect section
         (:func:`~fairysim.analysis.card_effects.card_effects`: the baseline and one arm per
@@ -139,6 +141,7 @@ def write_report(
         DEFAULT_GAMES,
         precision,
         max_games,
+        default_precision=REPORT_PRECISION,
     )
     effects, ladder = card_and_ladder_studies(
         SPEC,

@@ -62,6 +62,7 @@ from fairysim.sim.fairyland.spec import (
     REPORT_CARD_GAMES,
     REPORT_GAMES,
     REPORT_LADDER_GAMES,
+    REPORT_PRECISION,
     REPORT_SEARCH_GAMES,
     SPEC,
 )
@@ -73,15 +74,10 @@ NO_TRACE = (
 """What the balance card says in place of its comeback columns."""
 
 DEFAULT_GAMES = REPORT_GAMES
-"""Games per (court, player count) run: 3 courts x 3 player counts = 9 runs, 135,000 games.
-
-Measured at this size (seed 1, greedy): a card type's lift, pooled over player counts, is known
-to +/- 0.6 to 1.2 percentage points (+/- 2 to 3 for the rarest court items, +/- 5 for goblins,
-which almost every seat collects), a turn position's win share to +/- 0.8, a court's effect on
-the starting player's win share to +/- 0.9 and on a seat's score to +/- 0.1 point: enough to
-call 38 of the 40 card types and every turn-position gap above ~2 points significant after
-Holm. With a warm numba cache the whole report (these games, the auction log, figures and
-page) ran in 19 s on the 2-core machine (24 CPU seconds; 2026-12-02)."""
+"""The report's scale in games per (court, player count) run: by default it plays to
+:data:`~fairysim.sim.fairyland.spec.REPORT_PRECISION`, at most
+:data:`~fairysim.analysis.studies.PRECISION_CAP` times this many games per run (``--max-games``
+sets another cap); ``--games`` plays a fixed count instead."""
 
 DEFAULT_AUCTION_GAMES = REPORT_AUCTION_GAMES
 """Games per player count whose every auction is logged (about 28,000 auctions per player
@@ -118,8 +114,9 @@ def write_report(
     ----------
     out_dir : str or Path
         Folder for the report (created if missing).
-    games : int, default :data:`DEFAULT_GAMES`
-        Games per (court, player count).
+    games : int, optional
+        Games per (court, player count), a fixed count; without it the study plays
+        to ``precision``.
     seed : int, default :data:`~fairysim.analysis.studies.DEFAULT_SEED`
         Seed of every run.
     threads : int, optional
@@ -135,9 +132,11 @@ def write_report(
     auction_games : int, default :data:`DEFAULT_AUCTION_GAMES`
         Games per player count whose every auction is logged.
     precision, max_games : float and int, optional
-        Instead of ``games``: play the study at doubling game counts until the balance card's
-        corrected turn-order half-widths are at most ``precision``, at most ``max_games``
-        per run (:func:`~fairysim.analysis.studies.play_study`).
+        Without ``games``: play the study at doubling game counts until the balance card's
+        corrected turn-order half-widths are at most ``precision`` (default
+        :data:`~fairysim.sim.fairyland.spec.REPORT_PRECISION`), at most ``max_games`` per
+        (court, player count) (default :data:`~fairysim.analysis.studies.PRECISION_CAP` times
+        :data:`DEFAULT_GAMES`; :func:`~fairysim.analysis.studies.play_study`).
     card_games : int, default :data:`~fairysim.sim.fairyland.spec.REPORT_CARD_GAMES`
         Games per arm of the card-effect section
         (:func:`~fairysim.analysis.card_effects.card_effects`: the baseline and one arm per
@@ -169,6 +168,7 @@ def write_report(
         DEFAULT_GAMES,
         precision,
         max_games,
+        default_precision=REPORT_PRECISION,
     )
     effects, ladder = card_and_ladder_studies(
         SPEC,

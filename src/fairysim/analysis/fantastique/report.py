@@ -50,19 +50,16 @@ from fairysim.sim.fantastique.spec import (
     REPORT_CARD_GAMES,
     REPORT_GAMES,
     REPORT_LADDER_GAMES,
+    REPORT_PRECISION,
     REPORT_SEARCH_GAMES,
     SPEC,
 )
 
 DEFAULT_GAMES = REPORT_GAMES
-"""Games per (fan, player count, lineup) cell of the default report.
-
-The report plays 6 fans x 4 player counts x 4 lineups = 96 runs, 576,000 games at this setting.
-Measured on 2 shared cores: about 16 s with a warm numba cache and about 65 s on a cold cache
-(compilation takes about 30 s of it), so the report stays well under 2 minutes even on a slower
-or busy machine. The interval on a fan's strength is then about +/- 0.6 percentage points and
-neighbouring fans in the ranking are told apart. Raise ``games`` for finer comparisons (time
-grows linearly)."""
+"""The report's scale in games per (fan, player count, lineup) cell: by default it plays to
+:data:`~fairysim.sim.fantastique.spec.REPORT_PRECISION`, at most
+:data:`~fairysim.analysis.studies.PRECISION_CAP` times this many games per cell (``--max-games``
+sets another cap); ``--games`` plays a fixed count instead."""
 
 REPORT_FILENAME = "fantastique-report.html"
 FILE_PREFIX = "fantastique-"
@@ -91,8 +88,9 @@ def write_report(
     ----------
     out_dir : str or Path
         Folder for the report (created if missing).
-    games : int, default :data:`DEFAULT_GAMES`
-        Games per (fan, player count, lineup) cell.
+    games : int, optional
+        Games per (fan, player count, lineup) cell, a fixed count; without it the study plays
+        to ``precision``.
     seed : int, default :data:`~fairysim.analysis.studies.DEFAULT_SEED`
         Seed of every run (all runs share it, so lineups and fans play identical deals).
     threads : int, optional
@@ -104,9 +102,11 @@ def write_report(
     players : sequence of int, default (2, 3, 4, 5)
         Player counts.
     precision, max_games : float and int, optional
-        Instead of ``games``: play the study at doubling game counts until the balance card's
-        corrected turn-order half-widths are at most ``precision``, at most ``max_games``
-        per cell (:func:`~fairysim.analysis.studies.play_study`).
+        Without ``games``: play the study at doubling game counts until the balance card's
+        corrected turn-order half-widths are at most ``precision`` (default
+        :data:`~fairysim.sim.fantastique.spec.REPORT_PRECISION`), at most ``max_games`` per
+        cell (default :data:`~fairysim.analysis.studies.PRECISION_CAP` times
+        :data:`DEFAULT_GAMES`; :func:`~fairysim.analysis.studies.play_study`).
     policy : str, default ``"greedy"``
         The baseline's policy, at every seat, and around the fan-aware seat
         (:func:`~fairysim.analysis.fantastique.study.report_lineups`).
@@ -146,6 +146,7 @@ def write_report(
         DEFAULT_GAMES,
         precision,
         max_games,
+        default_precision=REPORT_PRECISION,
     )
     effects, ladder = card_and_ladder_studies(
         SPEC,

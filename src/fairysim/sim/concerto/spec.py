@@ -70,7 +70,13 @@ PAHHA_NOTE = "A tie with Pahha is a loss; Pahha scores 3 per face-down score car
 """Printed under every table with a solo seat against Pahha."""
 
 REPORT_GAMES = 60_000
-"""Games per player count of the card-balance report (its writer's default)."""
+"""Games per player count of the card-balance report at ``--games``'s scale: the
+default report plays to :data:`REPORT_PRECISION`, at most eight times this."""
+
+REPORT_PRECISION = 0.005
+"""The corrected half-width (win-share units) of the balance card's turn-order win shares the
+default report plays to (seed 1, greedy: 128,000 games per player
+count; its time in docs/performance-log.md)."""
 
 REPORT_SEARCH_GAMES = 100
 """Games of the report's search rung at each player count: its mirror table, and each seat of
@@ -215,6 +221,7 @@ SPEC = register(
                 writer="fairysim.analysis.concerto:write_report",
                 games_help="Games per player count",
                 games_default=REPORT_GAMES,
+                precision_default=REPORT_PRECISION,
                 takes_cards=True,
                 options=(
                     ReportOption(

@@ -150,7 +150,13 @@ BENCH = (
 )
 
 REPORT_GAMES = 15_000
-"""Games per (court, player count) run of the report (its writer's default)."""
+"""Games per (court, player count) run of the report at ``--games``'s scale: the default
+report plays to :data:`REPORT_PRECISION`, at most eight times this."""
+
+REPORT_PRECISION = 0.01
+"""The corrected half-width (win-share units) of the balance card's turn-order win shares the
+default report plays to (seed 1, greedy: about 32,000 games per run; its time in
+docs/performance-log.md)."""
 
 REPORT_AUCTION_GAMES = 1_000
 """Games per player count whose every auction the report logs (its writer's default)."""
@@ -259,6 +265,7 @@ SPEC = register(
                 writer="fairysim.analysis.fairyland:write_report",
                 games_help="Games per court (random, starred, none) and player count",
                 games_default=REPORT_GAMES,
+                precision_default=REPORT_PRECISION,
                 takes_cards=True,
                 options=(
                     ReportOption(

@@ -74,7 +74,13 @@ BENCH = (
 )
 
 REPORT_GAMES = 6_000
-"""Games per (fan, player count, lineup) cell of the report (its writer's default)."""
+"""Games per (fan, player count, lineup) cell of the report at ``--games``'s scale: the default
+report plays to :data:`REPORT_PRECISION`, at most eight times this."""
+
+REPORT_PRECISION = 0.015
+"""The corrected half-width (win-share units) of the balance card's turn-order win shares the
+default report plays to (seed 1, greedy: 16,000 games per cell; its time in
+docs/performance-log.md)."""
 
 REPORT_LADDER_GAMES = 20_000
 """Games per mirror table of the report's skill-ladder section (every seat one rung, at each
@@ -153,6 +159,9 @@ SPEC = register(
         # The skill ladder's rungs, weakest first; the best heuristic last (issue 26's ranking).
         ladder=("random", "greedy", "balancer"),
         search="rollout",
+        # At 2 players K = 4 is not shown to beat balancer (50.7% [47.2, 54.3] of 800 games);
+        # K = 16 wins 70.8% there (docs/policies.md).
+        search_weights={2: {"rollouts": 16}},
         turn_order=TurnOrder(
             start_seat="first_seat",
             ruling="F1",
@@ -169,6 +178,7 @@ SPEC = register(
                 writer="fairysim.analysis.fantastique:write_report",
                 games_help="Games per (fan, player count, lineup) cell",
                 games_default=REPORT_GAMES,
+                precision_default=REPORT_PRECISION,
                 takes_cards=True,
                 options=(
                     ladder_games_option(REPORT_LADDER_GAMES),
