@@ -38,14 +38,15 @@ Every kernel takes ``search``: None in ordinary runs, which prunes every branch 
 from the compiled loops, or the play-out lineup of a run that seats ``rollout``. At a decision
 of a ``rollout`` seat with more than one choice, :func:`search_decision` asks the play-out
 policy (``chaser`` unless the seat's ``default`` weight names another) with the seat's view and
-stream, then tries every choice on ``rollouts`` determinizations (:func:`redraw_hidden`: what
-the seat cannot see redrawn, every stream reseeded) played to the end by the play-out policy at
-every seat (:func:`play_out`), and takes the best mean win share. Every decision of every form
-is searched: the keep of a setup card, the pick (two players: the kept and removed pair; solo:
-the tokens kept) and a composer's card. A pick is simultaneous (C3): the seat searches before
-the other seats of its step have revealed, and in a play-out their picks of that step are made
-again, by the play-out policy on the redrawn hands. The loops resume where the table's counters
-point (ROUND, STEP, PHASE, SEAT, FIXED), all 0 at the start of an ordinary game. ``rollout``
+stream, then tries every choice on ``rollouts`` determinizations
+(:func:`.search.redraw_hidden`: what the seat cannot see redrawn, every stream reseeded) played
+to the end by the play-out policy at every seat (:func:`play_out`), and takes the best mean win
+share. Every decision of every form is searched: the keep of a setup card, the pick (two
+players: the kept and removed pair; solo: the tokens kept) and a composer's card. A pick is
+simultaneous (C3): the seat searches before the other seats of its step have revealed, and in a
+play-out their picks of that step are made again, by the play-out policy on the redrawn hands.
+The loops resume where the table's counters point (ROUND, STEP, PHASE, SEAT, FIXED), all 0 at
+the start of an ordinary game. ``rollout``
 at 0 rollouts, or at a decision of one choice, plays exactly as its play-out policy.
 
 In solo, ``lookahead`` (:mod:`.policies`) stays a policy of its own: a view-only Monte Carlo of
@@ -55,9 +56,10 @@ by the same search as the other forms (play-outs by ``chaser``, cards and Pahha 
 One module past 600 lines: the three forms (draft, two players, solo) share the table, the
 composers and the scoring; split across modules they would read as less. Each form is a kernel
 of its own (:func:`play_draft_games`, :func:`play_two_player_games`, :func:`play_solo_games`), so
-that a run compiles only its own form. The search contract ("The search contract" below: copying a
-table, the determinization, the play-out) is here too: it resumes the three forms' loops and reads
-their counters; moving it to a ``search.py`` as the other games have it is still to do.
+that a run compiles only its own form. The search's play-out (:func:`play_out`, :func:`play_rest`)
+is here too, since it resumes the three forms' loops at the counters a searched decision leaves;
+what a search needs that the loops do not (copying a table, the determinization, a finished
+play-out's win share) is in :mod:`.search`, the split Fantastique's engine and search make.
 """
 
 from __future__ import annotations
@@ -78,6 +80,7 @@ from fairysim.sim.blocks import (
     worker_count,
 )
 from fairysim.sim.borrow import borrowed, borrowed_fields, keep_alive
+from fairysim.sim.concerto import search as table_search
 from fairysim.sim.concerto.greedy import (
     best_chased_token,
     best_keep,
@@ -143,6 +146,7 @@ from fairysim.sim.concerto.rules import (
     award_honors,
     multiset_choices,
 )
+from fairysim.sim.concerto.search import copy_table, redraw_hidden, win_share_of
 from fairysim.sim.rng import (
     RNG_STATE_SIZE,
     lay_out_counts,
@@ -151,7 +155,7 @@ from fairysim.sim.rng import (
     shuffle_prefix,
 )
 from fairysim.sim.scratch import stack_int64
-from fairysim.sim.search import ROLLOUTS, copy_1d, copy_2d, make_rollout_search
+from fairysim.sim.search import ROLLOUTS, make_rollout_search
 
 SeatPolicies = namedtuple("SeatPolicies", ["policy_ids", "policies", "reads_view", "weights"])
 """Who decides for each seat, passed through the game loop as one value: each seat's built-in
@@ -216,6 +220,8 @@ DRAWN_B = 16
 COMPOSERS_DONE = 17  # solo: your composers of this round already resolved
 PAHHA_COMPOSERS = 18  # solo: the composers Pahha takes this round
 N_COUNTERS = 19
+assert table_search.BAG_LEN == BAG_LEN
+assert table_search.PILE_LEN == PILE_LEN
 
 PHASE_START = 0  # the round's hands are still to draw
 PHASE_PICK = 1  # the step's picks (solo: the round's card and keep decisions)
@@ -1135,100 +1141,9 @@ def write_outcome(t, n_players, n_seats, need, out, row):
     out.forced_exchanged[row] = t.counters[FORCED_DONE]
 
 
-# --- The search contract (fairysim.sim.search): copy a table, redraw what a seat cannot see,
-# play to the end. A ``rollout`` seat's search runs on two scratch tables of its worker.
-
-
-@nb.njit(cache=True)
-def copy_table(src, dst):
-    """``dst`` becomes a copy of the game state on ``src`` (the static arrays, written once by
-    :func:`new_table`, and the view, filled before every question, are left)."""
-    copy_1d(src.bag, dst.bag)
-    copy_1d(src.pile, dst.pile)
-    copy_1d(src.discard, dst.discard)
-    copy_1d(src.public, dst.public)
-    copy_2d(src.dealt, dst.dealt)
-    copy_2d(src.held, dst.held)
-    copy_1d(src.n_held, dst.n_held)
-    copy_2d(src.hands, dst.hands)
-    copy_2d(src.orchestra, dst.orchestra)
-    copy_1d(src.removed, dst.removed)
-    copy_1d(src.pick, dst.pick)
-    copy_1d(src.remove, dst.remove)
-    copy_1d(src.kept, dst.kept)
-    copy_1d(src.keep, dst.keep)
-    copy_2d(src.choices, dst.choices)
-    copy_1d(src.deal_rng, dst.deal_rng)
-    copy_2d(src.policy_rng, dst.policy_rng)
-    copy_1d(src.counters, dst.counters)
-
-
-@nb.njit(cache=True)
-def redraw_hidden(t, seat, key, context):
-    """Redraw on ``t`` what ``seat`` cannot see, consistently with its view (C3, C8), and reseed
-    the deal stream and every seat's policy stream from ``key``.
-
-    The seat is assumed to know its view and nothing more (it remembers no hand it passed):
-    its own hand, setup cards and chosen card, every orchestra, the removed tokens, the face-up
-    and discarded score cards, and how many cards each pile and Pahha hold. Hidden, and redrawn:
-    the other players' hands and the bag (one pool of tokens, dealt back into hands of the same
-    sizes, the rest the bag), and the draw pile, the other players' setup cards and Pahha's
-    face-down cards (one pool of score cards, dealt back into the same places). The other
-    players' choices of the pending step are hidden too (C3): their picks are made again in the
-    play-out, and a setup card they chose is forgotten (it is among the redrawn cards).
-    """
-    n_players = context[0]
-    seed_game_streams(t.deal_rng, t.policy_rng, key, 0, MAX_SEATS)
-    bag_len = t.counters[BAG_LEN]
-    m = bag_len  # the bag's drawn part holds the other hands' tokens while they are shuffled
-    for s in range(n_players):
-        if s != seat:
-            for k in range(N_KINDS):
-                for _ in range(t.hands[s, k]):
-                    t.bag[m] = k
-                    m += 1
-    shuffle_prefix(t.deal_rng, t.bag, m)
-    m = bag_len
-    for s in range(n_players):
-        if s != seat:
-            size = 0
-            for k in range(N_KINDS):
-                size += t.hands[s, k]
-                t.hands[s, k] = 0
-            for _ in range(size):
-                t.hands[s, t.bag[m]] += 1
-                m += 1
-    pool = stack_int64(N_SCORE_CARDS)
-    m = 0
-    for i in range(t.counters[PILE_LEN]):
-        pool[m] = t.pile[i]
-        m += 1
-    for s in range(n_players):
-        if s != seat:
-            t.kept[s] = -1
-            for i in range(DEALT_SCORE_CARDS):
-                if t.dealt[s, i] >= 0:
-                    pool[m] = t.dealt[s, i]
-                    m += 1
-    if n_players == 1:  # C8: Pahha's cards are face down
-        for i in range(t.n_held[PAHHA]):
-            pool[m] = t.held[PAHHA, i]
-            m += 1
-    shuffle_prefix(t.deal_rng, pool, m)
-    m = 0
-    for i in range(t.counters[PILE_LEN]):
-        t.pile[i] = pool[m]
-        m += 1
-    for s in range(n_players):
-        if s != seat:
-            for i in range(DEALT_SCORE_CARDS):
-                if t.dealt[s, i] >= 0:
-                    t.dealt[s, i] = pool[m]
-                    m += 1
-    if n_players == 1:
-        for i in range(t.n_held[PAHHA]):
-            t.held[PAHHA, i] = pool[m]
-            m += 1
+# --- The search contract (fairysim.sim.search): the play-out, which resumes the loops above
+# (copying a table and the determinization are in .search). A ``rollout`` seat's search runs on
+# two scratch tables of its worker.
 
 
 @nb.njit(cache=True)
@@ -1271,30 +1186,6 @@ def play_rest(t, seat, context):
         return 0.0
     final_scoring(t, n_players, cards.need)
     return win_share_of(t.parts, n_players, seat)
-
-
-@nb.njit(cache=True, inline="always")
-def win_share_of(parts, n_players, seat):
-    """``seat``'s win share of a finished game with score parts ``parts`` (ties split; in solo
-    a tie is Pahha's, C8), as :func:`write_outcome` records it."""
-    n_seats = seats_of(n_players)
-    best = -(1 << 60)
-    mine = 0
-    winners = 0
-    for s in range(n_seats):
-        total = 0
-        for p in range(N_PARTS):
-            total += parts[s, p]
-        if s == seat:
-            mine = total
-        if total > best:
-            best = total
-            winners = 1
-        elif total == best:
-            winners += 1
-    if n_players == 1:
-        return 1.0 if mine == best and winners == 1 else 0.0
-    return 1.0 / winners if mine == best else 0.0
 
 
 concerto_search = make_rollout_search(copy_table, redraw_hidden, play_out)
