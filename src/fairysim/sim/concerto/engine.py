@@ -105,6 +105,7 @@ from fairysim.sim.concerto.rules import (
     KEEP_DEALT_CARD,
     KEEP_DRAWN_CARD,
     MAX_CHOICES,
+    MAX_ROUNDS,
     MAX_SEATS,
     N_KINDS,
     N_PARTS,
@@ -196,6 +197,7 @@ Table = namedtuple(
         "harpist_words",  # int64[N_HARPISTS, N_KINDS]
         "counters",  # int64[N_COUNTERS], slots below
         "playout_error",  # int64[4]: the error record of a search's play-outs
+        "standing",  # int64[MAX_SEATS, MAX_ROUNDS]: each seat's score after each round (PC6)
     ],
 )
 BAG_LEN = 0
@@ -268,6 +270,7 @@ def new_table(tokens, need, psets, hsets):
         set_quota_words(hsets),
         np.zeros(N_COUNTERS, np.int64),
         np.zeros(4, np.int64),
+        np.zeros((MAX_SEATS, MAX_ROUNDS), np.int64),
     )
     for i in range(N_SCORE_CARDS):
         for k in range(N_KINDS):
@@ -805,9 +808,10 @@ def pass_left(hands, n_players):
 # decision (:func:`play_out`). ``search`` is None in ordinary runs, which prunes every branch
 # of the search (and its types) from the compiled loop.
 @nb.njit(cache=True, _nrt=False)
-def play_draft(t, n_players, seats, cards, error, search, scratch):
-    """3-4 players: two rounds of six simultaneous picks passing left (C3, C4)."""
-    return draft_loop(t, n_players, seats, cards, error, search, scratch)
+def play_draft(t, n_players, seats, cards, error, search, scratch, record):
+    """3-4 players: two rounds of six simultaneous picks passing left (C3, C4); with
+    ``record``, each seat's standing after each round into ``t.standing`` (PC6)."""
+    return draft_loop(t, n_players, seats, cards, error, search, scratch, record)
 
 
 # The play-outs' entries to the loops are dispatchers of their own: a play-out reached while
@@ -815,12 +819,12 @@ def play_draft(t, n_players, seats, cards, error, search, scratch):
 # recursive call, whose symbol a later process loading it from the cache cannot resolve.
 @nb.njit(cache=True, _nrt=False)
 def play_draft_plain(t, n_players, seats, cards, error):
-    """:func:`play_draft` without a search, for the play-outs."""
-    return draft_loop(t, n_players, seats, cards, error, None, None)
+    """:func:`play_draft` without a search or standings, for the play-outs."""
+    return draft_loop(t, n_players, seats, cards, error, None, None, False)
 
 
 @nb.njit(cache=True, inline="always")
-def draft_loop(t, n_players, seats, cards, error, search, scratch):
+def draft_loop(t, n_players, seats, cards, error, search, scratch, record):
     """:func:`play_draft`'s loop."""
     phase = t.counters[PHASE]
     first_step = t.counters[STEP]
@@ -874,25 +878,28 @@ def draft_loop(t, n_players, seats, cards, error, search, scratch):
                 ):
                     return False
             pass_left(t.hands, n_players)
+        if record:
+            record_standing(t, n_players, cards.need, round_)
         phase = PHASE_START
         first_step = 0
     return True
 
 
 @nb.njit(cache=True, _nrt=False)
-def play_two_player(t, seats, cards, error, search, scratch):
-    """2 players (C7): four rounds of 6 drawn tokens, 3 picks each keeping 1 and removing 1."""
-    return two_player_loop(t, seats, cards, error, search, scratch)
+def play_two_player(t, seats, cards, error, search, scratch, record):
+    """2 players (C7): four rounds of 6 drawn tokens, 3 picks each keeping 1 and removing 1;
+    ``record`` as in :func:`play_draft`."""
+    return two_player_loop(t, seats, cards, error, search, scratch, record)
 
 
 @nb.njit(cache=True, _nrt=False)
 def play_two_player_plain(t, seats, cards, error):
-    """:func:`play_two_player` without a search, for the play-outs."""
-    return two_player_loop(t, seats, cards, error, None, None)
+    """:func:`play_two_player` without a search or standings, for the play-outs."""
+    return two_player_loop(t, seats, cards, error, None, None, False)
 
 
 @nb.njit(cache=True, inline="always")
-def two_player_loop(t, seats, cards, error, search, scratch):
+def two_player_loop(t, seats, cards, error, search, scratch, record):
     """:func:`play_two_player`'s loop."""
     phase = t.counters[PHASE]
     first_step = t.counters[STEP]
@@ -945,14 +952,17 @@ def two_player_loop(t, seats, cards, error, search, scratch):
                 ):
                     return False
             pass_left(t.hands, 2)
+        if record:
+            record_standing(t, 2, cards.need, round_)
         phase = PHASE_START
         first_step = 0
     return True
 
 
 @nb.njit(cache=True, inline="always")
-def play_solo(t, seats, cards, error, search, scratch):
-    """Solo against Pahha (C8): seven rounds by the round table."""
+def play_solo(t, seats, cards, error, search, scratch, record):
+    """Solo against Pahha (C8): seven rounds by the round table; ``record`` as in
+    :func:`play_draft` (Pahha a seat of the standings)."""
     phase = t.counters[PHASE]
     for round_ in range(t.counters[ROUND], SOLO_ROUNDS):
         draw = SOLO_DRAW[round_]
@@ -994,14 +1004,16 @@ def play_solo(t, seats, cards, error, search, scratch):
             card = draw_card(t)
             if card >= 0:
                 gain_card(t, PAHHA, card, False)
+        if record:
+            record_standing(t, 1, cards.need, round_)
         phase = PHASE_START
     return True
 
 
 @nb.njit(cache=True, _nrt=False)
 def play_solo_plain(t, seats, cards, error):
-    """:func:`play_solo` without a search, for the play-outs."""
-    return play_solo(t, seats, cards, error, None, None)
+    """:func:`play_solo` without a search or standings, for the play-outs."""
+    return play_solo(t, seats, cards, error, None, None, False)
 
 
 @nb.njit(cache=True, inline="always")
@@ -1032,42 +1044,78 @@ def final_scoring(t, n_players, need):
     award_honors(t.parts, n_seats)  # C6 (in solo between you and Pahha, C8)
 
 
+@nb.njit(cache=True)
+def record_standing(t, n_players, need, round_):
+    """Ruling PC6: every seat's standing after round ``round_`` into ``t.standing``, the score
+    :func:`final_scoring` gives it if the game ended now (honors among the orchestras as they
+    stand, Pahha's face-down cards at 3 each). ``t.parts`` is scratch until the game's own final
+    scoring; nothing the game reads changes. (Not inlined: a trace's cost stays out of the
+    ordinary loops' code.)"""
+    final_scoring(t, n_players, need)
+    for s in range(seats_of(n_players)):
+        total = 0
+        for p in range(N_PARTS):
+            total += t.parts[s, p]
+        t.standing[s, round_] = total
+
+
 @nb.njit(cache=True, inline="always")
 def play_game(
-    t, seed, game, n_players, seats, cards, fixed_setup, out, row, error, search, scratch
-):
+    t, seed, game, n_players, seats, cards, fixed_setup, out, row, trace, record_trace, error,
+    search, scratch,
+):  # fmt: skip
     """Play game ``game`` of 3-4 players on table ``t`` and write its outcome into row ``row``
-    of ``out``. False when a policy answered illegally (``error`` says where)."""
+    of ``out``, and with ``record_trace`` every seat's standing after each round into row ``row``
+    of ``trace`` (ruling PC6). False when a policy answered illegally (``error`` says where)."""
     n_seats = setup_game(t, seed, game, n_players, fixed_setup)
-    if not play_draft(t, n_players, seats, cards, error, search, scratch):
+    if not play_draft(t, n_players, seats, cards, error, search, scratch, record_trace):
         return False
     final_scoring(t, n_players, cards.need)
     write_outcome(t, n_players, n_seats, cards.need, out, row)
+    if record_trace:
+        write_trace(t, n_seats, trace, row)
     return True
 
 
 @nb.njit(cache=True, inline="always")
 def play_two_player_game(
-    t, seed, game, seats, cards, fixed_setup, out, row, error, search, scratch
-):
+    t, seed, game, seats, cards, fixed_setup, out, row, trace, record_trace, error, search,
+    scratch,
+):  # fmt: skip
     """:func:`play_game` for a game of 2 players (C7)."""
     n_seats = setup_game(t, seed, game, 2, fixed_setup)
-    if not play_two_player(t, seats, cards, error, search, scratch):
+    if not play_two_player(t, seats, cards, error, search, scratch, record_trace):
         return False
     final_scoring(t, 2, cards.need)
     write_outcome(t, 2, n_seats, cards.need, out, row)
+    if record_trace:
+        write_trace(t, n_seats, trace, row)
     return True
 
 
 @nb.njit(cache=True, inline="always")
-def play_solo_game(t, seed, game, seats, cards, fixed_setup, out, row, error, search, scratch):
-    """:func:`play_game` for a solo game (C8)."""
+def play_solo_game(
+    t, seed, game, seats, cards, fixed_setup, out, row, trace, record_trace, error, search,
+    scratch,
+):  # fmt: skip
+    """:func:`play_game` for a solo game (C8): Pahha is the trace's second seat."""
     setup_game(t, seed, game, 1, fixed_setup)
-    if not play_solo(t, seats, cards, error, search, scratch):
+    if not play_solo(t, seats, cards, error, search, scratch, record_trace):
         return False
     final_scoring(t, 1, cards.need)
     write_outcome(t, 1, seats_of(1), cards.need, out, row)
+    if record_trace:
+        write_trace(t, seats_of(1), trace, row)
     return True
+
+
+@nb.njit(cache=True, inline="always")
+def write_trace(t, n_seats, trace, row):
+    """Copy the standings of the finished game on ``t`` (``trace.shape[2]`` rounds, its form's)
+    into row ``row`` of ``trace`` (ruling PC6)."""
+    for s in range(n_seats):
+        for r in range(trace.shape[2]):
+            trace[row, s, r] = t.standing[s, r]
 
 
 @nb.njit(cache=True, inline="always")
@@ -1239,8 +1287,9 @@ def _search_context(flag, n_players, cards, playout):
 # form.
 @nb.njit(cache=True, _nrt=False)
 def play_draft_block(
-    t, seed, first_game, lo, hi, n_players, seats, cards, fixed_setup, out, error, search, scratch
-):
+    t, seed, first_game, lo, hi, n_players, seats, cards, fixed_setup, out, trace, record_trace,
+    error, search, scratch,
+):  # fmt: skip
     """Play games ``first_game + lo .. first_game + hi - 1`` of 3-4 players into rows
     ``lo .. hi - 1``.
 
@@ -1250,8 +1299,8 @@ def play_draft_block(
     for row in range(lo, hi):
         game = first_game + row
         ok = play_game(
-            t, seed, game, n_players, seats, cards, fixed_setup, out, row, error[1:], search,
-            scratch,
+            t, seed, game, n_players, seats, cards, fixed_setup, out, row, trace, record_trace,
+            error[1:], search, scratch,
         )  # fmt: skip
         # A game whose policy answers illegally stops the block; the record says where and why.
         if not ok:
@@ -1261,14 +1310,16 @@ def play_draft_block(
 
 @nb.njit(cache=True, _nrt=False)
 def play_two_player_block(
-    t, seed, first_game, lo, hi, seats, cards, fixed_setup, out, error, search, scratch
-):
+    t, seed, first_game, lo, hi, seats, cards, fixed_setup, out, trace, record_trace, error,
+    search, scratch,
+):  # fmt: skip
     """:func:`play_draft_block` for games of 2 players (C7)."""
     for row in range(lo, hi):
         game = first_game + row
         ok = play_two_player_game(
-            t, seed, game, seats, cards, fixed_setup, out, row, error[1:], search, scratch
-        )
+            t, seed, game, seats, cards, fixed_setup, out, row, trace, record_trace, error[1:],
+            search, scratch,
+        )  # fmt: skip
         if not ok:
             error[ERROR_ROW] = row
             return
@@ -1276,15 +1327,17 @@ def play_two_player_block(
 
 @nb.njit(cache=True, _nrt=False)
 def play_solo_block(
-    t, seed, first_game, lo, hi, seats, cards, fixed_setup, out, error, search, scratch
-):
+    t, seed, first_game, lo, hi, seats, cards, fixed_setup, out, trace, record_trace, error,
+    search, scratch,
+):  # fmt: skip
     """:func:`play_draft_block` for solo games (C8): ``play_solo`` is inlined through
     :func:`play_solo_game`, since calling it cost a solo game ~9 % of its time."""
     for row in range(lo, hi):
         game = first_game + row
         ok = play_solo_game(
-            t, seed, game, seats, cards, fixed_setup, out, row, error[1:], search, scratch
-        )
+            t, seed, game, seats, cards, fixed_setup, out, row, trace, record_trace, error[1:],
+            search, scratch,
+        )  # fmt: skip
         if not ok:
             error[ERROR_ROW] = row
             return
@@ -1305,6 +1358,8 @@ def play_draft_games(
     hsets,
     fixed_setup,
     out,
+    trace,
+    record_trace,
     errors,
     n_threads,
     search,
@@ -1337,13 +1392,14 @@ def play_draft_games(
         context = search_context(flag, n_players, cards, playout)
         t, block_out = borrowed_fields(owner), borrowed_fields(out)
         fixed, block_errors = borrowed(fixed_setup), borrowed(errors)
+        block_trace = borrowed(trace)
         block = claim_block(queue)
         while block < n_blocks:
             lo, hi = block_rows(block, GAMES_PER_BLOCK, n_games)
             error = block_errors[block]
             play_draft_block(
-                t, seed, first_game, lo, hi, n_players, seats, cards, fixed, block_out, error,
-                context, scratch,
+                t, seed, first_game, lo, hi, n_players, seats, cards, fixed, block_out,
+                block_trace, record_trace, error, context, scratch,
             )  # fmt: skip
             block = claim_block(queue)
         keep_alive(owner)
@@ -1366,6 +1422,8 @@ def play_two_player_games(
     hsets,
     fixed_setup,
     out,
+    trace,
+    record_trace,
     errors,
     n_threads,
     search,
@@ -1394,13 +1452,14 @@ def play_two_player_games(
         context = search_context(flag, 2, cards, playout)
         t, block_out = borrowed_fields(owner), borrowed_fields(out)
         fixed, block_errors = borrowed(fixed_setup), borrowed(errors)
+        block_trace = borrowed(trace)
         block = claim_block(queue)
         while block < n_blocks:
             lo, hi = block_rows(block, GAMES_PER_BLOCK, n_games)
             error = block_errors[block]
             play_two_player_block(
-                t, seed, first_game, lo, hi, seats, cards, fixed, block_out, error, context,
-                scratch,
+                t, seed, first_game, lo, hi, seats, cards, fixed, block_out, block_trace,
+                record_trace, error, context, scratch,
             )  # fmt: skip
             block = claim_block(queue)
         keep_alive(owner)
@@ -1423,6 +1482,8 @@ def play_solo_games(
     hsets,
     fixed_setup,
     out,
+    trace,
+    record_trace,
     errors,
     n_threads,
     search,
@@ -1451,13 +1512,14 @@ def play_solo_games(
         context = search_context(flag, 1, cards, playout)
         t, block_out = borrowed_fields(owner), borrowed_fields(out)
         fixed, block_errors = borrowed(fixed_setup), borrowed(errors)
+        block_trace = borrowed(trace)
         block = claim_block(queue)
         while block < n_blocks:
             lo, hi = block_rows(block, GAMES_PER_BLOCK, n_games)
             error = block_errors[block]
             play_solo_block(
-                t, seed, first_game, lo, hi, seats, cards, fixed, block_out, error, context,
-                scratch,
+                t, seed, first_game, lo, hi, seats, cards, fixed, block_out, block_trace,
+                record_trace, error, context, scratch,
             )  # fmt: skip
             block = claim_block(queue)
         keep_alive(owner)
@@ -1489,6 +1551,8 @@ def play_games(
     hsets,
     fixed_setup,
     out,
+    trace,
+    record_trace,
     errors,
     n_threads,
     search=None,
@@ -1502,9 +1566,13 @@ def play_games(
     games as they come free (:mod:`fairysim.sim.blocks`); ``errors`` holds one record per block
     (:func:`fairysim.sim.batch.new_error_records`). Results depend only on (seed, game), never on
     the thread that plays a game.
+
+    ``trace`` (int64[games, seats, rounds of the form]) gets every seat's standing after each
+    round (ruling PC6) where ``record_trace`` is True; otherwise it may be any array of that
+    type, and the kernel is the same one.
     """
     rest = (policy_ids, policies, reads_view, weights, need, tokens, psets, hsets)
-    rest += (fixed_setup, out, errors, n_threads, search)
+    rest += (fixed_setup, out, trace, record_trace, errors, n_threads, search)
     kernel = engine_kernel(n_players)
     if kernel is play_draft_games:
         kernel(seed, first_game, n_players, *rest)
