@@ -98,6 +98,20 @@ def test_solo_has_a_pahha_row_and_fixed_setup(tmp_path):
     assert "soloist C, pianist P2, harpist H3" in result.output
 
 
+@pytest.mark.parametrize(("players", "rounds"), [(4, 2), (2, 4), (1, 7)])
+def test_trace_adds_each_seats_standing_per_round(tmp_path, players, rounds):
+    """--trace writes score_round_1 .. _N, the standing after each round of the form (ruling
+    PC6), the last the score; in solo Pahha's row too."""
+    out = tmp_path / "trace.parquet"
+    result = simulate("--players", str(players), "--games", "60", "--trace", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    frame, _ = read_results(out)
+    columns = [c for c in frame.columns if c.startswith("score_round_")]
+    assert columns == [f"score_round_{r}" for r in range(1, rounds + 1)]
+    assert (frame[f"score_round_{rounds}"] == frame["score"]).all()
+    assert frame[columns].notna().all().all()
+
+
 def test_two_players_same_seed_same_file_whatever_threads_and_chunks(tmp_path):
     a, b = tmp_path / "a.parquet", tmp_path / "b.parquet"
     common = ["--players", "2", "--policy", "random", "--games", "300", "--seed", "7"]

@@ -32,13 +32,39 @@ def test_fantastique_card_is_the_run_by_turn_position_with_comebacks():
     assert f"{card.summary['margin'].iloc[0]:.2f} [" in text
 
 
-@pytest.mark.parametrize("game", ["concerto", "fairyland"])
+def test_concerto_card_has_comebacks_from_the_standings():
+    """Concerto's trace (ruling PC6) is on in metrics, as Fantastique's: comebacks and lead
+    changes, the same as the card of a traced run."""
+    from fairysim.sim.concerto import simulate as concerto_simulate
+    from fairysim.sim.concerto.spec import SPEC as CONCERTO
+
+    result = invoke("concerto", "--players", "3", "--games", "400", "--seed", "5")
+    assert result.exit_code == 0, result.output
+    assert "comeback" in result.output and "lead changes" in result.output
+    assert "No comebacks" not in result.output
+    df = concerto_simulate(players=3, policies="greedy", games=400, seed=5, trace=True)
+    rows = BalanceRows(CONCERTO.turn_order, trace_prefix=CONCERTO.trace_prefix)
+    rows.add(df)
+    summary = balance_card(rows).summary.iloc[0]
+    assert f"{summary['lead_changes']:.2f} [" in result.output
+    assert 0 <= summary["lead_changes"] <= 1  # two rounds: at most one change (PC6)
+
+
+def test_a_table_with_a_seat_of_no_player_is_refused_in_one_line():
+    """Solo Concerto's Pahha has no turn position: one line naming --players, no traceback."""
+    result = invoke("concerto", "--players", "1", "--games", "50")
+    assert result.exit_code == 2
+    assert "--players" in result.output and "Traceback" not in result.output
+    assert len(result.output.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("game", ["fairyland"])
 def test_other_games_say_what_their_card_holds(game):
     result = invoke(game, "--players", "2", "--games", "200")
     assert result.exit_code == 0, result.output
     assert "Win share by turn position" in result.output
     assert "No comebacks" in result.output
-    assert "length" not in result.output  # every game of both lasts as long (L18 for Fairy Land)
+    assert "length" not in result.output  # every game lasts as long (L18 for Fairy Land)
 
 
 @pytest.mark.parametrize(

@@ -8,15 +8,7 @@ import pytest
 
 from fairysim.errors import FairysimError
 from fairysim.sim.concerto import POLICIES, make_setup, play_chunks, reference
-from fairysim.sim.concerto.engine import (
-    BAG_LEN,
-    PILE_LEN,
-    copy_table,
-    fill_view,
-    new_table,
-    redraw_hidden,
-    setup_game,
-)
+from fairysim.sim.concerto.engine import BAG_LEN, PILE_LEN, fill_view, new_table, setup_game
 from fairysim.sim.concerto.rules import (
     HAND_SIZE,
     MAX_SEATS,
@@ -25,6 +17,7 @@ from fairysim.sim.concerto.rules import (
     PAHHA,
     SOLO_DRAW,
 )
+from fairysim.sim.concerto.search import copy_table, redraw_hidden
 
 ROLLOUT = POLICIES["rollout"]
 FORMS = (1, 2, 4)

@@ -100,7 +100,13 @@ def statistics_note(report: Report, method: str = "holm") -> None:
 
 
 def balance_section(
-    report: Report, card: BalanceCard, order: Any, *, what: str = "", trace_note: str = ""
+    report: Report,
+    card: BalanceCard,
+    order: Any,
+    *,
+    what: str = "",
+    trace_note: str = "",
+    standing: str = "",
 ) -> None:
     """The balance card: one table, one row per player count, before any game's own section.
 
@@ -116,6 +122,9 @@ def balance_section(
         Which runs the card reads (e.g. ``"all greedy, every fan"``).
     trace_note : str
         Said when the card has no lead changes (the engine records no per-round standings).
+    standing : str
+        What a seat's standing after a round is (the runs' trace), said after the comeback
+        line where the card has one.
     """
     report.heading("Balance at a glance")
     summary = card.summary
@@ -129,6 +138,7 @@ def balance_section(
             "Comeback: the share of games whose sole leader after the first third of the "
             "rounds does not win (games with a shared lead then are left out); lead changes "
             "count how often the sole leader changes over the rounds."
+            + (f" {standing}" if standing else "")
         )
     elif trace_note:
         lines.append(trace_note)

@@ -24,6 +24,7 @@ from fairysim.cli.common import (
     stop_message,
 )
 from fairysim.cli.simulate import GAMES, setup_from_options, simulate_params
+from fairysim.errors import FairysimError
 
 if TYPE_CHECKING:
     from fairysim.sim.game import GameSpec
@@ -50,6 +51,14 @@ def run_metrics(spec: GameSpec, **options: Any) -> None:
     chunk_games = check_chunk_games(options["chunk_games"], "--chunk-games")
     threads = check_threads(options["threads"])
     setup = setup_from_options(spec, options)
+    if setup.seats != setup.players:
+        # The card compares the players' turn positions; a row of no player (an invisible
+        # opponent's) has none.
+        raise FairysimError(
+            "--players",
+            f"the balance card compares players' turn positions, and {setup.table()} has "
+            f"{setup.seats - setup.players} seat of no player; play 2 or more players",
+        )
     flags = {flag.name: flag.name == TRACE_FLAG for flag in spec.flags}
     rows = BalanceRows(
         spec.turn_order,

@@ -34,6 +34,13 @@ def test_balance_report_content_and_files(balance, tmp_path):
     for heading in headings:
         assert heading in text, heading
     assert "No score card is dominated by another" in text
+    # the balance card's comebacks and lead changes, from each round's standings (PC6)
+    summary = balance.balance.summary
+    assert {"comeback", "lead_changes", "comeback_games"} <= set(summary.columns)
+    assert (summary["lead_changes"] >= 0).all()
+    assert (summary[summary["players"] >= 3]["lead_changes"] <= 1).all()  # two rounds there
+    assert "Comeback: the share of games" in text and "ruling PC6" in text
+    assert "records no per-round standings" not in text
     assert "PROVISIONAL cards played" in text
     html = report.write(tmp_path)
     assert html.name == cr.REPORT_FILENAME

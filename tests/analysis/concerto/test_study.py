@@ -95,6 +95,8 @@ def test_card_balance_small_study():
     assert turn.groupby("players")["win_share"].sum().tolist() == pytest.approx([1.0, 1.0])
     assert (turn["games"] == 300).all()
     assert balance.balance.summary["players"].tolist() == [2, 4]
+    # comebacks from every run's standings after each round (ruling PC6)
+    assert balance.balance.summary["comeback_games"].between(1, 300).all()
     lifts = balance.score_cards_pooled
     assert (lifts["lift_p_adjusted"] >= lifts["lift_p_value"] - 1e-12).all()  # one family
     assert (lifts["lift_significant"] == (lifts["lift_low"] > 0) | (lifts["lift_high"] < 0)).all()

@@ -51,11 +51,12 @@ from fairysim.sim.concerto.spec import (
     SPEC,
 )
 
-NO_TRACE = (
-    "Comebacks and lead changes are not shown: Fairy Concerto's engine records no per-round "
-    "standings yet."
+STANDING = (
+    "A seat's standing after a round is the score the final scoring would give it if the game "
+    "ended then, honors included (ruling PC6); the draft's two rounds make the first third "
+    "its first round, half the game, so a 3-4 player game has at most one lead change."
 )
-"""What the balance card says in place of its comeback columns."""
+"""What the balance card says a standing is (beside its comeback line)."""
 
 DEFAULT_GAMES = REPORT_GAMES
 """The report's scale in games per player count: by default it plays to
@@ -213,7 +214,7 @@ def build_report(
         "intervals, means and differences normal ones."
     )
     statistics_note(report)
-    balance_section(report, balance.balance, SPEC.turn_order, what="every run", trace_note=NO_TRACE)
+    balance_section(report, balance.balance, SPEC.turn_order, what="every run", standing=STANDING)
     _parts_section(report, balance)
     _score_card_section(report, balance)
     if effects is not None:

@@ -3,9 +3,10 @@
 :func:`card_balance` plays one run per player count with :func:`fairysim.sim.concerto.simulate`
 and measures score-card completion and the win rate of their holders, the spread each contest
 card creates and how often its honor decides the game, the value of the popularity kind, the
-balance card (seat advantage by seat index, the resolution order, ruling C4; winning margins)
-and where the points come from. The holders' lifts, the popularity leaders' win shares and the
-turn-order positions are each one corrected family (Holm). The report
+balance card (seat advantage by seat index, the resolution order, ruling C4; winning margins;
+comebacks and lead changes from each seat's standing after each round, ruling PC6) and where
+the points come from. The holders' lifts, the popularity leaders' win shares and the turn-order
+positions are each one corrected family (Holm). The report
 (:mod:`fairysim.analysis.concerto.report`) only lays its tables out.
 
 The per-run functions (:func:`score_card_rows`, :func:`contest_rows`, :func:`popularity_rows`,
@@ -440,7 +441,9 @@ def card_balance(
     total = games * len(players)
     tracker = ProgressTracker(progress, total)
     score_cards, contests, popularity, parts = [], [], [], []
-    balance_rows = BalanceRows(SPEC.turn_order)
+    # Every run records each seat's standing after each round (ruling PC6), which the balance
+    # card's comebacks and lead changes are read from.
+    balance_rows = BalanceRows(SPEC.turn_order, trace_prefix=SPEC.trace_prefix)
     engine_version = None
     for n in players:
         df = simulate(
@@ -451,6 +454,7 @@ def card_balance(
             cards=card_set,
             threads=threads,
             progress=tracker.run(),
+            trace=True,
         )
         engine_version = df.attrs["fairysim"]["config"]["engine_version"]
         score_cards.append(score_card_rows(df, card_set))

@@ -5,9 +5,10 @@
 
 Attributes load on first use, so that importing the game's spec (``fairysim --help``) does not
 load its engine. ``simulate(*, players=4, policies="greedy", games=10_000, seed=0, cards=None,
-soloist=None, pianist=None, harpist=None, chunk_games, threads, progress)`` returns one row per
-(game, seat), Pahha's row (policy ``pahha``) included in solo (see
-:func:`fairysim.sim.run.simulate`).
+soloist=None, pianist=None, harpist=None, trace=False, chunk_games, threads, progress)`` returns
+one row per (game, seat), Pahha's row (policy ``pahha``) included in solo (see
+:func:`fairysim.sim.run.simulate`); ``trace`` adds ``score_round_1`` .. ``_N``, each seat's
+standing after each round of its form (ruling PC6).
 """
 
 from fairysim.sim.lazy import lazy_attributes

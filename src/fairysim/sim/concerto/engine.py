@@ -38,14 +38,15 @@ Every kernel takes ``search``: None in ordinary runs, which prunes every branch 
 from the compiled loops, or the play-out lineup of a run that seats ``rollout``. At a decision
 of a ``rollout`` seat with more than one choice, :func:`search_decision` asks the play-out
 policy (``chaser`` unless the seat's ``default`` weight names another) with the seat's view and
-stream, then tries every choice on ``rollouts`` determinizations (:func:`redraw_hidden`: what
-the seat cannot see redrawn, every stream reseeded) played to the end by the play-out policy at
-every seat (:func:`play_out`), and takes the best mean win share. Every decision of every form
-is searched: the keep of a setup card, the pick (two players: the kept and removed pair; solo:
-the tokens kept) and a composer's card. A pick is simultaneous (C3): the seat searches before
-the other seats of its step have revealed, and in a play-out their picks of that step are made
-again, by the play-out policy on the redrawn hands. The loops resume where the table's counters
-point (ROUND, STEP, PHASE, SEAT, FIXED), all 0 at the start of an ordinary game. ``rollout``
+stream, then tries every choice on ``rollouts`` determinizations
+(:func:`.search.redraw_hidden`: what the seat cannot see redrawn, every stream reseeded) played
+to the end by the play-out policy at every seat (:func:`play_out`), and takes the best mean win
+share. Every decision of every form is searched: the keep of a setup card, the pick (two
+players: the kept and removed pair; solo: the tokens kept) and a composer's card. A pick is
+simultaneous (C3): the seat searches before the other seats of its step have revealed, and in a
+play-out their picks of that step are made again, by the play-out policy on the redrawn hands.
+The loops resume where the table's counters point (ROUND, STEP, PHASE, SEAT, FIXED), all 0 at
+the start of an ordinary game. ``rollout``
 at 0 rollouts, or at a decision of one choice, plays exactly as its play-out policy.
 
 In solo, ``lookahead`` (:mod:`.policies`) stays a policy of its own: a view-only Monte Carlo of
@@ -55,9 +56,10 @@ by the same search as the other forms (play-outs by ``chaser``, cards and Pahha 
 One module past 600 lines: the three forms (draft, two players, solo) share the table, the
 composers and the scoring; split across modules they would read as less. Each form is a kernel
 of its own (:func:`play_draft_games`, :func:`play_two_player_games`, :func:`play_solo_games`), so
-that a run compiles only its own form. The search contract ("The search contract" below: copying a
-table, the determinization, the play-out) is here too: it resumes the three forms' loops and reads
-their counters; moving it to a ``search.py`` as the other games have it is still to do.
+that a run compiles only its own form. The search's play-out (:func:`play_out`, :func:`play_rest`)
+is here too, since it resumes the three forms' loops at the counters a searched decision leaves;
+what a search needs that the loops do not (copying a table, the determinization, a finished
+play-out's win share) is in :mod:`.search`, the split Fantastique's engine and search make.
 """
 
 from __future__ import annotations
@@ -78,6 +80,7 @@ from fairysim.sim.blocks import (
     worker_count,
 )
 from fairysim.sim.borrow import borrowed, borrowed_fields, keep_alive
+from fairysim.sim.concerto import search as table_search
 from fairysim.sim.concerto.greedy import (
     best_chased_token,
     best_keep,
@@ -102,6 +105,7 @@ from fairysim.sim.concerto.rules import (
     KEEP_DEALT_CARD,
     KEEP_DRAWN_CARD,
     MAX_CHOICES,
+    MAX_ROUNDS,
     MAX_SEATS,
     N_KINDS,
     N_PARTS,
@@ -143,6 +147,7 @@ from fairysim.sim.concerto.rules import (
     award_honors,
     multiset_choices,
 )
+from fairysim.sim.concerto.search import copy_table, redraw_hidden, win_share_of
 from fairysim.sim.rng import (
     RNG_STATE_SIZE,
     lay_out_counts,
@@ -151,7 +156,7 @@ from fairysim.sim.rng import (
     shuffle_prefix,
 )
 from fairysim.sim.scratch import stack_int64
-from fairysim.sim.search import ROLLOUTS, copy_1d, copy_2d, make_rollout_search
+from fairysim.sim.search import ROLLOUTS, make_rollout_search
 
 SeatPolicies = namedtuple("SeatPolicies", ["policy_ids", "policies", "reads_view", "weights"])
 """Who decides for each seat, passed through the game loop as one value: each seat's built-in
@@ -192,6 +197,7 @@ Table = namedtuple(
         "harpist_words",  # int64[N_HARPISTS, N_KINDS]
         "counters",  # int64[N_COUNTERS], slots below
         "playout_error",  # int64[4]: the error record of a search's play-outs
+        "standing",  # int64[MAX_SEATS, MAX_ROUNDS]: each seat's score after each round (PC6)
     ],
 )
 BAG_LEN = 0
@@ -216,6 +222,8 @@ DRAWN_B = 16
 COMPOSERS_DONE = 17  # solo: your composers of this round already resolved
 PAHHA_COMPOSERS = 18  # solo: the composers Pahha takes this round
 N_COUNTERS = 19
+assert table_search.BAG_LEN == BAG_LEN
+assert table_search.PILE_LEN == PILE_LEN
 
 PHASE_START = 0  # the round's hands are still to draw
 PHASE_PICK = 1  # the step's picks (solo: the round's card and keep decisions)
@@ -262,6 +270,7 @@ def new_table(tokens, need, psets, hsets):
         set_quota_words(hsets),
         np.zeros(N_COUNTERS, np.int64),
         np.zeros(4, np.int64),
+        np.zeros((MAX_SEATS, MAX_ROUNDS), np.int64),
     )
     for i in range(N_SCORE_CARDS):
         for k in range(N_KINDS):
@@ -799,9 +808,10 @@ def pass_left(hands, n_players):
 # decision (:func:`play_out`). ``search`` is None in ordinary runs, which prunes every branch
 # of the search (and its types) from the compiled loop.
 @nb.njit(cache=True, _nrt=False)
-def play_draft(t, n_players, seats, cards, error, search, scratch):
-    """3-4 players: two rounds of six simultaneous picks passing left (C3, C4)."""
-    return draft_loop(t, n_players, seats, cards, error, search, scratch)
+def play_draft(t, n_players, seats, cards, error, search, scratch, record):
+    """3-4 players: two rounds of six simultaneous picks passing left (C3, C4); with
+    ``record``, each seat's standing after each round into ``t.standing`` (PC6)."""
+    return draft_loop(t, n_players, seats, cards, error, search, scratch, record)
 
 
 # The play-outs' entries to the loops are dispatchers of their own: a play-out reached while
@@ -809,12 +819,12 @@ def play_draft(t, n_players, seats, cards, error, search, scratch):
 # recursive call, whose symbol a later process loading it from the cache cannot resolve.
 @nb.njit(cache=True, _nrt=False)
 def play_draft_plain(t, n_players, seats, cards, error):
-    """:func:`play_draft` without a search, for the play-outs."""
-    return draft_loop(t, n_players, seats, cards, error, None, None)
+    """:func:`play_draft` without a search or standings, for the play-outs."""
+    return draft_loop(t, n_players, seats, cards, error, None, None, False)
 
 
 @nb.njit(cache=True, inline="always")
-def draft_loop(t, n_players, seats, cards, error, search, scratch):
+def draft_loop(t, n_players, seats, cards, error, search, scratch, record):
     """:func:`play_draft`'s loop."""
     phase = t.counters[PHASE]
     first_step = t.counters[STEP]
@@ -868,25 +878,28 @@ def draft_loop(t, n_players, seats, cards, error, search, scratch):
                 ):
                     return False
             pass_left(t.hands, n_players)
+        if record:
+            record_standing(t, n_players, cards.need, round_)
         phase = PHASE_START
         first_step = 0
     return True
 
 
 @nb.njit(cache=True, _nrt=False)
-def play_two_player(t, seats, cards, error, search, scratch):
-    """2 players (C7): four rounds of 6 drawn tokens, 3 picks each keeping 1 and removing 1."""
-    return two_player_loop(t, seats, cards, error, search, scratch)
+def play_two_player(t, seats, cards, error, search, scratch, record):
+    """2 players (C7): four rounds of 6 drawn tokens, 3 picks each keeping 1 and removing 1;
+    ``record`` as in :func:`play_draft`."""
+    return two_player_loop(t, seats, cards, error, search, scratch, record)
 
 
 @nb.njit(cache=True, _nrt=False)
 def play_two_player_plain(t, seats, cards, error):
-    """:func:`play_two_player` without a search, for the play-outs."""
-    return two_player_loop(t, seats, cards, error, None, None)
+    """:func:`play_two_player` without a search or standings, for the play-outs."""
+    return two_player_loop(t, seats, cards, error, None, None, False)
 
 
 @nb.njit(cache=True, inline="always")
-def two_player_loop(t, seats, cards, error, search, scratch):
+def two_player_loop(t, seats, cards, error, search, scratch, record):
     """:func:`play_two_player`'s loop."""
     phase = t.counters[PHASE]
     first_step = t.counters[STEP]
@@ -939,14 +952,17 @@ def two_player_loop(t, seats, cards, error, search, scratch):
                 ):
                     return False
             pass_left(t.hands, 2)
+        if record:
+            record_standing(t, 2, cards.need, round_)
         phase = PHASE_START
         first_step = 0
     return True
 
 
 @nb.njit(cache=True, inline="always")
-def play_solo(t, seats, cards, error, search, scratch):
-    """Solo against Pahha (C8): seven rounds by the round table."""
+def play_solo(t, seats, cards, error, search, scratch, record):
+    """Solo against Pahha (C8): seven rounds by the round table; ``record`` as in
+    :func:`play_draft` (Pahha a seat of the standings)."""
     phase = t.counters[PHASE]
     for round_ in range(t.counters[ROUND], SOLO_ROUNDS):
         draw = SOLO_DRAW[round_]
@@ -988,14 +1004,16 @@ def play_solo(t, seats, cards, error, search, scratch):
             card = draw_card(t)
             if card >= 0:
                 gain_card(t, PAHHA, card, False)
+        if record:
+            record_standing(t, 1, cards.need, round_)
         phase = PHASE_START
     return True
 
 
 @nb.njit(cache=True, _nrt=False)
 def play_solo_plain(t, seats, cards, error):
-    """:func:`play_solo` without a search, for the play-outs."""
-    return play_solo(t, seats, cards, error, None, None)
+    """:func:`play_solo` without a search or standings, for the play-outs."""
+    return play_solo(t, seats, cards, error, None, None, False)
 
 
 @nb.njit(cache=True, inline="always")
@@ -1026,42 +1044,78 @@ def final_scoring(t, n_players, need):
     award_honors(t.parts, n_seats)  # C6 (in solo between you and Pahha, C8)
 
 
+@nb.njit(cache=True)
+def record_standing(t, n_players, need, round_):
+    """Ruling PC6: every seat's standing after round ``round_`` into ``t.standing``, the score
+    :func:`final_scoring` gives it if the game ended now (honors among the orchestras as they
+    stand, Pahha's face-down cards at 3 each). ``t.parts`` is scratch until the game's own final
+    scoring; nothing the game reads changes. (Not inlined: a trace's cost stays out of the
+    ordinary loops' code.)"""
+    final_scoring(t, n_players, need)
+    for s in range(seats_of(n_players)):
+        total = 0
+        for p in range(N_PARTS):
+            total += t.parts[s, p]
+        t.standing[s, round_] = total
+
+
 @nb.njit(cache=True, inline="always")
 def play_game(
-    t, seed, game, n_players, seats, cards, fixed_setup, out, row, error, search, scratch
-):
+    t, seed, game, n_players, seats, cards, fixed_setup, out, row, trace, record_trace, error,
+    search, scratch,
+):  # fmt: skip
     """Play game ``game`` of 3-4 players on table ``t`` and write its outcome into row ``row``
-    of ``out``. False when a policy answered illegally (``error`` says where)."""
+    of ``out``, and with ``record_trace`` every seat's standing after each round into row ``row``
+    of ``trace`` (ruling PC6). False when a policy answered illegally (``error`` says where)."""
     n_seats = setup_game(t, seed, game, n_players, fixed_setup)
-    if not play_draft(t, n_players, seats, cards, error, search, scratch):
+    if not play_draft(t, n_players, seats, cards, error, search, scratch, record_trace):
         return False
     final_scoring(t, n_players, cards.need)
     write_outcome(t, n_players, n_seats, cards.need, out, row)
+    if record_trace:
+        write_trace(t, n_seats, trace, row)
     return True
 
 
 @nb.njit(cache=True, inline="always")
 def play_two_player_game(
-    t, seed, game, seats, cards, fixed_setup, out, row, error, search, scratch
-):
+    t, seed, game, seats, cards, fixed_setup, out, row, trace, record_trace, error, search,
+    scratch,
+):  # fmt: skip
     """:func:`play_game` for a game of 2 players (C7)."""
     n_seats = setup_game(t, seed, game, 2, fixed_setup)
-    if not play_two_player(t, seats, cards, error, search, scratch):
+    if not play_two_player(t, seats, cards, error, search, scratch, record_trace):
         return False
     final_scoring(t, 2, cards.need)
     write_outcome(t, 2, n_seats, cards.need, out, row)
+    if record_trace:
+        write_trace(t, n_seats, trace, row)
     return True
 
 
 @nb.njit(cache=True, inline="always")
-def play_solo_game(t, seed, game, seats, cards, fixed_setup, out, row, error, search, scratch):
-    """:func:`play_game` for a solo game (C8)."""
+def play_solo_game(
+    t, seed, game, seats, cards, fixed_setup, out, row, trace, record_trace, error, search,
+    scratch,
+):  # fmt: skip
+    """:func:`play_game` for a solo game (C8): Pahha is the trace's second seat."""
     setup_game(t, seed, game, 1, fixed_setup)
-    if not play_solo(t, seats, cards, error, search, scratch):
+    if not play_solo(t, seats, cards, error, search, scratch, record_trace):
         return False
     final_scoring(t, 1, cards.need)
     write_outcome(t, 1, seats_of(1), cards.need, out, row)
+    if record_trace:
+        write_trace(t, seats_of(1), trace, row)
     return True
+
+
+@nb.njit(cache=True, inline="always")
+def write_trace(t, n_seats, trace, row):
+    """Copy the standings of the finished game on ``t`` (``trace.shape[2]`` rounds, its form's)
+    into row ``row`` of ``trace`` (ruling PC6)."""
+    for s in range(n_seats):
+        for r in range(trace.shape[2]):
+            trace[row, s, r] = t.standing[s, r]
 
 
 @nb.njit(cache=True, inline="always")
@@ -1135,100 +1189,9 @@ def write_outcome(t, n_players, n_seats, need, out, row):
     out.forced_exchanged[row] = t.counters[FORCED_DONE]
 
 
-# --- The search contract (fairysim.sim.search): copy a table, redraw what a seat cannot see,
-# play to the end. A ``rollout`` seat's search runs on two scratch tables of its worker.
-
-
-@nb.njit(cache=True)
-def copy_table(src, dst):
-    """``dst`` becomes a copy of the game state on ``src`` (the static arrays, written once by
-    :func:`new_table`, and the view, filled before every question, are left)."""
-    copy_1d(src.bag, dst.bag)
-    copy_1d(src.pile, dst.pile)
-    copy_1d(src.discard, dst.discard)
-    copy_1d(src.public, dst.public)
-    copy_2d(src.dealt, dst.dealt)
-    copy_2d(src.held, dst.held)
-    copy_1d(src.n_held, dst.n_held)
-    copy_2d(src.hands, dst.hands)
-    copy_2d(src.orchestra, dst.orchestra)
-    copy_1d(src.removed, dst.removed)
-    copy_1d(src.pick, dst.pick)
-    copy_1d(src.remove, dst.remove)
-    copy_1d(src.kept, dst.kept)
-    copy_1d(src.keep, dst.keep)
-    copy_2d(src.choices, dst.choices)
-    copy_1d(src.deal_rng, dst.deal_rng)
-    copy_2d(src.policy_rng, dst.policy_rng)
-    copy_1d(src.counters, dst.counters)
-
-
-@nb.njit(cache=True)
-def redraw_hidden(t, seat, key, context):
-    """Redraw on ``t`` what ``seat`` cannot see, consistently with its view (C3, C8), and reseed
-    the deal stream and every seat's policy stream from ``key``.
-
-    The seat is assumed to know its view and nothing more (it remembers no hand it passed):
-    its own hand, setup cards and chosen card, every orchestra, the removed tokens, the face-up
-    and discarded score cards, and how many cards each pile and Pahha hold. Hidden, and redrawn:
-    the other players' hands and the bag (one pool of tokens, dealt back into hands of the same
-    sizes, the rest the bag), and the draw pile, the other players' setup cards and Pahha's
-    face-down cards (one pool of score cards, dealt back into the same places). The other
-    players' choices of the pending step are hidden too (C3): their picks are made again in the
-    play-out, and a setup card they chose is forgotten (it is among the redrawn cards).
-    """
-    n_players = context[0]
-    seed_game_streams(t.deal_rng, t.policy_rng, key, 0, MAX_SEATS)
-    bag_len = t.counters[BAG_LEN]
-    m = bag_len  # the bag's drawn part holds the other hands' tokens while they are shuffled
-    for s in range(n_players):
-        if s != seat:
-            for k in range(N_KINDS):
-                for _ in range(t.hands[s, k]):
-                    t.bag[m] = k
-                    m += 1
-    shuffle_prefix(t.deal_rng, t.bag, m)
-    m = bag_len
-    for s in range(n_players):
-        if s != seat:
-            size = 0
-            for k in range(N_KINDS):
-                size += t.hands[s, k]
-                t.hands[s, k] = 0
-            for _ in range(size):
-                t.hands[s, t.bag[m]] += 1
-                m += 1
-    pool = stack_int64(N_SCORE_CARDS)
-    m = 0
-    for i in range(t.counters[PILE_LEN]):
-        pool[m] = t.pile[i]
-        m += 1
-    for s in range(n_players):
-        if s != seat:
-            t.kept[s] = -1
-            for i in range(DEALT_SCORE_CARDS):
-                if t.dealt[s, i] >= 0:
-                    pool[m] = t.dealt[s, i]
-                    m += 1
-    if n_players == 1:  # C8: Pahha's cards are face down
-        for i in range(t.n_held[PAHHA]):
-            pool[m] = t.held[PAHHA, i]
-            m += 1
-    shuffle_prefix(t.deal_rng, pool, m)
-    m = 0
-    for i in range(t.counters[PILE_LEN]):
-        t.pile[i] = pool[m]
-        m += 1
-    for s in range(n_players):
-        if s != seat:
-            for i in range(DEALT_SCORE_CARDS):
-                if t.dealt[s, i] >= 0:
-                    t.dealt[s, i] = pool[m]
-                    m += 1
-    if n_players == 1:
-        for i in range(t.n_held[PAHHA]):
-            t.held[PAHHA, i] = pool[m]
-            m += 1
+# --- The search contract (fairysim.sim.search): the play-out, which resumes the loops above
+# (copying a table and the determinization are in .search). A ``rollout`` seat's search runs on
+# two scratch tables of its worker.
 
 
 @nb.njit(cache=True)
@@ -1271,30 +1234,6 @@ def play_rest(t, seat, context):
         return 0.0
     final_scoring(t, n_players, cards.need)
     return win_share_of(t.parts, n_players, seat)
-
-
-@nb.njit(cache=True, inline="always")
-def win_share_of(parts, n_players, seat):
-    """``seat``'s win share of a finished game with score parts ``parts`` (ties split; in solo
-    a tie is Pahha's, C8), as :func:`write_outcome` records it."""
-    n_seats = seats_of(n_players)
-    best = -(1 << 60)
-    mine = 0
-    winners = 0
-    for s in range(n_seats):
-        total = 0
-        for p in range(N_PARTS):
-            total += parts[s, p]
-        if s == seat:
-            mine = total
-        if total > best:
-            best = total
-            winners = 1
-        elif total == best:
-            winners += 1
-    if n_players == 1:
-        return 1.0 if mine == best and winners == 1 else 0.0
-    return 1.0 / winners if mine == best else 0.0
 
 
 concerto_search = make_rollout_search(copy_table, redraw_hidden, play_out)
@@ -1348,8 +1287,9 @@ def _search_context(flag, n_players, cards, playout):
 # form.
 @nb.njit(cache=True, _nrt=False)
 def play_draft_block(
-    t, seed, first_game, lo, hi, n_players, seats, cards, fixed_setup, out, error, search, scratch
-):
+    t, seed, first_game, lo, hi, n_players, seats, cards, fixed_setup, out, trace, record_trace,
+    error, search, scratch,
+):  # fmt: skip
     """Play games ``first_game + lo .. first_game + hi - 1`` of 3-4 players into rows
     ``lo .. hi - 1``.
 
@@ -1359,8 +1299,8 @@ def play_draft_block(
     for row in range(lo, hi):
         game = first_game + row
         ok = play_game(
-            t, seed, game, n_players, seats, cards, fixed_setup, out, row, error[1:], search,
-            scratch,
+            t, seed, game, n_players, seats, cards, fixed_setup, out, row, trace, record_trace,
+            error[1:], search, scratch,
         )  # fmt: skip
         # A game whose policy answers illegally stops the block; the record says where and why.
         if not ok:
@@ -1370,14 +1310,16 @@ def play_draft_block(
 
 @nb.njit(cache=True, _nrt=False)
 def play_two_player_block(
-    t, seed, first_game, lo, hi, seats, cards, fixed_setup, out, error, search, scratch
-):
+    t, seed, first_game, lo, hi, seats, cards, fixed_setup, out, trace, record_trace, error,
+    search, scratch,
+):  # fmt: skip
     """:func:`play_draft_block` for games of 2 players (C7)."""
     for row in range(lo, hi):
         game = first_game + row
         ok = play_two_player_game(
-            t, seed, game, seats, cards, fixed_setup, out, row, error[1:], search, scratch
-        )
+            t, seed, game, seats, cards, fixed_setup, out, row, trace, record_trace, error[1:],
+            search, scratch,
+        )  # fmt: skip
         if not ok:
             error[ERROR_ROW] = row
             return
@@ -1385,15 +1327,17 @@ def play_two_player_block(
 
 @nb.njit(cache=True, _nrt=False)
 def play_solo_block(
-    t, seed, first_game, lo, hi, seats, cards, fixed_setup, out, error, search, scratch
-):
+    t, seed, first_game, lo, hi, seats, cards, fixed_setup, out, trace, record_trace, error,
+    search, scratch,
+):  # fmt: skip
     """:func:`play_draft_block` for solo games (C8): ``play_solo`` is inlined through
     :func:`play_solo_game`, since calling it cost a solo game ~9 % of its time."""
     for row in range(lo, hi):
         game = first_game + row
         ok = play_solo_game(
-            t, seed, game, seats, cards, fixed_setup, out, row, error[1:], search, scratch
-        )
+            t, seed, game, seats, cards, fixed_setup, out, row, trace, record_trace, error[1:],
+            search, scratch,
+        )  # fmt: skip
         if not ok:
             error[ERROR_ROW] = row
             return
@@ -1414,6 +1358,8 @@ def play_draft_games(
     hsets,
     fixed_setup,
     out,
+    trace,
+    record_trace,
     errors,
     n_threads,
     search,
@@ -1446,13 +1392,14 @@ def play_draft_games(
         context = search_context(flag, n_players, cards, playout)
         t, block_out = borrowed_fields(owner), borrowed_fields(out)
         fixed, block_errors = borrowed(fixed_setup), borrowed(errors)
+        block_trace = borrowed(trace)
         block = claim_block(queue)
         while block < n_blocks:
             lo, hi = block_rows(block, GAMES_PER_BLOCK, n_games)
             error = block_errors[block]
             play_draft_block(
-                t, seed, first_game, lo, hi, n_players, seats, cards, fixed, block_out, error,
-                context, scratch,
+                t, seed, first_game, lo, hi, n_players, seats, cards, fixed, block_out,
+                block_trace, record_trace, error, context, scratch,
             )  # fmt: skip
             block = claim_block(queue)
         keep_alive(owner)
@@ -1475,6 +1422,8 @@ def play_two_player_games(
     hsets,
     fixed_setup,
     out,
+    trace,
+    record_trace,
     errors,
     n_threads,
     search,
@@ -1503,13 +1452,14 @@ def play_two_player_games(
         context = search_context(flag, 2, cards, playout)
         t, block_out = borrowed_fields(owner), borrowed_fields(out)
         fixed, block_errors = borrowed(fixed_setup), borrowed(errors)
+        block_trace = borrowed(trace)
         block = claim_block(queue)
         while block < n_blocks:
             lo, hi = block_rows(block, GAMES_PER_BLOCK, n_games)
             error = block_errors[block]
             play_two_player_block(
-                t, seed, first_game, lo, hi, seats, cards, fixed, block_out, error, context,
-                scratch,
+                t, seed, first_game, lo, hi, seats, cards, fixed, block_out, block_trace,
+                record_trace, error, context, scratch,
             )  # fmt: skip
             block = claim_block(queue)
         keep_alive(owner)
@@ -1532,6 +1482,8 @@ def play_solo_games(
     hsets,
     fixed_setup,
     out,
+    trace,
+    record_trace,
     errors,
     n_threads,
     search,
@@ -1560,13 +1512,14 @@ def play_solo_games(
         context = search_context(flag, 1, cards, playout)
         t, block_out = borrowed_fields(owner), borrowed_fields(out)
         fixed, block_errors = borrowed(fixed_setup), borrowed(errors)
+        block_trace = borrowed(trace)
         block = claim_block(queue)
         while block < n_blocks:
             lo, hi = block_rows(block, GAMES_PER_BLOCK, n_games)
             error = block_errors[block]
             play_solo_block(
-                t, seed, first_game, lo, hi, seats, cards, fixed, block_out, error, context,
-                scratch,
+                t, seed, first_game, lo, hi, seats, cards, fixed, block_out, block_trace,
+                record_trace, error, context, scratch,
             )  # fmt: skip
             block = claim_block(queue)
         keep_alive(owner)
@@ -1598,6 +1551,8 @@ def play_games(
     hsets,
     fixed_setup,
     out,
+    trace,
+    record_trace,
     errors,
     n_threads,
     search=None,
@@ -1611,9 +1566,13 @@ def play_games(
     games as they come free (:mod:`fairysim.sim.blocks`); ``errors`` holds one record per block
     (:func:`fairysim.sim.batch.new_error_records`). Results depend only on (seed, game), never on
     the thread that plays a game.
+
+    ``trace`` (int64[games, seats, rounds of the form]) gets every seat's standing after each
+    round (ruling PC6) where ``record_trace`` is True; otherwise it may be any array of that
+    type, and the kernel is the same one.
     """
     rest = (policy_ids, policies, reads_view, weights, need, tokens, psets, hsets)
-    rest += (fixed_setup, out, errors, n_threads, search)
+    rest += (fixed_setup, out, trace, record_trace, errors, n_threads, search)
     kernel = engine_kernel(n_players)
     if kernel is play_draft_games:
         kernel(seed, first_game, n_players, *rest)

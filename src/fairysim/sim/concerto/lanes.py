@@ -83,6 +83,7 @@ from fairysim.sim.concerto.rules import (
     MULTITALENTED,
     MULTITALENTED_POINTS,
     N_KINDS,
+    N_PARTS,
     N_SCORE_CARDS,
     PAHHA,
     POINTS_PER_SCORE_CARD,
@@ -218,6 +219,7 @@ def lane_table(store, t, lane):
         t.harpist_words,
         store.counters[lane],
         t.playout_error,
+        t.standing,
     )
 
 
@@ -589,12 +591,33 @@ def finish_games(S, store, t, n_players, need, out, row0, nl):
         write_outcome(lt, n_players, n_seats, need, out, row0 + lane)
 
 
+@nb.njit(cache=True)
+def record_lane_standings(S, store, t, n_players, need, trace, row0, nl, round_):
+    """Ruling PC6: each of the first ``nl`` games' standings after round ``round_`` into rows
+    ``row0 ..`` of ``trace``, scored on its table as :func:`.engine.record_standing` scores
+    them (the orchestras copied from the lane state first, as :func:`finish_games` does).
+    (Not inlined: a trace's cost stays out of the ordinary block's code.)"""
+    n_seats = seats_of(n_players)
+    for lane in range(nl):
+        lt = lane_table(store, t, lane)
+        for s in range(n_seats):
+            orchestra_of(S, lane, s, lt.orchestra[s])
+        final_scoring(lt, n_players, need)
+        for s in range(n_seats):
+            total = 0
+            for p in range(N_PARTS):
+                total += lt.parts[s, p]
+            trace[row0 + lane, s, round_] = total
+
+
 @nb.njit(cache=True, _nrt=False)
 def play_lane_block(
-    S, store, t, seed, first_game, lo, hi, n_players, need, fixed_setup, out, slots
-):
+    S, store, t, seed, first_game, lo, hi, n_players, need, fixed_setup, out, trace,
+    record_trace, slots,
+):  # fmt: skip
     """Play games ``first_game + lo .. first_game + hi - 1`` into rows ``lo .. hi - 1``,
-    ``LANES`` at a time (``_nrt=False`` as :func:`.engine.play_draft_block`)."""
+    ``LANES`` at a time (``_nrt=False`` as :func:`.engine.play_draft_block`), with
+    ``record_trace`` every seat's standing after each round into ``trace`` (PC6)."""
     for row0 in range(lo, hi, LANES):
         nl = min(LANES, hi - row0)
         start_games(S, store, t, seed, first_game, n_players, fixed_setup, need, row0, nl, slots)
@@ -605,6 +628,8 @@ def play_lane_block(
                 if round_ == 0:
                     reveal_dealt_cards(store, t, 1)
                 resolve_solo_composers(S, store, t, round_, need, slots)
+                if record_trace:
+                    record_lane_standings(S, store, t, 1, need, trace, row0, nl, round_)
         else:
             for round_ in range(DRAFT_ROUNDS):
                 for step in range(HAND_SIZE):
@@ -616,15 +641,18 @@ def play_lane_block(
                     if round_ == 0 and step == 0:
                         reveal_dealt_cards(store, t, n_players)
                     resolve_composers(S, store, t, n_players, need, slots)
+                if record_trace:
+                    record_lane_standings(S, store, t, n_players, need, trace, row0, nl, round_)
         finish_games(S, store, t, n_players, need, out, row0, nl)
 
 
 @nb.njit(cache=True, parallel=True)
 def play_greedy_games(
-    seed, first_game, n_players, need, tokens, psets, hsets, fixed_setup, out, n_threads
-):
+    seed, first_game, n_players, need, tokens, psets, hsets, fixed_setup, out, trace,
+    record_trace, n_threads,
+):  # fmt: skip
     """:func:`.engine.play_games` for a table of :data:`PLAYER_COUNTS` players where every seat
-    plays greedy, in lanes.
+    plays greedy, in lanes (``trace`` and ``record_trace`` as there, ruling PC6).
 
     The same arguments but the policies (greedy's answers are built in) and the error records
     (greedy never answers illegally), and the same results, game by game.
@@ -654,6 +682,8 @@ def play_greedy_games(
                 borrowed(need),
                 borrowed(fixed_setup),
                 borrowed_fields(out),
+                borrowed(trace),
+                record_trace,
                 borrowed(slots),
             )
             block = claim_block(queue)

@@ -21,7 +21,7 @@ from fairysim.sim.batch import (
     tidy_frame,
 )
 from fairysim.sim.concerto.cards import ConcertoCards, load_cards
-from fairysim.sim.concerto.engine import new_outcome, play_games
+from fairysim.sim.concerto.engine import OUTCOME_COLUMNS, new_outcome, play_games
 from fairysim.sim.concerto.lanes import PLAYER_COUNTS as LANE_PLAYER_COUNTS
 from fairysim.sim.concerto.lanes import play_greedy_games
 from fairysim.sim.concerto.policies import GREEDY, POLICIES, ROLLOUT
@@ -31,6 +31,7 @@ from fairysim.sim.concerto.rules import (
     MAX_SEATS,
     PART_NAMES,
     SOLOISTS,
+    form_rounds,
     soloist_index,
 )
 from fairysim.sim.concerto.spec import NAME, PAHHA_NOTE, PAHHA_POLICY
@@ -39,6 +40,10 @@ from fairysim.sim.policy import Policy, seat_policies
 from fairysim.sim.search import playout_policy
 
 SETUP_COLUMNS = ("players", "soloist_card", "pianist_card", "harpist_card", "popularity_kind")
+
+TRACE = "score_round"
+"""The array of a traced run (``trace=True``): each seat's standing after each round (ruling
+PC6), the tidy rows' ``score_round_1`` .. ``score_round_N`` (the spec's ``trace_prefix``)."""
 
 
 @dataclass(frozen=True)
@@ -225,6 +230,7 @@ def play_chunks(
     threads: int | None = None,
     progress: Progress | None = None,
     lanes: bool = True,
+    trace: bool = False,
 ) -> Iterator[tuple[int, dict[str, np.ndarray]]]:
     """Yield ``(first_game, arrays)`` chunk by chunk, for games ``first_game`` onwards (a sweep
     hands game ranges of one run to different workers).
@@ -236,7 +242,9 @@ def play_chunks(
     Per-row arrays (shape ``(n, seats)``) are the :data:`SEAT_COLUMNS`; per-game arrays (shape
     ``(n,)``) are the setup codes ``soloist_card``, ``pianist_card``, ``harpist_card``,
     ``popularity_kind`` and the bookkeeping ``bag_left``, ``tokens_removed``, ``pile_left``,
-    ``discarded``.
+    ``discarded``. With ``trace``, ``score_round`` of shape ``(n, seats, rounds)`` (rounds of the
+    form: 2, 4 for two players, 7 solo, Pahha the second seat): each seat's standing after each
+    round, the score it would have if the game ended then (ruling PC6).
     """
     seats = seat_policies(setup.policies, MAX_SEATS)
     search = search_context(setup)
@@ -250,27 +258,39 @@ def play_chunks(
         and all(seats.ids[: setup.players] == GREEDY)
     )
 
+    rounds = form_rounds(setup.players)
+
     def play_chunk(first: int, n: int) -> dict[str, np.ndarray]:
         out = new_outcome(n, setup.seats)
+        trace_out = np.zeros((n if trace else 1, setup.seats, rounds), np.int64)
         threads = nb.get_num_threads()
         if in_lanes:
-            play_greedy_games(setup.seed, first, setup.players, *card_arrays, fixed, out, threads)
-            return outcome_arrays(out, forced=False)
-        errors = new_error_records(n)
-        play_games(
-            setup.seed,
-            first,
-            setup.players,
-            *seats,
-            *card_arrays,
-            fixed,
-            out,
-            errors,
-            threads,
-            search,
-        )
-        raise_first_illegal_choice(errors, first, DECISIONS)
-        return outcome_arrays(out, forced=bool(setup.forced_card))
+            play_greedy_games(
+                setup.seed, first, setup.players, *card_arrays, fixed, out, trace_out, trace,
+                threads,
+            )  # fmt: skip
+            arrays = outcome_arrays(out, forced=False)
+        else:
+            errors = new_error_records(n)
+            play_games(
+                setup.seed,
+                first,
+                setup.players,
+                *seats,
+                *card_arrays,
+                fixed,
+                out,
+                trace_out,
+                trace,
+                errors,
+                threads,
+                search,
+            )
+            raise_first_illegal_choice(errors, first, DECISIONS)
+            arrays = outcome_arrays(out, forced=bool(setup.forced_card))
+        if trace:
+            arrays[TRACE] = trace_out.astype(OUTCOME_COLUMNS["score"][0])
+        return arrays
 
     yield from run_chunks(play_chunk, games, chunk_games, progress, threads, first_game)
 

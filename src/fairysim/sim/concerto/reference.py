@@ -116,6 +116,7 @@ class GameState:
     harpist_card: int = 0
     log: list | None = field(default=None, repr=False)  # event records for a replay, or None
     forced: tuple[int, int] | None = None  # card effects (PC5): exchange_forced_card's answer
+    standings: list | None = field(default=None, repr=False)  # PC6: scores after each round
 
 
 def shuffled(rng: np.ndarray, items: list[int]) -> list[int]:
@@ -370,15 +371,21 @@ def pass_left(state: GameState) -> None:
 
 
 def record_round(state: GameState, round_: int) -> None:
-    """Record each seat's orchestra and the score it would have if the game ended now."""
-    if state.log is not None:
-        record(
-            state,
-            "round_end",
-            round=round_,
-            orchestras=[[p.orchestra[k] for k in range(N_KINDS)] for p in state.players],
-            scores=[sum(parts.values()) for parts in final_scoring(state)],
-        )
+    """Each seat's standing at the end of a round (ruling PC6): the score it would have if the
+    game ended now, appended to ``state.standings`` when tracing and recorded, with the
+    orchestras, in the log when there is one."""
+    if state.log is None and state.standings is None:
+        return
+    scores = [sum(parts.values()) for parts in final_scoring(state)]
+    if state.standings is not None:
+        state.standings.append(scores)
+    record(
+        state,
+        "round_end",
+        round=round_,
+        orchestras=[[p.orchestra[k] for k in range(N_KINDS)] for p in state.players],
+        scores=scores,
+    )
 
 
 def record_hands(state: GameState, round_: int) -> None:
@@ -528,22 +535,25 @@ def final_scoring(state: GameState) -> list[dict[str, int]]:
     return scores
 
 
-def play_game(setup, game: int, log: list | None = None) -> dict:
+def play_game(setup, game: int, log: list | None = None, trace: bool = False) -> dict:
     """Play game ``game`` of ``setup`` (a :class:`.simulate.ConcertoSetup`).
 
     ``log``, when given, receives the game's event records (the deal, each decision with its
     choices, each round's orchestras and scores, the final scoring), for :mod:`.narrate`;
-    recording changes no draw and no decision.
+    recording changes no draw and no decision. ``trace`` adds ``score_round``: each seat's
+    standing after each round of its form (ruling PC6), the last the final score.
 
     Returns
     -------
     dict
         ``score``, ``parts`` (rows of rules.PART_NAMES), ``rank``, ``win_share``, ``cards_held``,
         ``cards_completed``, ``held_mask``, ``completed_mask``, ``orchestra`` per seat, and the
-        setup and bookkeeping values of the game (names as in the engine's Outcome).
+        setup and bookkeeping values of the game (names as in the engine's Outcome); with
+        ``trace``, ``score_round`` (per seat, one score per round).
     """
     state = setup_game(setup, game)
     state.log = log
+    state.standings = [] if trace else None
     record(
         state,
         "deal",
@@ -619,13 +629,19 @@ def play_game(setup, game: int, log: list | None = None) -> dict:
             if state.forced is not None
             else {}
         ),
+        **(
+            {"score_round": [list(seat) for seat in zip(*state.standings, strict=True)]}
+            if trace
+            else {}
+        ),
     }
 
 
-def play_games(setup, games: int, first_game: int = 0) -> list[dict]:
+def play_games(setup, games: int, first_game: int = 0, trace: bool = False) -> list[dict]:
     """Play ``games`` games from ``first_game`` with the reference engine, which cannot seat
-    ``rollout`` (its search runs in the jitted engine only)."""
+    ``rollout`` (its search runs in the jitted engine only); ``trace`` as in
+    :func:`play_game`."""
     assert MAX_SEATS >= 2
     if any(p.builtin_id == ROLLOUT for p in setup.policies):
         raise FairysimError("--policy", "the reference engine cannot play rollout")
-    return [play_game(setup, g) for g in range(first_game, first_game + games)]
+    return [play_game(setup, g, trace=trace) for g in range(first_game, first_game + games)]

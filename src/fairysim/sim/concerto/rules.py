@@ -49,6 +49,8 @@ SOLO_DRAW = (2, 3, 4, 5, 6, 4, 2)
 SOLO_KEEP = (1, 1, 2, 2, 3, 2, 1)
 """Solo round table (ruling C8): tokens drawn and tokens you keep; Pahha takes the rest."""
 SOLO_ROUNDS = len(SOLO_DRAW)
+MAX_ROUNDS = max(DRAFT_ROUNDS, TWO_PLAYER_ROUNDS, SOLO_ROUNDS)
+"""The most rounds of any form: the width of a table's per-round standings (ruling PC6)."""
 ORCHESTRA_SIZE = 12
 MIN_TOKENS = 1 + 4 * 12
 """The bag must hold the popularity token and 12 tokens for each of 4 players."""
@@ -88,6 +90,12 @@ def kind_index(name: str) -> int:
     if key in KIND_ALIASES:
         return KIND_ALIASES[key]
     raise ValueError(f"unknown kind {name!r}; kinds are {', '.join(KINDS)}")
+
+
+def form_rounds(players: int) -> int:
+    """Rounds of the form ``players`` plays: solo 7 (C8), two players 4 (C7), 3-4 players 2; a
+    trace records each seat's standing after each of them (ruling PC6)."""
+    return {1: SOLO_ROUNDS, 2: TWO_PLAYER_ROUNDS}.get(players, DRAFT_ROUNDS)
 
 
 def soloist_index(letter: str) -> int:

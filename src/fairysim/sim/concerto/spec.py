@@ -7,6 +7,7 @@ from __future__ import annotations
 from fairysim.sim.game import (
     BenchSpec,
     CardEffects,
+    Flag,
     GameSpec,
     ReportOption,
     ReportSpec,
@@ -196,6 +197,14 @@ SPEC = register(
                 column="harpist_card",
             ),
         ),
+        flags=(
+            Flag(
+                "trace",
+                "--trace",
+                "Add each seat's standing after every round to the --out rows: the score it "
+                "would have if the game ended then (ruling PC6; Pahha's row in solo).",
+            ),
+        ),
         score_parts=PART_NAMES,
         card_effects=CardEffects(
             cards="fairysim.sim.concerto.play:effect_cards",
@@ -213,6 +222,9 @@ SPEC = register(
             ruling="C4",
             note="seat index = turn order: composers resolve in seat order from seat 0 (C4)",
         ),
+        # --trace adds each seat's standing after round r as score_round_r (2 rounds at 3-4
+        # players, 4 at two, 7 solo; ruling PC6).
+        trace_prefix="score_round_",
         reports=(
             ReportSpec(
                 "concerto",
