@@ -132,10 +132,10 @@ def test_turn_order_rows_are_the_rows_grouped_by_turn_position():
 def test_report_help_states_every_default_as_a_number():
     runner = CliRunner(env={"COLUMNS": "250"})
     for name, needles in {
-        "fantastique": ["6,000", "default: 1)"],
-        "concerto": ["60,000"],
+        "fantastique": ["(default: 0.015)", "48,000", "default: 1)"],
+        "concerto": ["(default: 0.005)", "480,000"],
         "concerto-solo": ["100,000", "20,000"],
-        "fairyland": ["15,000", "1,000"],
+        "fairyland": ["(default: 0.01)", "120,000", "1,000"],
     }.items():
         result = runner.invoke(app, ["report", name, "--help"])
         assert result.exit_code == 0, result.output
