@@ -158,7 +158,9 @@ def precision_options(report: ReportSpec, options: dict[str, Any]) -> dict[str, 
 
         given["precision"] = check_precision(precision)
     if cap is not None:
-        if options["games"] is not None or (precision is None and report.precision_default is None):
+        if options["games"] is not None:
+            raise FairysimError("--max-games", "caps --precision; --games plays a fixed count")
+        if precision is None and report.precision_default is None:
             raise FairysimError("--max-games", "only caps --precision; give --precision too")
         given["max_games"] = check_games(cap, "--max-games")
     return given

@@ -80,7 +80,6 @@ from fairysim.sim.blocks import (
     worker_count,
 )
 from fairysim.sim.borrow import borrowed, borrowed_fields, keep_alive
-from fairysim.sim.concerto import search as table_search
 from fairysim.sim.concerto.greedy import (
     best_chased_token,
     best_keep,
@@ -147,7 +146,13 @@ from fairysim.sim.concerto.rules import (
     award_honors,
     multiset_choices,
 )
-from fairysim.sim.concerto.search import copy_table, redraw_hidden, win_share_of
+from fairysim.sim.concerto.search import (
+    BAG_LEN,
+    PILE_LEN,
+    copy_table,
+    redraw_hidden,
+    win_share_of,
+)
 from fairysim.sim.rng import (
     RNG_STATE_SIZE,
     lay_out_counts,
@@ -200,8 +205,7 @@ Table = namedtuple(
         "standing",  # int64[MAX_SEATS, MAX_ROUNDS]: each seat's score after each round (PC6)
     ],
 )
-BAG_LEN = 0
-PILE_LEN = 1
+# Slots 0 and 1, BAG_LEN and PILE_LEN, are defined in .search, whose determinization reads them.
 DISCARD_LEN = 2
 POPULARITY = 3
 SOLOIST = 4
@@ -222,8 +226,6 @@ DRAWN_B = 16
 COMPOSERS_DONE = 17  # solo: your composers of this round already resolved
 PAHHA_COMPOSERS = 18  # solo: the composers Pahha takes this round
 N_COUNTERS = 19
-assert table_search.BAG_LEN == BAG_LEN
-assert table_search.PILE_LEN == PILE_LEN
 
 PHASE_START = 0  # the round's hands are still to draw
 PHASE_PICK = 1  # the step's picks (solo: the round's card and keep decisions)

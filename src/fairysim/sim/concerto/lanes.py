@@ -47,6 +47,7 @@ from fairysim.sim.concerto.engine import (
     keep_drawn_card,
     new_table,
     offer_cards,
+    record_standing,
     reveal_dealt_card,
     seats_of,
     setup_game,
@@ -83,7 +84,6 @@ from fairysim.sim.concerto.rules import (
     MULTITALENTED,
     MULTITALENTED_POINTS,
     N_KINDS,
-    N_PARTS,
     N_SCORE_CARDS,
     PAHHA,
     POINTS_PER_SCORE_CARD,
@@ -579,14 +579,21 @@ def reveal_dealt_cards(store, t, n_players):
 
 
 @nb.njit(cache=True, inline="always")
+def lane_orchestras(S, lt, lane, n_seats):
+    """Write game ``lane``'s orchestras from the lane state onto its table ``lt``, which scoring
+    reads."""
+    for s in range(n_seats):
+        orchestra_of(S, lane, s, lt.orchestra[s])
+
+
+@nb.njit(cache=True, inline="always")
 def finish_games(S, store, t, n_players, need, out, row0, nl):
     """Score each of the first ``nl`` games on its table (:func:`.engine.final_scoring`) and
     write it into ``out`` (:func:`.engine.write_outcome`)."""
     n_seats = seats_of(n_players)
     for lane in range(nl):
         lt = lane_table(store, t, lane)
-        for s in range(n_seats):
-            orchestra_of(S, lane, s, lt.orchestra[s])
+        lane_orchestras(S, lt, lane, n_seats)
         final_scoring(lt, n_players, need)
         write_outcome(lt, n_players, n_seats, need, out, row0 + lane)
 
@@ -594,20 +601,16 @@ def finish_games(S, store, t, n_players, need, out, row0, nl):
 @nb.njit(cache=True)
 def record_lane_standings(S, store, t, n_players, need, trace, row0, nl, round_):
     """Ruling PC6: each of the first ``nl`` games' standings after round ``round_`` into rows
-    ``row0 ..`` of ``trace``, scored on its table as :func:`.engine.record_standing` scores
-    them (the orchestras copied from the lane state first, as :func:`finish_games` does).
-    (Not inlined: a trace's cost stays out of the ordinary block's code.)"""
+    ``row0 ..`` of ``trace``, by :func:`.engine.record_standing` on the game's table (its
+    ``standing`` is the worker's scratch, read at once). (Not inlined: a trace's cost stays out
+    of the ordinary block's code.)"""
     n_seats = seats_of(n_players)
     for lane in range(nl):
         lt = lane_table(store, t, lane)
+        lane_orchestras(S, lt, lane, n_seats)
+        record_standing(lt, n_players, need, round_)
         for s in range(n_seats):
-            orchestra_of(S, lane, s, lt.orchestra[s])
-        final_scoring(lt, n_players, need)
-        for s in range(n_seats):
-            total = 0
-            for p in range(N_PARTS):
-                total += lt.parts[s, p]
-            trace[row0 + lane, s, round_] = total
+            trace[row0 + lane, s, round_] = lt.standing[s, round_]
 
 
 @nb.njit(cache=True, _nrt=False)
