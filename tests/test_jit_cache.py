@@ -138,13 +138,32 @@ def test_unwritable_root_leaves_numba_default(monkeypatch, tmp_path):
     assert numba.config.CACHE_DIR == "unchanged"
 
 
-def test_prune_keeps_the_current_and_the_newest_others(tmp_path):
-    names = [f"digest{i}" for i in range(6)]
-    for i, name in enumerate(names):
-        folder = tmp_path / name
+def make_digest_folders(root, ages):
+    """A cache folder per age (seconds since last use), named digest0, digest1, ..."""
+    now = time.time()
+    for i, age in enumerate(ages):
+        folder = root / f"digest{i}"
         folder.mkdir()
         (folder / "kernel.nbi").write_text("x")
-        stamp = time.time() - 1000 + i  # digest5 newest
-        os.utime(folder, (stamp, stamp))
-    jit_cache.prune_other_digests(tmp_path, current="digest0", keep=2)
+        os.utime(folder, (now - age, now - age))
+    return now
+
+
+def test_prune_keeps_the_current_and_the_newest_others(tmp_path):
+    week = jit_cache.STALE_AFTER_SECONDS
+    # digest0 is the current one (oldest of all); digest5 the newest other
+    now = make_digest_folders(tmp_path, [10 * week, 9 * week, 8 * week, 3 * week, 2 * week, week])
+    jit_cache.prune_other_digests(tmp_path, current="digest0", keep=2, now=now)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["digest0", "digest4", "digest5"]
+
+
+def test_prune_keeps_folders_another_checkout_used_this_week(tmp_path):
+    """Six checkouts used in turn within a week keep their engines: none is pruned, however
+    many there are past the newest few."""
+    day = 24 * 3600
+    now = make_digest_folders(tmp_path, [6 * day, 5 * day, 4 * day, 3 * day, 2 * day, 60, 1])
+    jit_cache.prune_other_digests(tmp_path, current="digest6", keep=2, now=now)
+    assert len(list(tmp_path.iterdir())) == 7
+    # four days on, every folder past the newest two has gone a week unused
+    jit_cache.prune_other_digests(tmp_path, current="digest6", keep=2, now=now + 4 * day)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["digest4", "digest5", "digest6"]

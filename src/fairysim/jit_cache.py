@@ -12,8 +12,14 @@ So the cache lives in a folder keyed by a digest of every source file under ``si
 subpackage that defines jitted code (every kernel, rule and policy a kernel calls lives there):
 any edit to it starts a fresh folder, while an edit to the analysis, the reports or the command
 line (which define no kernel) keeps the compiled engines, and an unchanged tree (a second
-``fairysim`` call, a CI machine that keeps its home folder) finds its kernels again. Folders of
-other digests are pruned, all but the newest few.
+``fairysim`` call, a CI machine that keeps its home folder) finds its kernels again.
+
+Folders of other digests are pruned, but only those that are both past the newest few and unused
+for a week. One cache root is shared by every checkout of a user (several branches or worktrees,
+a CI clone beside a developer's tree), each with its own digest, and a process touches its own
+folder when it starts: a count alone would delete a folder that another checkout's running
+process is still reading and writing, and make checkouts used in turn recompile each other's
+engines.
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
+import time
 from pathlib import Path
 
 import numba
@@ -31,7 +38,11 @@ KERNEL_SUBPACKAGE = "sim"
 """The subpackage that holds every jitted function; only its source keys the cache."""
 
 KEEP_OTHER_DIGESTS = 3
-"""Cache folders of other source digests kept (newest first); older ones are removed."""
+"""Cache folders of other source digests always kept (newest first)."""
+
+STALE_AFTER_SECONDS = 7 * 24 * 3600
+"""A folder of another digest past the newest :data:`KEEP_OTHER_DIGESTS` is removed only when no
+process has started on it for this long (a week, in seconds)."""
 
 
 def source_digest(package_dir: Path = PACKAGE_DIR) -> str:
@@ -59,15 +70,27 @@ def cache_root() -> Path:
     return Path(base) / "fairysim" / "numba"
 
 
-def prune_other_digests(root: Path, current: str, keep: int = KEEP_OTHER_DIGESTS) -> None:
-    """Remove the cache folders of other digests under ``root``, all but the ``keep`` newest."""
+def prune_other_digests(
+    root: Path,
+    current: str,
+    keep: int = KEEP_OTHER_DIGESTS,
+    stale_after: float = STALE_AFTER_SECONDS,
+    now: float | None = None,
+) -> None:
+    """Remove the cache folders of other digests under ``root`` that are past the ``keep``
+    newest and whose last use (the folder's time stamp) is at least ``stale_after`` seconds
+    before ``now`` (default: the current time)."""
+    now = time.time() if now is None else now
     try:
-        others = [p for p in root.iterdir() if p.is_dir() and p.name != current]
+        others = [
+            (p, p.stat().st_mtime) for p in root.iterdir() if p.is_dir() and p.name != current
+        ]
     except OSError:
-        return
-    others.sort(key=lambda p: p.stat().st_mtime, reverse=True)
-    for stale in others[keep:]:
-        shutil.rmtree(stale, ignore_errors=True)
+        return  # a folder removed by another process while listed: prune next time
+    others.sort(key=lambda item: item[1], reverse=True)
+    for stale, used in others[keep:]:
+        if now - used >= stale_after:
+            shutil.rmtree(stale, ignore_errors=True)
 
 
 def use_source_keyed_cache() -> Path | None:
