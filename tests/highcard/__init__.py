@@ -74,20 +74,29 @@ class HighCardSetup(GameSetup):
     deck: str
     forced_card: int = 0
     forced_seat: int = 0
+    removed_card: int = 0
     game = NAME
 
     def choices(self) -> list[str]:
         return [f"{self.deck} deck"]
 
     def own_config(self) -> dict[str, Any]:
-        return {"deck": self.deck}
+        removed = {"removed_card": self.removed_card} if self.removed_card else {}
+        return {"deck": self.deck, **removed}
 
 
-def make_setup(*, players=3, policies="stand", seed=0, cards=None, deck="long") -> HighCardSetup:
+def make_setup(
+    *, players=3, policies="stand", seed=0, cards=None, deck="long", removed_card=0
+) -> HighCardSetup:
     deck = SPEC.axes[0].parse(deck)
     card_set = cards if isinstance(cards, Shoe) else load_cards(cards)
     return HighCardSetup.checked(
-        players=players, policies=policies, seed=seed, cards=card_set, deck=deck
+        players=players,
+        policies=policies,
+        seed=seed,
+        cards=card_set,
+        deck=deck,
+        removed_card=int(removed_card),
     )
 
 
@@ -96,11 +105,26 @@ def effect_cards(setup: HighCardSetup) -> list[tuple[int, str]]:
     return [(v, f"card {v}") for v in range(1, TOPS[setup.deck] + 1)]
 
 
+def removal_variants(setup: HighCardSetup) -> list[tuple[str, dict[str, int]]]:
+    """The cards a removal study takes out of the shoe: the top two."""
+    top = TOPS[setup.deck]
+    return [(f"card {v}", {"removed_card": v}) for v in (top, top - 1)]
+
+
+def draw(deal, top: int, removed: int) -> int:
+    """One card of the shoe; a removed value is skipped at the draw (the next number of the
+    same stream), so the values both shoes share come as often, in proportion."""
+    while True:
+        card = randint(deal, top) + 1
+        if card != removed:
+            return card
+
+
 def play_game(setup: HighCardSetup, game: int, out: dict[str, np.ndarray], row: int) -> None:
     """The engine: one game into row ``row`` of ``out``."""
     top = TOPS[setup.deck]
     deal = new_stream(setup.seed, game, DEAL_STREAM)
-    cards = np.array([randint(deal, top) + 1 for _ in range(setup.players)])
+    cards = np.array([draw(deal, top, setup.removed_card) for _ in range(setup.players)])
     if setup.forced_card:
         held = int(cards[setup.forced_seat] == setup.forced_card)
         out["forced_held"][row], out["forced_exchanged"][row] = held, 1 - held
@@ -115,7 +139,7 @@ def play_game(setup: HighCardSetup, game: int, out: dict[str, np.ndarray], row: 
         answer = int(policy.function(KEEP_OR_REDRAW, view, choices, 2, weights, rng))
         out["redrew"][row, seat] = answer
         if answer == 1:
-            cards[seat] = randint(deal, top) + 1
+            cards[seat] = draw(deal, top, setup.removed_card)
     best = cards.max()
     winners = cards == best
     out["score"][row] = cards

@@ -8,6 +8,7 @@ from fairysim.sim.game import (
     GameSpec,
     SetupAxis,
     SummaryColumn,
+    TableCards,
     register,
 )
 
@@ -35,6 +36,17 @@ SPEC = register(
         card_effects=CardEffects(
             cards="highcard:effect_cards",
             intervention="the seat is dealt the card in place of the one it drew",
+        ),
+        table_cards=(
+            TableCards(
+                "removals",
+                variants="highcard:removal_variants",
+                heading="A card removed from the shoe",
+                intervention="a removed value is skipped at the draw",
+                paired="every draw of a value both shoes hold",
+                raises="higher without it",
+                lowers="lower without it",
+            ),
         ),
         axes=(
             SetupAxis(

@@ -18,6 +18,7 @@ from fairysim.analysis.card_effects import CardEffectStudy
 from fairysim.analysis.formats import fmt_interval, fmt_intervals, fmt_points
 from fairysim.analysis.page import Report
 from fairysim.analysis.plots import new_figure
+from fairysim.analysis.table_cards_report import table_card_subsection
 
 """What the effect compares, where the study's meta does not say (``CardEffects.zero_note``)."""
 FIGURE_NAME = "card_effects"
@@ -83,6 +84,8 @@ def card_effect_section(
     report.paragraph(
         f"For intervals about a third as wide, rerun with ten times the games: `{command}`."
     )
+    for table_study in study.table_cards:
+        table_card_subsection(report, table_study)
 
 
 def rerun_command(report_name: str, study: CardEffectStudy, extra: str = "") -> str:

@@ -77,6 +77,9 @@ class CardEffectStudy:
     checks: list[str] = field(default_factory=list)
     """Sentences from :func:`verdict_changes`: where the verdicts hold or change under the
     best heuristic (a report fills them in)."""
+    table_cards: list[Any] = field(default_factory=list)
+    """The game's table-card studies (:class:`~fairysim.analysis.table_cards.TableCardStudy`)
+    of the cards no seat can be dealt, where it declares some (a report fills them in)."""
 
     def pooled(self, method: str = "holm") -> pd.DataFrame:
         """Each card's effect and association averaged with equal weight over the player counts

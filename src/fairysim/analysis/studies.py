@@ -212,6 +212,10 @@ def card_and_ladder_studies(
     skill ladder (:func:`~fairysim.analysis.ladder.ladder_study`, its search rung on
     ``search_games``), on the report's player counts, seed, cards and setup ``axes``.
 
+    Where the game declares cards measured on the whole table, the effects carry those studies
+    too (:func:`~fairysim.analysis.table_cards.table_card_studies`, ``card_games`` games an
+    arm).
+
     Where ``policy`` is not the ladder's best heuristic, the card effects are played again
     under it at one player count (the game's default where the report plays it, else the
     first), and the effects' ``checks`` say where a verdict changes
@@ -222,6 +226,12 @@ def card_and_ladder_studies(
 
     shared = {"seed": seed, "cards": cards, "threads": threads, **axes}
     effects = card_effects(spec, players=players, games=card_games, policies=policy, **shared)
+    if spec.table_cards:
+        from fairysim.analysis.table_cards import table_card_studies
+
+        effects.table_cards = table_card_studies(
+            spec, players=players, games=card_games, policies=policy, **shared
+        )
     ladder = ladder_study(
         spec, players=players, games=ladder_games, search_games=search_games, **shared
     )

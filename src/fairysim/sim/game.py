@@ -226,6 +226,38 @@ class CardEffects:
 
 
 @dataclass(frozen=True)
+class TableCards:
+    """Cards measured on the whole table (:mod:`fairysim.analysis.table_cards`): each card one
+    what-if variant of the report's setup, played on the same seeds against the setup as
+    shipped, where no seat can be dealt the card (a card never held; a card that is the
+    table's, not a seat's).
+
+    ``variants`` names the package's ``<function>(setup)``: the ``(label, options)`` pairs of
+    the cards, ``options`` the ``make_setup`` keywords that make the variant (Fairy Land's
+    ``{"removed_card": ogre}``, Fairy Concerto's ``{"soloist": "A"}``).
+    """
+
+    name: str
+    """The study's table name in a report's files (``card_removals``)."""
+    variants: str
+    heading: str
+    """The report's subsection heading ("A card type removed from the deck")."""
+    intervention: str
+    """One sentence: what a variant does to the shipped setup, citing its ruling."""
+    paired: str
+    """One sentence: what the variant leaves paired with the shipped game and what not."""
+    shipped: str = "the shipped setup"
+    """How the page names the baseline ("the shipped deck")."""
+    raises: str = "higher than shipped"
+    """The verdict where the corrected interval is above 0."""
+    lowers: str = "lower than shipped"
+    ruling: str = ""
+    games_share: float = 1.0
+    """Games per arm as a share of a report's ``--card-games`` (a study of many cards plays
+    fewer games an arm, to keep the report's time)."""
+
+
+@dataclass(frozen=True)
 class ReportOption:
     """An option a report takes besides ``--games``, ``--seed``, ``--out-dir``, ``--threads``
     and ``--cards``: ``kind`` is ``"games"`` (a positive game count), ``"games_or_zero"`` (the
@@ -373,6 +405,8 @@ class GameSpec:
         game has the same length.
     card_effects : CardEffects, optional
         The game's card-effect intervention; None where it declares none.
+    table_cards : tuple of TableCards
+        Cards the game measures on the whole table (a removal, a table card fixed).
     ladder : tuple of str
         Built-in policies from the weakest rung of its skill ladder to the strongest (random,
         one-step greedy, the best heuristic), what :mod:`fairysim.analysis.ladder` plays.
@@ -414,6 +448,7 @@ class GameSpec:
     length_column: str | None = None
     ties: str = "ties split"
     card_effects: CardEffects | None = None
+    table_cards: tuple[TableCards, ...] = ()
     ladder: tuple[str, ...] = ()
     search: str = ""
     search_weights: Mapping[int, Mapping[str, float]] = field(default_factory=dict, hash=False)

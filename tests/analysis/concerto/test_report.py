@@ -88,3 +88,42 @@ def test_figures_are_figures(balance):
         figures.popularity_figure(balance),
     ]
     assert all(isinstance(f, Figure) for f in drawn)
+
+
+def test_the_contest_cards_fixed_by_seat_in_the_card_effect_section(balance, tmp_path):
+    """Each soloist, pianist and harpist card fixed against the card drawn at random (PC3), on
+    the same deals: rows per seat index and the spread, worded from the corrected intervals."""
+    import pandas as pd
+
+    from fairysim.analysis.card_effects import card_effects
+    from fairysim.analysis.table_cards import table_card_studies
+
+    effects = card_effects("concerto", players=3, games=40, seed=3)
+    effects.table_cards = table_card_studies("concerto", players=3, games=800, seed=3)
+    (study,) = effects.table_cards
+    rows = study.differences
+    spread = rows[rows["metric"] == "turn_order_spread"]
+    assert list(spread["label"]) == list(dict.fromkeys(rows["label"]))
+    assert spread["difference"].is_monotonic_decreasing  # the cards sorted by their effect
+    assert set(rows["label"]) == {
+        *(f"Soloist {s}" for s in "ABCD"),
+        *(f"Pianist {p}" for p in balance.cards.pianist_ids),
+        *(f"Harpist {h}" for h in balance.cards.harpist_ids),
+    }
+    seats = rows[rows["group"] == "turn position"]
+    assert sorted(set(seats["index"])) == [0, 1, 2]
+    assert (study.pairing["same_turn_order_games"] == 400).all()  # the seat index is the order
+    tested = rows["effect_low"].notna()
+    excludes = (rows["effect_low"] > 0) | (rows["effect_high"] < 0)
+    assert (excludes[tested] == rows.loc[tested, "effect_significant"]).all()
+    assert set(rows["verdict"]) <= {
+        "higher with the card fixed",
+        "lower with the card fixed",
+        "no change shown",
+    }
+    cr.build_report(balance, effects).write(tmp_path)
+    text = text_of((tmp_path / cr.REPORT_FILENAME).read_text())
+    assert "Soloist, pianist and harpist cards fixed, by seat" in text
+    assert "the card drawn at random" in text
+    saved = pd.read_csv(tmp_path / "concerto-contest_cards.csv")
+    assert len(saved) == len(rows)

@@ -126,6 +126,17 @@ def test_write_report_end_to_end(tmp_path):
     assert effects["players"].tolist() == [2] * 39 and effects["games"].max() <= 60
     assert "Ogre (taken)" not in set(effects["label"])
     assert (out / "fairyland-card_effects.png").exists()
+    # Ogres and goblins removed from the forest (ruling PL11), by turn position.
+    assert "A card type removed from the forest, by turn position" in text
+    removals = pd.read_csv(out / "fairyland-card_removals.csv")
+    assert set(removals["label"]) == {"Ogres", "Goblins"}
+    positions = removals[removals["group"] == "turn position"]
+    assert sorted(set(positions["index"])) == [0, 1] and removals["games"].eq(60).all()
+    tested = removals["effect_low"].notna()
+    excludes = (removals["effect_low"] > 0) | (removals["effect_high"] < 0)
+    assert (excludes[tested] == removals.loc[tested, "effect_significant"]).all()
+    length = removals[removals["metric"] == "game_length"].set_index("label")
+    assert (length["difference"] < 0).all()  # a shorter forest, a shorter game
     # The skill ladder, with its rerun line.
     ladder = pd.read_csv(out / "fairyland-ladder.csv")
     assert ladder["policy"].tolist() == ["random", "greedy", "value-bidder"]  # no search rung

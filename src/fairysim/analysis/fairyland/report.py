@@ -268,7 +268,12 @@ def build_report(
         f"per player count (`{FILE_PREFIX}cards.csv`), every recorded auction "
         f"(`{FILE_PREFIX}auctions.csv`), the courts' means (`{FILE_PREFIX}court_levels.csv`) and "
         f"the distribution of auctions per game (`{FILE_PREFIX}auction_counts.csv`)"
-        + (f", the card effects (`{FILE_PREFIX}card_effects.csv`)" if effects is not None else "")
+        + (
+            f", the card effects (`{FILE_PREFIX}card_effects.csv`) and removals "
+            f"(`{FILE_PREFIX}card_removals.csv`)"
+            if effects is not None
+            else ""
+        )
         + f"; every figure is also an SVG file; `{FILE_PREFIX}metadata.json` records the "
         "configuration."
     )
@@ -370,7 +375,9 @@ def _card_effect_note(report: Report, effects: CardEffectStudy) -> None:
         "that collected none, per player count and averaged over them, while the "
         "association there is the change in win share per card owned at the end, by player "
         "count, for seat 0 only. The two need not agree in size. Ogres have no row there: an "
-        "ogre is never held (L6), so no seat can start the game with one."
+        "ogre is never held (L6), so no seat can start the game with one; the section ends "
+        "with ogres and goblins removed from the forest instead (ruling PL11), by turn "
+        "position."
     )
 
 

@@ -22,6 +22,7 @@ __getattr__ = lazy_attributes(
         "ConcertoSetup": "play",
         "chunk_frame": "play",
         "effect_cards": "play",
+        "contest_variants": "play",
         "make_setup": "play",
         "play_chunks": "play",
         "score_orchestra": "play",

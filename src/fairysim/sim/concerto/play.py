@@ -335,6 +335,16 @@ def effect_cards(setup: ConcertoSetup) -> list[tuple[int, str]]:
     return [(i + 1, card_id) for i, card_id in enumerate(setup.cards.score_ids)]
 
 
+def contest_variants(setup: ConcertoSetup) -> list[tuple[str, dict[str, str]]]:
+    """The contest cards a table-card study fixes (ruling PC3), as what-if variants: every
+    soloist, pianist and harpist card of the card file."""
+    return [
+        *((f"Soloist {s}", {"soloist": s}) for s in SOLOISTS),
+        *((f"Pianist {p}", {"pianist": p}) for p in setup.cards.pianist_ids),
+        *((f"Harpist {h}", {"harpist": h}) for h in setup.cards.harpist_ids),
+    ]
+
+
 BOOKKEEPING = ("bag_left", "tokens_removed", "pile_left", "discarded")
 
 

@@ -13,6 +13,7 @@ from fairysim.sim.game import (
     ReportSpec,
     SetupAxis,
     SummaryColumn,
+    TableCards,
     TurnOrder,
     card_games_option,
     ladder_games_option,
@@ -89,7 +90,9 @@ player count); its tournament of the rungs plays a tenth of it per mix and rotat
 
 REPORT_CARD_GAMES = 10_000
 """Games per arm (the baseline and one per score card) of the card-balance report's card-effect
-section, at each player count: 3 x 27 x 10,000 = 810,000 games."""
+section, at each player count: 3 x 27 x 10,000 = 810,000 games. The soloist, pianist and
+harpist cards fixed against the card drawn (ruling PC3) play half of it an arm, the drawn card
+and one arm per contest card: 3 x 11 x 5,000 = 165,000 games more."""
 
 SOLO_REPORT_GAMES = 100_000
 """Games per fast policy of the solo report (its writer's default)."""
@@ -214,6 +217,23 @@ SPEC = register(
             card_label="score card",
             ruling="PC5",
         ),
+        table_cards=(
+            TableCards(
+                "contest_cards",
+                variants="fairysim.sim.concerto.play:contest_variants",
+                heading="Soloist, pianist and harpist cards fixed, by seat",
+                intervention="the table plays that soloist, pianist or harpist card in every "
+                "game instead of the one drawn at setup; the setup still draws all three (PC3)",
+                paired="every deal, every score card, every token draw and every policy's "
+                "random stream are the shipped game's (PC3); only the contest card and what "
+                "the seats decide because of it differ",
+                shipped="the card drawn at random",
+                raises="higher with the card fixed",
+                lowers="lower with the card fixed",
+                ruling="PC3",
+                games_share=0.5,
+            ),
+        ),
         # C4: seat 0 resolves first, then clockwise; the seat index is the turn order.
         # The skill ladder's rungs, weakest first; the best heuristic last (issue 26's ranking).
         ladder=("random", "greedy", "chaser"),
@@ -245,7 +265,12 @@ SPEC = register(
                     ),
                     ladder_games_option(REPORT_LADDER_GAMES),
                     search_games_option(REPORT_SEARCH_GAMES),
-                    card_games_option(REPORT_CARD_GAMES, "per score card, at every player count"),
+                    card_games_option(
+                        REPORT_CARD_GAMES,
+                        "per score card, at every player count; half of it per arm of the "
+                        "soloist, pianist and harpist cards fixed (the card drawn at random and "
+                        "one arm per contest card, ruling PC3)",
+                    ),
                 ),
             ),
             ReportSpec(

@@ -32,6 +32,7 @@ __getattr__ = lazy_attributes(
         "chunk_frame": "play",
         "effect_cards": "play",
         "effect_held": "play",
+        "removal_variants": "play",
         "make_setup": "play",
         "play_chunks": "play",
         "play_auctions": "play",
@@ -69,6 +70,7 @@ __all__ = [
     "play_chunks",
     "play_game",
     "play_games",
+    "removal_variants",
     "simulate",
     "simulate_summary",
 ]

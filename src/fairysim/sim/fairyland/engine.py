@@ -246,7 +246,9 @@ FORCE_CARD = 0
 (``FIRST_FOREST_TYPE ..``), ``N_CARD_TYPES + i`` for court item ``i``; 0 = no intervention."""
 FORCE_SEAT = 1
 """Slot of the seat the forced card goes to."""
-FORCE_SIZE = 2
+FORCE_REMOVED = 2
+"""Slot of the forest card type taken out of the shuffled forest (ruling PL11); 0 = none."""
+FORCE_SIZE = 3
 
 # Table.auction_log columns (one row per auction, in order; see play.AUCTION_COLUMNS)
 L_TURN = 0  # 0-based turn of the auction
@@ -480,8 +482,10 @@ def setup_game(t, seed, game, n_players, crests, force):
     """Reset the table and set up game ``game`` with the reference's draws: the forest shuffle,
     the court shuffle, the starting seat (:mod:`.reference`, "Order of random draws").
 
-    With ``force[FORCE_CARD] > 0`` the forced seat then starts with that card
-    (:func:`force_card`, ruling PL10); no random draw changes."""
+    With ``force[FORCE_REMOVED] > 0`` every card of that type leaves the shuffled forest before
+    the Druid deck is dealt (:func:`remove_card_type`, ruling PL11); with ``force[FORCE_CARD] >
+    0`` the forced seat then starts with that card (:func:`force_card`, ruling PL10); neither
+    changes a random draw."""
     v = t.public
     for i in range(V_ITEM_TABLE):  # the dynamic part of the view; the rest is static
         v[i] = 0
@@ -520,6 +524,8 @@ def setup_game(t, seed, game, n_players, crests, force):
     for s in range(n_players):
         v[V_HAND + s] = HOUSE_MASK
         v[V_CRESTS + s] = crests
+    if force[FORCE_REMOVED] > 0:
+        n_forest = remove_card_type(t.forest, n_forest, force[FORCE_REMOVED])
     # No draw: the Druid deck is the forest's top 9 in order, then one card per clearing.
     left = n_forest - DRUID_DECK_SIZE
     for j in range(DRUID_DECK_SIZE):
@@ -531,6 +537,19 @@ def setup_game(t, seed, game, n_players, crests, force):
     v[V_FOREST_LEFT] = left
     if force[FORCE_CARD] > 0:
         force_card(t, force[FORCE_CARD], force[FORCE_SEAT], n_items)
+
+
+@nb.njit(cache=True, inline="always")
+def remove_card_type(forest, n, card):
+    """Card removal (ruling PL11): take every card of type ``card`` out of the shuffled forest
+    ``forest[:n]`` (top last), the others closing up in their order, so that the forest deals
+    the cards both decks share in the same order. Returns the forest's new size."""
+    m = 0
+    for i in range(n):
+        if forest[i] != card:
+            forest[m] = forest[i]
+            m += 1
+    return m
 
 
 @nb.njit(cache=True, inline="always")
@@ -1238,7 +1257,8 @@ def play_games(
         The court the game's 9 items are drawn from.
     force : int64[FORCE_SIZE]
         A card-effect intervention (ruling PL10): ``force[FORCE_CARD]`` the card (0: none),
-        ``force[FORCE_SEAT]`` the seat.
+        ``force[FORCE_SEAT]`` the seat.; ``force[FORCE_REMOVED]`` a forest card type taken out of
+        every game's shuffled forest (ruling PL11; 0: none).
     auction_log : int64[games, most_auctions(forest cards), N_LOG_FIELDS] or int64[0, 1, ...]
         Each game's auctions in order (``out.auctions`` rows of them), or nothing logged when
         it has no rows.

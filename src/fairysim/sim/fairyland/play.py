@@ -33,8 +33,10 @@ from fairysim.sim.fairyland.rules import (
     CARD_NAMES,
     DECISIONS,
     FIRST_FOREST_TYPE,
+    GOBLIN,
     HALF,
     MAX_SEATS,
+    MIN_FOREST,
     N_CARD_TYPES,
     OGRE,
     card_type,
@@ -105,12 +107,15 @@ class FairyLandSetup(GameSetup):
     court_name: str = RANDOM_COURT
     forced_card: int = 0
     forced_seat: int = 0
+    removed_card: int = 0
     game = NAME
 
     def check(self) -> None:
         """A forced card (ruling PL10) must be a forest card type of the card file other than
         the ogre, or ``N_CARD_TYPES + i`` for an item ``i`` of the court, for a seat at the
-        table."""
+        table; a removed card type (ruling PL11) a forest type of the card file that leaves at
+        least :data:`~.rules.MIN_FOREST` cards, and not with a forced card."""
+        self._check_removed()
         card = self.forced_card
         if card:
             forest = FIRST_FOREST_TYPE <= card < N_CARD_TYPES and card != OGRE
@@ -128,12 +133,38 @@ class FairyLandSetup(GameSetup):
                 "forced_seat", f"{self.forced_seat} is no seat of {self.players} players"
             )
 
+    def _check_removed(self) -> None:
+        card = self.removed_card
+        if not card:
+            return
+        if not (FIRST_FOREST_TYPE <= card < N_CARD_TYPES and self.cards.forest[card] > 0):
+            raise FairysimError("removed_card", f"{card} is no card type of this forest")
+        left = self.cards.total_forest - int(self.cards.forest[card])
+        if left < MIN_FOREST:
+            raise FairysimError(
+                "removed_card",
+                f"removing {forced_label(self, card)} leaves {left} forest cards, fewer than "
+                f"{MIN_FOREST}",
+            )
+        if self.forced_card:
+            raise FairysimError("removed_card", "a removal does not combine with forced_card")
+
+    @property
+    def forest_counts(self) -> np.ndarray:
+        """The forest the game plays, by type: the card file's, less a removed type (PL11)."""
+        counts = np.array(self.cards.forest, np.int64)
+        if self.removed_card:
+            counts[self.removed_card] = 0
+        return counts
+
     def choices(self) -> list[str]:
         forced = (
             [f"{forced_label(self, self.forced_card)} forced to seat {self.forced_seat}"]
             if self.forced_card
             else []
         )
+        if self.removed_card:
+            forced.append(f"{forced_label(self, self.removed_card)} removed")
         return [f"court {self.court_name}", *forced]
 
     def preamble(self) -> list[str]:
@@ -149,6 +180,8 @@ class FairyLandSetup(GameSetup):
             if self.forced_card
             else {}
         )
+        if self.removed_card:
+            forced["removed_card"] = self.removed_card
         return {
             "court": self.court_name,
             "court_source": self.court.source,
@@ -176,6 +209,17 @@ def effect_cards(setup: FairyLandSetup) -> list[tuple[int, str]]:
     ]
     items = [N_CARD_TYPES + i for i in range(setup.court.n_items)]
     return [(card, forced_label(setup, card)) for card in forest + items]
+
+
+def removal_variants(setup: FairyLandSetup) -> list[tuple[str, dict[str, int]]]:
+    """The card types a removal study takes out of the forest (ruling PL11), as what-if
+    variants: the two evil types (L3), ogres, which have no forced-card row (an ogre is never
+    held, L6), and goblins, each where the card file holds it."""
+    return [
+        (f"{CARD_NAMES[card].capitalize()}s", {"removed_card": card})
+        for card in (OGRE, GOBLIN)
+        if setup.cards.forest[card] > 0
+    ]
 
 
 def effect_held(
@@ -221,6 +265,7 @@ def make_setup(
     court: str | Path | Court | None = None,
     forced_card: int = 0,
     forced_seat: int = 0,
+    removed_card: int = 0,
 ) -> FairyLandSetup:
     """Validate a configuration; errors name the option at fault (``--players``, ``--court`` ...).
 
@@ -240,6 +285,9 @@ def make_setup(
     forced_card, forced_seat : int, default 0
         A card-effect intervention (ruling PL10): seat ``forced_seat`` starts every game with
         ``forced_card`` (see :func:`effect_cards`); 0 for none.
+    removed_card : int, default 0
+        A card removal (ruling PL11): every card of that forest type leaves each game's
+        shuffled forest (see :func:`removal_variants`); 0 for none.
 
     Returns
     -------
@@ -256,6 +304,7 @@ def make_setup(
         court_name=court_name,
         forced_card=int(forced_card),
         forced_seat=int(forced_seat),
+        removed_card=int(removed_card),
     )
 
 
@@ -307,10 +356,11 @@ def _play(
     force = np.zeros(engine.FORCE_SIZE, np.int64)
     force[engine.FORCE_CARD] = setup.forced_card
     force[engine.FORCE_SEAT] = setup.forced_seat
+    force[engine.FORCE_REMOVED] = setup.removed_card
     if forced is None:
         forced = np.zeros((n if setup.forced_card else 1, len(FORCED_COLUMNS)), np.int8)
     # A rollout seat is seated as its play-out policy and searched by the engine (rollout.py).
-    seated, search = search_context(setup.policies, setup.players, cards.forest)
+    seated, search = search_context(setup.policies, setup.players, setup.forest_counts)
     court = np.ascontiguousarray(setup.court.table, dtype=np.int64)
     seats = seat_policies(seated, MAX_SEATS)
     if search is not None:

@@ -20,9 +20,11 @@ else (cards seen and not kept go back to the bottom of their deck, there is no r
    game's forest does not depend on the court or the player count (common random numbers).
 3. The starting seat: ``randint(players)`` (L18, as F1).
 
-Then, with no draw: the Druid deck is the top 9 forest cards in their order (the forest's top
-card is the Druid deck's top card); clearings 0, 1 and 2 each take the next card from the top;
-the rest is the forest deck (72 cards with the rulebook's deck, 36 turns).
+Under a card removal (``setup.removed_card``, ruling PL11) every card of that type then leaves
+the shuffled forest, the others closing up in their order. Then, with no draw: the Druid deck is
+the top 9 forest cards in their order (the forest's top card is the Druid deck's top card);
+clearings 0, 1 and 2 each take the next card from the top; the rest is the forest deck (72 cards
+with the rulebook's deck, 36 turns).
 
 Each seat's policy draws only from its own stream (``FIRST_POLICY_STREAM + seat``). A decision
 with a single legal choice is not offered (ruling PL1); every other decision is, in this order
@@ -258,6 +260,8 @@ def setup_game(setup: FairyLandSetup, game: int) -> GameState:
     court_all = shuffled(deal_rng, list(range(setup.court.n_items)))
     court = court_all[-COURT_DECK_SIZE:]
     start_seat = int(randint(deal_rng, setup.players))
+    if setup.removed_card:
+        forest = remove_card_type(forest, setup.removed_card)
     players = []
     for seat in range(setup.players):
         policy = setup.policies[seat]
@@ -296,7 +300,14 @@ def setup_game(setup: FairyLandSetup, game: int) -> GameState:
     )
 
 
-# --- Card effects (ruling PL10, not a rule of play) -----------------------------------------------
+# --- Card effects and removals (rulings PL10, PL11, not rules of play) ---------------------------
+
+
+def remove_card_type(forest: list[int], card: int) -> list[int]:
+    """Card removal (ruling PL11, not a rule of play): the shuffled forest without its cards of
+    type ``card``, the others in their order (top last). No random number is drawn, so the
+    forest deals the cards both decks share in the same order."""
+    return [c for c in forest if c != card]
 
 
 def take_forced_card(forest: list[int], card: int) -> bool:
