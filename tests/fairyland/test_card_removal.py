@@ -1,4 +1,4 @@
-"""The card-removal intervention (ruling PL11): a forest card type taken out of every game.
+"""The card-removal intervention (ruling PL12): a forest card type taken out of every game.
 
 The forest is shuffled as shipped and every card of the type then leaves it, the others closing
 up in their order, before the Druid deck and the clearings are dealt: the court, the starting

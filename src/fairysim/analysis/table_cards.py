@@ -4,7 +4,7 @@ Some cards no seat can be dealt, so the forced-card study (:mod:`fairysim.analys
 has nothing to force: Fairy Land's ogre is never held (L6), and Fairy Concerto's soloist,
 pianist and harpist cards are the table's (PC3). A game declares how such cards are measured
 (:class:`~fairysim.sim.game.TableCards`): each card is a setup variant (Fairy Land's type removed
-from the forest, ruling PL11; Concerto's contest card fixed for every game) played as a what-if
+from the forest, ruling PL12; Concerto's contest card fixed for every game) played as a what-if
 (:func:`fairysim.analysis.what_if.compare`) against the shipped setup on the same seeds, games
 ``0 .. G-1``. The game's ruling says what stays paired; the turn order's agreement is measured.
 

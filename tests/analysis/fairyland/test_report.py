@@ -126,7 +126,7 @@ def test_write_report_end_to_end(tmp_path):
     assert effects["players"].tolist() == [2] * 39 and effects["games"].max() <= 60
     assert "Ogre (taken)" not in set(effects["label"])
     assert (out / "fairyland-card_effects.png").exists()
-    # Ogres and goblins removed from the forest (ruling PL11), by turn position.
+    # Ogres and goblins removed from the forest (ruling PL12), by turn position.
     assert "A card type removed from the forest, by turn position" in text
     removals = pd.read_csv(out / "fairyland-card_removals.csv")
     assert set(removals["label"]) == {"Ogres", "Goblins"}

@@ -376,7 +376,7 @@ def _card_effect_note(report: Report, effects: CardEffectStudy) -> None:
         "association there is the change in win share per card owned at the end, by player "
         "count, for seat 0 only. The two need not agree in size. Ogres have no row there: an "
         "ogre is never held (L6), so no seat can start the game with one; the section ends "
-        "with ogres and goblins removed from the forest instead (ruling PL11), by turn "
+        "with ogres and goblins removed from the forest instead (ruling PL12), by turn "
         "position."
     )
 

@@ -247,7 +247,7 @@ FORCE_CARD = 0
 FORCE_SEAT = 1
 """Slot of the seat the forced card goes to."""
 FORCE_REMOVED = 2
-"""Slot of the forest card type taken out of the shuffled forest (ruling PL11); 0 = none."""
+"""Slot of the forest card type taken out of the shuffled forest (ruling PL12); 0 = none."""
 FORCE_SIZE = 3
 
 # Table.auction_log columns (one row per auction, in order; see play.AUCTION_COLUMNS)
@@ -483,7 +483,7 @@ def setup_game(t, seed, game, n_players, crests, force):
     the court shuffle, the starting seat (:mod:`.reference`, "Order of random draws").
 
     With ``force[FORCE_REMOVED] > 0`` every card of that type leaves the shuffled forest before
-    the Druid deck is dealt (:func:`remove_card_type`, ruling PL11); with ``force[FORCE_CARD] >
+    the Druid deck is dealt (:func:`remove_card_type`, ruling PL12); with ``force[FORCE_CARD] >
     0`` the forced seat then starts with that card (:func:`force_card`, ruling PL10); neither
     changes a random draw."""
     v = t.public
@@ -541,7 +541,7 @@ def setup_game(t, seed, game, n_players, crests, force):
 
 @nb.njit(cache=True, inline="always")
 def remove_card_type(forest, n, card):
-    """Card removal (ruling PL11): take every card of type ``card`` out of the shuffled forest
+    """Card removal (ruling PL12): take every card of type ``card`` out of the shuffled forest
     ``forest[:n]`` (top last), the others closing up in their order, so that the forest deals
     the cards both decks share in the same order. Returns the forest's new size."""
     m = 0
@@ -1258,7 +1258,7 @@ def play_games(
     force : int64[FORCE_SIZE]
         A card-effect intervention (ruling PL10): ``force[FORCE_CARD]`` the card (0: none),
         ``force[FORCE_SEAT]`` the seat.; ``force[FORCE_REMOVED]`` a forest card type taken out of
-        every game's shuffled forest (ruling PL11; 0: none).
+        every game's shuffled forest (ruling PL12; 0: none).
     auction_log : int64[games, most_auctions(forest cards), N_LOG_FIELDS] or int64[0, 1, ...]
         Each game's auctions in order (``out.auctions`` rows of them), or nothing logged when
         it has no rows.

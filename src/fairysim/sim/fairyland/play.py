@@ -113,7 +113,7 @@ class FairyLandSetup(GameSetup):
     def check(self) -> None:
         """A forced card (ruling PL10) must be a forest card type of the card file other than
         the ogre, or ``N_CARD_TYPES + i`` for an item ``i`` of the court, for a seat at the
-        table; a removed card type (ruling PL11) a forest type of the card file that leaves at
+        table; a removed card type (ruling PL12) a forest type of the card file that leaves at
         least :data:`~.rules.MIN_FOREST` cards, and not with a forced card."""
         self._check_removed()
         card = self.forced_card
@@ -151,7 +151,7 @@ class FairyLandSetup(GameSetup):
 
     @property
     def forest_counts(self) -> np.ndarray:
-        """The forest the game plays, by type: the card file's, less a removed type (PL11)."""
+        """The forest the game plays, by type: the card file's, less a removed type (PL12)."""
         counts = np.array(self.cards.forest, np.int64)
         if self.removed_card:
             counts[self.removed_card] = 0
@@ -212,7 +212,7 @@ def effect_cards(setup: FairyLandSetup) -> list[tuple[int, str]]:
 
 
 def removal_variants(setup: FairyLandSetup) -> list[tuple[str, dict[str, int]]]:
-    """The card types a removal study takes out of the forest (ruling PL11), as what-if
+    """The card types a removal study takes out of the forest (ruling PL12), as what-if
     variants: the two evil types (L3), ogres, which have no forced-card row (an ogre is never
     held, L6), and goblins, each where the card file holds it."""
     return [
@@ -286,7 +286,7 @@ def make_setup(
         A card-effect intervention (ruling PL10): seat ``forced_seat`` starts every game with
         ``forced_card`` (see :func:`effect_cards`); 0 for none.
     removed_card : int, default 0
-        A card removal (ruling PL11): every card of that forest type leaves each game's
+        A card removal (ruling PL12): every card of that forest type leaves each game's
         shuffled forest (see :func:`removal_variants`); 0 for none.
 
     Returns

@@ -20,7 +20,7 @@ else (cards seen and not kept go back to the bottom of their deck, there is no r
    game's forest does not depend on the court or the player count (common random numbers).
 3. The starting seat: ``randint(players)`` (L18, as F1).
 
-Under a card removal (``setup.removed_card``, ruling PL11) every card of that type then leaves
+Under a card removal (``setup.removed_card``, ruling PL12) every card of that type then leaves
 the shuffled forest, the others closing up in their order. Then, with no draw: the Druid deck is
 the top 9 forest cards in their order (the forest's top card is the Druid deck's top card);
 clearings 0, 1 and 2 each take the next card from the top; the rest is the forest deck (72 cards
@@ -300,11 +300,11 @@ def setup_game(setup: FairyLandSetup, game: int) -> GameState:
     )
 
 
-# --- Card effects and removals (rulings PL10, PL11, not rules of play) ---------------------------
+# --- Card effects and removals (rulings PL10, PL12, not rules of play) ---------------------------
 
 
 def remove_card_type(forest: list[int], card: int) -> list[int]:
-    """Card removal (ruling PL11, not a rule of play): the shuffled forest without its cards of
+    """Card removal (ruling PL12, not a rule of play): the shuffled forest without its cards of
     type ``card``, the others in their order (top last). No random number is drawn, so the
     forest deals the cards both decks share in the same order."""
     return [c for c in forest if c != card]

@@ -177,7 +177,7 @@ report's card-effect section, at each player count: 3 x 40 x 5,000 = 600,000 gam
 again under value-bidder at one player count. The effects are large (the Garland's is about +35
 points of win share), so 5,000 games an arm separate most cards; the section and the ladder kept
 the whole default report near a minute and a half of CPU on 2 cores (2026-12-04). The same
-count is played per arm of the ogres and goblins removed from the forest (ruling PL11; the
+count is played per arm of the ogres and goblins removed from the forest (ruling PL12; the
 shipped forest and 2 removals: 3 x 3 x 5,000 = 45,000 games more)."""
 
 SPEC = register(
@@ -267,7 +267,7 @@ SPEC = register(
                 heading="A card type removed from the forest, by turn position",
                 intervention="the forest is shuffled as shipped, then every card of the type "
                 "leaves it, the others closing up in their order, before the Druid deck and the "
-                "clearings are dealt (PL11)",
+                "clearings are dealt (PL12)",
                 paired="the court, the starting player, every policy's random stream and the "
                 "order in which the cards both forests share come out are the shipped game's; "
                 "the turn at which a card comes out, the game's length and everything the seats "
@@ -275,7 +275,7 @@ SPEC = register(
                 shipped="the shipped forest",
                 raises="higher without the type",
                 lowers="lower without the type",
-                ruling="PL11",
+                ruling="PL12",
             ),
         ),
         reports=(
@@ -302,7 +302,7 @@ SPEC = register(
                         REPORT_CARD_GAMES,
                         "per card type (forest cards but the ogre, court items), at every player "
                         "count, random court; as many per arm of the ogres and goblins removed "
-                        "from the forest (the shipped forest and one arm per type, ruling PL11)",
+                        "from the forest (the shipped forest and one arm per type, ruling PL12)",
                     ),
                     ReportOption(
                         "auction_games",
