@@ -67,11 +67,13 @@ from fairysim.sim.fairyland.spec import (
     SPEC,
 )
 
-NO_TRACE = (
-    "Comebacks and lead changes are not shown: Fairy Land's engine records no standings per "
-    "round of turns yet."
+STANDING = (
+    "A round is one turn of every seat from the starting seat, and a seat's standing after it "
+    "is the score the final scoring would give it if the game ended then, applause and goblins "
+    "included (ruling PL11); with the rulebook's 36 turns that is 9, 12 and 18 rounds at 4, 3 "
+    "and 2 players, so the first third is 3, 4 and 6 rounds."
 )
-"""What the balance card says in place of its comeback columns."""
+"""What the balance card says a standing is (beside its comeback line)."""
 
 DEFAULT_GAMES = REPORT_GAMES
 """The report's scale in games per (court, player count) run: by default it plays to
@@ -247,7 +249,7 @@ def build_report(
         study.balance,
         SPEC.turn_order,
         what=f"the {BALANCE_COURT} court (PROVISIONAL, ruling L13)",
-        trace_note=NO_TRACE,
+        standing=STANDING,
     )
     _card_section(report, study)
     if effects is not None:
