@@ -45,6 +45,7 @@ from fairysim.analysis.formats import fmt_interval, fmt_intervals, fmt_percent, 
 from fairysim.analysis.ladder import LadderStudy
 from fairysim.analysis.ladder_report import ladder_command, ladder_section
 from fairysim.analysis.page import Report
+from fairysim.analysis.plots import plain_caption
 from fairysim.analysis.sections import (
     balance_section,
     games_option,
@@ -451,7 +452,7 @@ def _auction_section(report: Report, study: FairyLandStudy) -> None:
     report.figure(
         "auctions",
         auction_figure(study),
-        "Price and prize by the cards in the clearing.",
+        plain_caption("Price and prize by the cards in the clearing."),
     )
     p = study.auction_prices
     display = pd.DataFrame(
@@ -572,7 +573,9 @@ def _length_section(report: Report, study: FairyLandStudy) -> None:
         fixed + "What varies is how many turns explore a clearing (an auction) rather than "
         "visit the Queen or the Druids, use a Crest or an item."
     )
-    report.figure("length", length_figure(study), "Auctions per game by player count.")
+    report.figure(
+        "length", length_figure(study), plain_caption("Auctions per game by player count.")
+    )
     display = pd.DataFrame(
         {
             "players": length["players"],

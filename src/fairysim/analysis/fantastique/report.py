@@ -33,6 +33,7 @@ from fairysim.analysis.formats import fmt_interval, fmt_intervals, fmt_percent, 
 from fairysim.analysis.ladder import LadderStudy
 from fairysim.analysis.ladder_report import ladder_command, ladder_section
 from fairysim.analysis.page import Report
+from fairysim.analysis.plots import plain_caption
 from fairysim.analysis.ranking import top_wording
 from fairysim.analysis.sections import (
     balance_section,
@@ -263,7 +264,14 @@ def _strength_section(report: Report, strength: FanStrength) -> None:
         f"({len(d)} comparisons, one corrected family); each tied group holds the fans the "
         "correction does not separate from the group's leader."
     )
-    report.figure("strength", strength_figure(strength), "Fans ranked by strength.")
+    report.figure(
+        "strength",
+        strength_figure(strength),
+        plain_caption(
+            "Fans ranked by strength.",
+            "The tied groups come from the corrected pairwise differences (table below).",
+        ),
+    )
     report.table(
         "ranking",
         r,
@@ -294,7 +302,7 @@ def _ranking_sentence(r: pd.DataFrame) -> str:
     lead = (
         f"Fan {first['fan']} ({first['description']}) decides "
         f"{fmt_percent(first['strength'])} "
-        f"{fmt_interval(first['strength_low'], first['strength_high'])} of games"
+        f"{fmt_interval(first['strength_low'], first['strength_high'])} (plain 95 %) of games"
     )
     if len(groups) == 1:
         return f"{lead}, but no fan is separated from another after correction: {top}."
