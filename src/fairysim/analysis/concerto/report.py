@@ -346,7 +346,7 @@ def _score_card_section(report: Report, balance: CardBalance) -> None:
                 for h, n in zip(s["held_share"], s["held"], strict=True)
             ],
             "completion": s["completion"].map(fmt_percent),
-            "95% interval": fmt_intervals(s["completion_low"], s["completion_high"]),
+            "plain 95% interval": fmt_intervals(s["completion_low"], s["completion_high"]),
             "expected points": s["expected_points"].map(lambda v: f"{v:.2f}"),
             "holders' win lift": s["lift"].map(fmt_points),
             "corrected interval": fmt_intervals(s["lift_low"], s["lift_high"], points=True),
@@ -415,7 +415,7 @@ def _contest_section(report: Report, balance: CardBalance) -> None:
                 for col in spreads
             },
             "honor decides": c["decides"].map(fmt_percent),
-            "95% interval": fmt_intervals(c["decides_low"], c["decides_high"]),
+            "plain 95% interval": fmt_intervals(c["decides_low"], c["decides_high"]),
         }
     )
     report.table(

@@ -248,7 +248,7 @@ def _solo_policy_section(report: Report, study: SoloStudy) -> None:
             "policy": p["policy"],
             "games": p["games"].map(lambda v: f"{int(v):,}"),
             "win rate": p["win_share"].map(fmt_percent),
-            "95% interval": fmt_intervals(p["low"], p["high"]),
+            "plain 95% interval": fmt_intervals(p["low"], p["high"]),
             "your score": p["mean_score"].map(lambda v: f"{v:.1f}"),
             "Pahha's score": p["pahha_score"].map(lambda v: f"{v:.1f}"),
             "mean margin": p["mean_margin"].map(lambda v: f"{v:+.1f}"),

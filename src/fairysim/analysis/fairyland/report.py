@@ -345,7 +345,7 @@ def _card_section(report: Report, study: FairyLandStudy) -> None:
             "kind": c["group"],
             "seat-games": c["seat_games"].map(lambda v: f"{int(v):,}"),
             "collected by": c["collect_share"].map(fmt_percent),
-            "95% interval": fmt_intervals(c["collect_low"], c["collect_high"]),
+            "plain 95% interval": fmt_intervals(c["collect_low"], c["collect_high"]),
             "cards per seat": c["mean_count"].map(_num),
             "lift": c["lift"].map(fmt_points),
             "corrected interval": fmt_intervals(c["low"], c["high"], points=True),
@@ -588,7 +588,7 @@ def _length_section(report: Report, study: FairyLandStudy) -> None:
                 )
             ],
             "auctions": length["auctions"].map(_num),
-            "95% interval": [
+            "plain 95% interval": [
                 _fmt_mean_interval(lo, hi)
                 for lo, hi in zip(length["auctions_low"], length["auctions_high"], strict=True)
             ],

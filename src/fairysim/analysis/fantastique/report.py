@@ -275,7 +275,9 @@ def _strength_section(report: Report, strength: FanStrength) -> None:
     report.table(
         "ranking",
         r,
-        "Ranking. group = tied group (1 = top); finale cards = mean cards the fan counts per "
+        "Ranking. group = tied group (1 = top), from the corrected pairwise differences (next "
+        "table); plain 95% interval = the fan's own strength interval, not corrected; finale "
+        "cards = mean cards the fan counts per "
         f"seat ({strength.meta['baseline']}); gain = change in seat 0's win share when it "
         "plays for the fan instead of as the baseline (corrected interval).",
         display=_ranking_display(strength),
@@ -460,7 +462,7 @@ def _ranking_display(strength: FanStrength) -> pd.DataFrame:
             "fan": r["fan"],
             "counts": r["description"],
             "strength": r["strength"].map(fmt_percent),
-            "95% interval": fmt_intervals(r["strength_low"], r["strength_high"]),
+            "plain 95% interval": fmt_intervals(r["strength_low"], r["strength_high"]),
             "finale cards": r["finale_count"].map(lambda v: f"{v:.2f}"),
         }
     )
