@@ -92,11 +92,35 @@ def test_cells_equal_simulate_summary_whatever_task_size_and_workers(finished, s
         task_games=GAMES,
     )
     pd.testing.assert_frame_equal(again, summary, check_exact=True)
-    # win shares of a cell sum to 1 and carry their Wilson interval
+    # win shares of a cell sum to 1 and carry their interval, Holm-corrected over the cell's
+    # seats, whose verdict agrees with it
     shares = summary.groupby("cell", sort=False)["win_share"].sum()
     np.testing.assert_allclose(shares, 1.0)
-    assert (summary["win_low"] <= summary["win_share"]).all()
-    assert (summary["win_share"] <= summary["win_high"]).all()
+    assert (summary["low"] <= summary["win_share"]).all()
+    assert (summary["win_share"] <= summary["high"]).all()
+    assert interval_agrees(summary).all()
+
+
+def test_a_fixed_sweep_reports_turn_positions_corrected_as_simulate_does(finished):
+    """One policy at every seat: the cell's rows are its turn positions (Fantastique draws its
+    starter, F1), the numbers of simulate_summary by turn, one Holm family at 95% a cell, as
+    simulate's table; the mixed lineup of test_mixed_lineup_seats_each_policy keeps seats."""
+    from fairysim.analysis.precision import corrected_shares
+
+    out, summary = finished
+    shares = summary.attrs["fairysim"]["shares"]
+    assert summary.attrs["fairysim"]["precision"] is None
+    assert set(shares["row"]) == {"turn"}
+    pd.testing.assert_frame_equal(pd.read_parquet(out / "shares.parquet"), shares)
+    for (fan, players, lineup), cell in shares.groupby(["fan", "players", "lineup"], sort=False):
+        setup = make_setup(players=players, fan=fan, policies=lineup, seed=GRID["seed"])
+        expected = corrected_shares(simulate_summary(setup, GAMES, by_turn=True).attrs["by_turn"])
+        assert cell["index"].tolist() == list(range(players))
+        for column in ("wins", "win_share", "low", "high", "significant", "p_adjusted"):
+            np.testing.assert_allclose(
+                cell[column].to_numpy(np.float64), expected[column].to_numpy(np.float64)
+            )
+    assert interval_agrees(shares).all()
 
 
 def test_mixed_lineup_seats_each_policy(scheduler, tmp_path):
@@ -114,6 +138,9 @@ def test_mixed_lineup_seats_each_policy(scheduler, tmp_path):
     )
     assert list(summary["policy"]) == ["hoarder", "greedy", "random"]
     assert set(summary["lineup"]) == {"hoarder,greedy,random"}
+    shares = summary.attrs["fairysim"]["shares"]
+    assert set(shares["row"]) == {"seat"} and list(shares["policy"]) == list(summary["policy"])
+    np.testing.assert_array_equal(shares["low"], summary["low"])
     expected = simulate_summary(make_setup(players=3, fan="II", policies=lineup, seed=9), 300)
     pd.testing.assert_frame_equal(
         summary[list(expected.columns)].reset_index(drop=True), expected, check_exact=True
@@ -733,7 +760,7 @@ def test_precision_cells_are_recorded_with_their_games_and_reached_precision(pre
     assert manifest["config"]["precision"] == 0.03 and "games" not in manifest["config"]
     saved, _ = read_sweep(out / "two")
     assert set(saved["games"]) == {r["games"] for r in records}
-    watched = pd.read_parquet(out / "two" / "precision.parquet")
+    watched = pd.read_parquet(out / "two" / "shares.parquet")
     pd.testing.assert_frame_equal(watched, summaries[0].attrs["fairysim"]["precision"])
 
 

@@ -297,12 +297,13 @@ def test_the_trace_prefix_is_the_one_the_frames_game_declares():
     declared = {name: spec.trace_prefix for name, spec in games().items()}
     assert declared["fantastique"] == "medal_points_round_"
     assert declared["concerto"] == "score_round_"  # each seat's standing, ruling PC6
-    assert declared["fairyland"] is None
+    assert declared["fairyland"] == "score_round_"  # after each round of turns, ruling PL11
+    assert declared["highcard"] is None  # the toy game of tests/highcard
     df = trace_frame([[[1, 0], [1, 2]]])
     df.attrs["fairysim"] = {"game": "fantastique"}
     assert stats.trace_prefix(df) == "medal_points_round_"
     assert trace_columns(df) == ["medal_points_round_1", "medal_points_round_2"]
-    df.attrs["fairysim"] = {"game": "fairyland"}
+    df.attrs["fairysim"] = {"game": "highcard"}
     with pytest.raises(ValueError, match="records no per-round totals"):
         trace_columns(df)
 

@@ -58,13 +58,33 @@ def test_a_table_with_a_seat_of_no_player_is_refused_in_one_line():
     assert len(result.output.strip().splitlines()) == 1
 
 
-@pytest.mark.parametrize("game", ["fairyland"])
-def test_other_games_say_what_their_card_holds(game):
-    result = invoke(game, "--players", "2", "--games", "200")
+def test_fairyland_card_has_comebacks_from_the_standings():
+    """Fairy Land's trace (ruling PL11) is on in metrics: comebacks and lead changes over its
+    rounds of turns, the same as the card of a traced run; no length (36 turns, L18)."""
+    from fairysim.sim.fairyland import simulate as fairyland_simulate
+    from fairysim.sim.fairyland.spec import SPEC as FAIRYLAND
+
+    result = invoke("fairyland", "--players", "2", "--games", "200", "--seed", "5")
+    assert result.exit_code == 0, result.output
+    assert "Win share by turn position" in result.output
+    assert "comeback" in result.output and "lead changes" in result.output
+    assert "No comebacks" not in result.output
+    assert "length" not in result.output  # every game lasts as long (L18)
+    df = fairyland_simulate(players=2, policies="greedy", games=200, seed=5, trace=True)
+    rows = BalanceRows(FAIRYLAND.turn_order, trace_prefix=FAIRYLAND.trace_prefix)
+    rows.add(df)
+    summary = balance_card(rows).summary.iloc[0]
+    assert f"{summary['lead_changes']:.2f} [" in result.output
+    assert 0 < summary["lead_changes"] <= 17  # 18 rounds at 2 players
+
+
+def test_a_game_with_no_trace_says_so():
+    """The toy game (tests/highcard) records no per-round totals: the card says so."""
+    result = invoke("highcard", "--players", "2", "--policy", "coin", "--games", "200")
     assert result.exit_code == 0, result.output
     assert "Win share by turn position" in result.output
     assert "No comebacks" in result.output
-    assert "length" not in result.output  # every game lasts as long (L18 for Fairy Land)
+    assert "length" not in result.output
 
 
 @pytest.mark.parametrize(

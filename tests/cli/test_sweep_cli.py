@@ -38,6 +38,26 @@ def assert_one_line_error(result, option: str) -> None:
     assert "Traceback" not in result.output
 
 
+def assert_printed_rows_are_the_files(out, output: str, rows: int) -> None:
+    """Every printed row is shares.parquet's: its win share, corrected interval and verdict,
+    which agree (the verdict is "-" exactly where the interval holds the fair share); and
+    summary.parquet's lineup seats carry their corrected intervals too."""
+    from fairysim.analysis.corrections import interval_agrees
+    from fairysim.cli.simulate import verdict
+
+    shares = pd.read_parquet(out / "shares.parquet")
+    assert len(shares) == rows
+    assert interval_agrees(shares).all()
+    for row in shares.to_dict("records"):
+        printed = rf"{row['win_share']:.3f}  {row['low']:.3f}-{row['high']:.3f} +{verdict(row)} "
+        assert re.search(printed.replace(".", r"\."), output), printed
+        assert (verdict(row) == "-") == (row["low"] <= row["fair"] <= row["high"])
+    summary, _ = read_sweep(out)
+    assert {"low", "high", "significant", "fair"} <= set(summary.columns)
+    assert interval_agrees(summary).all()
+    assert "win_low" not in summary.columns
+
+
 def test_sweep_prints_table_writes_files_and_resumes(tmp_path):
     out = tmp_path / "sweep"
     args = [*COMMON, "--games", "300", "--seed", "2", "--out-dir", str(out)]
@@ -48,13 +68,16 @@ def test_sweep_prints_table_writes_files_and_resumes(tmp_path):
         "Fantastique sweep: players 2,3 x fan I,II x 2 lineups = 8 cells, 300 games each, "
         "seed 2; 8 played, 0 resumed"
     ) in result.output
-    assert "95% CI" in result.output
+    # one policy at every seat: rows by turn position, one corrected family a cell (as simulate)
+    assert (
+        "Per cell and turn position: win share (ties split), interval Holm-corrected over the "
+        "cell's rows (95% family-wise) against the fair share"
+    ) in result.output
+    assert "95% CI" not in result.output and "Wilson" not in result.output
     summary, meta = read_sweep(out)
     assert meta["config"]["lineups"] == ["greedy", "random"]
     assert len(list((out / "cells").glob("*.json"))) == 8
-    # every printed win share and interval is the file's
-    for row in summary.itertuples():
-        assert f"{row.win_share:.3f}  {row.win_low:.3f}-{row.win_high:.3f}" in result.output
+    assert_printed_rows_are_the_files(out, result.output, 2 * 2 * (2 + 3))
     # and the file's numbers are simulate_summary's
     cell = summary[(summary.fan == "II") & (summary.players == 3) & (summary.lineup == "random")]
     expected = simulate_summary(make_setup(players=3, fan="II", policies="random", seed=2), 300)
@@ -67,13 +90,31 @@ def test_sweep_prints_table_writes_files_and_resumes(tmp_path):
     assert again.exit_code == 0, again.output
     assert "Resuming: 8 of 8 cells already finished" in again.output
     assert "0 played, 8 resumed" in again.output
-    table = result.output[result.output.index("Per cell and seat") :]
-    assert again.output[again.output.index("Per cell and seat") :] == table
+    table = result.output[result.output.index("Per cell and") :]
+    assert again.output[again.output.index("Per cell and") :] == table
 
     # A changed configuration for the same folder is refused.
     changed = run(*COMMON, "--games", "400", "--seed", "2", "--out-dir", str(out))
     assert_one_line_error(changed, "--out-dir")
     assert re.search(r"games 300 there, 400 now", changed.output)
+
+
+def test_a_mixed_lineup_keeps_its_seats_and_says_why(tmp_path):
+    """Turn positions where one policy plays every seat, lineup seats where the lineup mixes
+    policies (said under the table, as simulate says it); each cell one corrected family."""
+    out = tmp_path / "sweep"
+    lineups = ["--lineup", "hoarder,greedy", "--lineup", "greedy"]
+    result = run("--players", "2", "--fans", "I", *lineups, "--games", "300", "--out-dir", str(out))
+    assert result.exit_code == 0, result.output
+    assert "Per cell and turn position (seat where the lineup mixes policies)" in result.output
+    assert "turn: " in result.output
+    assert "seat: lineup seat, shown with its policy because the lineup mixes" in result.output
+    assert_printed_rows_are_the_files(out, result.output, 2 + 2)
+    shares = pd.read_parquet(out / "shares.parquet")
+    assert shares.groupby("lineup")["row"].first().to_dict() == {
+        "greedy": "turn",
+        "hoarder,greedy": "seat",
+    }
 
 
 BAD = [
@@ -158,8 +199,10 @@ def test_concerto_sweep_prints_table_writes_files_and_resumes(tmp_path):
     summary, meta = read_sweep(out)
     assert meta["config"]["harpist_card"] == ["H3", "random"]
     assert len(list((out / "cells").glob("*.json"))) == 4
-    for row in summary.itertuples():
-        assert f"{row.win_share:.3f}  {row.win_low:.3f}-{row.win_high:.3f}" in result.output
+    # Concerto's seat index is its turn order (C4): rows by seat, Pahha's in solo
+    assert "Per cell and seat:" in result.output
+    assert "seat: seat index = turn order" in result.output
+    assert_printed_rows_are_the_files(out, result.output, 4 * 2)
     # the file's numbers are those of the in-process run with the same options
     cell = summary[(summary.players == 1) & (summary.harpist_card == "H3")]
     setup = concerto.make_setup(
@@ -175,8 +218,8 @@ def test_concerto_sweep_prints_table_writes_files_and_resumes(tmp_path):
     assert again.exit_code == 0, again.output
     assert "Resuming: 4 of 4 cells already finished" in again.output
     assert "0 played, 4 resumed" in again.output
-    table = result.output[result.output.index("Per cell and seat") :]
-    assert again.output[again.output.index("Per cell and seat") :] == table
+    table = result.output[result.output.index("Per cell and") :]
+    assert again.output[again.output.index("Per cell and") :] == table
 
 
 CONCERTO_BAD = [
@@ -232,9 +275,10 @@ def test_the_toy_game_has_a_sweep_command(tmp_path):
     assert (
         "High card sweep: players 2,3 x deck short,long x 1 lineups = 4 cells, 200 games each"
     ) in result.output
-    summary, _ = read_sweep(out)
-    for row in summary.itertuples():
-        assert f"{row.win_share:.3f}  {row.win_low:.3f}-{row.win_high:.3f}" in result.output
+    # the toy game's seat index is its turn order: rows by seat, said so
+    assert "Per cell and seat:" in result.output
+    assert "seat: the seat index is the turn order" in result.output
+    assert_printed_rows_are_the_files(out, result.output, 2 * 2 + 2 * 3)
     help_text = runner.invoke(app, ["sweep", "highcard", "--help"]).output
     assert "--deck" in help_text and "fairysim simulate highcard" in help_text
 
@@ -271,8 +315,9 @@ def test_the_table_leaves_out_the_last_means_that_do_not_fit_the_terminal():
     means = {f"{c}_mean": 12.345 for column in spec.summary for c in column.columns}
     summary = pd.DataFrame(
         [
-            {"cell": "c", "players": 1, "soloist_card": "A", "seat": seat, "policy": policy}
-            | {"win_share": 0.5, "win_low": 0.49, "win_high": 0.51, **means}
+            {"cell": "c", "players": 1, "soloist_card": "A", "row": "seat", "index": seat}
+            | {"policy": policy, "win_share": 0.5, "low": 0.49, "high": 0.51, **means}
+            | {"significant": False, "fair": 0.5}
             for seat, policy in enumerate(["greedy", "pahha"])
         ]
     )
@@ -290,7 +335,7 @@ def test_the_table_leaves_out_the_last_means_that_do_not_fit_the_terminal():
     narrow.print(table)
     text = narrow.export_text()
     assert max(map(len, text.splitlines())) <= 80
-    assert "0.490-0.510  12.35" in text and "12.35/" not in text
+    assert re.search(r"0\.490-0\.510 +- +12\.35", text) and "12.35/" not in text
 
 
 # --------------------------------------------------------------------------------------------
@@ -325,7 +370,7 @@ def test_a_precision_sweep_prints_the_watched_rows_and_what_each_cell_reached(tm
     assert (
         "interval Holm-corrected over the cell's rows (98.75% family-wise" in result.output
     )  # 4 looks
-    watched = pd.read_parquet(out / "precision.parquet")
+    watched = pd.read_parquet(out / "shares.parquet")
     for row in watched.itertuples():
         assert f"{row.win_share:.3f}  {row.low:.3f}-{row.high:.3f}" in result.output
     for cell in watched.drop_duplicates("cell").itertuples():

@@ -16,7 +16,8 @@ What a game's rows must carry is declared in its spec: the turn order
 (:class:`~fairysim.sim.game.TurnOrder`), the game length column where the length varies
 (``GameSpec.length_column``), and a per-round trace of the running score where the engine
 records one (Fantastique's ``medal_points_round_*``; Fairy Concerto's ``score_round_*``, each
-seat's standing after each round, ruling PC6).
+seat's standing after each round, ruling PC6; Fairy Land's ``score_round_*``, after each round
+of turns, ruling PL11).
 """
 
 from __future__ import annotations

@@ -172,7 +172,7 @@ def _gap_display(gaps: pd.DataFrame) -> pd.DataFrame:
             "top rung": gaps["top"],
             "bottom rung": gaps["bottom"],
             "top ranks above": gaps["share"].map(fmt_percent),
-            "95% interval": fmt_intervals(gaps["low"], gaps["high"]),
+            "plain 95% interval": fmt_intervals(gaps["low"], gaps["high"]),
             "meetings": gaps["meetings"].map("{:,}".format),
         }
     )

@@ -536,6 +536,20 @@ def _finish(ax: Axes, xlabel: str, title: str, unit: str | None) -> None:
         raise ValueError(f"unit must be 'percent', 'points' or None, got {unit!r}")
 
 
+PLAIN_INTERVALS = (
+    "Whiskers and bands: plain 95 % intervals, each estimate's own, not corrected; the figure "
+    "draws no verdict."
+)
+"""The caption note of a figure whose intervals are plain (no verdict drawn beside them): a
+figure that marks a verdict draws the corrected interval (:func:`corrected_intervals`)."""
+
+
+def plain_caption(caption: str, verdicts: str = "") -> str:
+    """``caption`` with :data:`PLAIN_INTERVALS`, and where the page words a verdict about the
+    figure's estimates, where that verdict comes from (``verdicts``)."""
+    return " ".join(part for part in (caption, PLAIN_INTERVALS, verdicts) if part)
+
+
 _METHOD_NAMES = {"holm": "Holm", "fdr_bh": "Benjamini-Hochberg"}
 
 
@@ -633,6 +647,7 @@ def points_formatter(decimals: int = 0) -> DistinctFormatter:
 
 
 __all__ = [
+    "PLAIN_INTERVALS",
     "DistinctFormatter",
     "barh_ci",
     "corrected_intervals",
@@ -641,6 +656,7 @@ __all__ = [
     "mean_reference",
     "new_figure",
     "percent_formatter",
+    "plain_caption",
     "points_ci",
     "points_formatter",
     "reference_heatmap",

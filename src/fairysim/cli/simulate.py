@@ -179,14 +179,7 @@ def run_simulate(spec: GameSpec, **options: Any) -> None:
     else:
         console.print(table_title(spec, "seat", len(summary), looks), soft_wrap=True)
         console.print(summary_table(spec, summary, setup.row_labels(labels), looks=looks))
-        if not order.drawn:
-            notes = [f"seat: {order.note}"]
-        else:
-            notes = [
-                f"seat: lineup seat, shown with its policy because the lineup mixes policies; "
-                f"the starter is drawn each game, so a seat's share is not its turn order's "
-                f"({order.label}: {order.note})"
-            ]
+        notes = [seat_note(order)]
     notes.append(verdict_line(corrected_rows(rows, looks), order.label if by_turn else "seat"))
     for line in [*notes, *column_legends(spec), *setup.footnotes()]:
         console.print(line, soft_wrap=True)
@@ -194,6 +187,18 @@ def run_simulate(spec: GameSpec, **options: Any) -> None:
         console.print(reached.message(), soft_wrap=True)
     if out is not None:
         console.print(f"Wrote {games * setup.seats:,} rows to {out}", soft_wrap=True)
+
+
+def seat_note(order: Any) -> str:
+    """What a table's seat rows are: the turn order itself where the seat index is it, else
+    lineup seats, shown because the lineup mixes policies (the starter drawn each game)."""
+    if not order.drawn:
+        return f"seat: {order.note}"
+    return (
+        f"seat: lineup seat, shown with its policy because the lineup mixes policies; the "
+        f"starter is drawn each game, so a seat's share is not its turn order's "
+        f"({order.label}: {order.note})"
+    )
 
 
 def setup_from_options(spec: GameSpec, options: dict[str, Any]) -> Any:

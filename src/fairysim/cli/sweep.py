@@ -19,7 +19,7 @@ from rich.table import Table
 
 from fairysim.cli.by_game import Param, game_group, game_names, make_command, option, spec_of
 from fairysim.cli.common import ProgressBar, handle_errors, stdout_console, stop_message
-from fairysim.cli.simulate import load_card_option, verdict
+from fairysim.cli.simulate import load_card_option, seat_note, verdict
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -228,26 +228,21 @@ def sweep_and_print(spec: GameSpec, **options: Any) -> pd.DataFrame:
     shown = [
         column for column in columns.values() if len(config[column]) > 1 or column == "players"
     ]
-    if watched is not None:
-        console.print(precision_title(watched), soft_wrap=True)
-    table, left_out = fitting_table(console, spec, summary if watched is None else watched, shown)
+    shares = meta["shares"]
+    console.print(shares_title(shares), soft_wrap=True)
+    table, left_out = fitting_table(console, spec, shares, shown)
     console.print(table)
     if left_out:
         names = ", ".join(" ".join(header.replace("-\n", "").split()) for header in left_out)
         console.print(
-            f"Too wide for this terminal: {names}; summary.parquet has every mean.",
+            f"Too wide for this terminal: {names}; shares.parquet has every mean.",
             soft_wrap=True,
         )
-    lines = (
-        meta["footnotes"] if watched is None else [*precision_notes(watched), *meta["footnotes"]]
-    )
-    for line in lines:
+    for line in [*shares_notes(spec, shares), *meta["footnotes"]]:
         console.print(line, soft_wrap=True)
     if watched is not None:
         console.print(precision_message(watched), soft_wrap=True)
-    files = f"{out_dir / 'summary.parquet'}"
-    if watched is not None:
-        files += f", {out_dir / 'precision.parquet'}"
+    files = f"{out_dir / 'summary.parquet'}, {out_dir / 'shares.parquet'}"
     console.print(f"Wrote {files} and {cells} cell files in {out_dir / 'cells'}", soft_wrap=True)
     return summary
 
@@ -281,31 +276,47 @@ def fitting_table(
         points.pop()
 
 
-def precision_title(watched: pd.DataFrame) -> str:
-    """The line above a precision sweep's table: what a row is and how its intervals are
-    corrected."""
-    kinds = set(watched["row"])
+def shares_title(shares: pd.DataFrame) -> str:
+    """The line above a sweep's table: what a row is and how its intervals are corrected (at
+    95% family-wise, or for a sweep played to a precision at a look's share of the 5%)."""
+    from fairysim.analysis.precision import ALPHA
+
+    kinds = set(shares["row"])
     unit = {
         frozenset({"turn"}): "turn position",
         frozenset({"seat"}): "seat",
     }.get(frozenset(kinds), "turn position (seat where the lineup mixes policies)")
-    level = float(watched["look_level"].iloc[0])
+    over = f"{1 - ALPHA:.0%} family-wise"
+    if "look_level" in shares.columns:
+        level = float(shares["look_level"].iloc[0])
+        over = f"{level:.2%} family-wise, the 5% error rate split over the looks planned"
     return (
         f"Per cell and {unit}: win share (ties split), interval Holm-corrected over the cell's "
-        f"rows ({level:.2%} family-wise, the 5% error rate split over the looks planned) "
-        "against the fair share, mean points"
+        f"rows ({over}) against the fair share, mean points"
     )
 
 
-def precision_notes(watched: pd.DataFrame) -> list[str]:
-    """The lines under a precision sweep's table: the verdict column and the games column."""
-    return [
+def shares_notes(spec: GameSpec, shares: pd.DataFrame) -> list[str]:
+    """The lines under a sweep's table: what its rows are (as ``simulate`` says it), the
+    verdict column, and for a sweep played to a precision the games column."""
+    order = spec.turn_order
+    kinds = set(shares["row"])
+    notes = []
+    if "turn" in kinds:
+        notes.append(f"turn: {order.note}, in a cell whose every seat plays one policy")
+    if "seat" in kinds:
+        notes.append(seat_note(order))
+    notes.append(
         "vs fair: above or below where the corrected interval excludes the fair share "
         "(1/rows of the cell, significant after correcting for the rows compared); - where it "
-        "does not",
-        "games: the games the cell's every figure rests on (its last look); +/-: its widest "
-        "corrected half-width",
-    ]
+        "does not"
+    )
+    if "widest" in shares.columns:
+        notes.append(
+            "games: the games the cell's every figure rests on (its last look); +/-: its "
+            "widest corrected half-width"
+        )
+    return notes
 
 
 def precision_message(watched: pd.DataFrame) -> str:
@@ -334,9 +345,9 @@ def sweep_table(
     Parameters
     ----------
     summary : pandas.DataFrame
-        What :func:`fairysim.sweep.run_sweep` returns, or for a sweep played to a precision
-        its ``attrs["fairysim"]["precision"]`` (one row per turn position or seat a cell
-        watched, with its corrected interval).
+        The rows the cells report (:func:`fairysim.sweep.run_sweep`'s
+        ``attrs["fairysim"]["shares"]``: one per turn position or seat of a cell, with its
+        interval Holm-corrected over the cell's rows).
     axes : sequence of str
         The result columns of the axes to show, leading each cell's first row.
     points : sequence of SummaryColumn
@@ -346,14 +357,12 @@ def sweep_table(
     Returns
     -------
     rich.table.Table
-        Axis values, seat (or turn), policy, win share with its interval (95% Wilson; for a
-        precision sweep the corrected one with its verdict, and the cell's games and widest
+        Axis values, turn (or seat), policy, win share with its corrected interval and its
+        verdict against the fair share (for a precision sweep also the cell's games and widest
         half-width) and the game's mean points, with a rule between cells.
     """
-    precise = "row" in summary.columns
-    title = "Per cell and seat: win share (ties split), 95% Wilson CI, mean points"
+    precise = "widest" in summary.columns
     table = Table(
-        title=None if precise else title,
         box=box.SIMPLE_HEAD,
         collapse_padding=True,
         pad_edge=False,
@@ -365,15 +374,13 @@ def sweep_table(
     if precise:
         table.add_column("games", justify="right", no_wrap=True)
         table.add_column("+/-", justify="right", no_wrap=True)
-    rows = sorted(set(summary["row"])) if precise else ["seat"]
-    table.add_column("/".join(rows), justify="right")
+    table.add_column("/".join(sorted(set(summary["row"]), reverse=True)), justify="right")
     # Each seat's policy says what the lineup is, so the lineup needs no column of its own and
     # the table fits 80 columns. Policy names are what a reader looks for: 16 characters a line
     # at least.
     widest = int(summary["policy"].astype(str).str.len().max())
     table.add_column("policy", overflow="fold", min_width=min(widest, POLICY_WIDTH))
-    interval = ("corrected\nCI", "vs\nfair") if precise else ("95% CI",)
-    for header in ("win\nshare", *interval, *(column.header for column in points)):
+    for header in ("win\nshare", "corrected\nCI", "vs\nfair", *(c.header for c in points)):
         table.add_column(header, justify="right", no_wrap=True)
     for index, (_, cell) in enumerate(summary.groupby("cell", sort=False)):
         if index:
@@ -384,18 +391,13 @@ def sweep_table(
             if precise:
                 games = f"{int(row['games']):,}" if row_index == 0 else ""
                 lead += [games, f"{row['widest']:.4f}" if row_index == 0 else ""]
-                cells = [
-                    f"{row['low']:.3f}-{row['high']:.3f}",
-                    verdict(row),
-                ]
-            else:
-                cells = [f"{row['win_low']:.3f}-{row['win_high']:.3f}"]
             table.add_row(
                 *lead,
-                str(row["index" if precise else "seat"]),
+                str(row["index"]),
                 str(row["policy"]),
                 f"{row['win_share']:.3f}",
-                *cells,
+                f"{row['low']:.3f}-{row['high']:.3f}",
+                verdict(row),
                 *(column.cell(row) for column in points),
             )
     return table
@@ -408,7 +410,7 @@ def sweep_command(name: str) -> Any:
     return make_command(
         handle_errors(functools.partial(sweep_and_print, spec)),
         sweep_params(spec),
-        f"Sweep {spec.title} over {grid}; print win shares per cell and seat.",
+        f"Sweep {spec.title} over {grid}; print win shares per cell by turn order, corrected.",
     )
 
 

@@ -22,15 +22,15 @@ from fairysim.sim.game import GameSpec
 from fairysim.sweep.cells import PLAYERS, CellSpec, plan_cells
 from fairysim.sweep.cluster import check_cluster_options, connect
 from fairysim.sweep.store import (
-    PRECISION_NAME,
+    SHARES_NAME,
     SUMMARY_NAME,
     cell_frame,
     check_manifest,
     check_out_dir,
     make_out_dir,
     new_manifest,
-    precision_frame,
     read_cell,
+    shares_frame,
     write_cell,
     write_manifest,
 )
@@ -122,14 +122,18 @@ def run_sweep(
     Returns
     -------
     pandas.DataFrame
-        One row per cell and seat: ``game``, ``cell``, ``players`` and the setup axes' result
-        columns, ``lineup``, ``seat``, ``policy``, ``games``, ``wins`` (sum of win shares),
-        ``win_share`` and its Wilson 95% interval ``win_low``/``win_high``, ``<column>_mean``
-        and ``<column>_std`` of every seat column. ``attrs["fairysim"]`` holds the manifest,
-        the ``computed`` and ``skipped`` cell ids of this run, and the setups' ``preamble``
-        and ``footnotes`` lines (each once). With ``precision``, ``attrs["fairysim"]
-        ["precision"]`` is the frame of the rows each cell watched with their corrected
-        intervals (:func:`~fairysim.sweep.store.precision_frame`, also ``precision.parquet``).
+        One row per cell and lineup seat: ``game``, ``cell``, ``players`` and the setup axes'
+        result columns, ``lineup``, ``seat``, ``policy``, ``games``, ``wins`` (sum of win
+        shares), ``win_share`` with its interval ``low``/``high`` Holm-corrected over the
+        cell's seats and its verdict ``significant`` against ``fair``, ``<column>_mean`` and
+        ``<column>_std`` of every seat column (:func:`~fairysim.sweep.store.cell_frame`).
+        ``attrs["fairysim"]`` holds the manifest, the ``computed`` and ``skipped`` cell ids of
+        this run, the setups' ``preamble`` and ``footnotes`` lines (each once) and ``shares``,
+        the rows each cell reports (by turn position where one policy plays every seat of a
+        game that draws its starter, else by seat) with their intervals Holm-corrected over the
+        cell's rows (:func:`~fairysim.sweep.store.shares_frame`, also ``shares.parquet``); with
+        ``precision`` they are also ``attrs["fairysim"]["precision"]``, with what each cell's
+        stopping rule reached (None otherwise).
 
     Raises
     ------
@@ -205,21 +209,20 @@ def run_sweep(
     )
     with AtomicParquetWriter(out / SUMMARY_NAME, manifest, "--out-dir") as writer:
         writer.write(summary)
-    watched = None
-    if rule is not None:
-        watched = pd.concat(
-            [precision_frame(plan.spec.name, cell, records[cell.cell_id]) for cell in cells],
-            ignore_index=True,
-        )
-        with AtomicParquetWriter(out / PRECISION_NAME, manifest, "--out-dir") as writer:
-            writer.write(watched)
+    shares = pd.concat(
+        [shares_frame(plan.spec.name, cell, records[cell.cell_id]) for cell in cells],
+        ignore_index=True,
+    )
+    with AtomicParquetWriter(out / SHARES_NAME, manifest, "--out-dir") as writer:
+        writer.write(shares)
     summary.attrs["fairysim"] = {
         **manifest,
         "computed": [cell.cell_id for cell in todo],
         "skipped": skipped,
         "preamble": _once([cell.preamble for cell in cells]),
         "footnotes": _once([cell.footnotes for cell in cells]),
-        "precision": watched,
+        "shares": shares,
+        "precision": shares if rule is not None else None,
     }
     return summary
 
@@ -261,17 +264,21 @@ class CellPlay:
     def look(self, cell: CellSpec, pieces: list[Piece]) -> int | None:
         """Fold a cell's pieces after a look: write the cell and return None where it is
         finished, else return the games of its next look."""
-        by_turn = self.rule is not None and watches_turns(self.spec, cell)
+        from fairysim.analysis.precision import ALPHA, corrected_shares
+
+        by_turn = watches_turns(self.spec, cell)
+        rows = "turn" if by_turn else "seat"
         games = sum(piece[1] for piece in pieces)
         aggregate, turns = fold_pieces(self.spec, cell, games, pieces)
         if self.rule is None:
-            self.records[cell.cell_id] = write_cell(self.out, cell, self.target, aggregate)
+            self.records[cell.cell_id] = write_cell(
+                self.out, cell, self.target, aggregate, turns, rows, ALPHA
+            )
             return None
-        from fairysim.analysis.precision import corrected_shares
 
         watched = turns if by_turn else aggregate
-        rows = corrected_shares(watched.frame(cell.policies), self.rule.look_alpha)
-        widest = float(rows["half_width"].max())
+        shares = corrected_shares(watched.frame(cell.policies), self.rule.look_alpha)
+        widest = float(shares["half_width"].max())
         looks = [look for look in self.rule.looks if look <= games]
         following = self.rule.next_look(games)
         if not self.rule.reached(widest) and following is not None:
@@ -281,13 +288,11 @@ class CellPlay:
             "reached": self.rule.reached(widest),
             "half_width": widest,
             "level": self.rule.level,
-            "alpha": self.rule.look_alpha,
             "looks": looks,
             "planned": self.rule.looks,
-            "rows": "turn" if by_turn else "seat",
         }
         self.records[cell.cell_id] = write_cell(
-            self.out, cell, self.target, aggregate, turns, precision
+            self.out, cell, self.target, aggregate, turns, rows, self.rule.look_alpha, precision
         )
         return None
 
@@ -315,7 +320,7 @@ def play_cells(
     running = as_completed(loop=client.loop)
 
     def submit(index: int, cell: CellSpec, first: int, n: int) -> None:
-        by_turn = play.rule is not None and watches_turns(play.spec, cell)
+        by_turn = watches_turns(play.spec, cell)
         for start, count in chunk_ranges(n, play.task_games):
             # Earlier cells first, so that cells finish (and are saved) one after another
             # rather than all at the very end.
@@ -368,7 +373,8 @@ def fold_pieces(
 ) -> tuple[SeatAggregate, SeatAggregate]:
     """Fold a cell's per-chunk sums in game order: the same additions, in the same order, as
     ``simulate_summary`` makes, so the floats come out the same. The second aggregate holds
-    the sums by turn position where the tasks sent them (a cell played to a precision)."""
+    the sums by turn position where the tasks sent them (a cell that reports its turn
+    positions, :func:`watches_turns`)."""
     aggregate = SeatAggregate(spec.seat_columns, cell.seats)
     turns = SeatAggregate(spec.seat_columns, cell.seats)
     for _first, n, sums, squares, turn_sums, turn_squares in sorted(

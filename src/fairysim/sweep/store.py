@@ -7,9 +7,14 @@ checks that let a stopped sweep resume and refuse another sweep's folder.
 ``cells/<cell>.json``
     One finished cell: its key, setup, the package version, and per-seat games, sums and sums of
     squares of every seat column (floats written exactly, so a resumed sweep gives the same
-    numbers as an uninterrupted one).
+    numbers as an uninterrupted one), and by turn position too where the cell reports its turn
+    positions (one policy at every seat of a game that draws its starter).
 ``summary.parquet``
-    One row per cell and seat (:func:`cell_frame`); the manifest is in its metadata.
+    One row per cell and lineup seat (:func:`cell_frame`); the manifest is in its metadata.
+``shares.parquet``
+    The rows the sweep's table prints (:func:`shares_frame`): per cell and turn position (seat
+    for a mixed lineup), each cell's rows one Holm-corrected family with its verdict against
+    the fair share; for a sweep played to a precision also what its stopping rule reached.
 """
 
 from __future__ import annotations
@@ -26,13 +31,13 @@ from fairysim.files import folder_option, probe_folder, write_text
 from fairysim.sim.batch import SeatAggregate
 from fairysim.sweep.cells import CellSpec
 
-SWEEP_SCHEMA_VERSION = 1
+SWEEP_SCHEMA_VERSION = 2
 """Version of the layout of ``sweep.json`` and the cell files; bumped on any change."""
 
 MANIFEST_NAME = "sweep.json"
 CELLS_DIR = "cells"
 SUMMARY_NAME = "summary.parquet"
-PRECISION_NAME = "precision.parquet"
+SHARES_NAME = "shares.parquet"
 
 
 def check_out_dir(out_dir: str | Path, option: str = "--out-dir") -> Path:
@@ -162,12 +167,15 @@ def _well_formed(record: dict[str, Any], cell: CellSpec) -> bool:
         return False
     shape = (len(columns), len(policies))
     names = ("sums", "squares")
+    if record.get("rows") not in ROW_KINDS or not isinstance(record.get("alpha"), float):
+        return False
+    if record["rows"] == "turn":
+        names += ("turn_sums", "turn_squares")
     if "precision" in record or "precision" in record["key"]:
         reached = record.get("precision")
-        wanted = ("asked", "reached", "half_width", "level", "alpha", "looks", "rows")
+        wanted = ("asked", "reached", "half_width", "level", "looks")
         if not isinstance(reached, dict) or any(name not in reached for name in wanted):
             return False
-        names += ("turn_sums", "turn_squares")
     for name in names:
         try:
             values = np.asarray(record.get(name), dtype=np.float64)
@@ -178,17 +186,27 @@ def _well_formed(record: dict[str, Any], cell: CellSpec) -> bool:
     return True
 
 
+ROW_KINDS = ("turn", "seat")
+"""What a cell's reported rows are: turn positions, or lineup seats (a mixed lineup, or a game
+whose seat index is its turn order)."""
+
+
 def write_cell(
     out_dir: Path,
     cell: CellSpec,
     target: dict[str, Any],
     aggregate: SeatAggregate,
-    turns: SeatAggregate | None = None,
+    turns: SeatAggregate,
+    rows: str,
+    alpha: float,
     precision: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Write a finished cell's file atomically; return its record. A cell played to a
-    precision also keeps its sums by turn position (``turns``) and what the stopping rule
-    reached (``precision``: the half-width asked and reached, the level, the looks)."""
+    """Write a finished cell's file atomically; return its record. ``rows`` says what the cell
+    reports (:data:`ROW_KINDS`): by ``"turn"`` it also keeps its sums by turn position
+    (``turns``); ``alpha`` is the error rate of its rows' family (0.05, or a look's share of it
+    for a cell played to a precision). A cell played to a precision also keeps what the
+    stopping rule reached (``precision``: the half-width asked and reached, the level, the
+    looks)."""
     from fairysim import __version__
 
     record = {
@@ -205,32 +223,34 @@ def write_cell(
         "seat_games": aggregate.games,
         "sums": aggregate.sums.tolist(),
         "squares": aggregate.squares.tolist(),
+        "rows": rows,
+        "alpha": float(alpha),
     }
-    if precision is not None and turns is not None:
-        record |= {
-            "turn_sums": turns.sums.tolist(),
-            "turn_squares": turns.squares.tolist(),
-            "precision": precision,
-        }
+    if rows == "turn":
+        record |= {"turn_sums": turns.sums.tolist(), "turn_squares": turns.squares.tolist()}
+    if precision is not None:
+        record["precision"] = precision
     write_atomic(cell_path(out_dir, cell), json.dumps(record) + "\n")
     return record
 
 
 def cell_frame(game: str, cell: CellSpec, record: dict[str, Any]) -> pd.DataFrame:
-    """One row per seat of a finished cell, from its file's sums: ``game``, ``cell``, the axis
-    values, ``lineup``, ``seat``, ``policy``, ``games``, ``wins``, ``win_share`` with its 95%
-    Wilson interval ``win_low``/``win_high``, then the mean and standard deviation of every seat
-    column."""
-    from fairysim.analysis.stats import wilson_interval
+    """One row per lineup seat of a finished cell, from its file's sums: ``game``, ``cell``,
+    the axis values, ``lineup``, ``seat``, ``policy``, ``games``, ``wins``, ``win_share`` with
+    its interval ``low``/``high`` Holm-corrected over the cell's seats at the cell's error rate
+    and the verdict ``significant`` against ``fair`` (:func:`fairysim.analysis.precision.
+    corrected_shares`), then the mean and standard deviation of every seat column. Where the
+    cell reports turn positions (:func:`shares_frame`) the seats of one policy are
+    exchangeable, and their verdicts test a null that holds by construction."""
+    from fairysim.analysis.precision import corrected_shares
 
     seats = record_aggregate(record).frame(record["policies"])
+    seats = corrected_shares(seats, record["alpha"])
     front = {"game": game, "cell": cell.cell_id, **cell.values, "lineup": cell.lineup}
     for i, (name, value) in enumerate(front.items()):
         seats.insert(i, name, value)
-    seats["win_share"] = seats["wins"] / seats["games"]
-    seats["win_low"], seats["win_high"] = wilson_interval(seats["wins"], seats["games"])
     # What a reader looks for first: who, how many games, how often they won; then the rest.
-    first = [*front, "seat", "policy", "games", "wins", "win_share", "win_low", "win_high"]
+    first = [*front, "seat", "policy", "games", "wins", "win_share", "low", "high"]
     return seats[first + [c for c in seats.columns if c not in first]]
 
 
@@ -243,38 +263,39 @@ def record_aggregate(record: dict[str, Any], prefix: str = "") -> SeatAggregate:
     return aggregate
 
 
-def precision_frame(game: str, cell: CellSpec, record: dict[str, Any]) -> pd.DataFrame:
-    """The rows a cell played to a precision watched, as it reports them: one per turn position
+def shares_frame(game: str, cell: CellSpec, record: dict[str, Any]) -> pd.DataFrame:
+    """The rows a cell reports, as the sweep's table prints them: one per turn position
     (``row`` is ``turn``) where one policy plays every seat of a game that draws its starter,
-    else one per seat (``row`` is ``seat``); ``index`` the position or seat, ``games``,
-    ``win_share`` with its interval Holm-corrected over the cell's rows at the look's error
-    rate (:func:`fairysim.analysis.precision.corrected_shares`), ``significant`` against
-    ``fair``, ``half_width``, the cell's ``precision`` (asked), ``reached``, ``widest`` (the
-    widest half-width), ``look_level`` (the confidence level of the family) and ``looks``
-    (how many were made), then the mean and standard deviation of every
-    seat column."""
+    else one per lineup seat (``row`` is ``seat``); ``index`` the position or seat, ``games``,
+    ``win_share`` with its interval Holm-corrected over the cell's rows at the cell's error rate
+    (:func:`fairysim.analysis.precision.corrected_shares`), ``significant`` against ``fair``,
+    ``half_width``; for a cell played to a precision also its ``precision`` (asked),
+    ``reached``, ``widest`` (the widest half-width), ``look_level`` (the confidence level of
+    the family) and ``looks`` (how many were made); then the mean and standard deviation of
+    every seat column."""
     from fairysim.analysis.precision import corrected_shares
 
-    reached = record["precision"]
-    by_turn = reached["rows"] == "turn"
+    by_turn = record["rows"] == "turn"
     aggregate = record_aggregate(record, "turn_" if by_turn else "")
     policies = record["policies"]
     rows = aggregate.frame([policies[0]] * len(policies) if by_turn else policies)
-    rows = corrected_shares(rows, reached["alpha"]).rename(columns={"seat": "index"})
+    rows = corrected_shares(rows, record["alpha"]).rename(columns={"seat": "index"})
     front = {
         "game": game,
         "cell": cell.cell_id,
         **cell.values,
         "lineup": cell.lineup,
-        "row": reached["rows"],
+        "row": record["rows"],
     }
     for i, (name, value) in enumerate(front.items()):
         rows.insert(i, name, value)
-    rows["precision"] = reached["asked"]
-    rows["reached"] = reached["reached"]
-    rows["widest"] = reached["half_width"]
-    rows["look_level"] = reached["level"]
-    rows["looks"] = len(reached["looks"])
+    reached = record.get("precision")
+    if reached is not None:
+        rows["precision"] = reached["asked"]
+        rows["reached"] = reached["reached"]
+        rows["widest"] = reached["half_width"]
+        rows["look_level"] = reached["level"]
+        rows["looks"] = len(reached["looks"])
     first = [*front, "index", "policy", "games", "wins", "win_share", "low", "high"]
     return rows[first + [c for c in rows.columns if c not in first]]
 
@@ -305,7 +326,8 @@ def read_sweep(out_dir: str | Path) -> tuple[pd.DataFrame, dict[str, Any]]:
 __all__ = [
     "CELLS_DIR",
     "MANIFEST_NAME",
-    "PRECISION_NAME",
+    "ROW_KINDS",
+    "SHARES_NAME",
     "SUMMARY_NAME",
     "SWEEP_SCHEMA_VERSION",
     "cell_frame",
@@ -314,10 +336,10 @@ __all__ = [
     "iter_cells",
     "make_out_dir",
     "new_manifest",
-    "precision_frame",
     "read_cell",
     "read_sweep",
     "record_aggregate",
+    "shares_frame",
     "write_atomic",
     "write_cell",
     "write_manifest",

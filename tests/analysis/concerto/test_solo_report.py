@@ -47,6 +47,9 @@ def test_solo_report_writes_tables_figures_and_metadata(study, tmp_path):
         assert f"concerto-solo-{stem}.csv" in names, stem
     for stem in ("policies", "setups", "setups_lookahead", "setup_cards", "margins"):
         assert f"concerto-solo-{stem}.png" in names, stem
+        assert b"<svg" in (tmp_path / f"concerto-solo-{stem}.svg").read_bytes()[:500], stem
+    # the figures with plain intervals say so in their captions (no verdict drawn there)
+    assert text_of(html.read_text()).count("the figure draws no verdict") == 3
     meta = json.loads((tmp_path / "concerto-solo-metadata.json").read_text())
     assert meta["cards_provisional"] is True and meta["lookahead_games"] == 40
 

@@ -64,6 +64,16 @@ def test_page_states_the_run_and_labels_the_court(written):
                     "turn position"):  # fmt: skip
         assert heading in text, heading
     assert "Holm" in text
+    # the balance card's comebacks, from the standings after each round of turns (PL11)
+    assert "Comeback: the share of games" in text and "ruling PL11" in text
+    assert "records no standings" not in text
+    # figures whose intervals are plain say so in their captions (no verdict drawn there)
+    assert (
+        text.count(
+            "plain 95 % intervals, each estimate's own, not corrected; the figure draws no verdict"
+        )
+        == 2
+    )
     images = re.findall(r'src="data:image/png;base64,([A-Za-z0-9+/=]+)"', html)
     assert len(images) == len(FIGURES)
     assert all(base64.b64decode(i).startswith(b"\x89PNG") for i in images)
@@ -76,6 +86,7 @@ def test_tables_and_figures_are_files(written, study):
         assert (folder / f"fairyland-{name}.csv").exists(), name
     for name in FIGURES:
         assert (folder / f"fairyland-{name}.png").read_bytes().startswith(b"\x89PNG"), name
+        assert b"<svg" in (folder / f"fairyland-{name}.svg").read_bytes()[:500], name
     assert (folder / "fairyland-metadata.json").exists()
     pooled = pd.read_csv(folder / "fairyland-cards_pooled.csv")
     assert pooled["card"].tolist() == study.cards_pooled["card"].tolist()

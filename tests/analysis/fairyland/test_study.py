@@ -89,6 +89,18 @@ def test_seats_are_turn_positions(study):
     assert (study.balance.summary["length"] == 36).all()  # every game lasts 36 turns (L18)
 
 
+def test_the_card_reads_comebacks_from_the_standings(study):
+    """The random court's runs record each seat's standing after each round of turns (ruling
+    PL11): comebacks and lead changes per player count, a lead change at most a round."""
+    summary = study.balance.summary.set_index("players")
+    assert summary["comeback_games"].between(GAMES // 2, GAMES).all()
+    assert summary["comeback"].between(0, 1).all()
+    assert (summary["lead_changes"] > 0).all()
+    rounds = pd.Series({2: 18, 3: 12, 4: 9})
+    assert (summary["lead_changes"] <= rounds - 1).all()
+    assert (summary["lead_changes_low"] <= summary["lead_changes"]).all()
+
+
 def test_a_lift_significant_alone_is_not_after_holm():
     # 40 card types, each 95 % interval just excluding 0 (p about 0.03): none survives Holm
     rows = pd.DataFrame(

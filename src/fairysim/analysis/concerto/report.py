@@ -29,6 +29,7 @@ from fairysim.analysis.formats import fmt_interval, fmt_intervals, fmt_percent, 
 from fairysim.analysis.ladder import LadderStudy
 from fairysim.analysis.ladder_report import ladder_command, ladder_section
 from fairysim.analysis.page import Report
+from fairysim.analysis.plots import plain_caption
 from fairysim.analysis.ranking import group_label, leading_group
 from fairysim.analysis.sections import (
     balance_section,
@@ -316,15 +317,25 @@ def _score_card_section(report: Report, balance: CardBalance) -> None:
     by_card = s.set_index("card")
     report.bullets(
         [
-            f"Completion, {easy}: " + _completion_list(by_card, easy_group) + ".",
-            f"Completion, {hard}: " + _completion_list(by_card, hard_group) + ".",
+            f"Completion, {easy} (plain 95 % intervals, each card's own; the group from the "
+            "corrected pairs): " + _completion_list(by_card, easy_group) + ".",
+            f"Completion, {hard} (plain 95 % intervals): "
+            + _completion_list(by_card, hard_group)
+            + ".",
             f"Holders win significantly more often for {up} cards, significantly less often "
             f"for {down}, not significantly differently for {len(s) - up - down} (corrected "
             "over the 26 cards).",
         ]
     )
     report.data("completion_pairs", pairs)
-    report.figure("score_cards", score_card_figure(balance), "Score-card completion rate.")
+    report.figure(
+        "score_cards",
+        score_card_figure(balance),
+        plain_caption(
+            "Score-card completion rate.",
+            "The groups named above come from the corrected pairwise comparisons.",
+        ),
+    )
     report.figure("score_card_lift", score_card_lift_figure(balance), "Score-card holders' lift.")
     display = pd.DataFrame(
         {
@@ -335,7 +346,7 @@ def _score_card_section(report: Report, balance: CardBalance) -> None:
                 for h, n in zip(s["held_share"], s["held"], strict=True)
             ],
             "completion": s["completion"].map(fmt_percent),
-            "95% interval": fmt_intervals(s["completion_low"], s["completion_high"]),
+            "plain 95% interval": fmt_intervals(s["completion_low"], s["completion_high"]),
             "expected points": s["expected_points"].map(lambda v: f"{v:.2f}"),
             "holders' win lift": s["lift"].map(fmt_points),
             "corrected interval": fmt_intervals(s["lift_low"], s["lift_high"], points=True),
@@ -372,14 +383,24 @@ def _contest_section(report: Report, balance: CardBalance) -> None:
     by_label = c.assign(label=labels).set_index("label")
     report.bullets(
         [
-            f"Honors, {wording} (every pair of cards compared, corrected): "
+            f"Honors, {wording} (every pair of cards compared, corrected; the intervals are "
+            "plain 95 %, each card's own): "
             + "; ".join(_decides_text(label, by_label.loc[label]) for label in group)
             + "."
         ]
     )
     report.data("contest_pairs", pairs)
-    report.figure("contests", contest_figure(balance), "How often each card's honor decides.")
-    report.figure("contest_spread", contest_spread_figure(balance), "Spread each card creates.")
+    report.figure(
+        "contests",
+        contest_figure(balance),
+        plain_caption(
+            "How often each card's honor decides.",
+            "The most decisive group comes from the corrected pairwise comparisons.",
+        ),
+    )
+    report.figure(
+        "contest_spread", contest_spread_figure(balance), plain_caption("Spread each card creates.")
+    )
     spreads = [col for col in c.columns if col.startswith("spread_")]
     display = pd.DataFrame(
         {
@@ -394,7 +415,7 @@ def _contest_section(report: Report, balance: CardBalance) -> None:
                 for col in spreads
             },
             "honor decides": c["decides"].map(fmt_percent),
-            "95% interval": fmt_intervals(c["decides_low"], c["decides_high"]),
+            "plain 95% interval": fmt_intervals(c["decides_low"], c["decides_high"]),
         }
     )
     report.table(

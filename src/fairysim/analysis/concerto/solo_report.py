@@ -35,6 +35,7 @@ from fairysim.analysis.concerto.solo_figures import (
 from fairysim.analysis.concerto.solo_study import SoloStudy, solo_study
 from fairysim.analysis.formats import fmt_interval, fmt_intervals, fmt_percent, fmt_points, verdict
 from fairysim.analysis.page import Report
+from fairysim.analysis.plots import plain_caption
 from fairysim.analysis.ranking import group_label, leading_group
 from fairysim.analysis.sections import run_block, statistics_note
 from fairysim.analysis.studies import DEFAULT_SEED
@@ -228,18 +229,26 @@ def _solo_policy_section(report: Report, study: SoloStudy) -> None:
             f"{fmt_interval(by_policy.loc[name, 'low'], by_policy.loc[name, 'high'])}"
             for name in group
         )
-        + " (every pair of policies compared, corrected). The gain column compares each "
+        + " (every pair of policies compared, corrected; the intervals are plain 95 %, each "
+        "policy's own). The gain column compares each "
         "policy with greedy on the same deals (paired), over the games both played, "
         "corrected over the policies."
     )
     report.data("policy_pairs", pairs)
-    report.figure("policies", solo_policy_figure(study), "Solo win rate by policy.")
+    report.figure(
+        "policies",
+        solo_policy_figure(study),
+        plain_caption(
+            "Solo win rate by policy.",
+            "The strongest group comes from the corrected pairwise comparisons.",
+        ),
+    )
     display = pd.DataFrame(
         {
             "policy": p["policy"],
             "games": p["games"].map(lambda v: f"{int(v):,}"),
             "win rate": p["win_share"].map(fmt_percent),
-            "95% interval": fmt_intervals(p["low"], p["high"]),
+            "plain 95% interval": fmt_intervals(p["low"], p["high"]),
             "your score": p["mean_score"].map(lambda v: f"{v:.1f}"),
             "Pahha's score": p["pahha_score"].map(lambda v: f"{v:.1f}"),
             "mean margin": p["mean_margin"].map(lambda v: f"{v:+.1f}"),
@@ -344,7 +353,7 @@ def _solo_setup_section(report: Report, study: SoloStudy) -> None:
     report.figure(
         "setup_cards",
         setup_card_figure(study),
-        "Solo win rate by single setup card (the other two cards drawn at random).",
+        plain_caption("Solo win rate by single setup card (the other two cards drawn at random)."),
     )
     display = _setup_display(study, greedy)
     report.table(
@@ -435,7 +444,7 @@ def _solo_margin_section(report: Report, study: SoloStudy) -> None:
         "Margin = your final score minus Pahha's, in points. A margin of 0 is a tie, which Pahha "
         "wins (C8); the tied column shows how often that rule decides a game."
     )
-    report.figure("margins", margin_figure(study), "Margin distribution per policy.")
+    report.figure("margins", margin_figure(study), plain_caption("Margin distribution per policy."))
     m = study.margin_summary
     display = m.assign(
         games=m["games"].map(lambda v: f"{int(v):,}"),

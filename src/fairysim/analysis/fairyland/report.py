@@ -45,6 +45,7 @@ from fairysim.analysis.formats import fmt_interval, fmt_intervals, fmt_percent, 
 from fairysim.analysis.ladder import LadderStudy
 from fairysim.analysis.ladder_report import ladder_command, ladder_section
 from fairysim.analysis.page import Report
+from fairysim.analysis.plots import plain_caption
 from fairysim.analysis.sections import (
     balance_section,
     games_option,
@@ -67,11 +68,13 @@ from fairysim.sim.fairyland.spec import (
     SPEC,
 )
 
-NO_TRACE = (
-    "Comebacks and lead changes are not shown: Fairy Land's engine records no standings per "
-    "round of turns yet."
+STANDING = (
+    "A round is one turn of every seat from the starting seat, and a seat's standing after it "
+    "is the score the final scoring would give it if the game ended then, applause and goblins "
+    "included (ruling PL11); with the rulebook's 36 turns that is 9, 12 and 18 rounds at 4, 3 "
+    "and 2 players, so the first third is 3, 4 and 6 rounds."
 )
-"""What the balance card says in place of its comeback columns."""
+"""What the balance card says a standing is (beside its comeback line)."""
 
 DEFAULT_GAMES = REPORT_GAMES
 """The report's scale in games per (court, player count) run: by default it plays to
@@ -247,7 +250,7 @@ def build_report(
         study.balance,
         SPEC.turn_order,
         what=f"the {BALANCE_COURT} court (PROVISIONAL, ruling L13)",
-        trace_note=NO_TRACE,
+        standing=STANDING,
     )
     _card_section(report, study)
     if effects is not None:
@@ -347,7 +350,7 @@ def _card_section(report: Report, study: FairyLandStudy) -> None:
             "kind": c["group"],
             "seat-games": c["seat_games"].map(lambda v: f"{int(v):,}"),
             "collected by": c["collect_share"].map(fmt_percent),
-            "95% interval": fmt_intervals(c["collect_low"], c["collect_high"]),
+            "plain 95% interval": fmt_intervals(c["collect_low"], c["collect_high"]),
             "cards per seat": c["mean_count"].map(_num),
             "lift": c["lift"].map(fmt_points),
             "corrected interval": fmt_intervals(c["low"], c["high"], points=True),
@@ -456,7 +459,7 @@ def _auction_section(report: Report, study: FairyLandStudy) -> None:
     report.figure(
         "auctions",
         auction_figure(study),
-        "Price and prize by the cards in the clearing.",
+        plain_caption("Price and prize by the cards in the clearing."),
     )
     p = study.auction_prices
     display = pd.DataFrame(
@@ -577,7 +580,9 @@ def _length_section(report: Report, study: FairyLandStudy) -> None:
         fixed + "What varies is how many turns explore a clearing (an auction) rather than "
         "visit the Queen or the Druids, use a Crest or an item."
     )
-    report.figure("length", length_figure(study), "Auctions per game by player count.")
+    report.figure(
+        "length", length_figure(study), plain_caption("Auctions per game by player count.")
+    )
     display = pd.DataFrame(
         {
             "players": length["players"],
@@ -590,7 +595,7 @@ def _length_section(report: Report, study: FairyLandStudy) -> None:
                 )
             ],
             "auctions": length["auctions"].map(_num),
-            "95% interval": [
+            "plain 95% interval": [
                 _fmt_mean_interval(lo, hi)
                 for lo, hi in zip(length["auctions_low"], length["auctions_high"], strict=True)
             ],

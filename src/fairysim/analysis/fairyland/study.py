@@ -211,7 +211,11 @@ def fairyland_study(
     logged = min(auction_games, games)
     tracker = ProgressTracker(progress, (games * len(courts) + logged) * len(players))
     card_parts, game_parts, auction_parts = [], [], []
-    balance_rows = BalanceRows(SPEC.turn_order, length_column=SPEC.length_column)
+    # The balance card's runs record each seat's standing after each round of turns (ruling
+    # PL11), which its comebacks and lead changes are read from.
+    balance_rows = BalanceRows(
+        SPEC.turn_order, length_column=SPEC.length_column, trace_prefix=SPEC.trace_prefix
+    )
     for n in players:
         for court in courts:
             df = simulate(
@@ -223,6 +227,7 @@ def fairyland_study(
                 court=court,
                 threads=threads,
                 progress=tracker.run(),
+                trace=court == BALANCE_COURT,
             )
             tracker.done(games)
             game_parts.append(game_rows(df))

@@ -33,6 +33,7 @@ from fairysim.analysis.formats import fmt_interval, fmt_intervals, fmt_percent, 
 from fairysim.analysis.ladder import LadderStudy
 from fairysim.analysis.ladder_report import ladder_command, ladder_section
 from fairysim.analysis.page import Report
+from fairysim.analysis.plots import plain_caption
 from fairysim.analysis.ranking import top_wording
 from fairysim.analysis.sections import (
     balance_section,
@@ -263,11 +264,20 @@ def _strength_section(report: Report, strength: FanStrength) -> None:
         f"({len(d)} comparisons, one corrected family); each tied group holds the fans the "
         "correction does not separate from the group's leader."
     )
-    report.figure("strength", strength_figure(strength), "Fans ranked by strength.")
+    report.figure(
+        "strength",
+        strength_figure(strength),
+        plain_caption(
+            "Fans ranked by strength.",
+            "The tied groups come from the corrected pairwise differences (table below).",
+        ),
+    )
     report.table(
         "ranking",
         r,
-        "Ranking. group = tied group (1 = top); finale cards = mean cards the fan counts per "
+        "Ranking. group = tied group (1 = top), from the corrected pairwise differences (next "
+        "table); plain 95% interval = the fan's own strength interval, not corrected; finale "
+        "cards = mean cards the fan counts per "
         f"seat ({strength.meta['baseline']}); gain = change in seat 0's win share when it "
         "plays for the fan instead of as the baseline (corrected interval).",
         display=_ranking_display(strength),
@@ -294,7 +304,7 @@ def _ranking_sentence(r: pd.DataFrame) -> str:
     lead = (
         f"Fan {first['fan']} ({first['description']}) decides "
         f"{fmt_percent(first['strength'])} "
-        f"{fmt_interval(first['strength_low'], first['strength_high'])} of games"
+        f"{fmt_interval(first['strength_low'], first['strength_high'])} (plain 95 %) of games"
     )
     if len(groups) == 1:
         return f"{lead}, but no fan is separated from another after correction: {top}."
@@ -452,7 +462,7 @@ def _ranking_display(strength: FanStrength) -> pd.DataFrame:
             "fan": r["fan"],
             "counts": r["description"],
             "strength": r["strength"].map(fmt_percent),
-            "95% interval": fmt_intervals(r["strength_low"], r["strength_high"]),
+            "plain 95% interval": fmt_intervals(r["strength_low"], r["strength_high"]),
             "finale cards": r["finale_count"].map(lambda v: f"{v:.2f}"),
         }
     )

@@ -10,8 +10,9 @@ The package holds the game's rules and interface (:mod:`.rules`), its card and c
 
 Attributes load on first use, so that importing the game's spec (``fairysim --help``) does not
 load its engine. ``simulate(*, players=4, policies="greedy", games=10_000, seed=0, cards=None,
-court=None, chunk_games, threads, progress)`` returns one row per (game, seat) (see
-:func:`fairysim.sim.run.simulate`).
+court=None, trace=False, chunk_games, threads, progress)`` returns one row per (game, seat) (see
+:func:`fairysim.sim.run.simulate`); ``trace`` adds ``score_round_1`` .. ``_N``, each seat's
+standing after each round of turns (ruling PL11).
 """
 
 from fairysim.sim.lazy import lazy_attributes

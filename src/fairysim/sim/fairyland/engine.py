@@ -232,7 +232,8 @@ PENDING = 11  # a search's pending decision (DAWN or DAY of the active seat), se
 PENDING_N = 12  # its choice rows (the rows of Table.choices a copy of the table needs)
 RESUME = 13  # where play_turns takes the active seat's turn up: TURN_START (0) and below
 RESUME_CHOICE = 14  # the choice row made where it resumes after a choice
-N_COUNTERS = 15
+TRACING = 15  # 1 while the game records each seat's standing after each round (ruling PL11)
+N_COUNTERS = 16
 
 TURN_START = 0
 """``counters[RESUME]``: the turn starts at its Dawn (every turn of an ordinary game)."""
@@ -303,6 +304,7 @@ Table = namedtuple(
         "last_turn",  # int64[MAX_SEATS]
         "rank",  # int64[MAX_SEATS]
         "auction_log",  # int64[most_auctions(forest cards), N_LOG_FIELDS]: the game's auctions
+        "standing",  # int64[MAX_SEATS, most_auctions(forest cards)]: half points after each round
         "deal_rng",  # uint64[2]
         "policy_rng",  # uint64[MAX_SEATS, 2]
     ],
@@ -345,6 +347,7 @@ def new_table(forest_counts, item_table, face_value, majority):
         np.zeros(MAX_SEATS, np.int64),
         np.zeros(MAX_SEATS, np.int64),
         np.zeros((most_auctions(len(sorted_forest)), N_LOG_FIELDS), np.int64),
+        np.zeros((MAX_SEATS, most_auctions(len(sorted_forest))), np.int64),
         np.zeros(RNG_STATE_SIZE, np.uint64),
         np.zeros((MAX_SEATS, RNG_STATE_SIZE), np.uint64),
     )
@@ -745,6 +748,12 @@ def most_auctions(forest_cards):
     (L4), a turn for every 2 cards the Dawns draw (L3, L10), after the Druid deck and the first
     card of each clearing (L2)."""
     return max(1, (forest_cards - DRUID_DECK_SIZE - CLEARINGS + 1) // 2)
+
+
+def most_rounds(forest_cards, n_players):
+    """The most rounds of turns a game of ``n_players`` can have (:func:`most_auctions` turns,
+    a last round whole or not): the width of a run's trace (ruling PL11)."""
+    return -(-most_auctions(forest_cards) // n_players)
 
 
 @nb.njit(cache=True)
@@ -1159,17 +1168,50 @@ def play_turns(t, n_players, seats, error, scratch, search):
             dawn_place(t, k)
             k = day_choice(t, seat, n_players, seats, error, scratch, search)
         day_act(t, seat, k, n_players, seats, error)
-        if end_turn(t, seat, n_players):
+        over = end_turn(t, seat, n_players)
+        # A round ends when every seat has had a turn from the starting seat; the game's last
+        # turn ends the last round, whole or not (ruling PL11). A play-out never traces.
+        if t.counters[TRACING] and (over or v[V_TURN] % n_players == 0):
+            record_standing(t, n_players)
+        if over:
             return
 
 
+@nb.njit(cache=True)
+def record_standing(t, n_players):
+    """Ruling PL11: every seat's standing after the round just ended into ``t.standing`` (half
+    points), the score :func:`final_scoring` gives it if the game ended now. The scoring arrays
+    (``t.parts``, ``t.score``, ``t.hand_value``, ``t.last_turn``, ``t.rank``) are scratch until
+    the game's own final scoring; nothing the game reads changes. (Not inlined: a trace's cost
+    stays out of the turn loop's code.)"""
+    final_scoring(t, n_players)
+    r = (t.public[V_TURN] - 1) // n_players
+    for s in range(n_players):
+        t.standing[s, r] = t.score[s]
+
+
 @nb.njit(cache=True, inline="always")
-def play_game(t, seed, game, n_players, crests, force, seats, error, logging, scratch, search):
+def write_trace(t, n_players, trace, row):
+    """Copy the standings of the finished game on ``t`` into row ``row`` of ``trace`` (its
+    ``trace.shape[2]`` rounds, the most a game of the run can have); rounds past a shorter
+    game's last repeat its final score (ruling PL11)."""
+    last = (t.public[V_TURN] - 1) // n_players
+    for s in range(n_players):
+        for r in range(trace.shape[2]):
+            trace[row, s, r] = t.standing[s, min(r, last)]
+
+
+@nb.njit(cache=True, inline="always")
+def play_game(
+    t, seed, game, n_players, crests, force, seats, error, logging, tracing, scratch, search
+):
     """Play game ``game`` into the table, its auctions logged in ``t.auction_log`` when
-    ``logging``, under the card-effect intervention ``force`` (none when ``force[0] == 0``);
-    True unless a policy answered illegally."""
+    ``logging`` and each seat's standing after each round recorded in ``t.standing`` when
+    ``tracing`` (ruling PL11), under the card-effect intervention ``force`` (none when
+    ``force[0] == 0``); True unless a policy answered illegally."""
     setup_game(t, seed, game, n_players, crests, force)
     t.counters[LOGGING] = logging
+    t.counters[TRACING] = tracing
     play_turns(t, n_players, seats, error, scratch, search)
     final_scoring(t, n_players)
     return t.counters[FAILED] == 0
@@ -1188,26 +1230,32 @@ def play_block(
     seats,
     out,
     log,
+    trace,
     forced,
     error,
     scratch,
     search,
 ):
-    """Play games ``first_game + lo .. first_game + hi - 1`` into rows ``lo .. hi - 1``, and
-    their auctions into ``log[lo .. hi - 1]`` unless ``log`` has no rows; under a card-effect
-    intervention (``force``) row ``row`` of ``forced`` gets the game's ``(held, done)``
-    (:func:`force_card`). A game whose policy answers illegally stops the block, its record
-    saying where and why."""
+    """Play games ``first_game + lo .. first_game + hi - 1`` into rows ``lo .. hi - 1``, their
+    auctions into ``log[lo .. hi - 1]`` unless ``log`` has no rows, and each seat's standing
+    after each round into ``trace[lo .. hi - 1]`` unless ``trace`` has no rows (ruling PL11);
+    under a card-effect intervention (``force``) row ``row`` of ``forced`` gets the game's
+    ``(held, done)`` (:func:`force_card`). A game whose policy answers illegally stops the
+    block, its record saying where and why."""
     logging = log.shape[0] > 0
+    tracing = trace.shape[0] > 0
     forcing = force[FORCE_CARD] > 0
     for row in range(lo, hi):
         game = first_game + row
         if not play_game(
-            t, seed, game, n_players, crests, force, seats, error[1:], logging, scratch, search
-        ):
+            t, seed, game, n_players, crests, force, seats, error[1:], logging, tracing,
+            scratch, search,
+        ):  # fmt: skip
             error[ERROR_ROW] = row
             return
         write_outcome(t, n_players, out, row)
+        if tracing:
+            write_trace(t, n_players, trace, row)
         if forcing:
             forced[row, 0] = t.counters[FORCED_HELD]
             forced[row, 1] = t.counters[FORCED_DONE]
@@ -1234,6 +1282,7 @@ def play_games(
     force,
     out,
     auction_log,
+    trace,
     forced,
     errors,
     n_threads,
@@ -1262,6 +1311,9 @@ def play_games(
     auction_log : int64[games, most_auctions(forest cards), N_LOG_FIELDS] or int64[0, 1, ...]
         Each game's auctions in order (``out.auctions`` rows of them), or nothing logged when
         it has no rows.
+    trace : int64[games, seats, most_rounds(forest cards, players)] or int64[0, 1, 1]
+        Each seat's standing after each round of turns, half points (ruling PL11), or nothing
+        recorded when it has no rows.
     forced : int8[games, 2] or int8[1, 2]
         Under an intervention, each game's ``(held, done)`` (:func:`force_card`); else unused.
     search : table_search.SearchContext or None
@@ -1284,6 +1336,7 @@ def play_games(
         t, block_out = borrowed_fields(owner), borrowed_fields(out)
         block_errors = borrowed(errors)
         block_log = borrowed(auction_log)
+        block_trace = borrowed(trace)
         block_force = borrowed(force)
         block_forced = borrowed(forced)
         block = claim_block(queue)
@@ -1301,6 +1354,7 @@ def play_games(
                 seats,
                 block_out,
                 block_log,
+                block_trace,
                 block_forced,
                 block_errors[block],
                 scratch,

@@ -88,6 +88,11 @@ BOOKKEEPING = (
 """Arrays of :func:`play_chunks` that only tests read (where every card ended); the tidy rows
 leave them out."""
 
+TRACE = "score_round"
+"""The array of a traced run (``trace=True``): each seat's standing after each round of turns
+(ruling PL11), the tidy rows' ``score_round_1`` .. ``score_round_N`` (the spec's
+``trace_prefix``)."""
+
 FORCED_COLUMNS = ("forced_held", "forced_exchanged")
 """Per-game columns of a run under a card-effect intervention (ruling PL10): the cards of the
 forced type the forced seat held at setup without it (always 0: a seat starts with no forest
@@ -317,6 +322,7 @@ def play_chunks(
     threads: int | None = None,
     progress: Progress | None = None,
     lanes: bool = True,
+    trace: bool = False,
 ) -> Iterator[tuple[int, dict[str, np.ndarray]]]:
     """Yield ``(first_game, arrays)`` chunk by chunk, for games ``first_game`` onwards.
 
@@ -325,16 +331,23 @@ def play_chunks(
     ``start_seat``, ``court_items`` and the :data:`BOOKKEEPING` counts. Fairy Land has no lanes
     engine: ``lanes`` is accepted (the contract's keyword) and changes nothing. Under a
     card-effect intervention (``setup.forced_card``, ruling PL10) the arrays also hold
-    :data:`FORCED_COLUMNS` of shape (n,), and ``court_items`` includes the forced item.
+    :data:`FORCED_COLUMNS` of shape (n,), and ``court_items`` includes the forced item. With
+    ``trace``, ``score_round`` of shape ``(n, players, rounds)`` (rounds of turns from the
+    starting seat: 9, 12 and 18 at 4, 3 and 2 players with the rulebook's deck): each seat's
+    standing after each round, the score it would have if the game ended then (ruling PL11).
     """
     no_log = np.zeros((0, 1, engine.N_LOG_FIELDS), np.int64)
+    rounds = engine.most_rounds(setup.cards.total_forest, setup.players)
 
     def play_chunk(first: int, n: int) -> dict[str, np.ndarray]:
         forced = np.zeros((n if setup.forced_card else 1, len(FORCED_COLUMNS)), np.int8)
-        arrays = outcome_arrays(_play(setup, first, n, no_log, forced))
+        standings = np.zeros((n, setup.players, rounds) if trace else (0, 1, 1), np.int64)
+        arrays = outcome_arrays(_play(setup, first, n, no_log, forced, standings))
         if setup.forced_card:
             for k, name in enumerate(FORCED_COLUMNS):
                 arrays[name] = forced[:, k].copy()
+        if trace:  # half points (L11) to points, as the score
+            arrays[TRACE] = (standings / HALF).astype(engine.OUTCOME_COLUMNS["score"][0])
         return arrays
 
     yield from run_chunks(play_chunk, games, chunk_games, progress, threads, first_game)
@@ -346,10 +359,12 @@ def _play(
     n: int,
     auction_log: np.ndarray,
     forced: np.ndarray | None = None,
+    standings: np.ndarray | None = None,
 ):
     """Games ``first .. first + n - 1`` on the numba threads set: the engine's Outcome (and
     their auctions in ``auction_log``, unless it has no rows; under a card-effect intervention
-    each game's ``(held, done)`` in ``forced``, int8[n, 2])."""
+    each game's ``(held, done)`` in ``forced``, int8[n, 2]; each seat's standing after each
+    round in ``standings``, int64[n, players, rounds], unless it is None or has no rows)."""
     cards = setup.cards
     out = new_outcome(n, setup.players)
     errors = new_error_records(n)
@@ -359,6 +374,8 @@ def _play(
     force[engine.FORCE_REMOVED] = setup.removed_card
     if forced is None:
         forced = np.zeros((n if setup.forced_card else 1, len(FORCED_COLUMNS)), np.int8)
+    if standings is None:
+        standings = np.zeros((0, 1, 1), np.int64)
     # A rollout seat is seated as its play-out policy and searched by the engine (rollout.py).
     seated, search = search_context(setup.policies, setup.players, setup.forest_counts)
     court = np.ascontiguousarray(setup.court.table, dtype=np.int64)
@@ -379,6 +396,7 @@ def _play(
         force,
         out,
         auction_log,
+        standings,
         forced,
         errors,
         nb.get_num_threads(),

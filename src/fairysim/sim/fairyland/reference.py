@@ -244,6 +244,7 @@ class GameState:
     )
     log: list | None = field(default=None, repr=False)  # event records for a replay, or None
     forced: tuple[int, int] | None = None  # card effects (PL10): what force_card returned
+    standings: list | None = field(default=None, repr=False)  # PL11: scores after each round
 
 
 def shuffled(rng: np.ndarray, items: list[int]) -> list[int]:
@@ -925,11 +926,26 @@ def play_turn(state: GameState) -> None:
     sunset(state)
 
 
-def play_game(setup: FairyLandSetup, game: int, log: list | None = None) -> dict:
+def record_round(state: GameState) -> None:
+    """Each seat's standing at the end of a round of turns (ruling PL11): the score the final
+    scoring gives it if the game ended now, appended to ``state.standings`` when tracing and
+    recorded in the log when there is one."""
+    if state.log is None and state.standings is None:
+        return
+    scores = [sum(p.values()) for p in final_scoring(state)]
+    if state.standings is not None:
+        state.standings.append(scores)
+    record(state, "round_end", scores=scores)
+
+
+def play_game(
+    setup: FairyLandSetup, game: int, log: list | None = None, trace: bool = False
+) -> dict:
     """Play game ``game`` of ``setup``; ``log``, when given, receives the game's event records
     (the deal, each turn's Dawn cards and decisions with their choices, who wins each auction
     and what it takes, the clearings and collections after each turn, the scores after each
-    round of turns, the final scoring), for :mod:`.narrate`.
+    round of turns, the final scoring), for :mod:`.narrate`. ``trace`` adds ``score_round``:
+    each seat's standing after each round of turns (ruling PL11), the last the final score.
 
     Returns
     -------
@@ -940,7 +956,8 @@ def play_game(setup: FairyLandSetup, game: int, log: list | None = None) -> dict
         counted at their type), ``hand``/``played`` (fairy bitmasks), ``hand_value``,
         ``items_held``/``items_used`` (item bitmasks), ``auctions_won``, ``fairies_paid``,
         ``value_paid``, ``queen_visits``, ``druid_visits``, ``crests_used``, ``ogres_gained``,
-        ``last_turn``.
+        ``last_turn``; with ``trace``, ``score_round`` (per seat, one standing per round, half
+        points).
         Per game: ``start_seat``, ``turns``, ``auctions``, ``unbid_clearings``, ``court_items``
         (bitmask of the game's 9 items), and the conservation counts ``forest_left``,
         ``druids_left``, ``clearing_cards``, ``box``, ``forest_accounted`` (every forest card
@@ -954,6 +971,7 @@ def play_game(setup: FairyLandSetup, game: int, log: list | None = None) -> dict
         )
     state = setup_game(setup, game)
     state.log = log
+    state.standings = [] if trace else None
     record(
         state,
         "deal",
@@ -977,10 +995,12 @@ def play_game(setup: FairyLandSetup, game: int, log: list | None = None) -> dict
         if not state.forest:
             break
         state.active = (state.active + 1) % state.n
-        if state.log is not None and state.active == state.start_seat:
-            record(state, "round_end", scores=[sum(p.values()) for p in final_scoring(state)])
+        if state.active == state.start_seat:
+            record_round(state)
     parts = final_scoring(state)
     score = [sum(p.values()) for p in parts]
+    if state.standings is not None:  # the game's end ends its last round, whole or not
+        state.standings.append(score)
     rank = ranking(state, score)
     record(
         state,
@@ -1009,11 +1029,13 @@ def play_game(setup: FairyLandSetup, game: int, log: list | None = None) -> dict
     )
     items_held = [sum(1 << i for i in p.items) for p in state.players]
     items_used = [sum(1 << i for i in p.used_items) for p in state.players]
-    forced = {}
+    extra = {}
     if state.forced is not None:
-        forced = dict(zip(FORCED_COLUMNS, state.forced, strict=True))
+        extra.update(zip(FORCED_COLUMNS, state.forced, strict=True))
+    if state.standings is not None:
+        extra["score_round"] = [list(seat) for seat in zip(*state.standings, strict=True)]
     return {
-        **forced,
+        **extra,
         "score": score,
         "parts": [[p[name] for name in PART_NAMES] for p in parts],
         "rank": rank,
@@ -1052,7 +1074,10 @@ def play_game(setup: FairyLandSetup, game: int, log: list | None = None) -> dict
     }
 
 
-def play_games(setup: FairyLandSetup, games: int, first_game: int = 0) -> list[dict]:
-    """Play ``games`` games from ``first_game`` with the reference engine."""
+def play_games(
+    setup: FairyLandSetup, games: int, first_game: int = 0, trace: bool = False
+) -> list[dict]:
+    """Play ``games`` games from ``first_game`` with the reference engine; ``trace`` as in
+    :func:`play_game`."""
     assert setup.players <= MAX_SEATS
-    return [play_game(setup, g) for g in range(first_game, first_game + games)]
+    return [play_game(setup, g, trace=trace) for g in range(first_game, first_game + games)]

@@ -40,7 +40,7 @@ The play-outs
 :func:`play_out` makes the choice on a copy of the table and plays the game to its end with
 :func:`.engine.play_turns`, the ordinary loop compiled with no search, every seat playing the
 searching seat's play-out policy; it returns the seat's win share (ties are broken by L12, so
-it is 1 or 0). A play-out logs no auction.
+it is 1 or 0). A play-out logs no auction and records no standing.
 """
 
 from __future__ import annotations
@@ -67,6 +67,7 @@ from fairysim.sim.fairyland.engine import (
     RESUME_CHOICE,
     RING,
     RING_MASK,
+    TRACING,
     Scratch,
     SeatPolicies,
     final_scoring,
@@ -227,6 +228,7 @@ def play_out(t, seat, choice, context):
     """The search contract's play-out: ``choice`` at the pending decision, then the rest of the
     game with every seat playing ``seat``'s play-out policy."""
     t.counters[LOGGING] = 0
+    t.counters[TRACING] = 0  # the standings are the real game's (ruling PL11)
     t.counters[KNOWN] = 0  # value-bidder's values were the pending choice's default
     t.counters[RESUME] = DAWN_CHOSEN if t.counters[PENDING] == DAWN else DAY_CHOSEN
     t.counters[RESUME_CHOICE] = choice

@@ -7,6 +7,7 @@ from __future__ import annotations
 from fairysim.sim.game import (
     BenchSpec,
     CardEffects,
+    Flag,
     GameSpec,
     ReportOption,
     ReportSpec,
@@ -244,6 +245,17 @@ SPEC = register(
             note="turn position, 0 = the starting player, drawn at random each game (L18)",
         ),
         length_column="turns",
+        flags=(
+            Flag(
+                "trace",
+                "--trace",
+                "Add each seat's standing after every round of turns to the --out rows: the "
+                "score it would have if the game ended then (ruling PL11).",
+            ),
+        ),
+        # --trace adds each seat's standing after round r of turns as score_round_r (9, 12 and
+        # 18 rounds at 4, 3 and 2 players with the rulebook's deck; ruling PL11).
+        trace_prefix="score_round_",
         card_effects=CardEffects(
             cards="fairysim.sim.fairyland.play:effect_cards",
             intervention="before the first turn the seat takes the card as if it had gained it "
