@@ -134,8 +134,10 @@ def test_write_report_end_to_end(tmp_path):
     assert ladder["policy"].tolist() == ["random", "greedy", "balancer", "rollout"]
     assert "The skill ladder" in text and "--ladder-games 4000" in text
     search = pd.read_csv(out / "fantastique-ladder_search.csv")
-    assert search["games"].tolist() == [40] and search["search"].tolist() == ["rollout"]
-    assert "one rollout seat among balancer wins" in text
+    # At 2 players the search rung plays the spec's per-player-count weights (rollouts=16).
+    label = "rollout (rollouts=16)"
+    assert search["games"].tolist() == [40] and search["search"].tolist() == [label]
+    assert f"one {label} seat among balancer wins" in text
 
 
 def test_failure_mid_way_leaves_no_partial_report(tmp_path, monkeypatch):
