@@ -14,6 +14,7 @@ from fairysim.sim.game import (
     SummaryColumn,
     TurnOrder,
     card_games_option,
+    heuristic_games_option,
     ladder_games_option,
     register,
     search_games_option,
@@ -177,6 +178,11 @@ again under value-bidder at one player count. The effects are large (the Garland
 points of win share), so 5,000 games an arm separate most cards; the section and the ladder kept
 the whole default report near a minute and a half of CPU on 2 cores (2026-12-04)."""
 
+REPORT_HEURISTIC_GAMES = 10_000
+"""Games per court under each policy of the report's court check under the best heuristic
+(greedy, then value-bidder, at every seat, 4 players, the three courts): 3 x 2 x 10,000 = 60,000
+games, a few seconds warm on 2 cores."""
+
 SPEC = register(
     GameSpec(
         name=NAME,
@@ -281,6 +287,11 @@ SPEC = register(
                         REPORT_CARD_GAMES,
                         "per card type (forest cards but the ogre, court items), at every player "
                         "count, random court",
+                    ),
+                    heuristic_games_option(
+                        REPORT_HEURISTIC_GAMES,
+                        "per court of the check of the court comparisons (every court pair on "
+                        "every measure)",
                     ),
                     ReportOption(
                         "auction_games",
