@@ -79,6 +79,7 @@ def test_the_page_warns_where_a_verdict_changes_and_says_it_is_no_tested_differe
     assert "Warning: 3 of the 4 pair comparisons change verdict under smart at 4 players" in html
     assert "x against z: not separated under smart (+2.0 pp), above under greedy (+3.0 pp)" in html
     assert "not a tested difference between the two policies" in html
+    assert "t-pair_check.csv" in html
     assert "1,000 games an arm under each policy, seed 7" in html
     assert "A note of the report&#x27;s own." in html or "A note of the report's own." in html
 

@@ -186,7 +186,7 @@ def check_paragraphs(
                 f"may not hold under stronger play: {items}.",
                 "A verdict that changes is not a tested difference between the two policies: "
                 "one corrected interval may just reach 0 where the other does not; compare the "
-                f"two intervals in the table (`{name}` CSV).",
+                f"two intervals in the table (`{report.prefix}{name}.csv`).",
             ]
         )
     report.table(
