@@ -14,6 +14,7 @@ kernels, in seconds. A run of chosen files or tests compiles what it uses as it 
 
 from __future__ import annotations
 
+import logging
 import os
 import subprocess
 import sys
@@ -21,6 +22,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import highcard.spec  # noqa: F401  (registers the game)
+import pytest
 
 TESTS = Path(__file__).resolve().parent
 WARM_KERNELS = TESTS / "warm_kernels.py"
@@ -71,3 +73,20 @@ def _warm(task: tuple[str, tuple[str, ...]]) -> None:
     game, parts = task
     command = [sys.executable, str(WARM_KERNELS), game, *parts]
     subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+
+
+@pytest.fixture(scope="module")
+def scheduler():
+    """Address of a local Dask cluster of two single-threaded worker processes, one per test
+    module that asks for it (starting one costs a few seconds): the path a multi-machine run
+    takes."""
+    from distributed import LocalCluster
+
+    with LocalCluster(
+        n_workers=2,
+        threads_per_worker=1,
+        processes=True,
+        dashboard_address=":0",
+        silence_logs=logging.ERROR,
+    ) as cluster:
+        yield cluster.scheduler_address

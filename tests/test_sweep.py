@@ -7,7 +7,6 @@ seconds); it is reached through ``scheduler=``, the path a multi-machine sweep t
 from __future__ import annotations
 
 import json
-import logging
 import os
 import shutil
 from pathlib import Path
@@ -29,21 +28,6 @@ from fairysim.sweep import read_sweep, run_sweep, run_task, task_pieces
 
 GRID = {"fans": "I,III", "players": "2,5", "lineups": ["greedy", "random"], "seed": 4}
 GAMES = 700
-
-
-@pytest.fixture(scope="module")
-def scheduler():
-    """Address of a local cluster of two single-threaded worker processes."""
-    from distributed import LocalCluster
-
-    with LocalCluster(
-        n_workers=2,
-        threads_per_worker=1,
-        processes=True,
-        dashboard_address=":0",
-        silence_logs=logging.ERROR,
-    ) as cluster:
-        yield cluster.scheduler_address
 
 
 @pytest.fixture(scope="module")

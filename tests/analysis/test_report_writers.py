@@ -58,8 +58,16 @@ def test_the_report_sizes_itself_and_writes_nothing_on_failure(study_calls, tmp_
     module, calls = study_calls
     with pytest.raises(RuntimeError, match="study failed"):
         module.write_report(tmp_path / "out")
-    _, _, own = WRITERS[request.node.callspec.params["study_calls"]]
-    assert calls[0]["games"] == module.DEFAULT_GAMES
+    name = request.node.callspec.params["study_calls"]
+    _, _, own = WRITERS[name]
+    # A report with a default precision plays its first look (1,000 games per run) first.
+    from fairysim.analysis.studies import PRECISION_CAP
+    from fairysim.cli.report import reports
+
+    first = module.DEFAULT_GAMES
+    if reports()[name][1].precision_default is not None:
+        first = min(1000, PRECISION_CAP * module.DEFAULT_GAMES)
+    assert calls[0]["games"] == first
     assert calls[0]["seed"] == 1
     for name, value in own.items():
         assert calls[0].get(name, value) == value, name

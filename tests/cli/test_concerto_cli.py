@@ -308,6 +308,39 @@ def test_lookahead_is_refused_outside_solo_by_its_module_path_too(players):
     assert_one_line_error(result, "--policy")
 
 
+LOOKAHEAD_PATH = "fairysim.sim.concerto.policies:lookahead_policy"
+"""lookahead by its module path: the built-in itself (refused outside solo by every command)."""
+
+
+@pytest.mark.parametrize(
+    ("args", "option"),
+    [
+        (["tournament", "concerto", "--policies", f"greedy,{LOOKAHEAD_PATH}", "--players", "3"],
+         "--policies"),
+        (["sweep", "concerto", "--players", "2", "--lineup", LOOKAHEAD_PATH, "--games", "10"],
+         "--lineup"),
+        (["metrics", "concerto", "--players", "4", "--policy", LOOKAHEAD_PATH], "--policy"),
+        (["replay", "concerto", "--players", "2", "--policy", LOOKAHEAD_PATH], "--policy"),
+        (["compare", "concerto", "--players", "3", "--variant", f"policies={LOOKAHEAD_PATH}"],
+         "--variant"),
+        (["report", "concerto", "--policy", LOOKAHEAD_PATH], "--policy"),
+        (["simulate", "concerto", "--players", "3", "--policy", "rollout",
+          "--weights", "rollout:default=lookahead"], "--policy"),
+    ],
+    ids=["tournament", "sweep", "metrics", "replay", "compare", "report", "rollout-default"],
+)  # fmt: skip
+def test_lookahead_is_refused_at_two_to_four_players_by_every_command(args, option, tmp_path):
+    if args[0] in ("sweep", "report", "compare"):
+        args = [*args, "--out-dir", str(tmp_path / "out")]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2, result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: "), result.output
+    assert "lookahead is for solo" in result.output, result.output
+    assert lines[0].startswith(f"Error: {option}: "), lines[0]
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
+
+
 # --------------------------------------------------------------------------------------------
 # report concerto / concerto-solo
 

@@ -121,6 +121,8 @@ def test_real_report_writes_html(tmp_path):
             "300",
             "--search-games",
             "10",
+            "--heuristic-games",
+            "100",
             "--seed",
             "1",
             "--out-dir",
@@ -134,3 +136,20 @@ def test_real_report_writes_html(tmp_path):
     assert html.suffix == ".html"
     assert html.exists()
     assert html.is_relative_to(tmp_path)
+
+
+@pytest.mark.parametrize(
+    ("name", "default"),
+    [
+        ("fantastique", "fairysim.sim.fantastique.spec"),
+        ("fairyland", "fairysim.sim.fairyland.spec"),
+    ],
+)
+def test_the_heuristic_check_states_its_game_count_as_a_number(name, default):
+    import importlib
+
+    games = importlib.import_module(default).REPORT_HEURISTIC_GAMES
+    result = runner.invoke(app, ["report", name, "--help"], env={"COLUMNS": "400"})
+    text = " ".join(result.output.replace("│", " ").split())
+    assert "--heuristic-games" in text and f"(default: {games:,})" in text
+    assert "again under the best heuristic" in text

@@ -285,6 +285,45 @@ def test_an_earlier_seat_unsure_to_win_bids_the_least_within_its_share_or_passes
     assert ask(POLICIES["value-bidder"], state, 1, BID, rows) == 0
 
 
+def two_seat_auction(first_bidder: str) -> tuple[int, list[tuple[int, int]]]:
+    """Seat 0, greedy, explores a clearing of three squirrels it can pay 3 for at most; seat 1,
+    ``first_bidder``, bids first with every house fairy (28). Returns the winner and the bids
+    (seat, bid) in order."""
+    names = ("greedy", first_bidder)
+    state = make_state(2, policies=[POLICIES[n].function for n in names])
+    for player, name in zip(state.players, names, strict=True):
+        player.weights[: len(POLICIES[name].weights)] = POLICIES[name].weights
+    state.players[0].hand = {FAIRY_1, FAIRY_2}
+    state.clearings[0] = counter(squirrel=3)
+    state.log = []
+    ref.explore(state, state.players[0], 0)
+    bids = [
+        (e["seat"], e["choices"][e["chosen"]][0])
+        for e in state.log
+        if e["event"] == "decision"
+        and e["decision"] == DECISIONS[BID]
+        and e["choices"][e["chosen"]][0] != PASS
+    ]
+    won = [e["seat"] for e in state.log if e["event"] == "won"]
+    return (won[0] if won else -1), bids
+
+
+def test_with_two_players_greedy_never_contests_so_the_explorer_wins():
+    """Why greedy's explorer wins every 2-player auction: the first bidder offers the minimum
+    (1) though it could pay 28 and the clearing is worth more to it than to the explorer, and
+    the explorer, bidding last (L5), answers 2."""
+    winner, bids = two_seat_auction("greedy")
+    assert bids == [(1, 1), (0, 2)] and winner == 0
+
+
+def test_with_two_players_the_rules_let_the_first_bidder_win():
+    """The same auction with a first bidder that contests: value-bidder bids above what the
+    explorer can pay (3), and the explorer, last to bid, cannot answer (L5)."""
+    winner, bids = two_seat_auction("value-bidder")
+    assert bids[0][0] == 1 and bids[0][1] > 3
+    assert len(bids) == 1 and winner == 1
+
+
 def test_the_payment_uses_the_warrior_to_chase_goblins_away():
     state = make_state(4)
     state.players[0].hand = {*HOUSE_FAIRIES, WARRIOR}

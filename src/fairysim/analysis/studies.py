@@ -122,7 +122,17 @@ class ProgressTracker:
         self.finished += games
 
 
-__all__ = ["DEFAULT_SEED", "ProgressTracker", "check_player_counts", "load_card_set"]
+__all__ = [
+    "DEFAULT_SEED",
+    "ProgressTracker",
+    "best_heuristic",
+    "card_and_ladder_studies",
+    "check_player_counts",
+    "check_players",
+    "load_card_set",
+    "play_study",
+    "under_best_heuristic",
+]
 
 
 PRECISION_CAP = 8
@@ -235,10 +245,45 @@ def card_and_ladder_studies(
     ladder = ladder_study(
         spec, players=players, games=ladder_games, search_games=search_games, **shared
     )
-    best = spec.ladder[-1] if spec.ladder else policy
-    if best != policy:
-        counts = list(players)
-        check = spec.default_players if spec.default_players in counts else counts[0]
+    best = best_heuristic(spec, policy)
+    if best is not None:
+        check = check_players(spec, players)
         strong = card_effects(spec, players=check, games=card_games, policies=best, **shared)
         effects.checks = verdict_changes(effects, strong)
     return effects, ladder
+
+
+def best_heuristic(spec: Any, policy: str) -> str | None:
+    """The game's best heuristic (the top rung of ``spec.ladder``) a report checks its verdicts
+    under, or None where the report already plays it (or the game declares no ladder)."""
+    best = spec.ladder[-1] if spec.ladder else policy
+    return None if best == policy else best
+
+
+def under_best_heuristic(
+    spec: Any,
+    check: Callable[..., Study],
+    *,
+    policy: str,
+    players: Sequence[int],
+    games: int,
+    seed: int,
+    cards: Any = None,
+    threads: int | None = None,
+) -> Study | None:
+    """A report's check of its headline verdicts under the best heuristic (a game's check
+    function, :func:`fairysim.analysis.heuristic_check.heuristic_check`) at
+    :func:`check_players`, ``games`` per arm under each policy; None where the report already
+    plays the best heuristic."""
+    best = best_heuristic(spec, policy)
+    if best is None:
+        return None
+    count = check_players(spec, players)
+    return check(games, seed, count, policy, best, cards=cards, threads=threads)
+
+
+def check_players(spec: Any, players: Sequence[int]) -> int:
+    """The one player count a report checks its verdicts at under the best heuristic: the
+    game's default where the report plays it, else the first it plays."""
+    counts = list(players)
+    return spec.default_players if spec.default_players in counts else counts[0]

@@ -36,13 +36,18 @@ game. The design:
   plays, whatever the chunk size or thread count. The ratings' bootstrap stays at 95%, not
   corrected for the looks (it is not what the rule watches).
 
-Sweeps of tournaments on Dask are not built.
+- **Dask** (``scheduler=`` or ``workers=``, ``--scheduler`` / ``--workers``). Every (mix,
+  rotation)'s games are played as tasks of ``task_games`` consecutive games on a sweep's cluster
+  (:mod:`fairysim.sweep.pairings`, the cluster of :mod:`fairysim.sweep.cluster`) and joined in
+  game order, so the tournament holds the same games, and derives the same tables, as one
+  played in process, whatever the workers or the task size.
 """
 
 from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -191,6 +196,9 @@ def play_tournament(
     precision: float | None = None,
     max_games: int | None = None,
     first_look: int = FIRST_LOOK,
+    scheduler: str | None = None,
+    workers: int | None = None,
+    task_games: int | None = None,
     **axes: Any,
 ) -> Tournament:
     """Play every mix of ``policies`` at ``players`` seats (or the balanced sample of
@@ -208,6 +216,13 @@ def play_tournament(
     progress : callable, optional
         ``progress(done, total)`` in games; under ``precision`` ``total`` is that of the look
         being played.
+    scheduler, workers : optional
+        Play on Dask: the address of a running scheduler, or the worker processes of a local
+        cluster (:func:`fairysim.sweep.cluster.connect`; each task then uses the cores the
+        cluster gives it, not ``threads``). Neither: in this process.
+    task_games : int, optional
+        Games per Dask task (default :data:`fairysim.sweep.tasks.DEFAULT_TASK_GAMES`); never
+        changes a game.
 
     Returns
     -------
@@ -222,6 +237,18 @@ def play_tournament(
     check_counts(games, precision, max_games, required=True)
     if precision is not None:
         max_games = PRECISION_MAX_GAMES if max_games is None else max_games
+    on_dask = scheduler is not None or workers is not None
+    if on_dask or task_games is not None:
+        from fairysim.sim.batch import check_games
+        from fairysim.sweep.cluster import check_cluster_options
+        from fairysim.sweep.tasks import DEFAULT_TASK_GAMES
+
+        check_cluster_options(scheduler, workers)
+        task_games = check_games(
+            DEFAULT_TASK_GAMES if task_games is None else task_games, "--task-games"
+        )
+        if not on_dask:
+            raise FairysimError("--task-games", "sizes Dask tasks: give --scheduler or --workers")
     # Each policy alone at every seat: an unknown name or a bad user policy fails here, before
     # the first game, naming the tournament's option.
     for name in dict.fromkeys(names):
@@ -253,52 +280,98 @@ def play_tournament(
         if key not in ("policies", "weights", "seed")
     }
     entries = entry_labels(names)
-    pairings = _Pairings(spec, setups, chunk_games, threads)
-    done = 0
+    with ExitStack() as stack:
+        if on_dask:
+            pairings: Any = _dask_pairings(
+                spec, setups, seat_entries, names, cards, axes, chunk_games, task_games,
+                stack, scheduler, workers,
+            )  # fmt: skip
+        else:
+            pairings = _Pairings(spec, setups, chunk_games, threads)
+        done = 0
 
-    def play_to(n: int, alpha: float) -> Tournament:
-        nonlocal done
-        total = done + len(setups) * (n - pairings.games)
-
-        def advance(k: int) -> None:
+        def play_to(n: int, alpha: float) -> Tournament:
             nonlocal done
-            done += k
-            if progress is not None:
-                progress(done, total)
+            total = done + len(seat_entries) * (n - pairings.games)
 
-        pairings.extend(n, advance)
-        return _tournament(
-            spec, names, entries, players, seed, design, pairings, seat_entries, config, alpha
+            def advance(k: int) -> None:
+                nonlocal done
+                done += k
+                if progress is not None:
+                    progress(done, total)
+
+            pairings.extend(n, advance)
+            return _tournament(
+                spec, names, entries, players, seed, design, pairings, seat_entries, config, alpha
+            )
+
+        if precision is None:
+            assert games is not None
+            return play_to(games, ALPHA)
+        assert max_games is not None
+        result, reached = study_to_precision(
+            play_to,
+            lambda t: widest_half_width(head_to_head(t)),
+            precision,
+            max_games,
+            first_look=first_look,
+            alpha=ALPHA,
+            watched="head-to-head share",
         )
+        result.precision = reached
+        result.meta["config"]["precision"] = {
+            "asked": precision,
+            "reached": reached.reached,
+            "widest_half_width": reached.half_widths[-1],
+            "level": reached.level,
+            "games_per_pairing": reached.games,
+            "looks": reached.looks,
+            "looks_planned": reached.planned,
+            "half_widths": reached.half_widths,
+            "first_look": first_look,
+            "max_games": max_games,
+            "stopped_by_cap": not reached.reached,
+        }
+        return result
 
-    if precision is None:
-        assert games is not None
-        return play_to(games, ALPHA)
-    assert max_games is not None
-    result, reached = study_to_precision(
-        play_to,
-        lambda t: widest_half_width(head_to_head(t)),
-        precision,
-        max_games,
-        first_look=first_look,
-        alpha=ALPHA,
-        watched="head-to-head share",
-    )
-    result.precision = reached
-    result.meta["config"]["precision"] = {
-        "asked": precision,
-        "reached": reached.reached,
-        "widest_half_width": reached.half_widths[-1],
-        "level": reached.level,
-        "games_per_pairing": reached.games,
-        "looks": reached.looks,
-        "looks_planned": reached.planned,
-        "half_widths": reached.half_widths,
-        "first_look": first_look,
-        "max_games": max_games,
-        "stopped_by_cap": not reached.reached,
-    }
-    return result
+
+def _dask_pairings(
+    spec: GameSpec,
+    setups: list[Any],
+    seat_entries: list[list[int]],
+    names: tuple[str, ...],
+    cards: Any,
+    axes: dict[str, Any],
+    chunk_games: int,
+    task_games: Any,
+    stack: ExitStack,
+    scheduler: str | None,
+    workers: int | None,
+) -> Any:
+    """The pairings of a tournament played on Dask: one task setup per (mix, rotation), the
+    cluster entered on ``stack`` (closed when the tournament ends)."""
+    from fairysim.sweep.cells import CellSetup, cards_digest, load_card_set
+    from fairysim.sweep.cluster import connect
+    from fairysim.sweep.pairings import DaskPairings
+
+    card_set = load_card_set(spec, cards)
+    digest = cards_digest(card_set)
+    tasks = [
+        CellSetup(
+            spec.name,
+            spec.package,
+            spec.engine_version,
+            setup.seats,
+            ",".join(names[e] for e in seated),
+            setup.seed,
+            card_set,
+            digest,
+            tuple(axes.items()),
+        )
+        for setup, seated in zip(setups, seat_entries, strict=True)
+    ]
+    client, threads = connect(stack, scheduler, workers)
+    return DaskPairings(tasks, client, threads, chunk_games, task_games)
 
 
 def _tournament(

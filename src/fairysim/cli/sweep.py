@@ -123,21 +123,30 @@ def sweep_params(spec: GameSpec) -> list[Param]:
             "--seed",
             "Seed of every cell; game i depends only on (seed, i): common deals.",
         ),
+        *cluster_params("Default: a local cluster.", "default 1"),
+    ]
+    return params
+
+
+def cluster_params(default: str, workers_default: str) -> list[Param]:
+    """``--scheduler``, ``--workers`` and ``--task-games``: where a command's games run on Dask
+    (:mod:`fairysim.sweep.cluster`); ``default`` says what runs without them."""
+    return [
         option(
             "scheduler",
             str | None,
             None,
             "--scheduler",
             "Address of a running Dask scheduler (tcp://host:8786) whose workers have "
-            "fairysim installed. Default: a local cluster.",
+            f"fairysim installed. {default}",
         ),
         option(
             "workers",
             int | None,
             None,
             "--workers",
-            "Worker processes of the local cluster (default 1 with all cores' numba threads; "
-            "N workers share the cores).",
+            f"Worker processes of a local Dask cluster ({workers_default} with all cores' "
+            "numba threads; N workers share the cores).",
         ),
         option(
             "task_games",
@@ -147,7 +156,6 @@ def sweep_params(spec: GameSpec) -> list[Param]:
             f"Games per Dask task (default {DEFAULT_TASK_GAMES:,}); never changes results.",
         ),
     ]
-    return params
 
 
 def sweep_and_print(spec: GameSpec, **options: Any) -> pd.DataFrame:

@@ -22,6 +22,7 @@ from fairysim.cli.common import (
     stop_message,
 )
 from fairysim.cli.simulate import load_card_option
+from fairysim.cli.sweep import cluster_params
 from fairysim.errors import FairysimError
 
 GAMES = 2_000
@@ -97,6 +98,11 @@ def tournament_params(spec: GameSpec) -> list[Param]:
             "--chunk-games",
             "Games per chunk (memory and progress granularity; never changes results).",
         ),
+        *cluster_params(
+            "Default: this process, unless --workers is given. The results are the same "
+            "wherever the games run.",
+            "no cluster without it",
+        ),
     ]
     return params
 
@@ -158,6 +164,9 @@ def run_tournament(spec: GameSpec, **options: Any) -> None:
             chunk_games=chunk_games,
             threads=threads,
             progress=progress,
+            scheduler=options["scheduler"],
+            workers=options["workers"],
+            task_games=options["task_games"],
             **axes,
         )
     elapsed = time.perf_counter() - start

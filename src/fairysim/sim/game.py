@@ -310,6 +310,21 @@ def card_games_option(default: int, arms: str) -> ReportOption:
     )
 
 
+def heuristic_games_option(default: int, arms: str) -> ReportOption:
+    """A report's ``--heuristic-games``: games per arm of the check of its headline verdicts
+    under the best heuristic (:mod:`fairysim.analysis.heuristic_check`); ``arms`` says what an
+    arm is and what is compared."""
+    return ReportOption(
+        "heuristic_games",
+        "--heuristic-games",
+        f"Games {arms}, under the report's policy and again under the best heuristic (the top "
+        "heuristic rung of the ladder) at every seat, at one player count (the game's default "
+        "where the report plays it)",
+        kind="games",
+        games_default=default,
+    )
+
+
 @dataclass(frozen=True)
 class ReportSpec:
     """A report of a game: ``fairysim report <name>``.

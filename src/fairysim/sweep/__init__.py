@@ -27,6 +27,9 @@ the seat columns, ``make_setup`` and ``play_chunks``. One module per job:
     The local cluster, or the running scheduler of ``--scheduler``.
 :mod:`.run`
     :func:`run_sweep`, tying them together.
+:mod:`.pairings`
+    A tournament's (mix, rotation) games as tasks on the same clusters
+    (:func:`fairysim.analysis.tournament.play_tournament` with ``scheduler`` or ``workers``).
 """
 
 from fairysim.sweep.cells import RANDOM, CellSetup, CellSpec, Plan, plan_cells

@@ -422,7 +422,14 @@ def make_cell(
         sha,
         axes,
     )
-    setup = task.build()
+    try:
+        setup = task.build()
+    except FairysimError as error:
+        # A lineup the game refuses for this cell (solo lookahead at 2-4 players) is the
+        # sweep's --lineup, whatever option the setup names.
+        if error.where in ("--policy", "policies"):
+            raise FairysimError("--lineup", error.message) from None
+        raise
     config = setup.config()
     # The seed as the setup checked it, so that a cell's key is the numbers' whole recipe.
     task = dataclasses.replace(task, seed=setup.seed)

@@ -72,6 +72,24 @@ def task_pieces(
 _SETUP_CACHE: dict[tuple, Any] = {}
 
 
+def worker_setup(task: CellSetup, threads: int | None, run: str) -> tuple[Any, Any, int | None]:
+    """A task's game, its setup (built once per worker) and its numba threads (capped at what
+    the worker has); refuses a worker whose engine is not the client's (``run`` names what
+    needs it: ``"sweep"``, ``"tournament"``)."""
+    spec = task.spec()
+    if spec.engine_version != task.engine_version:
+        raise FairysimError(
+            "--scheduler",
+            f"a worker runs {spec.title} engine version {spec.engine_version}, the {run} "
+            f"needs {task.engine_version}; install the same fairysim on every worker",
+        )
+    if task.key not in _SETUP_CACHE:
+        _SETUP_CACHE[task.key] = task.build()
+    if threads is not None:
+        threads = min(threads, nb.config.NUMBA_NUM_THREADS)
+    return spec, _SETUP_CACHE[task.key], threads
+
+
 def run_task(
     task: CellSetup, first: int, n: int, threads: int | None, by_turn: bool = False
 ) -> TaskResult:
@@ -98,18 +116,7 @@ def run_task(
 
     result = TaskResult()
     try:
-        spec = task.spec()
-        if spec.engine_version != task.engine_version:
-            raise FairysimError(
-                "--scheduler",
-                f"a worker runs {spec.title} engine version {spec.engine_version}, the sweep "
-                f"needs {task.engine_version}; install the same fairysim on every worker",
-            )
-        if task.key not in _SETUP_CACHE:
-            _SETUP_CACHE[task.key] = task.build()
-        setup = _SETUP_CACHE[task.key]
-        if threads is not None:
-            threads = min(threads, nb.config.NUMBA_NUM_THREADS)
+        spec, setup, threads = worker_setup(task, threads, "sweep")
         with numba_threads(threads):
             for start, count in task_pieces(first, n):
                 # One chunk per piece: the sums a single-machine run makes for it.
@@ -128,4 +135,11 @@ def run_task(
     return result
 
 
-__all__ = ["DEFAULT_TASK_GAMES", "Piece", "TaskResult", "run_task", "task_pieces"]
+__all__ = [
+    "DEFAULT_TASK_GAMES",
+    "Piece",
+    "TaskResult",
+    "run_task",
+    "task_pieces",
+    "worker_setup",
+]

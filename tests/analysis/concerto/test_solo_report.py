@@ -73,3 +73,24 @@ def test_another_card_file_is_named_and_in_the_command(tmp_path):
     assert "PROVISIONAL" not in text
     assert f"--cards {final}" in text
     assert str(final) in text
+
+
+@pytest.mark.parametrize(("lift", "words"), [(0.15, "beats the best heuristic."),
+                                             (0.0, "is not shown to beat it.")])  # fmt: skip
+def test_the_page_says_whether_the_search_player_beats_the_best_heuristic(study, lift, words):
+    from dataclasses import replace
+
+    import pandas as pd
+
+    policies = study.policies
+    chaser = policies[policies["policy"] == "chaser"].iloc[0]
+    search = chaser.copy()
+    search["policy"] = "rollout"
+    for column in ("win_share", "low", "high"):
+        search[column] = chaser[column] + lift
+    with_search = pd.concat([policies, search.to_frame().T], ignore_index=True)
+    with_search = with_search.astype(policies.dtypes.to_dict())
+    text = text_of(sr.build_report(replace(study, policies=with_search)).html())
+    assert "The search player, rollout, against the best heuristic, chaser: " in text
+    assert f"{100 * lift:.1f} pp" in text and words in text  # +15.0 pp; 0.0 pp either sign
+    assert "The search player" not in text_of(sr.build_report(study).html())

@@ -122,13 +122,14 @@ def test_write_report_end_to_end(tmp_path):
     calls = []
     out = tmp_path / "new" / "folder"
     html = fr.write_report(
-        out, games=40, seed=2, players=(2,), auction_games=1, card_games=60, ladder_games=300,
-        search_games=0, progress=lambda done, total: calls.append((done, total)),
+        out, games=40, seed=2, players=(2,), auction_games=5, card_games=60, ladder_games=300,
+        search_games=0, heuristic_games=50,
+        progress=lambda done, total: calls.append((done, total)),
     )  # fmt: skip
     assert html == out / "fairyland-report.html" and html.exists()
-    assert calls[-1][0] == calls[-1][1] == 40 * 3 + 1
+    assert calls[-1][0] == calls[-1][1] == 40 * 3 + 5
     page = html.read_text()
-    assert "fairysim report fairyland --games 40 --seed 2 --auction-games 1" in page
+    assert "fairysim report fairyland --games 40 --seed 2 --auction-games 5" in page
     # The card-effect section (ruling PL10): 20 forest types (no ogre) and 19 court items.
     text = text_of(page)
     assert "Card strength as an effect" in text and "another scale than the lift" in text
@@ -152,6 +153,25 @@ def test_write_report_end_to_end(tmp_path):
     ladder = pd.read_csv(out / "fairyland-ladder.csv")
     assert ladder["policy"].tolist() == ["random", "greedy", "value-bidder"]  # no search rung
     assert "fairysim report fairyland --seed 2 --ladder-games 3000" in text
+    # The court comparisons checked under value-bidder at the one player count played.
+    check = pd.read_csv(out / "fairyland-court_check.csv")
+    assert len(check) == 27 and set(check["court"]) == {"random", "starred"}
+    assert (
+        "under the best heuristic, value-bidder, at every seat, beside greedy at every seat: "
+        "2 players, 50 games a court under each policy, seed 2"
+    ) in text
+    changed = int(check["changed"].sum())
+    if changed:
+        assert f"Warning: {changed} of the 27 court comparisons" in text
+    else:
+        assert "Every one of the 27 court comparisons" in text
+    # Who wins the 2-player auctions under each policy, and why (L5).
+    contest = pd.read_csv(out / "fairyland-auction_contest.csv")
+    assert contest["policy"].tolist() == ["greedy", "value-bidder", "random"]
+    assert (contest["games"] == 5).all()
+    assert "the explorer last (ruling L5)" in text
+    greedy = contest.iloc[0]
+    assert f"greedy: the explorer wins {100 * greedy['explorer_share']:.2f}%" in text
 
 
 def test_failure_mid_way_leaves_nothing(tmp_path, monkeypatch):
@@ -168,6 +188,8 @@ def test_failure_mid_way_leaves_nothing(tmp_path, monkeypatch):
             auction_games=1,
             card_games=10,
             ladder_games=100,
+            search_games=0,
+            heuristic_games=10,
         )
     assert list(tmp_path.iterdir()) == []
 
@@ -199,6 +221,7 @@ def test_the_command_line_writes_the_report(tmp_path):
         app,
         ["report", "fairyland", "--games", "30", "--seed", "4", "--auction-games", "1",
          "--card-games", "20", "--ladder-games", "200", "--policy", "random",
+         "--heuristic-games", "20", "--search-games", "0",
          "--out-dir", str(tmp_path)],
     )  # fmt: skip
     assert result.exit_code == 0, result.output
@@ -208,6 +231,8 @@ def test_the_command_line_writes_the_report(tmp_path):
     assert "every seat plays random" in page_text
     assert "--auction-games 1 --policy random" in page_text
     assert "--card-games 200 --policy random" in page_text
+    assert "value-bidder, at every seat, beside random at every seat" in page_text
+    assert "random: the explorer wins" in page_text and "greedy: the explorer wins" in page_text
 
 
 @pytest.mark.parametrize(

@@ -119,6 +119,7 @@ def test_write_report_end_to_end(tmp_path):
         card_games=400,
         ladder_games=400,
         search_games=20,
+        heuristic_games=300,
     )
     assert html == out / "fantastique-report.html" and html.exists()
     assert calls[-1][0] == calls[-1][1] == 30 * len(FANS) * 4
@@ -134,10 +135,23 @@ def test_write_report_end_to_end(tmp_path):
     assert ladder["policy"].tolist() == ["random", "greedy", "balancer", "rollout"]
     assert "The skill ladder" in text and "--ladder-games 4000" in text
     search = pd.read_csv(out / "fantastique-ladder_search.csv")
-    # At 2 players the search rung plays the spec's per-player-count weights (rollouts=16).
+    # At 2 players the rung plays the K its spec declares there (search_weights).
     label = "rollout (rollouts=16)"
     assert search["games"].tolist() == [40] and search["search"].tolist() == [label]
     assert f"one {label} seat among balancer wins" in text
+    # Fan strength checked under balancer at the one player count played.
+    check = pd.read_csv(out / "fantastique-fan_check.csv")
+    assert len(check) == 15 and set(check["changed"]) <= {True, False}
+    assert (
+        "under the best heuristic, balancer, at every seat, beside greedy at every seat: 2 "
+        "players, 300 games a fan under each policy, seed 2"
+    ) in text
+    changed = int(check["changed"].sum())
+    if changed:
+        assert f"Warning: {changed} of the 15 fan comparisons change verdict under balancer" in text
+        assert "not a tested difference between the two policies" in text
+    else:
+        assert "Every one of the 15 fan comparisons keeps its verdict under balancer" in text
 
 
 def test_failure_mid_way_leaves_no_partial_report(tmp_path, monkeypatch):
@@ -146,7 +160,15 @@ def test_failure_mid_way_leaves_no_partial_report(tmp_path, monkeypatch):
 
     monkeypatch.setattr(fr, "gain_figure", broken)
     with pytest.raises(RuntimeError, match="figure failed"):
-        fr.write_report(tmp_path, games=20, seed=1, players=(2,), card_games=50, ladder_games=100)
+        fr.write_report(
+            tmp_path,
+            games=20,
+            seed=1,
+            players=(2,),
+            card_games=50,
+            ladder_games=100,
+            heuristic_games=50,
+        )
     assert list(tmp_path.iterdir()) == []
 
 
@@ -205,7 +227,7 @@ def test_the_report_takes_a_baseline_policy_and_a_card_file_from_the_command_lin
     cards = tmp_path / "cards.toml"
     cards.write_text(DEFAULT_CARDS.read_text())
     args = ["report", "fantastique", "--games", "20", "--policy", "random", "--card-games", "200"]
-    args += ["--ladder-games", "200", "--search-games", "10"]
+    args += ["--ladder-games", "200", "--search-games", "10", "--heuristic-games", "100"]
     args += ["--cards", str(cards), "--out-dir", str(tmp_path / "out")]
     result = CliRunner().invoke(app, args, catch_exceptions=False)
     assert result.exit_code == 0, result.output
@@ -215,3 +237,45 @@ def test_the_report_takes_a_baseline_policy_and_a_card_file_from_the_command_lin
     assert "--policy random" in page and f"--cards {cards}" in page
     # The card-effect section plays the report's policy and cards, and its rerun line says so.
     assert f"--card-games 2000 --policy random --cards {cards}" in page
+    # Fan strength checked under balancer beside the report's policy, random.
+    assert "under the best heuristic, balancer, at every seat, beside random at every seat" in page
+    assert "fantastique-fan_check.csv" in page
+
+
+def test_a_fan_pair_the_other_policy_ranks_the_other_way_is_turned():
+    from fairysim.analysis.fantastique.check import oriented
+
+    like = pd.DataFrame({"stronger": ["I", "II"], "weaker": ["II", "III"]})
+    other = pd.DataFrame(
+        {
+            "stronger": ["II", "II"],
+            "weaker": ["I", "III"],
+            "difference": [0.03, 0.01],
+            "low": [0.01, -0.01],
+            "high": [0.05, 0.03],
+            "significant": [True, False],
+        }
+    )
+    out = oriented(other, like)
+    assert out[["stronger", "weaker"]].values.tolist() == [["I", "II"], ["II", "III"]]
+    assert out["difference"].tolist() == pytest.approx([-0.03, 0.01])
+    assert out["low"].tolist() == pytest.approx([-0.05, -0.01])
+    assert out["high"].tolist() == pytest.approx([-0.01, 0.03])
+    assert out["significant"].tolist() == [True, False]
+
+
+def test_the_fan_section_warns_where_balancer_changes_a_verdict(strength):
+    from fairysim.analysis.heuristic_check import HeuristicCheck, compare_verdicts
+
+    base = strength.fan_differences.iloc[:2].copy()
+    base["low"], base["high"], base["significant"] = 0.01, 0.05, True
+    best = base.copy()
+    best.loc[best.index[1], ["low", "high", "significant"]] = (-0.01, 0.05, False)
+    meta = {"policy": "greedy", "best": "balancer", "players": 3, "games": 500, "arm": "a fan",
+            "seed": SEED}  # fmt: skip
+    check = HeuristicCheck(compare_verdicts(base, best, ["stronger", "weaker"], "difference"), meta)
+    text = fr.build_report(strength, check=check).html()
+    pair = base.iloc[1]
+    assert "Warning: 1 of the 2 fan comparisons change verdict under balancer at 3 players" in text
+    assert f"fan {pair.stronger} against fan {pair.weaker}: not separated under balancer" in text
+    assert "not a tested difference between the two policies" in text

@@ -235,6 +235,9 @@ def _solo_policy_section(report: Report, study: SoloStudy) -> None:
         "corrected over the policies."
     )
     report.data("policy_pairs", pairs)
+    search_line = _search_line(pairs, by_policy)
+    if search_line:
+        report.bullets([search_line])
     report.figure(
         "policies",
         solo_policy_figure(study),
@@ -270,6 +273,28 @@ def _solo_policy_section(report: Report, study: SoloStudy) -> None:
         p,
         "Win rate per policy (scores in points; margin = your score minus Pahha's).",
         display=display,
+    )
+
+
+def _search_line(pairs: pd.DataFrame, by_policy: pd.DataFrame) -> str:
+    """Whether the search player beats the best heuristic against Pahha, from the corrected
+    pairwise comparison; "" where the study played either without the other."""
+    search, best = SPEC.search, SPEC.ladder[-1]
+    if search not in by_policy.index or best not in by_policy.index:
+        return ""
+    row = pairs[
+        ((pairs["a"] == search) & (pairs["b"] == best))
+        | ((pairs["a"] == best) & (pairs["b"] == search))
+    ].iloc[0]
+    sign = 1 if row["a"] == search else -1
+    diff = sign * row["estimate"]
+    low, high = sorted((sign * row["low"], sign * row["high"]))
+    beats = bool(row["significant"]) and diff > 0
+    return (
+        f"The search player, {search}, against the best heuristic, {best}: "
+        f"{fmt_points(diff)} {fmt_interval(low, high, points=True)} of win rate against Pahha "
+        f"(corrected over every pair of policies); it "
+        + ("beats the best heuristic." if beats else "is not shown to beat it.")
     )
 
 

@@ -24,6 +24,8 @@ import pandas as pd
 
 from fairysim.analysis.card_effect_report import card_effect_section, rerun_command
 from fairysim.analysis.card_effects import CardEffectStudy
+from fairysim.analysis.fairyland.check import court_check
+from fairysim.analysis.fairyland.contest import CONTEST_PLAYERS, two_player_contest
 from fairysim.analysis.fairyland.figures import (
     COURT_FIGURE_MEASURES,
     auction_figure,
@@ -42,6 +44,7 @@ from fairysim.analysis.fairyland.study import (
     fairyland_study,
 )
 from fairysim.analysis.formats import fmt_interval, fmt_intervals, fmt_percent, fmt_points, verdict
+from fairysim.analysis.heuristic_check import HeuristicCheck, check_paragraphs
 from fairysim.analysis.ladder import LadderStudy
 from fairysim.analysis.ladder_report import ladder_command, ladder_section
 from fairysim.analysis.page import Report
@@ -55,13 +58,19 @@ from fairysim.analysis.sections import (
     statistics_note,
     turn_order_section,
 )
-from fairysim.analysis.studies import DEFAULT_SEED, card_and_ladder_studies, play_study
+from fairysim.analysis.studies import (
+    DEFAULT_SEED,
+    card_and_ladder_studies,
+    play_study,
+    under_best_heuristic,
+)
 from fairysim.sim.batch import Progress
 from fairysim.sim.fairyland import FairyLandCards
 from fairysim.sim.fairyland.spec import (
     REPORT_AUCTION_GAMES,
     REPORT_CARD_GAMES,
     REPORT_GAMES,
+    REPORT_HEURISTIC_GAMES,
     REPORT_LADDER_GAMES,
     REPORT_PRECISION,
     REPORT_SEARCH_GAMES,
@@ -110,6 +119,7 @@ def write_report(
     card_games: int | None = None,
     ladder_games: int | None = None,
     search_games: int | None = None,
+    heuristic_games: int | None = None,
 ) -> Path:
     """Run the Fairy Land study and write its HTML report with CSV and PNG files.
 
@@ -149,6 +159,10 @@ def write_report(
         (:func:`~fairysim.analysis.ladder.ladder_study`, the random court).
     search_games : int, default :data:`~fairysim.sim.fairyland.spec.REPORT_SEARCH_GAMES`
         Games of the ladder's search rung (``rollout``) at each player count.
+    heuristic_games : int, default :data:`~fairysim.sim.fairyland.spec.REPORT_HEURISTIC_GAMES`
+        Games per court of the court check under the best heuristic
+        (:func:`~fairysim.analysis.fairyland.check.court_check`: ``policy`` and then
+        value-bidder at every seat, at one player count, the game's default where played).
 
     Returns
     -------
@@ -185,13 +199,34 @@ def write_report(
         threads=threads,
         court=BALANCE_COURT,
     )
-    return build_report(study, effects, ladder).write(out_dir)
+    check = under_best_heuristic(
+        SPEC,
+        court_check,
+        policy=policy,
+        players=PLAYER_COUNTS if players is None else players,
+        games=REPORT_HEURISTIC_GAMES if heuristic_games is None else heuristic_games,
+        seed=DEFAULT_SEED if seed is None else seed,
+        cards=cards,
+        threads=threads,
+    )
+    contest = None
+    if CONTEST_PLAYERS in study.meta["players"]:
+        contest = two_player_contest(
+            study.meta["auction_games"],
+            study.meta["seed"],
+            policy,
+            cards=cards,
+            threads=threads,
+        )
+    return build_report(study, effects, ladder, check, contest).write(out_dir)
 
 
 def build_report(
     study: FairyLandStudy,
     effects: CardEffectStudy | None = None,
     ladder: LadderStudy | None = None,
+    check: HeuristicCheck | None = None,
+    contest: pd.DataFrame | None = None,
 ) -> Report:
     """Assemble the report of a finished study in memory (nothing is written).
 
@@ -205,6 +240,13 @@ def build_report(
     ladder : LadderStudy, optional
         The skill ladder (:func:`~fairysim.analysis.ladder.ladder_study`); its section is left
         out without it.
+    check : HeuristicCheck, optional
+        The court comparisons under the best heuristic
+        (:func:`~fairysim.analysis.fairyland.check.court_check`), shown in the court section.
+    contest : pandas.DataFrame, optional
+        Two-player auctions under several policies
+        (:func:`~fairysim.analysis.fairyland.contest.two_player_contest`), shown in the
+        auctions section.
 
     Returns
     -------
@@ -257,8 +299,8 @@ def build_report(
         _card_effect_note(report, effects)
         cards_option = f" --cards {meta['cards']}" if "cards" in meta else ""
         card_effect_section(report, effects, rerun_command("fairyland", effects, cards_option))
-    _auction_section(report, study)
-    _court_section(report, study)
+    _auction_section(report, study, contest)
+    _court_section(report, study, check)
     _length_section(report, study)
     turn_order_section(report, study.balance, SPEC.turn_order)
     if ladder is not None:
@@ -428,7 +470,9 @@ def _card_lines(c: pd.DataFrame) -> list[str]:
     return lines
 
 
-def _auction_section(report: Report, study: FairyLandStudy) -> None:
+def _auction_section(
+    report: Report, study: FairyLandStudy, contest: pd.DataFrame | None = None
+) -> None:
     meta = study.meta
     report.section("What auctions cost and what they win")
     report.paragraph(
@@ -488,9 +532,48 @@ def _auction_section(report: Report, study: FairyLandStudy) -> None:
         display=display,
     )
     report.data("auction_summary", s)
+    if contest is not None:
+        _contest_paragraphs(report, contest, study.meta["policy"])
 
 
-def _court_section(report: Report, study: FairyLandStudy) -> None:
+def _contest_paragraphs(report: Report, contest: pd.DataFrame, policy: str) -> None:
+    """Who wins the auctions with two players under each policy, and why (ruling L5)."""
+    games = int(contest["games"].iloc[0])
+    report.paragraph(
+        f"With {CONTEST_PLAYERS} players each auction is one bid of the other seat and the "
+        "explorer's answer: every seat bids once, from the explorer's left, the explorer last "
+        "(ruling L5), so the explorer can always take the clearing by bidding one above the "
+        "other seat if it can pay that much. Greedy bids the lowest legal bid or passes: as "
+        "the first bidder it offers 1, never contesting, and a greedy explorer, which chose "
+        "the clearing as the one worth most to it, answers 2. The rules let the other seat "
+        "win: a first bid above what the explorer can pay, as value-bidder makes when the "
+        f"clearing is worth it, takes the clearing. The first {games:,} games of the "
+        f"{CONTEST_PLAYERS}-player run, every auction logged, under each policy at both seats "
+        "(the same forests and starting seats):"
+    )
+    lines = []
+    for r in contest.itertuples(index=False):
+        other = 1.0 - r.explorer_share
+        # Two decimals: shares this near 0 or 1 have intervals a tenth of a point wide.
+        line = (
+            f"{r.policy}: the explorer wins {fmt_percent(r.explorer_share, 2)} "
+            f"{fmt_interval(r.explorer_low, r.explorer_high, digits=2)} of the "
+            f"{int(r.won):,} auctions somebody wins, the other seat {fmt_percent(other, 2)} "
+            f"{fmt_interval(1.0 - r.explorer_high, 1.0 - r.explorer_low, digits=2)}; "
+            f"{fmt_percent(r.unbid_share, 2)} "
+            f"{fmt_interval(r.unbid_low, r.unbid_high, digits=2)} of "
+            f"{int(r.auctions):,} clearings go unbid ({int(r.games):,} games)"
+        )
+        if r.policy == policy and r.explorer_share == 1.0:
+            line += f": under {policy} the explorer's hold is its bidding, not the rules"
+        lines.append(line + ".")
+    report.bullets(lines)
+    report.data("auction_contest", contest)
+
+
+def _court_section(
+    report: Report, study: FairyLandStudy, check: HeuristicCheck | None = None
+) -> None:
     meta = study.meta
     report.section("What the Queen's Court changes")
     e = study.court_effects
@@ -538,6 +621,19 @@ def _court_section(report: Report, study: FairyLandStudy) -> None:
         f"court, ruling L13). Each court's own means: `{FILE_PREFIX}court_levels.csv`.",
         display=display,
     )
+    if check is not None:
+        short = {m.column: m.short for m in GAME_MEASURES}
+        check_paragraphs(
+            report,
+            check,
+            "court comparisons (PROVISIONAL court, ruling L13)",
+            lambda r: f"{r.court} minus {r.baseline}, {short[r.measure]}",
+            lambda r, prefix: (
+                f"{_fmt_value(getattr(r, prefix + 'value'), r.unit)} "
+                f"{_fmt_range(getattr(r, prefix + 'low'), getattr(r, prefix + 'high'), r.unit)}"
+            ),
+            "court_check",
+        )
 
 
 def _court_lines(e: pd.DataFrame) -> list[str]:

@@ -16,6 +16,7 @@ import pandas as pd
 
 from fairysim.analysis.card_effect_report import card_effect_section, rerun_command
 from fairysim.analysis.card_effects import CardEffectStudy
+from fairysim.analysis.fantastique.check import fan_check
 from fairysim.analysis.fantastique.figures import (
     decides_figure,
     gain_figure,
@@ -30,6 +31,7 @@ from fairysim.analysis.fantastique.study import (
     report_lineups,
 )
 from fairysim.analysis.formats import fmt_interval, fmt_intervals, fmt_percent, fmt_points, verdict
+from fairysim.analysis.heuristic_check import HeuristicCheck, check_paragraphs
 from fairysim.analysis.ladder import LadderStudy
 from fairysim.analysis.ladder_report import ladder_command, ladder_section
 from fairysim.analysis.page import Report
@@ -44,12 +46,18 @@ from fairysim.analysis.sections import (
     statistics_note,
     turn_order_section,
 )
-from fairysim.analysis.studies import DEFAULT_SEED, card_and_ladder_studies, play_study
+from fairysim.analysis.studies import (
+    DEFAULT_SEED,
+    card_and_ladder_studies,
+    play_study,
+    under_best_heuristic,
+)
 from fairysim.sim.batch import Progress
 from fairysim.sim.fantastique import FantastiqueCards
 from fairysim.sim.fantastique.spec import (
     REPORT_CARD_GAMES,
     REPORT_GAMES,
+    REPORT_HEURISTIC_GAMES,
     REPORT_LADDER_GAMES,
     REPORT_PRECISION,
     REPORT_SEARCH_GAMES,
@@ -82,6 +90,7 @@ def write_report(
     card_games: int | None = None,
     ladder_games: int | None = None,
     search_games: int | None = None,
+    heuristic_games: int | None = None,
 ) -> Path:
     """Run the Grande Finale study and write the HTML report with its CSV and PNG files.
 
@@ -120,6 +129,10 @@ def write_report(
         (:func:`~fairysim.analysis.ladder.ladder_study`, fan I).
     search_games : int, default :data:`~fairysim.sim.fantastique.spec.REPORT_SEARCH_GAMES`
         Games of the ladder's search rung (``rollout``) at each player count.
+    heuristic_games : int, default :data:`~fairysim.sim.fantastique.spec.REPORT_HEURISTIC_GAMES`
+        Games per fan of the fan-strength check under the best heuristic
+        (:func:`~fairysim.analysis.fantastique.check.fan_check`: ``policy`` and then balancer at
+        every seat, at one player count, the game's default where played).
 
     Returns
     -------
@@ -161,13 +174,24 @@ def write_report(
         threads=threads,
         fan="I",
     )
-    return build_report(strength, effects, ladder).write(out_dir)
+    check = under_best_heuristic(
+        SPEC,
+        fan_check,
+        policy=policy,
+        players=PLAYER_COUNTS if players is None else players,
+        games=REPORT_HEURISTIC_GAMES if heuristic_games is None else heuristic_games,
+        seed=DEFAULT_SEED if seed is None else seed,
+        cards=cards,
+        threads=threads,
+    )
+    return build_report(strength, effects, ladder, check).write(out_dir)
 
 
 def build_report(
     strength: FanStrength,
     effects: CardEffectStudy | None = None,
     ladder: LadderStudy | None = None,
+    check: HeuristicCheck | None = None,
 ) -> Report:
     """Assemble the report of a finished study in memory (nothing is written).
 
@@ -181,6 +205,9 @@ def build_report(
     ladder : LadderStudy, optional
         The skill ladder (:func:`~fairysim.analysis.ladder.ladder_study`); its section is left
         out without it.
+    check : HeuristicCheck, optional
+        The fan comparisons under the best heuristic
+        (:func:`~fairysim.analysis.fantastique.check.fan_check`), shown in the fans' section.
 
     Returns
     -------
@@ -226,7 +253,7 @@ def build_report(
         SPEC.turn_order,
         what=f"the {baseline} lineup under every fan (each deal counted once)",
     )
-    _strength_section(report, strength)
+    _strength_section(report, strength, check)
     _decides_section(report, strength)
     _gain_section(report, strength)
     if effects is not None:
@@ -247,7 +274,9 @@ def build_report(
 # Sections
 
 
-def _strength_section(report: Report, strength: FanStrength) -> None:
+def _strength_section(
+    report: Report, strength: FanStrength, check: HeuristicCheck | None = None
+) -> None:
     r = strength.ranking
     d = strength.fan_differences
     report.section("Fans ranked by strength")
@@ -294,6 +323,23 @@ def _strength_section(report: Report, strength: FanStrength) -> None:
                 "difference",
             ),
         )
+    if check is not None:
+        check_paragraphs(
+            report,
+            check,
+            "fan comparisons",
+            lambda r: f"fan {r.stronger} against fan {r.weaker}",
+            _check_value,
+            "fan_check",
+            note="The ranking above averages the player counts; here both policies play one "
+            "count, so each pair's verdicts are compared on the same games.",
+        )
+
+
+def _check_value(row, prefix: str) -> str:
+    """One policy's strength difference of a fan pair with its corrected interval."""
+    value, low, high = (getattr(row, prefix + k) for k in ("value", "low", "high"))
+    return f"{fmt_points(value)} {fmt_interval(low, high, points=True)}"
 
 
 def _ranking_sentence(r: pd.DataFrame) -> str:

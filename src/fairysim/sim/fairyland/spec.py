@@ -16,6 +16,7 @@ from fairysim.sim.game import (
     TableCards,
     TurnOrder,
     card_games_option,
+    heuristic_games_option,
     ladder_games_option,
     register,
     search_games_option,
@@ -181,6 +182,11 @@ the whole default report near a minute and a half of CPU on 2 cores (2026-12-04)
 count is played per arm of the ogres and goblins removed from the forest (ruling PL12; the
 shipped forest and 2 removals: 3 x 3 x 5,000 = 45,000 games more)."""
 
+REPORT_HEURISTIC_GAMES = 10_000
+"""Games per court under each policy of the report's court check under the best heuristic
+(greedy, then value-bidder, at every seat, 4 players, the three courts): 3 x 2 x 10,000 = 60,000
+games, a few seconds warm on 2 cores."""
+
 SPEC = register(
     GameSpec(
         name=NAME,
@@ -315,6 +321,11 @@ SPEC = register(
                         "per card type (forest cards but the ogre, court items), at every player "
                         "count, random court; as many per arm of the ogres and goblins removed "
                         "from the forest (the shipped forest and one arm per type, ruling PL12)",
+                    ),
+                    heuristic_games_option(
+                        REPORT_HEURISTIC_GAMES,
+                        "per court of the check of the court comparisons (every court pair on "
+                        "every measure)",
                     ),
                     ReportOption(
                         "auction_games",

@@ -15,6 +15,7 @@ from fairysim.sim.game import (
     SummaryColumn,
     TurnOrder,
     card_games_option,
+    heuristic_games_option,
     ladder_games_option,
     register,
     search_games_option,
@@ -93,6 +94,11 @@ one rollout seat among three balancers (2 to 5 players: about 20 s warm)."""
 REPORT_CARD_GAMES = 20_000
 """Games per arm (the baseline and one per card value) of the report's card-effect section,
 at each player count: 4 x 9 x 20,000 = 720,000 games, a few seconds warm."""
+
+REPORT_HEURISTIC_GAMES = 20_000
+"""Games per fan under each policy of the report's fan-strength check under the best heuristic
+(greedy, then balancer, at every seat, 4 players): 6 x 2 x 20,000 = 240,000 games, about 3 s
+warm on 2 cores."""
 
 SPEC = register(
     GameSpec(
@@ -185,6 +191,10 @@ SPEC = register(
                     search_games_option(REPORT_SEARCH_GAMES),
                     card_games_option(
                         REPORT_CARD_GAMES, "per card value, at every player count, fan I"
+                    ),
+                    heuristic_games_option(
+                        REPORT_HEURISTIC_GAMES,
+                        "per fan of the check of fan strength (every pair of fans compared)",
                     ),
                     ReportOption(
                         "policy",
