@@ -12,8 +12,9 @@ or below ``H``; that interval, wider than a plain 95 % one, is the one reported.
 depends only on ``(seed, i)`` and games are played once, in order, so a stopped run holds
 exactly the games ``0 .. n - 1`` that a fixed run of ``n`` would.
 
-What a command reports is one family: the win shares of its rows (turn positions, or a mixed
-lineup's seats) against the fair share, Holm-corrected at the look's error rate
+What a command reports is one family: the win shares of its rows (turn positions; a mixed
+lineup's entries, pooled over its seat rotations and clustered by deal, in ``simulate``; its
+seats in a sweep cell) against the fair share, Holm-corrected at the look's error rate
 (:func:`corrected_shares`), so an interval and its verdict agree and the stopping rule watches
 the very intervals printed. ``simulate`` and ``sweep`` (per cell) watch these; ``report``
 watches its balance card's turn-order family.

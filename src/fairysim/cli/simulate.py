@@ -347,7 +347,8 @@ def rotated_to_precision(
 
 def seat_note(order: Any) -> str:
     """What a table's seat rows are: the turn order itself where the seat index is it, else
-    lineup seats, shown because the lineup mixes policies (the starter drawn each game)."""
+    lineup seats, shown because the lineup mixes policies (the starter drawn each game): a
+    sweep's mixed-lineup cell, which is not rotated (``simulate`` rotates, :func:`run_rotated`)."""
     if not order.drawn:
         return f"seat: {order.note}"
     return (
