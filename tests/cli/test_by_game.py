@@ -25,10 +25,10 @@ def test_the_toy_game_simulates_and_saves_its_rows(tmp_path):
         app, ["simulate", "highcard", *args, "--games", "300", "--seed", "4", "--out", str(out)]
     )
     assert result.exit_code == 0, result.output
-    assert "High card, 4 players, short deck, 300 games" in result.output
+    assert "High card, 4 players, short deck, 300 deals x 4 seat rotations" in result.output
     assert "redraw-low" in result.output
     df, meta = read_results(out)
-    assert len(df) == 1200
+    assert len(df) == 300 * 4 * 4
     assert set(df.deck) == {"short"}
     assert df.score.between(1, 6).all()
     assert meta["game"] == "highcard"

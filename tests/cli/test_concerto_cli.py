@@ -72,14 +72,16 @@ def test_four_players_write_parquet_and_print_summary(tmp_path):
     )  # fmt: skip
     assert result.exit_code == 0, result.output
     frame, meta = read_results(out)
-    assert len(frame) == 300 * 4
+    # A mixed lineup: 300 deals, each played once per rotation of the 4 seats (C4: a seat is
+    # a place in the resolution order, which no entry keeps).
+    assert len(frame) == 300 * 4 * 4
     assert meta["config"]["policies"] == ["greedy", "maestro", "chaser", "denier"]
     assert meta["config"]["cards_provisional"] is True
-    assert meta["config"]["games"] == 300 and meta["config"]["seed"] == 1
+    assert meta["config"]["deals"] == 300 and meta["config"]["seed"] == 1
     assert "PROVISIONAL" in result.output and "corrected" in result.output
-    for share in frame.groupby("seat")["win_share"].mean():
+    for share in frame.groupby("entry")["win_share"].mean():
         assert f"{share:.3f}" in result.output
-    assert f"Wrote 1,200 rows to {out}" in result.output.replace("\n", "")
+    assert f"Wrote 4,800 rows to {out}" in result.output.replace("\n", "")
 
 
 def test_solo_has_a_pahha_row_and_fixed_setup(tmp_path):

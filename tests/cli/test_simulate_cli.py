@@ -73,20 +73,28 @@ def test_writes_parquet_with_metadata_and_prints_summary(tmp_path):
     )
     assert result.exit_code == 0, result.output
     frame, meta = read_results(out)
-    assert len(frame) == 300 * 3
+    # A mixed lineup: 300 deals, each played once per rotation of the 3 seats.
+    assert len(frame) == 300 * 3 * 3
     assert set(frame["policy"]) == {"greedy", "random", "hoarder"}
     assert meta["package_version"] == fairysim.__version__
-    assert meta["config"]["games"] == 300
+    assert meta["config"]["games"] == 900 and meta["config"]["deals"] == 300
+    assert meta["config"]["rotations"] == 3
     assert meta["config"]["seed"] == 1
     assert meta["config"]["fan"] == "II"
     assert meta["config"]["policies"] == ["greedy", "random", "hoarder"]
     assert "corrected" in result.output and "Holm-corrected over the 3 rows" in result.output
     assert "hoarder" in result.output
     assert str(out) in result.output.replace("\n", "")
-    # the printed win shares are the file's
-    shares = frame.groupby("seat")["win_share"].mean()
+    # the printed win shares are the file's, per lineup entry
+    shares = frame.groupby("entry")["win_share"].mean()
     for share in shares:
         assert f"{share:.3f}" in result.output
+    # every entry sat at every seat once per deal, on the same deals (the starter drawn from
+    # the deal stream, F1, is each deal's whatever the rotation)
+    games = frame.groupby(["entry", "seat"])["game"].apply(lambda g: sorted(g))
+    assert len(games) == 9 and all(g == list(range(300)) for g in games)
+    starters = frame.groupby("game")["first_seat"].nunique()
+    assert (starters == 1).all() and frame["first_seat"].nunique() == 3
 
 
 def test_same_seed_same_file_whatever_threads_and_chunks(tmp_path):
@@ -263,9 +271,10 @@ def test_readme_user_policy_runs(tmp_path, monkeypatch, on_path):
     )
     assert result.exit_code == 0, result.output
     frame, meta = read_results(out)
-    assert frame.loc[frame["seat"] == 0, "policy"].unique().tolist() == ["mypolicy:my_policy"]
+    mine = frame["entry"] == 0  # a mixed lineup rotates: the entry, not the seat, is the policy
+    assert frame.loc[mine, "policy"].unique().tolist() == ["mypolicy:my_policy"]
     assert meta["config"]["weights"][0][1] == 2.0
-    assert frame.loc[frame["seat"] == 0, "win_share"].sum() > 0  # it plays, and sometimes wins
+    assert frame.loc[mine, "win_share"].sum() > 0  # it plays, and sometimes wins
 
 
 def test_user_policy_wrong_signature_is_refused(tmp_path, on_path):

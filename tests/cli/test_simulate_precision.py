@@ -70,7 +70,7 @@ def table_rows(output: str) -> list[dict]:
     """The rows of simulate's table (label, share, interval), each with the verdict the line
     under the table gives it (above, below, or - where the line names it not)."""
     line = next(x for x in output.splitlines() if x.startswith("vs fair: "))
-    named = dict(re.findall(r"seat (\d+) (above|below)", line))
+    named = dict(re.findall(r"(?:seat|turn|entry) (\d+) (above|below)", line))
     rows = []
     for text in output.splitlines():
         match = re.match(r"\s*(\d+) \S+\s+([\d.]+) ([\d.]+)-([\d.]+)\s", text)
@@ -165,3 +165,33 @@ def test_a_run_to_precision_prints_the_intervals_the_rule_watched():
     rows = table_rows(result.output)
     printed = max((row["high"] - row["low"]) / 2 for row in rows)
     assert abs(printed - widest) < 0.0011 and widest <= 0.03
+
+
+def test_a_mixed_lineup_plays_to_precision_over_deals():
+    # Each deal is played once per rotation of the seats; the looks count deals and watch the
+    # entries' intervals, clustered by deal (redraw-low's true share against stand is 11/18,
+    # tests/cli/test_simulate_tables.py).
+    result = runner.invoke(
+        app,
+        ["simulate", NAME, "--players", "2", "--deck", "short", "--policy", "stand,redraw-low",
+         "--precision", "0.02", "--max-games", "100000", "--chunk-games", "700"],
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    line = next(x for x in result.output.splitlines() if x.startswith("precision reached"))
+    match = re.search(r"after ([\d,]+) deals \(([\d,]+) games\)", line)
+    deals, games = (int(x.replace(",", "")) for x in match.groups())
+    assert deals in (1000, 2000, 4000, 8000) and games == 2 * deals
+    assert "clustered by deal" in line and "Holm-corrected over the 2 rows" in line
+    assert f"{deals:,} deals x 2 seat rotations = {games:,} games" in result.output
+    widest = float(re.search(r"within \+/-([\d.]+)", line).group(1))
+    rows = table_rows(result.output)
+    assert len(rows) == 2 and widest <= 0.02
+    assert abs(max((row["high"] - row["low"]) / 2 for row in rows) - widest) < 0.0011
+    assert rows[1]["low"] <= 11 / 18 <= rows[1]["high"] and rows[1]["verdict"] == "above"
+    capped = runner.invoke(
+        app,
+        ["simulate", NAME, "--players", "2", "--policy", "stand,redraw-low", "--precision",
+         "0.001", "--max-games", "1500"],
+    )  # fmt: skip
+    assert capped.exit_code == 0, capped.output
+    assert any(x.startswith("--max-games 1,500 reached") for x in capped.output.splitlines())

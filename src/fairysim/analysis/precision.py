@@ -12,8 +12,9 @@ or below ``H``; that interval, wider than a plain 95 % one, is the one reported.
 depends only on ``(seed, i)`` and games are played once, in order, so a stopped run holds
 exactly the games ``0 .. n - 1`` that a fixed run of ``n`` would.
 
-What a command reports is one family: the win shares of its rows (turn positions, or a mixed
-lineup's seats) against the fair share, Holm-corrected at the look's error rate
+What a command reports is one family: the win shares of its rows (turn positions; a mixed
+lineup's entries, pooled over its seat rotations and clustered by deal, in ``simulate``; its
+seats in a sweep cell) against the fair share, Holm-corrected at the look's error rate
 (:func:`corrected_shares`), so an interval and its verdict agree and the stopping rule watches
 the very intervals printed. ``simulate`` and ``sweep`` (per cell) watch these; ``report``
 watches its balance card's turn-order family.
@@ -140,8 +141,10 @@ def corrected_shares(rows: pd.DataFrame, alpha: float = ALPHA) -> pd.DataFrame:
     Parameters
     ----------
     rows : pandas.DataFrame
-        One row per turn position (or seat) of one run, with ``games`` and ``wins`` (the sum
-        of win shares).
+        One row per turn position (or seat, or lineup entry) of one run, with ``games`` and
+        ``wins`` (the sum of win shares), and optionally ``se``, a standard error of the share
+        computed elsewhere (a rotated lineup's, clustered by deal:
+        :mod:`fairysim.analysis.rotation`).
     alpha : float, default 0.05
         Error rate of the family: 0.05 for a fixed run, the look's share for a run played to a
         precision (:attr:`StoppingRule.look_alpha`).
@@ -152,8 +155,9 @@ def corrected_shares(rows: pd.DataFrame, alpha: float = ALPHA) -> pd.DataFrame:
         ``rows`` with ``win_share``, ``se``, ``fair`` (1 / rows), the columns of
         :func:`fairysim.analysis.corrections.with_correction` (``low``/``high`` the corrected
         normal interval, ``significant`` its verdict against ``fair``) and ``half_width``. The
-        standard error is the binomial one at the share smoothed as ``(wins + 1) / (games +
-        2)``, so a share of 0 or 1 still has a width (a split tie varies less than a whole
+        standard error is the rows' ``se`` where given and positive, else the binomial one at
+        the share smoothed as ``(wins + 1) / (games + 2)``, so a share of 0 or 1 still has a
+        width (a split tie varies less than a whole
         win: the intervals are then slightly conservative).
 
     Examples
@@ -168,11 +172,11 @@ def corrected_shares(rows: pd.DataFrame, alpha: float = ALPHA) -> pd.DataFrame:
     games = rows["games"].to_numpy(np.float64)
     wins = rows["wins"].to_numpy(np.float64)
     smoothed = (wins + 1) / (games + 2)
-    table = rows.assign(
-        win_share=wins / games,
-        se=np.sqrt(smoothed * (1 - smoothed) / games),
-        fair=1 / len(rows),
-    )
+    se = np.sqrt(smoothed * (1 - smoothed) / games)
+    if "se" in rows.columns:  # clustered (a rotated lineup's, by deal); binomial where it is 0
+        given = rows["se"].to_numpy(np.float64)
+        se = np.where(given > 0, given, se)
+    table = rows.assign(win_share=wins / games, se=se, fair=1 / len(rows))
     table = with_correction(table, "win_share", "se", null="fair", method="holm", alpha=alpha)
     table["half_width"] = (table["high"] - table["low"]) / 2
     return table
@@ -244,6 +248,8 @@ class PrecisionRun:
     planned: list[int] = field(default_factory=list)
     watched: str = "win share"
     note: str = ""
+    unit: str = "games"
+    """What ``games`` counts, for the message (``deals`` for a rotated lineup)."""
 
     @property
     def look_alpha(self) -> float:
@@ -265,7 +271,7 @@ class PrecisionRun:
                 f"precision reached: every {self.watched} within +/-{widest:.4f} "
                 f"(asked {self.precision:.4f}; {self.level:.2%} intervals{self.note}, a "
                 f"{alpha:.0%} error rate split over the {planned} looks planned) after "
-                f"{self.games:,} games"
+                f"{self.games:,} {self.unit}"
             )
         return (
             f"--max-games {self.games:,} reached before --precision {self.precision:g}: "

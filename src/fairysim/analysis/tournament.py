@@ -49,7 +49,7 @@ import itertools
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import pandas as pd
@@ -67,6 +67,8 @@ from fairysim.analysis.turn_order import positions_of_arrays
 from fairysim.errors import FairysimError
 from fairysim.sim.batch import DEFAULT_CHUNK_GAMES, run_metadata
 from fairysim.sim.game import GameSpec, get_game
+
+T = TypeVar("T")
 
 ALPHA = 0.05
 """Error rate of the head-to-head and turn-order intervals (of all looks together, under
@@ -114,6 +116,13 @@ def entry_labels(policies: Sequence[str]) -> tuple[str, ...]:
         seen[name] = seen.get(name, 0) + 1
         labels.append(name if seen[name] == 1 else f"{name}#{seen[name]}")
     return tuple(labels)
+
+
+def rotate(lineup: Sequence[T], rotation: int) -> list[T]:
+    """Rotation ``rotation`` of a lineup: ``lineup[(s + rotation) mod N]`` at seat ``s``, so
+    over rotations ``0 .. N-1`` every entry sits at every seat once."""
+    n = len(lineup)
+    return [lineup[(seat + rotation) % n] for seat in range(n)]
 
 
 def check_tournament(
@@ -263,7 +272,7 @@ def play_tournament(
     setups, seat_entries = [], []
     for mix in mixes:
         for rotation in range(players):
-            seated = [mix[(seat + rotation) % players] for seat in range(players)]
+            seated = rotate(mix, rotation)
             seat_entries.append(seated)
             setups.append(
                 spec.make_setup(
@@ -610,6 +619,7 @@ __all__ = [
     "pair_results",
     "play_tournament",
     "ratings",
+    "rotate",
     "save_tournament",
     "tournament_design",
     "tournament_mixes",

@@ -59,10 +59,18 @@ def simulate_params(spec: GameSpec) -> list[Param]:
             "greedy",
             "--policy",
             "One policy for every seat, or a comma-separated policy per seat. Built-ins (see "
-            f"`fairysim policies {spec.name}`) or module:function for your own.",
+            f"`fairysim policies {spec.name}`) or module:function for your own. A lineup of "
+            "different policies is played on every rotation of its seats on the same deals, "
+            "its rows the lineup's entries.",
         ),
         option(
-            "games", int | None, None, "--games", f"Number of games to play (default {GAMES:,})."
+            "games",
+            int | None,
+            None,
+            "--games",
+            f"Number of games to play (default {GAMES:,}). With a mixed lineup, the number of "
+            "deals: each is played once per rotation of the seats, so --players times as many "
+            "games.",
         ),
         option(
             "precision",
@@ -70,7 +78,7 @@ def simulate_params(spec: GameSpec) -> list[Param]:
             None,
             "--precision",
             "Instead of --games: play until every win share the table shows (by turn position, "
-            "or a mixed lineup's seats) has a Holm-corrected half-width at or below this "
+            "or a mixed lineup's entries) has a Holm-corrected half-width at or below this "
             "(win-share units, 0.01 = 1 percentage point), looking after 1,000 games and each "
             "time the count doubles, the 5% error rate split over the looks.",
         ),
@@ -79,7 +87,8 @@ def simulate_params(spec: GameSpec) -> list[Param]:
             int | None,
             None,
             "--max-games",
-            f"Cap on the games --precision may play (default {MAX_GAMES:,}).",
+            f"Cap on the games --precision may play (default {MAX_GAMES:,}; deals for a mixed "
+            "lineup).",
         ),
         option("seed", int, 0, "--seed", "Seed of the run; game i depends only on (seed, i)."),
     ]
@@ -92,7 +101,8 @@ def simulate_params(spec: GameSpec) -> list[Param]:
             None,
             "--out",
             "Parquet file for one row per (game, seat), written atomically with the run's "
-            "configuration. Without it only the summary is printed.",
+            "configuration (a mixed lineup adds the columns rotation and entry). Without it only "
+            "the summary is printed.",
         ),
         option("threads", int | None, None, "--threads", "Numba threads (default: all cores)."),
         option(
@@ -137,9 +147,14 @@ def run_simulate(spec: GameSpec, **options: Any) -> None:
     flags = {flag.name: options[flag.name] for flag in spec.flags}
 
     labels = [policy_label(p) for p in setup.policies]
+    if len(set(labels)) > 1 and not setup.extra_rows:
+        # A seat mixes its policy with a turn position, so the lineup is played on every
+        # rotation of its seats and its rows are the lineup's entries.
+        run_rotated(spec, setup, labels, games, max_games, chunk_games, threads, flags, options)
+        return
     # Seat advantage is by turn order: where every seat plays one policy and the game draws its
-    # starter per game, the rows are turn positions; a mixed lineup keeps its seats (and says so).
-    by_turn = spec.turn_order.drawn and len(set(labels)) == 1
+    # starter per game, the rows are turn positions, else the seat index is the turn order.
+    by_turn = spec.turn_order.drawn
     start = time.perf_counter()
     reached = None
     if precision is not None:
@@ -148,19 +163,9 @@ def run_simulate(spec: GameSpec, **options: Any) -> None:
         )
         games = int(summary["games"].iloc[0])
     else:
-        with ProgressBar("simulating", total=games) as progress:
-            kept = "nothing written" if out is None else f"nothing written, {out} untouched"
-            stop_message(lambda: f"stopped after {progress.done:,} games; {kept}")
-            summary = simulate_summary(
-                setup,
-                games,
-                out=out,
-                chunk_games=chunk_games,
-                threads=threads,
-                progress=progress,
-                by_turn=by_turn,
-                **flags,
-            )
+        summary = play_fixed(
+            simulate_summary, setup, games, games, out, chunk_games, threads, flags, by_turn
+        )
     elapsed = time.perf_counter() - start
 
     console = stdout_console()
@@ -181,17 +186,169 @@ def run_simulate(spec: GameSpec, **options: Any) -> None:
         console.print(summary_table(spec, summary, setup.row_labels(labels), looks=looks))
         notes = [seat_note(order)]
     notes.append(verdict_line(corrected_rows(rows, looks), order.label if by_turn else "seat"))
+    print_footer(console, spec, setup, notes, reached, out, games * setup.seats)
+
+
+def play_fixed(
+    summarise: Any,
+    setup: Any,
+    count: int,
+    games: int,
+    out: Path | None,
+    chunk_games: int,
+    threads: int | None,
+    flags: dict[str, Any],
+    by_turn: bool | None = None,
+) -> pd.DataFrame:
+    """A run of ``count`` games (or deals) through ``summarise`` (``simulate_summary`` or
+    ``rotated_summary``), ``games`` games in all, under a progress bar and a stop message."""
+    extra = {} if by_turn is None else {"by_turn": by_turn}
+    with ProgressBar("simulating", total=games) as progress:
+        kept = "nothing written" if out is None else f"nothing written, {out} untouched"
+        stop_message(lambda: f"stopped after {progress.done:,} games; {kept}")
+        return summarise(
+            setup,
+            count,
+            out=out,
+            chunk_games=chunk_games,
+            threads=threads,
+            progress=progress,
+            **extra,
+            **flags,
+        )
+
+
+def print_footer(
+    console: Any,
+    spec: GameSpec,
+    setup: Any,
+    notes: list[str],
+    reached: Any,
+    out: Path | None,
+    rows: int,
+) -> None:
+    """The lines under the table: its notes and legends, what a precision reached, the file."""
     for line in [*notes, *column_legends(spec), *setup.footnotes()]:
         console.print(line, soft_wrap=True)
     if reached is not None:
         console.print(reached.message(), soft_wrap=True)
     if out is not None:
-        console.print(f"Wrote {games * setup.seats:,} rows to {out}", soft_wrap=True)
+        console.print(f"Wrote {rows:,} rows to {out}", soft_wrap=True)
+
+
+def run_rotated(
+    spec: GameSpec,
+    setup: Any,
+    labels: Sequence[str],
+    deals: int,
+    max_deals: int,
+    chunk_games: int,
+    threads: int | None,
+    flags: dict[str, Any],
+    options: dict[str, Any],
+) -> None:
+    """Play a mixed lineup on every rotation of its seats (:mod:`fairysim.analysis.rotation`)
+    and print one row per lineup entry, pooled over the rotations."""
+    from fairysim.analysis.rotation import rotated_summary
+    from fairysim.analysis.tournament import entry_labels
+
+    precision, out = options["precision"], options["out"]
+    n = setup.players
+    start = time.perf_counter()
+    reached = None
+    if precision is not None:
+        summary, reached = rotated_to_precision(
+            spec, setup, precision, max_deals, chunk_games, threads, flags, out
+        )
+        deals = int(summary["games"].iloc[0])
+    else:
+        summary = play_fixed(
+            rotated_summary, setup, deals, deals * n, out, chunk_games, threads, flags
+        )
+    elapsed = time.perf_counter() - start
+
+    console = stdout_console()
+    parts = [spec.title, setup.table(), *setup.choices()]
+    counts = f"{deals:,} deals x {n} seat rotations = {deals * n:,} games"
+    console.print(
+        f"{', '.join([*parts, counts, f'seed {setup.seed}'])} ({elapsed:.1f} s wall time)",
+        soft_wrap=True,
+    )
+    for line in setup.preamble():
+        console.print(line, soft_wrap=True)
+    looks = [] if reached is None else reached.planned
+    console.print(table_title(spec, "lineup entry", n, looks), soft_wrap=True)
+    console.print(summary_table(spec, summary, entry_labels(labels), first="entry", looks=looks))
+    notes = [
+        f"entry: the lineup's policies in the order given (#2 where a policy repeats), each "
+        f"pooled over the {n} rotations of the seats, which seat every entry at every seat on "
+        f"the same {deals:,} deals (--games counts deals), so no entry keeps a seat or a turn "
+        f"position ({spec.turn_order.label}: {spec.turn_order.note}); intervals clustered by "
+        "deal",
+        verdict_line(corrected_rows(summary, looks), "entry"),
+    ]
+    print_footer(console, spec, setup, notes, reached, out, deals * n * setup.seats)
+
+
+def rotated_to_precision(
+    spec: GameSpec,
+    setup: Any,
+    precision: float,
+    max_deals: int,
+    chunk_games: int,
+    threads: int | None,
+    flags: dict[str, Any],
+    out: Path | None,
+) -> tuple[pd.DataFrame, Any]:
+    """:func:`play_to_precision` for a rotated lineup: the looks count deals (each played once
+    per rotation) and watch the entries' intervals, clustered by deal and Holm-corrected over
+    the entries at the look's error rate; with ``--out`` the deals played are replayed into the
+    file."""
+    from fairysim.analysis.precision import corrected_shares
+    from fairysim.analysis.rotation import (
+        entry_frame,
+        entry_means,
+        play_rotations,
+        rotated_metadata,
+        rotated_setups,
+        rotated_summary,
+    )
+    from fairysim.sim.batch import SeatAggregate
+
+    setups = rotated_setups(setup)
+    aggregate = SeatAggregate(spec.seat_columns, setup.players)
+
+    def play(first: int, n: int) -> Any:
+        chunks = play_rotations(
+            spec, setups, n, first_game=first, chunk_games=chunk_games, threads=threads, **flags
+        )
+        for _, rotations in chunks:
+            means = entry_means(spec, rotations)
+            aggregate.add(means)
+            yield means
+
+    def intervals(games: Any, wins: Any, alpha: float) -> tuple[Any, Any]:
+        table = corrected_shares(entry_frame(aggregate, setup), alpha)
+        return table["low"].to_numpy(), table["high"].to_numpy()
+
+    reached = looks_to_precision(play, precision, max_deals, aggregate, out, intervals, "deals")
+    reached.watched = "lineup entry's win share"
+    reached.note = f", Holm-corrected over the {setup.players} rows, clustered by deal"
+    reached.unit = f"deals ({reached.games * setup.players:,} games)"
+    if out is not None:
+        summary = rotated_summary(
+            setup, reached.games, out=out, chunk_games=chunk_games, threads=threads, **flags
+        )
+        return summary, reached
+    summary = entry_frame(aggregate, setup)
+    summary.attrs["fairysim"] = rotated_metadata(spec, setup, reached.games)
+    return summary, reached
 
 
 def seat_note(order: Any) -> str:
     """What a table's seat rows are: the turn order itself where the seat index is it, else
-    lineup seats, shown because the lineup mixes policies (the starter drawn each game)."""
+    lineup seats, shown because the lineup mixes policies (the starter drawn each game): a
+    sweep's mixed-lineup cell, which is not rotated (``simulate`` rotates, :func:`run_rotated`)."""
     if not order.drawn:
         return f"seat: {order.note}"
     return (
@@ -236,7 +393,7 @@ def play_to_precision(
     and ``i``, so the rows are the same games). With ``by_turn`` the stopping rule looks at the
     win shares by turn position, the rows the table then shows; either way it watches the
     table's own intervals, Holm-corrected over its rows at the look's error rate."""
-    from fairysim.analysis.precision import corrected_intervals, run_to_precision
+    from fairysim.analysis.precision import corrected_intervals
     from fairysim.sim.batch import SeatAggregate
     from fairysim.sim.run import by_turn_order, simulate_summary
 
@@ -253,16 +410,7 @@ def play_to_precision(
             turns.add(ordered)
             yield ordered if by_turn else arrays
 
-    kept = "nothing written" if out is None else f"nothing written, {out} untouched"
-    with ProgressBar("simulating to precision", total=max_games) as progress:
-        stop_message(lambda: f"stopped after {progress.done:,} games; {kept}")
-        reached = run_to_precision(
-            play,
-            precision,
-            max_games,
-            on_chunk=lambda _, __: progress(aggregate.games, max_games),
-            intervals=corrected_intervals,
-        )
+    reached = looks_to_precision(play, precision, max_games, aggregate, out, corrected_intervals)
     reached.watched = "turn-position win share" if by_turn else "seat's win share"
     reached.note = f", Holm-corrected over the {setup.seats} rows"
     if out is not None:
@@ -281,6 +429,31 @@ def play_to_precision(
         frame = turns.frame([lineup] * setup.seats).rename(columns={"seat": "turn"})
         summary.attrs["by_turn"] = frame
     return summary, reached
+
+
+def looks_to_precision(
+    play: Any,
+    precision: float,
+    cap: int,
+    aggregate: Any,
+    out: Path | None,
+    intervals: Any,
+    unit: str = "games",
+) -> Any:
+    """:func:`fairysim.analysis.precision.run_to_precision` under a progress bar (``aggregate``
+    counts what is played, in ``unit``) and a stop message."""
+    from fairysim.analysis.precision import run_to_precision
+
+    kept = "nothing written" if out is None else f"nothing written, {out} untouched"
+    with ProgressBar("simulating to precision", unit, total=cap) as progress:
+        stop_message(lambda: f"stopped after {progress.done:,} {unit}; {kept}")
+        return run_to_precision(
+            play,
+            precision,
+            cap,
+            on_chunk=lambda _, __: progress(aggregate.games, cap),
+            intervals=intervals,
+        )
 
 
 def table_title(spec: GameSpec, unit: str, rows: int, looks: Sequence[int] = ()) -> str:
