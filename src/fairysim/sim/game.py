@@ -317,9 +317,9 @@ def heuristic_games_option(default: int, arms: str) -> ReportOption:
     return ReportOption(
         "heuristic_games",
         "--heuristic-games",
-        f"Games {arms}, under the report's policy and again under the best heuristic (the top "
-        "heuristic rung of the ladder) at every seat, at one player count (the game's default "
-        "where the report plays it)",
+        f"Games {arms}, under --policy and again under the best heuristic (the top heuristic "
+        "rung of the ladder), each at every seat, at one player count (the game's default where "
+        "the report plays it)",
         kind="games",
         games_default=default,
     )
