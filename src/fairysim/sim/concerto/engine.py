@@ -306,7 +306,7 @@ def refill_pile(t):
             t.pile[n] = card
             t.public[card] = CARD_UNSEEN
             n += 1
-    shuffle_prefix(t.deal_rng, t.pile, n)
+    shuffle_prefix(t.deal_rng, t.pile, np.int64(n))
     t.counters[DISCARD_LEN] = 0
     t.counters[PILE_LEN] = n
     return n
@@ -387,12 +387,12 @@ def setup_game(t, seed, game, n_players, fixed_setup):
     for i in range(N_SCORE_CARDS):
         t.pile[i] = i
         t.public[i] = CARD_UNSEEN
-    shuffle_prefix(t.deal_rng, t.pile, N_SCORE_CARDS)
+    shuffle_prefix(t.deal_rng, t.pile, np.int64(N_SCORE_CARDS))
     t.counters[PILE_LEN] = N_SCORE_CARDS
     # 2. contest cards, always drawn
-    soloist = randint(t.deal_rng, 4)
-    pianist = randint(t.deal_rng, 3)
-    harpist = randint(t.deal_rng, 3)
+    soloist = randint(t.deal_rng, np.int64(4))
+    pianist = randint(t.deal_rng, np.int64(3))
+    harpist = randint(t.deal_rng, np.int64(3))
     t.counters[SOLOIST] = soloist if fixed_setup[0] < 0 else fixed_setup[0]
     t.counters[PIANIST] = pianist if fixed_setup[1] < 0 else fixed_setup[1]
     t.counters[HARPIST] = harpist if fixed_setup[2] < 0 else fixed_setup[2]
@@ -520,8 +520,11 @@ def decide(
         return 0
     if search is not None:  # noqa: SIM102 (numba prunes a test of ``search`` of its own)
         if seats.policy_ids[seat] == ROLLOUT:
+            # plain int64s, not the call sites' constants: numba types a constant as its
+            # literal value and would compile a copy of the callee per value
             return search_decision(
-                t, seat, n_players, decision, n, round_, step, keep, seats, cards, error, search,
+                t, np.int64(seat), np.int64(n_players), np.int64(decision), np.int64(n),
+                np.int64(round_), np.int64(step), np.int64(keep), seats, cards, error, search,
                 scratch,
             )  # fmt: skip
     return ask_seat(t, seat, n_players, decision, n, round_, step, keep, seats, cards, error)
@@ -536,14 +539,14 @@ def ask_seat(t, seat, n_players, decision, n, round_, step, keep, seats, cards, 
             for i in range(n):
                 t.seat_view[V_CARD_STATE + t.choices[i, 0]] = CARD_OFFERED
     rng = t.policy_rng[seat]
-    c = ask_policy(
+    c = ask_policy_apart(  # int64s, not constants, as in decide
         seats.policy_ids,
         seats.policies,
-        seat,
-        decision,
+        np.int64(seat),
+        np.int64(decision),
         t.seat_view,
         t.choices,
-        n,
+        np.int64(n),
         seats.weights[seat],
         rng,
     )
@@ -554,6 +557,16 @@ def ask_seat(t, seat, n_players, decision, n, round_, step, keep, seats, cards, 
         error[3] = n
         return -1
     return c
+
+
+@nb.njit(cache=True, _nrt=False)
+def ask_policy_apart(policy_ids, policies, seat, decision, view, choices, n, weights, rng):
+    """``ask_policy`` compiled once and called from every decision site of a kernel (three or
+    four), not inlined into each: the chain of built-in policies and the user policies' call are
+    then compiled once (docs/performance-log.md, "Compile time (2026-12-04, night)"). Greedy's
+    decisions never come here (they are answered at the sites); the call costs a random seat a
+    few per cent, the slower policies less."""
+    return ask_policy(policy_ids, policies, seat, decision, view, choices, n, weights, rng)
 
 
 @nb.njit(cache=True)
