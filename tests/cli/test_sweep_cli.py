@@ -133,7 +133,7 @@ def test_a_lineup_that_repeats_a_policy_labels_its_entries(tmp_path):
     )
     assert result.exit_code == 0, result.output
     assert "Per cell and lineup entry:" in result.output
-    rows = re.findall(r"(?:^|\s)\d (\S+)\s+0\.\d{3}  ", result.output, flags=re.M)
+    rows = re.findall(r"\d\s+(\S+)\s+0\.\d{3}  ", result.output)
     assert rows == ["stand", "redraw-low", "stand#2"]
     assert_printed_rows_are_the_files(out, result.output, 3)
 

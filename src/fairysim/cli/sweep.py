@@ -333,7 +333,7 @@ def shares_notes(spec: GameSpec, shares: pd.DataFrame) -> list[str]:
     if "seat" in kinds:
         notes.append(seat_note(order))
     if "entry" in kinds:
-        notes.append(entry_note(order, "the rotations", "the same --games deals of the cell"))
+        notes.append(entry_note(order, "the rotations", "the same deals of the cell's seed"))
     notes.append(
         "vs fair: above or below where the corrected interval excludes the fair share "
         "(1/rows of the cell, significant after correcting for the rows compared); - where it "
