@@ -88,7 +88,8 @@ def test_cells_equal_simulate_summary_whatever_task_size_and_workers(finished, s
 def test_a_fixed_sweep_reports_turn_positions_corrected_as_simulate_does(finished):
     """One policy at every seat: the cell's rows are its turn positions (Fantastique draws its
     starter, F1), the numbers of simulate_summary by turn, one Holm family at 95% a cell, as
-    simulate's table; the mixed lineup of test_mixed_lineup_seats_each_policy keeps seats."""
+    simulate's table; the mixed lineup of
+    test_a_mixed_lineup_cell_is_played_on_every_rotation_of_its_seats is rotated."""
     from fairysim.analysis.precision import corrected_shares
 
     out, summary = finished
@@ -107,28 +108,80 @@ def test_a_fixed_sweep_reports_turn_positions_corrected_as_simulate_does(finishe
     assert interval_agrees(shares).all()
 
 
-def test_mixed_lineup_seats_each_policy(scheduler, tmp_path):
-    lineup = "hoarder, greedy,random"
-    summary = run_sweep(
-        "fantastique",
-        fans="II",
-        players=3,
-        lineups=[lineup],
-        games=300,
-        seed=9,
-        out_dir=tmp_path / "mixed",
-        scheduler=scheduler,
-        task_games=100,
-    )
-    assert list(summary["policy"]) == ["hoarder", "greedy", "random"]
-    assert set(summary["lineup"]) == {"hoarder,greedy,random"}
-    shares = summary.attrs["fairysim"]["shares"]
-    assert set(shares["row"]) == {"seat"} and list(shares["policy"]) == list(summary["policy"])
-    np.testing.assert_array_equal(shares["low"], summary["low"])
-    expected = simulate_summary(make_setup(players=3, fan="II", policies=lineup, seed=9), 300)
-    pd.testing.assert_frame_equal(
-        summary[list(expected.columns)].reset_index(drop=True), expected, check_exact=True
-    )
+def rotated_expected(players, lineup, games, seed, **axes):
+    """The toy game's rotated lineup as simulate plays it (every rotation of its seats on deals
+    0 .. games - 1), with its rows corrected as simulate's table corrects them."""
+    from fairysim.analysis.precision import corrected_shares
+    from fairysim.analysis.rotation import rotated_summary
+
+    spec = get_game("highcard")
+    setup = spec.make_setup(players=players, policies=lineup, seed=seed, **axes)
+    return corrected_shares(rotated_summary(setup, games))
+
+
+def test_a_mixed_lineup_cell_is_played_on_every_rotation_of_its_seats(scheduler, tmp_path):
+    """A mixed lineup's cell is simulate's rotated lineup: every entry at every seat on the same
+    deals, rows the entries pooled over the rotations, intervals clustered by deal in one Holm
+    family; redraw-low's share against stand is its known 11/18 (tests/cli/
+    test_simulate_tables.py says why), and the numbers are the same whatever the task size or
+    the workers, bit for bit, with three entries too (per-deal means of thirds)."""
+    grid = {"players": "2,3", "deck": "short", "seed": 2}
+    lineups = ["stand,redraw-low", "stand,redraw-low,stand"]
+    by_lineup = {}
+    for lineup in lineups:
+        players = len(lineup.split(","))
+        by_lineup[lineup] = run_sweep(
+            "highcard", **{**grid, "players": players}, lineups=[lineup], games=3000,
+            out_dir=tmp_path / f"mixed{players}", scheduler=scheduler, task_games=700,
+        )  # fmt: skip
+    for lineup, summary in by_lineup.items():
+        players = len(lineup.split(","))
+        expected = rotated_expected(players, lineup, 3000, 2, deck="short")
+        shares = summary.attrs["fairysim"]["shares"]
+        assert set(shares["row"]) == {"entry"}
+        assert list(shares["label"]) == list(expected["label"])
+        for column in ("games", "wins", "win_share", "se", "low", "high", "p_adjusted"):
+            np.testing.assert_array_equal(shares[column], expected[column], err_msg=column)
+            np.testing.assert_array_equal(summary[column], expected[column], err_msg=column)
+        assert list(summary["seat_games"]) == [3000 * players] * players
+        assert [r["rotations"] for r in sweep.iter_cells(tmp_path / f"mixed{players}")] == [players]
+    two = by_lineup["stand,redraw-low"].attrs["fairysim"]["shares"].set_index("label")
+    for label, truth in {"redraw-low": 11 / 18, "stand": 7 / 18}.items():
+        assert two.loc[label, "low"] <= truth <= two.loc[label, "high"]
+        assert two.loc[label, "significant"]  # 3,000 deals tell 11/18 from 1/2
+    three = by_lineup["stand,redraw-low,stand"].attrs["fairysim"]["shares"]
+    assert list(three["label"]) == ["stand", "redraw-low", "stand#2"]
+    # A cell's tasks are chunks of 65,536 deals, folded in deal order: two tasks on the two
+    # workers give simulate's numbers too.
+    long = run_sweep(
+        "highcard", **{**grid, "players": 2}, lineups=[lineups[0]], games=65_536 + 300,
+        out_dir=tmp_path / "two-chunks", scheduler=scheduler, task_games=1000,
+    )  # fmt: skip
+    expected = rotated_expected(2, lineups[0], 65_536 + 300, 2, deck="short")
+    for column in ("games", "wins", "win_share", "se", "low", "high"):
+        np.testing.assert_array_equal(long[column], expected[column], err_msg=column)
+    # one task a cell on the default local cluster (one worker): the very same numbers
+    again = run_sweep(
+        "highcard", **{**grid, "players": 3}, lineups=[lineups[1]], games=3000,
+        out_dir=tmp_path / "again", workers=1, task_games=3000,
+    )  # fmt: skip
+    pd.testing.assert_frame_equal(again, by_lineup[lineups[1]], check_exact=True)
+    pd.testing.assert_frame_equal(again.attrs["fairysim"]["shares"], three, check_exact=True)
+
+
+def test_a_cell_file_of_another_schema_is_played_again(scheduler, tmp_path):
+    """A cell written by the previous layout (a mixed lineup unrotated) is not resumed."""
+    out = tmp_path / "old"
+    args = {"players": 2, "lineups": ["stand,coin"], "games": 200, "seed": 1}
+    first = run_sweep("highcard", **args, out_dir=out, scheduler=scheduler)
+    (path,) = (out / "cells").iterdir()
+    record = json.loads(path.read_text())
+    record["schema_version"] = sweep.SWEEP_SCHEMA_VERSION - 1
+    path.write_text(json.dumps(record))
+    again = run_sweep("highcard", **args, out_dir=out, scheduler=scheduler)
+    assert again.attrs["fairysim"]["computed"] == [path.stem]
+    assert json.loads(path.read_text())["schema_version"] == sweep.SWEEP_SCHEMA_VERSION
+    pd.testing.assert_frame_equal(again, first, check_exact=True)
 
 
 def test_files_manifest_and_summary(finished):
@@ -658,8 +711,9 @@ PRECISION_GRID = {
     "seed": 4,
 }
 """Four cells, three of them watched by turn position (one policy at every seat) and the
-2-player mixed lineup by seat; ``hoarder,greedy`` names two seats, so it is only a 2-player
-lineup: the 5-player cells take greedy only."""
+2-player mixed lineup by entry, played on both rotations of its seats, its looks counting
+deals; ``hoarder,greedy`` names two seats, so it is only a 2-player lineup: the 5-player cells
+take greedy only."""
 
 PRECISION = {"precision": 0.03, "max_games": 16_000}
 
@@ -687,6 +741,7 @@ def watched_of(summaries) -> pd.DataFrame:
 
 def test_each_precision_cell_stops_at_its_own_first_look_precise_enough(precise):
     from fairysim.analysis.precision import StoppingRule, corrected_shares
+    from fairysim.analysis.rotation import rotated_summary
     from fairysim.sim.run import simulate_summary as summary_of
 
     _, summaries = precise
@@ -695,7 +750,7 @@ def test_each_precision_cell_stops_at_its_own_first_look_precise_enough(precise)
     cells = watched.drop_duplicates("cell").set_index(["players", "lineup"])
     assert set(cells["row"].items()) == {
         ((2, "greedy"), "turn"),
-        ((2, "hoarder,greedy"), "seat"),
+        ((2, "hoarder,greedy"), "entry"),
         ((5, "greedy"), "turn"),
     }
     # 5 rows at a share of 1/5 narrow faster than 2 at 1/2: the cells stop at other looks.
@@ -712,13 +767,19 @@ def test_each_precision_cell_stops_at_its_own_first_look_precise_enough(precise)
         assert interval_agrees(rows).all()
         # The look before did not reach it: the cell stopped at its first look that did.
         setup = make_setup(players=players, fan="I", policies=lineup, seed=4)
-        by_turn = cell["row"] == "turn"
-        before = summary_of(setup, rule.looks[rule.looks.index(games) - 1], by_turn=by_turn)
-        earlier = corrected_shares(before.attrs["by_turn"] if by_turn else before, rule.look_alpha)
+
+        def fixed_run(n, kind=cell["row"], setup=setup):
+            """The cell's rows after n games (deals where the lineup is rotated)."""
+            if kind == "entry":
+                return rotated_summary(setup, n)
+            summary = summary_of(setup, n, by_turn=kind == "turn")
+            return summary.attrs["by_turn"] if kind == "turn" else summary
+
+        before = fixed_run(rule.looks[rule.looks.index(games) - 1])
+        earlier = corrected_shares(before, rule.look_alpha)
         assert earlier["half_width"].max() > PRECISION["precision"]
-        # Its figures are those of a fixed run of the games it stopped at.
-        fixed = summary_of(setup, games, by_turn=by_turn)
-        fixed = fixed.attrs["by_turn"] if by_turn else fixed
+        # Its figures are those of a fixed run of the games (deals) it stopped at.
+        fixed = fixed_run(games)
         np.testing.assert_allclose(rows["win_share"], fixed["wins"] / games, rtol=1e-12)
         np.testing.assert_allclose(rows["score_mean"], fixed["score_mean"], rtol=1e-12)
 

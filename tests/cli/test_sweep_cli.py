@@ -99,22 +99,43 @@ def test_sweep_prints_table_writes_files_and_resumes(tmp_path):
     assert re.search(r"games 300 there, 400 now", changed.output)
 
 
-def test_a_mixed_lineup_keeps_its_seats_and_says_why(tmp_path):
-    """Turn positions where one policy plays every seat, lineup seats where the lineup mixes
-    policies (said under the table, as simulate says it); each cell one corrected family."""
+def test_a_mixed_lineup_is_played_on_every_rotation_and_says_so(tmp_path):
+    """Turn positions where one policy plays every seat, the lineup's entries pooled over the
+    rotations of its seats where the lineup mixes policies (said under the table, as simulate
+    says it); each cell one corrected family."""
     out = tmp_path / "sweep"
     lineups = ["--lineup", "hoarder,greedy", "--lineup", "greedy"]
     result = run("--players", "2", "--fans", "I", *lineups, "--games", "300", "--out-dir", str(out))
     assert result.exit_code == 0, result.output
-    assert "Per cell and turn position (seat where the lineup mixes policies)" in result.output
+    assert "Per cell and turn position (lineup entry where the lineup mixes policies)" in (
+        result.output
+    )
+    assert "300 games each (deals, each played once per seat rotation, for a mixed lineup)" in (
+        result.output
+    )
     assert "turn: " in result.output
-    assert "seat: lineup seat, shown with its policy because the lineup mixes" in result.output
+    note = next(line for line in result.output.splitlines() if line.startswith("entry: "))
+    assert "pooled over the rotations of the seats" in note and "clustered by deal" in note
+    assert "seat: lineup seat" not in result.output
     assert_printed_rows_are_the_files(out, result.output, 2 + 2)
     shares = pd.read_parquet(out / "shares.parquet")
     assert shares.groupby("lineup")["row"].first().to_dict() == {
         "greedy": "turn",
-        "hoarder,greedy": "seat",
+        "hoarder,greedy": "entry",
     }
+
+
+def test_a_lineup_that_repeats_a_policy_labels_its_entries(tmp_path):
+    out = tmp_path / "sweep"
+    args = ["--players", "3", "--deck", "short", "--lineup", "stand,redraw-low,stand"]
+    result = runner.invoke(
+        app, ["sweep", "highcard", *args, "--games", "2000", "--out-dir", str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    assert "Per cell and lineup entry:" in result.output
+    rows = re.findall(r"\d\s+(\S+)\s+0\.\d{3}  ", result.output)
+    assert rows == ["stand", "redraw-low", "stand#2"]
+    assert_printed_rows_are_the_files(out, result.output, 3)
 
 
 BAD = [

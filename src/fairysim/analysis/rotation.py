@@ -42,6 +42,33 @@ from fairysim.sim.batch import (
 from fairysim.sim.game import GameSpec, get_game
 
 
+def mixes_policies(setup: Any) -> bool:
+    """Whether a setup's lineup seats different policies (a name or a weight differs), so that
+    it is played on every rotation of its seats. A setup with result rows that are no player
+    (solo Concerto's opponent) is not rotated: its opponent keeps its place."""
+    kinds = {(policy.name, tuple(policy.weights)) for policy in setup.policies}
+    return len(kinds) > 1 and not setup.extra_rows
+
+
+def lineup_names(setup: Any) -> list[str]:
+    """The lineup's policy names in the order given (its entries)."""
+    return [policy.name for policy in setup.policies]
+
+
+def entry_piece(
+    spec: GameSpec, setups: Sequence[Any], first_game: int, games: int, **flags: Any
+) -> SeatAggregate:
+    """Games ``first_game .. first_game + games - 1`` of every rotation as one chunk, folded
+    as :func:`rotated_summary` folds a chunk: the sums of each entry's per-deal means (a sweep
+    task's piece, :mod:`fairysim.sweep.tasks`)."""
+    ((_, rotations),) = play_rotations(
+        spec, setups, games, first_game=first_game, chunk_games=games, **flags
+    )
+    piece = SeatAggregate(spec.seat_columns, len(setups))
+    piece.add(entry_means(spec, rotations))
+    return piece
+
+
 def rotated_setups(setup: Any) -> list[Any]:
     """The setup of each rotation ``r = 0 .. N-1``: the lineup's policies (weights and all)
     moved by :func:`~fairysim.analysis.tournament.rotate`, everything else the same."""
@@ -94,18 +121,18 @@ def entry_means(spec: GameSpec, rotations: Sequence[Mapping[str, np.ndarray]]) -
     return means
 
 
-def entry_frame(aggregate: SeatAggregate, setup: Any) -> pd.DataFrame:
+def entry_frame(aggregate: SeatAggregate, names: Sequence[str]) -> pd.DataFrame:
     """One row per lineup entry from an aggregate of :func:`entry_means`: ``entry``, ``policy``
-    (its name), ``label`` (with ``#2`` where a name repeats), ``games`` (deals), ``wins``,
-    ``<column>_mean`` pooled over the rotations and ``se``, the share's standard error clustered
-    by deal."""
-    names = [policy.name for policy in setup.policies]
+    (its name, from ``names``, the lineup's policy names in order), ``label`` (with ``#2`` where
+    a name repeats), ``games`` (deals), ``wins``, ``<column>_mean`` pooled over the rotations,
+    ``se``, the share's standard error clustered by deal, and ``seat_games`` (the games)."""
+    names = list(names)
     frame = aggregate.frame(names).rename(columns={"seat": "entry"})
     deals = max(aggregate.games, 1)
     frame["se"] = frame["win_share_std"] / np.sqrt(deals)
     frame = frame.drop(columns=[c for c in frame.columns if c.endswith("_std")])
     frame.insert(2, "label", list(entry_labels(names)))
-    frame["seat_games"] = aggregate.games * setup.players
+    frame["seat_games"] = aggregate.games * len(names)
     return frame
 
 
@@ -196,7 +223,7 @@ def rotated_summary(
             done += len(rotations[0]["win_share"]) * players
             if progress is not None:
                 progress(done, deals * players)
-    summary = entry_frame(aggregate, setup)
+    summary = entry_frame(aggregate, lineup_names(setup))
     summary.attrs["fairysim"] = meta
     return summary
 
@@ -205,6 +232,9 @@ __all__ = [
     "entry_at_seat",
     "entry_frame",
     "entry_means",
+    "entry_piece",
+    "lineup_names",
+    "mixes_policies",
     "play_rotations",
     "rotated_metadata",
     "rotated_setups",

@@ -146,8 +146,10 @@ def run_simulate(spec: GameSpec, **options: Any) -> None:
     setup = setup_from_options(spec, options)
     flags = {flag.name: options[flag.name] for flag in spec.flags}
 
+    from fairysim.analysis.rotation import mixes_policies
+
     labels = [policy_label(p) for p in setup.policies]
-    if len(set(labels)) > 1 and not setup.extra_rows:
+    if mixes_policies(setup):
         # A seat mixes its policy with a turn position, so the lineup is played on every
         # rotation of its seats and its rows are the lineup's entries.
         run_rotated(spec, setup, labels, games, max_games, chunk_games, threads, flags, options)
@@ -280,11 +282,7 @@ def run_rotated(
     console.print(table_title(spec, "lineup entry", n, looks), soft_wrap=True)
     console.print(summary_table(spec, summary, entry_labels(labels), first="entry", looks=looks))
     notes = [
-        f"entry: the lineup's policies in the order given (#2 where a policy repeats), each "
-        f"pooled over the {n} rotations of the seats, which seat every entry at every seat on "
-        f"the same {deals:,} deals (--games counts deals), so no entry keeps a seat or a turn "
-        f"position ({spec.turn_order.label}: {spec.turn_order.note}); intervals clustered by "
-        "deal",
+        entry_note(spec.turn_order, f"the {n} rotations", f"the same {deals:,} deals"),
         verdict_line(corrected_rows(summary, looks), "entry"),
     ]
     print_footer(console, spec, setup, notes, reached, out, deals * n * setup.seats)
@@ -308,6 +306,7 @@ def rotated_to_precision(
     from fairysim.analysis.rotation import (
         entry_frame,
         entry_means,
+        lineup_names,
         play_rotations,
         rotated_metadata,
         rotated_setups,
@@ -328,7 +327,7 @@ def rotated_to_precision(
             yield means
 
     def intervals(games: Any, wins: Any, alpha: float) -> tuple[Any, Any]:
-        table = corrected_shares(entry_frame(aggregate, setup), alpha)
+        table = corrected_shares(entry_frame(aggregate, lineup_names(setup)), alpha)
         return table["low"].to_numpy(), table["high"].to_numpy()
 
     reached = looks_to_precision(play, precision, max_deals, aggregate, out, intervals, "deals")
@@ -340,15 +339,26 @@ def rotated_to_precision(
             setup, reached.games, out=out, chunk_games=chunk_games, threads=threads, **flags
         )
         return summary, reached
-    summary = entry_frame(aggregate, setup)
+    summary = entry_frame(aggregate, lineup_names(setup))
     summary.attrs["fairysim"] = rotated_metadata(spec, setup, reached.games)
     return summary, reached
 
 
+def entry_note(order: Any, rotations: str, deals: str) -> str:
+    """What a rotated lineup's rows are (:mod:`fairysim.analysis.rotation`): ``simulate``'s
+    table and a sweep's mixed-lineup cells; ``rotations`` and ``deals`` say how many."""
+    return (
+        f"entry: the lineup's policies in the order given (#2 where a policy repeats), each "
+        f"pooled over {rotations} of the seats, which seat every entry at every seat on "
+        f"{deals} (--games counts deals), so no entry keeps a seat or a turn position "
+        f"({order.label}: {order.note}); intervals clustered by deal"
+    )
+
+
 def seat_note(order: Any) -> str:
     """What a table's seat rows are: the turn order itself where the seat index is it, else
-    lineup seats, shown because the lineup mixes policies (the starter drawn each game): a
-    sweep's mixed-lineup cell, which is not rotated (``simulate`` rotates, :func:`run_rotated`)."""
+    lineup seats, shown with their policies (the starter drawn each game): a lineup that is not
+    rotated because the game adds rows that are no player (solo Concerto's opponent)."""
     if not order.drawn:
         return f"seat: {order.note}"
     return (

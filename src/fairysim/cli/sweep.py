@@ -19,7 +19,7 @@ from rich.table import Table
 
 from fairysim.cli.by_game import Param, game_group, game_names, make_command, option, spec_of
 from fairysim.cli.common import ProgressBar, handle_errors, stdout_console, stop_message
-from fairysim.cli.simulate import load_card_option, seat_note, verdict
+from fairysim.cli.simulate import entry_note, load_card_option, seat_note, verdict
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -94,18 +94,27 @@ def sweep_params(spec: GameSpec) -> list[Param]:
             "--lineup",
             f"A lineup, as --policy of `fairysim simulate {spec.name}` takes it: one policy for "
             "every seat, or one per seat (then for every player count of the sweep). Repeat for "
-            "more lineups. Default: greedy.",
+            "more lineups. Default: greedy. A lineup of different policies is played on every "
+            "rotation of its seats on the same deals, its rows the lineup's entries.",
         ),
         option("cards", Path | None, None, "--cards", spec.cards_help),
-        option("games", int | None, None, "--games", f"Games per cell (default {GAMES:,})."),
+        option(
+            "games",
+            int | None,
+            None,
+            "--games",
+            f"Games per cell (default {GAMES:,}). For a mixed lineup, deals: each is played "
+            "once per rotation of the seats.",
+        ),
         option(
             "precision",
             float | None,
             None,
             "--precision",
-            "Instead of --games: play each cell in doubling looks (1,000 games, 2,000, ...) "
-            "until every win share it reports (by turn position where one policy plays every "
-            "seat, else by seat) has a half-width at or below this (win-share units, 0.01 = 1 "
+            "Instead of --games: play each cell in doubling looks (1,000 games, 2,000, ...; "
+            "deals for a mixed lineup) until every win share it reports (by turn position "
+            "where one policy plays every seat, by lineup entry where the lineup mixes "
+            "policies) has a half-width at or below this (win-share units, 0.01 = 1 "
             "percentage point), Holm-corrected over the cell's rows, the 5% error rate split "
             "over the looks.",
         ),
@@ -218,6 +227,8 @@ def sweep_and_print(spec: GameSpec, **options: Any) -> pd.DataFrame:
     watched = meta["precision"]
     if watched is None:
         played = f"{config['games']:,} games each"
+        if "entry" in set(meta["shares"]["row"]):
+            played += " (deals, each played once per seat rotation, for a mixed lineup)"
     else:
         played = (
             f"each played to --precision {config['precision']:g} (at most "
@@ -274,7 +285,7 @@ def fitting_table(
     """
     points = list(spec.summary)
     # Long policy names may fold to POLICY_WIDTH characters; every other column keeps its width.
-    folded = max(0, int(summary["policy"].astype(str).str.len().max()) - POLICY_WIDTH)
+    folded = max(0, int(labels_of(summary).str.len().max()) - POLICY_WIDTH)
     while True:
         table = sweep_table(summary, axes, points)
         unbounded = console.options.update_width(UNBOUNDED)
@@ -284,16 +295,23 @@ def fitting_table(
         points.pop()
 
 
+def labels_of(rows: pd.DataFrame) -> pd.Series:
+    """The policy each row shows: a lineup entry's label (``greedy#2`` where a policy
+    repeats), else the policy."""
+    return rows["label" if "label" in rows.columns else "policy"].astype(str)
+
+
 def shares_title(shares: pd.DataFrame) -> str:
     """The line above a sweep's table: what a row is and how its intervals are corrected (at
     95% family-wise, or for a sweep played to a precision at a look's share of the 5%)."""
     from fairysim.analysis.precision import ALPHA
 
-    kinds = set(shares["row"])
-    unit = {
-        frozenset({"turn"}): "turn position",
-        frozenset({"seat"}): "seat",
-    }.get(frozenset(kinds), "turn position (seat where the lineup mixes policies)")
+    names = {"turn": "turn position", "seat": "seat", "entry": "lineup entry"}
+    kinds = [kind for kind in names if kind in set(shares["row"])]
+    unit = names[kinds[0]]
+    if len(kinds) > 1:
+        others = " or ".join(names[kind] for kind in kinds[1:])
+        unit += f" ({others} where the lineup mixes policies)"
     over = f"{1 - ALPHA:.0%} family-wise"
     if "look_level" in shares.columns:
         level = float(shares["look_level"].iloc[0])
@@ -314,6 +332,8 @@ def shares_notes(spec: GameSpec, shares: pd.DataFrame) -> list[str]:
         notes.append(f"turn: {order.note}, in a cell whose every seat plays one policy")
     if "seat" in kinds:
         notes.append(seat_note(order))
+    if "entry" in kinds:
+        notes.append(entry_note(order, "the rotations", "the same deals of the cell's seed"))
     notes.append(
         "vs fair: above or below where the corrected interval excludes the fair share "
         "(1/rows of the cell, significant after correcting for the rows compared); - where it "
@@ -386,7 +406,7 @@ def sweep_table(
     # Each seat's policy says what the lineup is, so the lineup needs no column of its own and
     # the table fits 80 columns. Policy names are what a reader looks for: 16 characters a line
     # at least.
-    widest = int(summary["policy"].astype(str).str.len().max())
+    widest = int(labels_of(summary).str.len().max())
     table.add_column("policy", overflow="fold", min_width=min(widest, POLICY_WIDTH))
     for header in ("win\nshare", "corrected\nCI", "vs\nfair", *(c.header for c in points)):
         table.add_column(header, justify="right", no_wrap=True)
@@ -402,7 +422,7 @@ def sweep_table(
             table.add_row(
                 *lead,
                 str(row["index"]),
-                str(row["policy"]),
+                str(row.get("label", row["policy"])),
                 f"{row['win_share']:.3f}",
                 f"{row['low']:.3f}-{row['high']:.3f}",
                 verdict(row),

@@ -12,7 +12,10 @@ arguments skips those cells and plays only the rest.
 Game ``i`` of a cell depends only on ``(seed, i)``, and the sums are folded chunk by chunk in
 game order exactly as ``simulate_summary`` folds them, so a cell's numbers are those of
 ``simulate_summary(spec.make_setup(...), games)`` whatever ``task_games``, the number of workers
-or the machines.
+or the machines. A cell whose lineup mixes policies is played as ``simulate`` plays it, on every
+rotation of its seats on the same deals (:mod:`fairysim.analysis.rotation`): its ``games`` count
+deals, a task is one chunk of deals on every rotation, and its numbers are those of
+``rotated_summary(setup, games)``.
 
 Everything game-specific comes from the game's :class:`~fairysim.sim.game.GameSpec`: the axes,
 the seat columns, ``make_setup`` and ``play_chunks``. One module per job:

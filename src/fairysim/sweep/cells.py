@@ -124,6 +124,10 @@ class CellSpec:
         What a worker rebuilds the setup from.
     preamble, footnotes : tuple of str
         The setup's lines printed above and below a summary table.
+    rotated : bool
+        Whether the lineup mixes policies, so that the cell is played on every rotation of its
+        seats on the same deals (:mod:`fairysim.analysis.rotation`), its ``games`` counting
+        deals and its rows the lineup's entries.
     """
 
     values: dict[str, Any]
@@ -134,6 +138,12 @@ class CellSpec:
     task: CellSetup
     preamble: tuple[str, ...] = ()
     footnotes: tuple[str, ...] = ()
+    rotated: bool = False
+
+    @property
+    def rotations(self) -> int:
+        """Games a deal of the cell is played (once per rotation of a mixed lineup's seats)."""
+        return self.seats if self.rotated else 1
 
     @property
     def seats(self) -> int:
@@ -430,6 +440,8 @@ def make_cell(
         if error.where in ("--policy", "policies"):
             raise FairysimError("--lineup", error.message) from None
         raise
+    from fairysim.analysis.rotation import mixes_policies
+
     config = setup.config()
     # The seed as the setup checked it, so that a cell's key is the numbers' whole recipe.
     task = dataclasses.replace(task, seed=setup.seed)
@@ -458,6 +470,7 @@ def make_cell(
         task,
         tuple(setup.preamble()),
         tuple(setup.footnotes()),
+        mixes_policies(setup),
     )
 
 

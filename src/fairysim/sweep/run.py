@@ -30,11 +30,12 @@ from fairysim.sweep.store import (
     make_out_dir,
     new_manifest,
     read_cell,
+    reported_rows,
     shares_frame,
     write_cell,
     write_manifest,
 )
-from fairysim.sweep.tasks import DEFAULT_TASK_GAMES, Piece, TaskResult, run_task
+from fairysim.sweep.tasks import DEFAULT_TASK_GAMES, Piece, TaskResult, run_task, task_pieces
 
 Log = Callable[[str], None]
 
@@ -76,7 +77,10 @@ def run_sweep(
         Policy specs as ``--policy`` takes them: one name for every seat, or a comma-separated
         policy per seat (then the seat count must match every player count of the sweep).
     games : int, optional
-        Games per cell; give it or ``precision``.
+        Games per cell; give it or ``precision``. A cell whose lineup mixes policies is played
+        on every rotation of its seats on the same deals (as ``simulate`` plays it,
+        :mod:`fairysim.analysis.rotation`): there ``games`` (and ``max_games``) count deals,
+        each played once per rotation.
     seed : int
         Seed of every cell: cells share their deals (game ``i`` has the same deal in every cell
         with the same setup).
@@ -92,25 +96,27 @@ def run_sweep(
         Worker processes of the local cluster (default 1, with all numba threads; N workers
         share the cores). Not allowed with ``scheduler``.
     task_games : int
-        Games per task; it never changes a number. Tasks are cut into ``simulate_summary``'s
-        chunks of 65,536 games and their sums folded in game order, so the results are bit for
-        bit those of ``simulate_summary``. (Only with a task size that is not a multiple of
-        65,536 could a sum of win shares differ in its last bit, and only after a three- or
-        five-way tied win: every other per-seat value is a whole number, a half or a quarter,
+        Games per task (a mixed lineup's task is one chunk of 65,536 deals on every rotation,
+        whatever ``task_games``); it never changes a number. Tasks are cut into
+        ``simulate_summary``'s chunks of 65,536 games and their sums folded in game order, so the
+        results are bit for bit those of ``simulate_summary``. (Only with a task size that is not a
+        multiple of 65,536 could a sum of win shares differ in its last bit, and only after a three-
+        or five-way tied win: every other per-seat value is a whole number, a half or a quarter,
         summed exactly in any order.)
     progress : callable, optional
         ``progress(games_done, games_total)`` over the cells still to play.
     log : callable, optional
         Receives one line per event worth telling (cells skipped on resume, cells written).
     precision : float, optional
-        Instead of ``games``: play each cell in doubling looks (1,000 games, 2,000, ... and
-        last ``max_games``, the 5 % error rate split over the looks planned,
-        :class:`~fairysim.analysis.precision.StoppingRule`) until every win share it reports
-        (by turn position where one policy plays every seat of a game that draws its starter,
-        else by seat) has an interval, Holm-corrected over the cell's rows at the look's error
-        rate, of half-width at most ``precision``. A cell's looks are games ``0 .. n - 1`` of
-        its seed, so its numbers are those of a fixed cell of the games it stopped at, whatever
-        the task size or the workers; a stopped sweep resumes from its finished cells.
+        Instead of ``games``: play each cell in doubling looks (1,000 games, 2,000, ... and last
+        ``max_games``, the 5 % error rate split over the looks planned,
+        :class:`~fairysim.analysis.precision.StoppingRule`) until every win share it reports (by
+        turn position where one policy plays every seat of a game that draws its starter, by lineup
+        entry where the lineup mixes policies, else by seat) has an interval, Holm-corrected over
+        the cell's rows at the look's error rate, of half-width at most ``precision``. A cell's
+        looks are games ``0 .. n - 1`` of its seed, so its numbers are those of a fixed cell of the
+        games it stopped at, whatever the task size or the workers; a stopped sweep resumes from its
+        finished cells.
     max_games : int, optional
         Cap on the games of a cell played to ``precision`` (default 1,000,000).
     **axes
@@ -122,18 +128,20 @@ def run_sweep(
     Returns
     -------
     pandas.DataFrame
-        One row per cell and lineup seat: ``game``, ``cell``, ``players`` and the setup axes'
-        result columns, ``lineup``, ``seat``, ``policy``, ``games``, ``wins`` (sum of win
-        shares), ``win_share`` with its interval ``low``/``high`` Holm-corrected over the
-        cell's seats and its verdict ``significant`` against ``fair``, ``<column>_mean`` and
+        One row per cell and lineup seat (a mixed lineup's entry, with ``label``, ``se`` clustered
+        by deal and ``seat_games``; ``games`` its deals): ``game``, ``cell``, ``players`` and the
+        setup axes' result columns, ``lineup``, ``seat``, ``policy``, ``games``, ``wins`` (sum of
+        win shares), ``win_share`` with its interval ``low``/``high`` Holm-corrected over the cell's
+        seats and its verdict ``significant`` against ``fair``, ``<column>_mean`` and
         ``<column>_std`` of every seat column (:func:`~fairysim.sweep.store.cell_frame`).
-        ``attrs["fairysim"]`` holds the manifest, the ``computed`` and ``skipped`` cell ids of
-        this run, the setups' ``preamble`` and ``footnotes`` lines (each once) and ``shares``,
-        the rows each cell reports (by turn position where one policy plays every seat of a
-        game that draws its starter, else by seat) with their intervals Holm-corrected over the
-        cell's rows (:func:`~fairysim.sweep.store.shares_frame`, also ``shares.parquet``); with
-        ``precision`` they are also ``attrs["fairysim"]["precision"]``, with what each cell's
-        stopping rule reached (None otherwise).
+        ``attrs["fairysim"]`` holds the manifest, the ``computed`` and ``skipped`` cell ids of this
+        run, the setups' ``preamble`` and ``footnotes`` lines (each once) and ``shares``, the rows
+        each cell reports (by turn position where one policy plays every seat of a game that draws
+        its starter, by lineup entry pooled over the rotations of a mixed lineup, else by seat) with
+        their intervals Holm-corrected over the cell's rows
+        (:func:`~fairysim.sweep.store.shares_frame`, also ``shares.parquet``); with ``precision``
+        they are also ``attrs["fairysim"]["precision"]``, with what each cell's stopping rule
+        reached (None otherwise).
 
     Raises
     ------
@@ -236,9 +244,18 @@ def _once(lists: list[tuple[str, ...]]) -> list[str]:
 
 def watches_turns(spec: GameSpec, cell: CellSpec) -> bool:
     """Whether a cell reports (and a precision watches) its win shares by turn position: one
-    policy at every seat of a game that draws its starter, as ``simulate`` does; a mixed
-    lineup, or a game whose seat index is its turn order, reports its seats."""
-    return spec.turn_order.drawn and len(set(cell.policies)) == 1
+    policy at every seat of a game that draws its starter, as ``simulate`` does; a game whose
+    seat index is its turn order reports its seats, a mixed lineup its entries."""
+    return spec.turn_order.drawn and len(set(cell.policies)) == 1 and not cell.rotated
+
+
+def row_kind(spec: GameSpec, cell: CellSpec) -> str:
+    """What a cell reports (:data:`~fairysim.sweep.store.ROW_KINDS`): ``"entry"`` for a mixed
+    lineup played on every rotation of its seats, ``"turn"`` by :func:`watches_turns`, else
+    ``"seat"``."""
+    if cell.rotated:
+        return "entry"
+    return "turn" if watches_turns(spec, cell) else "seat"
 
 
 @dataclass
@@ -266,8 +283,7 @@ class CellPlay:
         finished, else return the games of its next look."""
         from fairysim.analysis.precision import ALPHA, corrected_shares
 
-        by_turn = watches_turns(self.spec, cell)
-        rows = "turn" if by_turn else "seat"
+        rows = row_kind(self.spec, cell)
         games = sum(piece[1] for piece in pieces)
         aggregate, turns = fold_pieces(self.spec, cell, games, pieces)
         if self.rule is None:
@@ -276,8 +292,8 @@ class CellPlay:
             )
             return None
 
-        watched = turns if by_turn else aggregate
-        shares = corrected_shares(watched.frame(cell.policies), self.rule.look_alpha)
+        watched = reported_rows(aggregate, turns, rows, cell.policies)
+        shares = corrected_shares(watched, self.rule.look_alpha)
         widest = float(shares["half_width"].max())
         looks = [look for look in self.rule.looks if look <= games]
         following = self.rule.next_look(games)
@@ -312,7 +328,8 @@ def play_cells(
     after the last look's) are submitted then."""
     from distributed import as_completed
 
-    total = play.most() * len(todo)
+    # Progress counts games: a mixed lineup's deal is played once per rotation.
+    total = play.most() * sum(cell.rotations for cell in todo)
     done = 0
     owner: dict[Any, tuple[int, CellSpec]] = {}
     pieces: dict[str, list[Piece]] = {}
@@ -321,7 +338,15 @@ def play_cells(
 
     def submit(index: int, cell: CellSpec, first: int, n: int) -> None:
         by_turn = watches_turns(play.spec, cell)
-        for start, count in chunk_ranges(n, play.task_games):
+        # A mixed lineup's task is one chunk of its deals (on every rotation): its per-deal
+        # means are not whole numbers, so its pieces are cut where simulate's chunks are,
+        # whatever --task-games, for the same sums in the same order.
+        ranges = (
+            [(start - first, count) for start, count in task_pieces(first, n)]
+            if cell.rotated
+            else chunk_ranges(n, play.task_games)
+        )
+        for start, count in ranges:
             # Earlier cells first, so that cells finish (and are saved) one after another
             # rather than all at the very end.
             future = client.submit(
@@ -331,6 +356,7 @@ def play_cells(
                 count,
                 threads,
                 by_turn,
+                cell.rotated,
                 pure=False,
                 priority=-index,
             )
@@ -350,13 +376,13 @@ def play_cells(
             if result.error is not None:
                 raise FairysimError(*result.error)
             pieces[cell.cell_id] += result.pieces
-            done += sum(piece[1] for piece in result.pieces)
+            done += sum(piece[1] for piece in result.pieces) * cell.rotations
             left[cell.cell_id] -= 1
             if left[cell.cell_id] == 0:
                 played = sum(piece[1] for piece in pieces[cell.cell_id])
                 following = play.look(cell, pieces[cell.cell_id])
                 if following is None:
-                    total -= play.most() - played
+                    total -= (play.most() - played) * cell.rotations
                     del pieces[cell.cell_id]
                     say(f"Finished cell {cell.cell_id}")
                 else:
@@ -397,6 +423,7 @@ __all__ = [
     "CellPlay",
     "fold_pieces",
     "play_cells",
+    "row_kind",
     "run_sweep",
     "watches_turns",
 ]

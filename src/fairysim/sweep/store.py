@@ -6,15 +6,18 @@ checks that let a stopped sweep resume and refuse another sweep's folder.
     version and the cell ids. A later run with another configuration is refused.
 ``cells/<cell>.json``
     One finished cell: its key, setup, the package version, and per-seat games, sums and sums of
-    squares of every seat column (floats written exactly, so a resumed sweep gives the same
-    numbers as an uninterrupted one), and by turn position too where the cell reports its turn
-    positions (one policy at every seat of a game that draws its starter).
+    squares of every seat column (for a mixed lineup, played on every rotation of its seats,
+    per entry: its deals and the sums of its per-deal means over the rotations; floats written
+    exactly, so a resumed sweep gives the same numbers as an uninterrupted one), and by turn
+    position too where the cell reports its turn positions (one policy at every seat of a game
+    that draws its starter).
 ``summary.parquet``
     One row per cell and lineup seat (:func:`cell_frame`); the manifest is in its metadata.
 ``shares.parquet``
     The rows the sweep's table prints (:func:`shares_frame`): per cell and turn position (seat
-    for a mixed lineup), each cell's rows one Holm-corrected family with its verdict against
-    the fair share; for a sweep played to a precision also what its stopping rule reached.
+    where the seat index is the turn order, lineup entry pooled over the rotations for a mixed
+    lineup), each cell's rows one Holm-corrected family with its verdict against the fair share;
+    for a sweep played to a precision also what its stopping rule reached.
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ from fairysim.files import folder_option, probe_folder, write_text
 from fairysim.sim.batch import SeatAggregate
 from fairysim.sweep.cells import CellSpec
 
-SWEEP_SCHEMA_VERSION = 2
+SWEEP_SCHEMA_VERSION = 3
 """Version of the layout of ``sweep.json`` and the cell files; bumped on any change."""
 
 MANIFEST_NAME = "sweep.json"
@@ -153,6 +156,8 @@ def read_cell(out_dir: Path, cell: CellSpec, target: dict[str, Any]) -> dict[str
         return None
     if not isinstance(record, dict) or record.get("key") != cell_key(cell, target):
         return None
+    if record.get("schema_version") != SWEEP_SCHEMA_VERSION:
+        return None  # another layout (an unrotated mixed lineup of schema 2): played again
     return record if _well_formed(record, cell) else None
 
 
@@ -186,9 +191,25 @@ def _well_formed(record: dict[str, Any], cell: CellSpec) -> bool:
     return True
 
 
-ROW_KINDS = ("turn", "seat")
-"""What a cell's reported rows are: turn positions, or lineup seats (a mixed lineup, or a game
-whose seat index is its turn order)."""
+ROW_KINDS = ("turn", "seat", "entry")
+"""What a cell's reported rows are: turn positions, seats (a game whose seat index is its turn
+order), or the entries of a mixed lineup played on every rotation of its seats (its sums those
+of each entry's per-deal means, :mod:`fairysim.analysis.rotation`)."""
+
+
+def reported_rows(
+    aggregate: SeatAggregate, turns: SeatAggregate, rows: str, policies: list[str]
+) -> pd.DataFrame:
+    """A cell's reported rows before correction, for its table and its stopping rule: the turn
+    positions' (``turns``), the seats', or the entries' with their standard error clustered by
+    deal (:func:`fairysim.analysis.rotation.entry_frame`)."""
+    from fairysim.analysis.rotation import entry_frame
+
+    if rows == "entry":
+        return entry_frame(aggregate, policies)
+    if rows == "turn":
+        return turns.frame([policies[0]] * len(policies))
+    return aggregate.frame(policies)
 
 
 def write_cell(
@@ -224,6 +245,8 @@ def write_cell(
         "sums": aggregate.sums.tolist(),
         "squares": aggregate.squares.tolist(),
         "rows": rows,
+        # A mixed lineup's deals are played once per rotation of its seats.
+        "rotations": cell.rotations,
         "alpha": float(alpha),
     }
     if rows == "turn":
@@ -244,7 +267,14 @@ def cell_frame(game: str, cell: CellSpec, record: dict[str, Any]) -> pd.DataFram
     exchangeable, and their verdicts test a null that holds by construction."""
     from fairysim.analysis.precision import corrected_shares
 
-    seats = record_aggregate(record).frame(record["policies"])
+    aggregate = record_aggregate(record)
+    if record["rows"] == "entry":
+        # The lineup's entries, pooled over the rotations; ``seat`` is the entry's seat in the
+        # lineup as given, ``games`` its deals, ``seat_games`` its games.
+        seats = reported_rows(aggregate, aggregate, "entry", record["policies"])
+        seats = seats.rename(columns={"entry": "seat"})
+    else:
+        seats = aggregate.frame(record["policies"])
     seats = corrected_shares(seats, record["alpha"])
     front = {"game": game, "cell": cell.cell_id, **cell.values, "lineup": cell.lineup}
     for i, (name, value) in enumerate(front.items()):
@@ -266,7 +296,10 @@ def record_aggregate(record: dict[str, Any], prefix: str = "") -> SeatAggregate:
 def shares_frame(game: str, cell: CellSpec, record: dict[str, Any]) -> pd.DataFrame:
     """The rows a cell reports, as the sweep's table prints them: one per turn position
     (``row`` is ``turn``) where one policy plays every seat of a game that draws its starter,
-    else one per lineup seat (``row`` is ``seat``); ``index`` the position or seat, ``games``,
+    one per lineup entry pooled over the rotations of its seats (``row`` is ``entry``, ``games``
+    its deals, the interval clustered by deal) where the lineup mixes policies, else one per
+    seat (``row`` is ``seat``); ``index`` the position, seat or entry, ``label`` the policy
+    (``greedy#2`` for an entry whose policy repeats), ``games``,
     ``win_share`` with its interval Holm-corrected over the cell's rows at the cell's error rate
     (:func:`fairysim.analysis.precision.corrected_shares`), ``significant`` against ``fair``,
     ``half_width``; for a cell played to a precision also its ``precision`` (asked),
@@ -275,11 +308,14 @@ def shares_frame(game: str, cell: CellSpec, record: dict[str, Any]) -> pd.DataFr
     every seat column."""
     from fairysim.analysis.precision import corrected_shares
 
-    by_turn = record["rows"] == "turn"
-    aggregate = record_aggregate(record, "turn_" if by_turn else "")
-    policies = record["policies"]
-    rows = aggregate.frame([policies[0]] * len(policies) if by_turn else policies)
-    rows = corrected_shares(rows, record["alpha"]).rename(columns={"seat": "index"})
+    kind = record["rows"]
+    aggregate = record_aggregate(record)
+    turns = record_aggregate(record, "turn_") if kind == "turn" else aggregate
+    rows = reported_rows(aggregate, turns, kind, record["policies"])
+    if "label" not in rows.columns:
+        rows.insert(2, "label", rows["policy"])
+    rows = corrected_shares(rows, record["alpha"])
+    rows = rows.rename(columns={"seat": "index", "entry": "index"})
     front = {
         "game": game,
         "cell": cell.cell_id,
@@ -339,6 +375,7 @@ __all__ = [
     "read_cell",
     "read_sweep",
     "record_aggregate",
+    "reported_rows",
     "shares_frame",
     "write_atomic",
     "write_cell",

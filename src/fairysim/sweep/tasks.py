@@ -90,8 +90,23 @@ def worker_setup(task: CellSetup, threads: int | None, run: str) -> tuple[Any, A
     return spec, _SETUP_CACHE[task.key], threads
 
 
+def rotated_of(task: CellSetup, setup: Any) -> list[Any]:
+    """The setup of every rotation of a cell's lineup, built once per worker."""
+    from fairysim.analysis.rotation import rotated_setups
+
+    key = (*task.key, "rotated")
+    if key not in _SETUP_CACHE:
+        _SETUP_CACHE[key] = rotated_setups(setup)
+    return _SETUP_CACHE[key]
+
+
 def run_task(
-    task: CellSetup, first: int, n: int, threads: int | None, by_turn: bool = False
+    task: CellSetup,
+    first: int,
+    n: int,
+    threads: int | None,
+    by_turn: bool = False,
+    rotated: bool = False,
 ) -> TaskResult:
     """Play games ``first .. first + n - 1`` of one cell; return per-chunk sums.
 
@@ -106,12 +121,17 @@ def run_task(
     by_turn : bool
         Also sum every seat column by turn position (what a cell played to a precision
         watches where one policy plays every seat).
+    rotated : bool
+        Play the games (deals) on every rotation of the lineup's seats and sum each entry's
+        per-deal mean over the rotations instead (a mixed lineup,
+        :func:`fairysim.analysis.rotation.entry_piece`).
 
     Returns
     -------
     TaskResult
         The sums, or the error (a bad policy answer, a worker with another engine).
     """
+    from fairysim.analysis.rotation import entry_piece
     from fairysim.sim.run import by_turn_order
 
     result = TaskResult()
@@ -119,6 +139,12 @@ def run_task(
         spec, setup, threads = worker_setup(task, threads, "sweep")
         with numba_threads(threads):
             for start, count in task_pieces(first, n):
+                if rotated:
+                    piece = entry_piece(spec, rotated_of(task, setup), start, count)
+                    result.pieces.append(
+                        (start, piece.games, piece.sums, piece.squares, None, None)
+                    )
+                    continue
                 # One chunk per piece: the sums a single-machine run makes for it.
                 ((_, arrays),) = spec.play_chunks(setup, count, first_game=start, chunk_games=count)
                 piece = SeatAggregate(spec.seat_columns, setup.seats)
