@@ -1,9 +1,9 @@
 """A mixed lineup played on every rotation of its seats, on identical deals.
 
-A lineup seat mixes its policy with a place in the turn order: Fairy Concerto's seat index is its
-resolution order (C4), and where the starter is drawn per game (F1, L18) a seat still is not a
-policy's own. So ``simulate`` plays a lineup of N entries that seats different policies N times,
-rotation ``r`` putting entry ``(s + r) mod N`` at seat ``s`` (the tournament's rotation,
+A lineup seat mixes its policy with a place in the turn order: where a game's seat index is its
+turn order, a seat is a position, and where the starter is drawn per game a seat still is not a
+policy's own (the spec's ``TurnOrder`` says which). So ``simulate`` plays a lineup of N entries
+that seats different policies N times, rotation ``r`` putting entry ``(s + r) mod N`` at seat ``s`` (the tournament's rotation,
 :func:`fairysim.analysis.tournament.rotate`), each rotation on games ``0 .. G-1`` of the run's
 seed. The engines draw every rule random number from the deal stream and each seat's policy from
 its own stream (docs/architecture.md, "Random numbers"), so game ``g`` of every rotation has the
@@ -45,7 +45,7 @@ from fairysim.sim.game import GameSpec, get_game
 def mixes_policies(setup: Any) -> bool:
     """Whether a setup's lineup seats different policies (a name or a weight differs), so that
     it is played on every rotation of its seats. A setup with result rows that are no player
-    (solo Concerto's opponent) is not rotated: its opponent keeps its place."""
+    (a solo game's opponent) is not rotated: its opponent keeps its place."""
     kinds = {(policy.name, tuple(policy.weights)) for policy in setup.policies}
     return len(kinds) > 1 and not setup.extra_rows
 

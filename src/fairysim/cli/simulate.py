@@ -358,7 +358,7 @@ def entry_note(order: Any, rotations: str, deals: str) -> str:
 def seat_note(order: Any) -> str:
     """What a table's seat rows are: the turn order itself where the seat index is it, else
     lineup seats, shown with their policies (the starter drawn each game): a lineup that is not
-    rotated because the game adds rows that are no player (solo Concerto's opponent)."""
+    rotated because the game adds rows that are no player (a solo game's opponent)."""
     if not order.drawn:
         return f"seat: {order.note}"
     return (
