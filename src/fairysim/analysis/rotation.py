@@ -1,14 +1,14 @@
 """A mixed lineup played on every rotation of its seats, on identical deals.
 
-A lineup seat mixes its policy with a place in the turn order: where a game's seat index is its
-turn order, a seat is a position, and where the starter is drawn per game a seat still is not a
-policy's own (the spec's ``TurnOrder`` says which). So ``simulate`` plays a lineup of N entries
-that seats different policies N times, rotation ``r`` putting entry ``(s + r) mod N`` at seat
-``s`` (the tournament's rotation, :func:`fairysim.analysis.tournament.rotate`), each rotation on
-games ``0 .. G-1`` of the run's seed. The engines draw every rule random number from the deal stream and each seat's policy from
-its own stream (docs/architecture.md, "Random numbers"), so game ``g`` of every rotation has the
-same deal: every entry meets every seat on the same deals, and ``--games`` counts deals (each
-played N times).
+A lineup seat mixes its policy with a place in the turn order: where a game's seat index is its turn
+order, a seat is a position, and where the starter is drawn per game a seat still is not a policy's
+own (the spec's ``TurnOrder`` says which). So ``simulate`` plays a lineup of N entries that seats
+different policies N times, rotation ``r`` putting entry ``(s + r) mod N`` at seat ``s`` (the
+tournament's rotation, :func:`fairysim.analysis.tournament.rotate`), each rotation on games ``0 ..
+G-1`` of the run's seed. The engines draw every rule random number from the deal stream and each
+seat's policy from its own stream (docs/architecture.md, "Random numbers"), so game ``g`` of every
+rotation has the same deal: every entry meets every seat on the same deals, and ``--games`` counts
+deals (each played N times).
 
 An entry's row pools its N games of every deal. Each deal is a cluster: the entry's per-deal mean
 over the rotations is one observation per deal, and deals are independent, so the standard error
