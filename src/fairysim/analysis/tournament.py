@@ -41,6 +41,10 @@ game. The design:
   (:mod:`fairysim.sweep.pairings`, the cluster of :mod:`fairysim.sweep.cluster`) and joined in
   game order, so the tournament holds the same games, and derives the same tables, as one
   played in process, whatever the workers or the task size.
+
+One module past 600 lines: the plan of mixes and rotations, their play and the three tables
+(head-to-head, ratings, turn order) share the entries and their rotation; the mix design lives
+apart in :mod:`.tournament_design`.
 """
 
 from __future__ import annotations

@@ -42,7 +42,7 @@ Dawn or from a choice made (``counters[RESUME]``), so the ordinary game is
 :func:`setup_game`, :func:`play_turns` and :func:`final_scoring`, and a play-out is the same
 :func:`play_turns`, compiled once for both, taken up at the searched choice.
 
-One module past 600 lines (about 1,350, a sixth of them imports): the whole turn is one jitted
+One module past 600 lines (about 1,400, a sixth of them imports): the whole turn is one jitted
 block loop, in the reference's order, whose parts share the table's arrays and inline into each
 other; split across modules they would no longer read side by side with :mod:`.reference`.
 """
