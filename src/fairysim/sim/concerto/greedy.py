@@ -677,16 +677,16 @@ def best_slot(c, hand, keep, deficits, n_open, complete, pop, pw, hw, method):
     return SLOT_MASK - (best & SLOT_MASK)
 
 
-@nb.njit(cache=True, _nrt=False)
+@nb.njit(cache=True, inline="always")
 def best_keep(c, hand, keep, cards, n_cards, need, pop, soloist, pw, hw, kept_out):
     """SOLO_KEEP_TOKENS read straight off the hand: writes into ``kept_out`` (counts by kind) the
     multiset :func:`best_multiset` picks from :func:`.rules.multiset_choices` ``(hand, keep)``.
 
     ``pw`` and ``hw`` are the pianist's and harpist's :func:`set_quota_words`. Every multiset of
     ``keep`` tokens is scored side by side (:func:`best_slot`), four to a vector instruction;
-    the score cards are checked a nibble a kind (:func:`card_deficits`). Called, not inlined:
-    once a solo round, and its four :func:`best_slot` loops were a sixth of the solo kernel's
-    compile.
+    the score cards are checked a nibble a kind (:func:`card_deficits`). Inlined: as a call it
+    made a solo game about 10% slower (docs/performance-log.md), past what a shorter compile is
+    worth.
     """
     deficits = stack_int64(N_SCORE_CARDS)
     complete, n_open = card_deficits(c, need, cards, n_cards, hand, keep, deficits)
