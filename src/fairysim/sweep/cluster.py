@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import signal
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from typing import Any
@@ -19,6 +20,9 @@ WORKER_PRELOAD = "fairysim.sweep.worker_start"
 
 CONNECT_TIMEOUT_S = 10.0
 """How long to try to reach a ``--scheduler`` before giving up."""
+
+POLL_S = 0.05
+"""Seconds between two looks for a finished task (or a stop) while tasks run."""
 
 
 def check_cluster_options(scheduler: str | None, workers: int | None) -> None:
@@ -93,6 +97,41 @@ def stops_deferred() -> Iterator[None]:
         raise KeyboardInterrupt
 
 
+def completed(running: Any) -> Iterator[Any]:
+    """Each future of ``running`` (a ``distributed.as_completed``) as it finishes; a Ctrl-C or
+    SIGTERM heard meanwhile ends the iteration with ``KeyboardInterrupt``.
+
+    Python raises a signal's ``KeyboardInterrupt`` in whatever Python code runs when it comes,
+    and the client's process runs distributed's garbage-collection callbacks, which drop an
+    exception raised inside them ("Exception ignored in: gc callback"): a stop arriving then was
+    lost and the sweep ran on. So a stop is also noted, and the wait for the next future, which
+    looks every :data:`POLL_S` seconds, raises a noted stop itself. Futures added to ``running``
+    while iterating are waited for too.
+    """
+    heard: list[int] = []
+    stops = (signal.SIGINT, signal.SIGTERM)
+    on_main_thread = threading.current_thread() is threading.main_thread()
+
+    def note(signum: int, frame: Any) -> None:
+        heard.append(signum)
+        raise KeyboardInterrupt
+
+    before = {signum: signal.signal(signum, note) for signum in stops} if on_main_thread else {}
+    try:
+        while True:
+            if heard:
+                raise KeyboardInterrupt
+            if running.has_ready():
+                yield next(running)
+            elif running.is_empty():
+                return
+            else:
+                time.sleep(POLL_S)
+    finally:
+        for signum, handler in before.items():
+            signal.signal(signum, handler)
+
+
 def connect(stack: ExitStack, scheduler: str | None, workers: int | None) -> tuple[Any, int | None]:
     """A Dask client (entered on ``stack``) and the numba threads each task should use.
 
@@ -147,9 +186,11 @@ def connect(stack: ExitStack, scheduler: str | None, workers: int | None) -> tup
 
 __all__ = [
     "CONNECT_TIMEOUT_S",
+    "POLL_S",
     "WORKER_PRELOAD",
     "check_address",
     "check_cluster_options",
+    "completed",
     "connect",
     "stops_deferred",
 ]

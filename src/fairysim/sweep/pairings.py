@@ -20,6 +20,7 @@ import numpy as np
 from fairysim.errors import FairysimError
 from fairysim.sim.batch import chunk_ranges, numba_threads
 from fairysim.sweep.cells import CellSetup
+from fairysim.sweep.cluster import completed
 from fairysim.sweep.tasks import worker_setup
 
 FIELDS = ("win_share", "rank", "position")
@@ -117,7 +118,7 @@ class DaskPairings:
                 )
                 owner[future] = index
         try:
-            for future in as_completed(list(owner), loop=self.client.loop):
+            for future in completed(as_completed(list(owner), loop=self.client.loop)):
                 index = owner.pop(future)
                 piece: PairingPiece = future.result()
                 if piece.error is not None:

@@ -20,7 +20,7 @@ from fairysim.sim.batch import (
 )
 from fairysim.sim.game import GameSpec
 from fairysim.sweep.cells import PLAYERS, CellSpec, plan_cells
-from fairysim.sweep.cluster import check_cluster_options, connect
+from fairysim.sweep.cluster import check_cluster_options, completed, connect
 from fairysim.sweep.store import (
     SHARES_NAME,
     SUMMARY_NAME,
@@ -370,7 +370,7 @@ def play_cells(
         submit(index, cell, 0, play.first_look())
     try:
         # set_as_default=False leaves no global client: as_completed needs its loop.
-        for future in running:
+        for future in completed(running):
             index, cell = owner.pop(future)
             result: TaskResult = future.result()
             if result.error is not None:
