@@ -47,6 +47,7 @@ import numpy as np
 from numba import types
 from numba.core import ir, typeinfer
 from numba.core.compiler import run_frontend
+from numba.core.compiler_lock import global_compiler_lock
 from numba.core.errors import NumbaExperimentalFeatureWarning
 from numba.core.registry import CPUDispatcher
 
@@ -159,11 +160,16 @@ class PolicyDispatcher(CPUDispatcher):
     """
 
     def compile_policy(self) -> PolicyDispatcher:
-        """Compile the policy signature unless done; returns ``self``."""
-        if self._can_compile:
-            with typeinfer.register_dispatcher(self):
-                self.compile(POLICY_SIGNATURE)
-            self.disable_compile()
+        """Compile the policy signature unless done; returns ``self``.
+
+        Under numba's compiler lock: the worker threads of one kernel call type its seats at
+        once, and a thread that found compiling still allowed must not compile after another
+        has finished and disabled it."""
+        with global_compiler_lock:
+            if self._can_compile:
+                with typeinfer.register_dispatcher(self):
+                    self.compile(POLICY_SIGNATURE)
+                self.disable_compile()
         return self
 
     def _compile_for_args(self, *args: Any, **kws: Any) -> Any:

@@ -60,7 +60,6 @@ from fairysim.sim.blocks import (
     block_count,
     block_rows,
     claim_block,
-    worker_count,
 )
 from fairysim.sim.borrow import borrowed, borrowed_fields, keep_alive
 from fairysim.sim.fairyland import value_bidder
@@ -1217,7 +1216,9 @@ def play_game(
     return t.counters[FAILED] == 0
 
 
-@nb.njit(cache=True, _nrt=False)
+# Inlined into the worker: a kernel a level shallower compiles in ~4 s less of a first run's
+# ~66, since numba compiles each called function's callees into its own machine code again.
+@nb.njit(cache=True, _nrt=False, inline="always")
 def play_block(
     t,
     seed,
@@ -1265,7 +1266,7 @@ def play_block(
                     log[row, i, k] = t.auction_log[i, k]
 
 
-@nb.njit(cache=True, parallel=True)
+@nb.njit(cache=True, nogil=True)
 def play_games(
     seed,
     first_game,
@@ -1285,14 +1286,16 @@ def play_games(
     trace,
     forced,
     errors,
-    n_threads,
+    queue,
     search,
 ):
-    """Play games ``first_game .. first_game + len(out.score) - 1`` across numba threads.
+    """One worker's share of games ``first_game .. first_game + len(out.score) - 1``.
 
-    ``n_threads`` workers, one table each, take blocks of :data:`.blocks.GAMES_PER_BLOCK`
-    games as they come free (:mod:`fairysim.sim.blocks`); ``errors`` holds one record per block
-    (:func:`fairysim.sim.batch.new_error_records`). Results depend only on (seed, game).
+    Every worker thread of :func:`fairysim.sim.blocks.run_workers` calls this with the same
+    arrays and ``queue``; each plays on a table of its own the blocks of
+    :data:`.blocks.GAMES_PER_BLOCK` games it claims as it comes free. ``errors`` holds one
+    record per block (:func:`fairysim.sim.batch.new_error_records`). Results depend only on
+    (seed, game).
 
     Parameters
     ----------
@@ -1321,50 +1324,46 @@ def play_games(
     """
     n_games = out.score.shape[0]
     n_blocks = block_count(n_games, GAMES_PER_BLOCK)
-    queue = np.zeros(1, np.int64)
     # The game loop works on borrowed views (fairysim.sim.borrow); the worker's table (``owner``)
     # and the caller's arrays outlive them (``keep_alive``).
-    for _ in nb.prange(worker_count(n_threads, n_blocks)):
-        owner = new_table(forest_counts, item_table, face_value, majority)
-        det = new_table(forest_counts, item_table, face_value, majority)
-        work = new_table(forest_counts, item_table, face_value, majority)
-        totals = np.zeros(MAX_CHOICES, np.float64)
-        scratch = Scratch(borrowed_fields(det), borrowed_fields(work), borrowed(totals))
-        seats = SeatPolicies(
-            borrowed(policy_ids), policies, borrowed(reads_view), borrowed(weights)
+    owner = new_table(forest_counts, item_table, face_value, majority)
+    det = new_table(forest_counts, item_table, face_value, majority)
+    work = new_table(forest_counts, item_table, face_value, majority)
+    totals = np.zeros(MAX_CHOICES, np.float64)
+    scratch = Scratch(borrowed_fields(det), borrowed_fields(work), borrowed(totals))
+    seats = SeatPolicies(borrowed(policy_ids), policies, borrowed(reads_view), borrowed(weights))
+    t, block_out = borrowed_fields(owner), borrowed_fields(out)
+    block_errors = borrowed(errors)
+    block_log = borrowed(auction_log)
+    block_trace = borrowed(trace)
+    block_force = borrowed(force)
+    block_forced = borrowed(forced)
+    block = claim_block(queue)
+    while block < n_blocks:
+        lo, hi = block_rows(block, GAMES_PER_BLOCK, n_games)
+        play_block(
+            t,
+            seed,
+            first_game,
+            lo,
+            hi,
+            n_players,
+            crests,
+            block_force,
+            seats,
+            block_out,
+            block_log,
+            block_trace,
+            block_forced,
+            block_errors[block],
+            scratch,
+            search,
         )
-        t, block_out = borrowed_fields(owner), borrowed_fields(out)
-        block_errors = borrowed(errors)
-        block_log = borrowed(auction_log)
-        block_trace = borrowed(trace)
-        block_force = borrowed(force)
-        block_forced = borrowed(forced)
         block = claim_block(queue)
-        while block < n_blocks:
-            lo, hi = block_rows(block, GAMES_PER_BLOCK, n_games)
-            play_block(
-                t,
-                seed,
-                first_game,
-                lo,
-                hi,
-                n_players,
-                crests,
-                block_force,
-                seats,
-                block_out,
-                block_log,
-                block_trace,
-                block_forced,
-                block_errors[block],
-                scratch,
-                search,
-            )
-            block = claim_block(queue)
-        keep_alive(owner)
-        keep_alive(det)
-        keep_alive(work)
-        keep_alive(totals)
+    keep_alive(owner)
+    keep_alive(det)
+    keep_alive(work)
+    keep_alive(totals)
 
 
 N_FOREST_TYPES = N_CARD_TYPES - FIRST_FOREST_TYPE

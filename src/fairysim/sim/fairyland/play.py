@@ -20,6 +20,7 @@ from fairysim.sim.batch import (
     run_chunks,
     tidy_frame,
 )
+from fairysim.sim.blocks import run_workers
 from fairysim.sim.fairyland import engine
 from fairysim.sim.fairyland.cards import (
     DEFAULT_COURT,
@@ -383,24 +384,28 @@ def _play(
     if search is not None:
         table = engine.new_table(cards.forest, court, cards.face_value, cards.majority)
         compile_play_out(table, search, seats.functions)
-    play_games(
-        setup.seed,
-        first,
-        setup.players,
-        *seats,
-        cards.forest,
-        cards.face_value,
-        cards.majority,
-        cards.crests_for(setup.players),
-        court,
-        force,
-        out,
-        auction_log,
-        standings,
-        forced,
-        errors,
+    run_workers(
+        lambda queue: play_games(
+            setup.seed,
+            first,
+            setup.players,
+            *seats,
+            cards.forest,
+            cards.face_value,
+            cards.majority,
+            cards.crests_for(setup.players),
+            court,
+            force,
+            out,
+            auction_log,
+            standings,
+            forced,
+            errors,
+            queue,
+            search,
+        ),
         nb.get_num_threads(),
-        search,
+        n,
     )
     raise_first_illegal_choice(errors, first, DECISIONS)
     return out

@@ -122,10 +122,9 @@ SearchContext = namedtuple(
     ],
 )
 """The search context of a run that seats ``rollout`` (:func:`search_context`): row ``s`` of
-the play-out arrays seats the play-out policy of searching seat ``s`` at every seat. Arrays
-only: the kernel's parallel loop takes no tuple of function tuples. The play-outs' functions
-are the run's own function tuple (a searching seat is seated as its play-out policy), joined
-to the context at the decision (:data:`PlayoutContext`)."""
+the play-out arrays seats the play-out policy of searching seat ``s`` at every seat. Arrays only:
+the play-outs' functions are the run's own function tuple (a searching seat is seated as its
+play-out policy), joined to the context at the decision (:data:`PlayoutContext`)."""
 
 PlayoutContext = namedtuple("PlayoutContext", ["search", "functions"])
 """The context the search contract's functions get: the run's :data:`SearchContext` and its

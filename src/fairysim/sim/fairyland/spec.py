@@ -199,7 +199,7 @@ SPEC = register(
         package="fairysim.sim.fairyland",
         reference="fairysim.sim.fairyland.reference:play_games",
         bench=BENCH,
-        compile_seconds=175,
+        compile_seconds=70,
         seat_columns=SEAT_COLUMNS,
         summary=(
             SummaryColumn("score", ("score",)),
