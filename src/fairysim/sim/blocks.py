@@ -3,8 +3,8 @@
 A kernel call plays a chunk of games on ``n_threads`` worker threads, each on a table of its own:
 the iterations of a ``parallel=True`` kernel's ``prange``, or Python threads each running a
 ``nogil`` kernel (:func:`run_workers`). The parfor costs a kernel 13-19 s of a cold compile; called
-from Python threads, a kernel whose game takes about a microsecond plays 2-10% slower, one whose
-game takes tens of microseconds about 3% (docs/performance-log.md, "Compile time (2026-12-05)").
+from Python threads, a kernel whose game takes about a microsecond played 2-10% slower, one whose
+game takes 7-50 µs within 4% (docs/performance-log.md, "Compile time (2026-12-05)").
 
 Splitting the chunk into one equal block per thread up front made the call as slow as its slowest
 thread, and on a shared machine one virtual CPU is often slowed for seconds at a time: timed side
