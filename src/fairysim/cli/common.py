@@ -8,9 +8,7 @@ from __future__ import annotations
 
 import functools
 import math
-import signal
 import sys
-import threading
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -34,6 +32,7 @@ from rich.progress import (
 
 from fairysim.environment import raise_environment_error
 from fairysim.errors import FairysimError
+from fairysim.stops import stops_noted
 
 if TYPE_CHECKING:
     from fairysim.sim.policy import Policy
@@ -112,41 +111,29 @@ STOPPED = 130
 """Exit code of a run stopped by SIGINT or SIGTERM (128 + SIGINT, as shells report Ctrl-C)."""
 
 
-class Stopped(KeyboardInterrupt):
-    """Raised in the main thread when SIGTERM arrives, so that a stop unwinds like Ctrl-C: every
-    ``with`` block closes (temporary files removed) before the command says what it kept."""
-
-
-def _raise_stopped(signum: int, frame: Any) -> None:
-    raise Stopped
-
-
 def handle_errors(command: F) -> F:
     """Decorator for commands: every :class:`FairysimError` becomes a one-line error, exit 2;
     SIGINT (Ctrl-C) and SIGTERM end the command with one line, exit 130.
 
     A stop is noticed between chunks of games, when a kernel hands control back to Python (a
     user policy that never returns cannot be stopped this way: README, "Writing your own
-    policy"). What the line says is the command's :func:`stop_message`. Anything else is a bug
+    policy"); one that Python dropped is raised again there (:mod:`fairysim.stops`). What the
+    line says is the command's :func:`stop_message`. Anything else is a bug
     in fairysim and keeps its traceback.
     """
 
     @functools.wraps(command)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        on_main_thread = threading.current_thread() is threading.main_thread()
-        before = signal.signal(signal.SIGTERM, _raise_stopped) if on_main_thread else None
         _stop_message.clear()
         try:
-            return command(*args, **kwargs)
+            with stops_noted():
+                return command(*args, **kwargs)
         except FairysimError as error:
             raise fail(error) from None
         except KeyboardInterrupt:
             message = _stop_message[-1]() if _stop_message else "nothing written"
             typer.echo(f"Stopped: {message}", err=True)
             raise typer.Exit(STOPPED) from None
-        finally:
-            if on_main_thread:
-                signal.signal(signal.SIGTERM, before)
 
     return wrapper  # type: ignore[return-value]
 

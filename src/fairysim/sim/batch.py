@@ -26,6 +26,7 @@ from fairysim.errors import FairysimError, IllegalChoiceError
 from fairysim.files import PARQUET_METADATA_KEY, AtomicParquetWriter
 from fairysim.files import check_out_file as check_out_path
 from fairysim.sim.blocks import GAMES_PER_BLOCK, block_count
+from fairysim.stops import check as check_stop
 
 DEFAULT_CHUNK_GAMES = 1 << 16
 """Games per chunk: big enough to keep both threads busy, small enough to report progress often."""
@@ -148,11 +149,15 @@ def run_chunks(
     first_game: int = 0,
 ) -> Iterator[tuple[int, Chunk]]:
     """Yield ``(first_game, chunk)`` for every chunk of games ``first_game .. first_game +
-    games - 1``, in game order (a sweep hands game ranges of one run to different workers)."""
+    games - 1``, in game order (a sweep hands game ranges of one run to different workers).
+
+    Before each chunk, a Ctrl-C or SIGTERM that Python dropped is raised again
+    (:func:`fairysim.stops.check`)."""
     games = check_games(games)
     done = 0
     with numba_threads(threads):
         for offset, n in chunk_ranges(games, chunk_games):
+            check_stop()
             first = first_game + offset
             chunk = play_chunk(first, n)
             done += n

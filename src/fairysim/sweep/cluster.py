@@ -14,6 +14,8 @@ import numba as nb
 import numpy as np
 
 from fairysim.errors import FairysimError
+from fairysim.stops import check as check_stop
+from fairysim.stops import stops_noted
 
 WORKER_PRELOAD = "fairysim.sweep.worker_start"
 """Module each local worker process runs first (:mod:`fairysim.sweep.worker_start`)."""
@@ -101,35 +103,21 @@ def completed(running: Any) -> Iterator[Any]:
     """Each future of ``running`` (a ``distributed.as_completed``) as it finishes; a Ctrl-C or
     SIGTERM heard meanwhile ends the iteration with ``KeyboardInterrupt``.
 
-    Python raises a signal's ``KeyboardInterrupt`` in whatever Python code runs when it comes,
-    and the client's process runs distributed's garbage-collection callbacks, which drop an
-    exception raised inside them ("Exception ignored in: gc callback"): a stop arriving then was
-    lost and the sweep ran on. So a stop is also noted, and the wait for the next future, which
-    looks every :data:`POLL_S` seconds, raises a noted stop itself. Futures added to ``running``
-    while iterating are waited for too.
+    The client's process runs distributed's garbage-collection callbacks, which drop an
+    exception raised inside them ("Exception ignored in: gc callback"), so a stop is noted
+    (:mod:`fairysim.stops`) and the wait for the next future, which looks every :data:`POLL_S`
+    seconds, raises a noted stop itself. Futures added to ``running`` while iterating are waited
+    for too.
     """
-    heard: list[int] = []
-    stops = (signal.SIGINT, signal.SIGTERM)
-    on_main_thread = threading.current_thread() is threading.main_thread()
-
-    def note(signum: int, frame: Any) -> None:
-        heard.append(signum)
-        raise KeyboardInterrupt
-
-    before = {signum: signal.signal(signum, note) for signum in stops} if on_main_thread else {}
-    try:
+    with stops_noted():
         while True:
-            if heard:
-                raise KeyboardInterrupt
+            check_stop()
             if running.has_ready():
                 yield next(running)
             elif running.is_empty():
                 return
             else:
                 time.sleep(POLL_S)
-    finally:
-        for signum, handler in before.items():
-            signal.signal(signum, handler)
 
 
 def connect(stack: ExitStack, scheduler: str | None, workers: int | None) -> tuple[Any, int | None]:
