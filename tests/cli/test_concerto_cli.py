@@ -441,6 +441,7 @@ def test_report_bad_input_is_one_line_exit_2(tmp_path, fake_writers, command, ar
         ("concerto", ["--policy", "greedy,random"], "--policy"),
         ("concerto", ["--policy", "no_such_module_xyz:f"], "--policy"),
         ("concerto-solo", ["--lookahead-games", "0"], "--lookahead-games"),
+        ("concerto-solo", ["--search-games", "-1"], "--search-games"),
     ],
 )
 def test_report_specific_bad_input(tmp_path, fake_writers, command, args, option):
@@ -453,12 +454,13 @@ def test_real_reports_end_to_end(tmp_path):
     solo = runner.invoke(
         app,
         ["report", "concerto-solo", "--games", "200", "--lookahead-games", "10",
-         "--card-games", "300", "--out-dir", str(tmp_path)],
+         "--search-games", "0", "--card-games", "300", "--out-dir", str(tmp_path)],
     )  # fmt: skip
     assert solo.exit_code == 0, solo.output
     html = tmp_path / "concerto-solo-report.html"
     assert f"Report written to {html}" in solo.output.replace("\n", "")
     assert "PROVISIONAL" in html.read_text()
+    assert "The search player, rollout, was not played" in html.read_text()
     assert "fairysim report concerto-solo --seed 1 --card-games 3000" in html.read_text()
     solo_effects = pd.read_csv(tmp_path / "concerto-solo-card_effects.csv")
     assert len(solo_effects) == 26 and set(solo_effects["table"]) == {"solo against Pahha"}

@@ -31,7 +31,9 @@ def test_solo_report_states_provisional_games_seed_version_and_command(study):
     assert "<title>Fairy Concerto solo: how often do you beat Pahha? (PROVISIONAL cards)" in page
     assert "PROVISIONAL card set (ruling C9)" in text
     assert text.index("PROVISIONAL card set") < text.index("1. Win rate")  # at the top
-    assert "fairysim report concerto-solo --games 400 --lookahead-games 40 --seed 3" in text
+    command = "fairysim report concerto-solo --games 400 --lookahead-games 40 --search-games 0"
+    assert f"{command} --seed 3" in text
+    assert "The search player, rollout, was not played" in text
     assert f"fairysim {fairysim.__version__}" in text
     assert "greedy 400" in text and "lookahead 40" in text  # games each number rests on
     for heading in ("How much does looking ahead gain", "Which setups are hardest", "margin"):
@@ -93,4 +95,6 @@ def test_the_page_says_whether_the_search_player_beats_the_best_heuristic(study,
     text = text_of(sr.build_report(replace(study, policies=with_search)).html())
     assert "The search player, rollout, against the best heuristic, chaser: " in text
     assert f"{100 * lift:.1f} pp" in text and words in text  # +15.0 pp; 0.0 pp either sign
-    assert "The search player" not in text_of(sr.build_report(study).html())
+    without = text_of(sr.build_report(study).html())
+    assert "against the best heuristic" not in without
+    assert "The search player, rollout, was not played" in without

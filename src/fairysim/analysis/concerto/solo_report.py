@@ -47,6 +47,7 @@ from fairysim.sim.concerto.spec import (
     SOLO_CARD_GAMES,
     SOLO_LOOKAHEAD_GAMES,
     SOLO_REPORT_GAMES,
+    SOLO_SEARCH_GAMES,
     SPEC,
 )
 
@@ -82,6 +83,7 @@ def write_report(
     lookahead_games: int | None = None,
     policies: Sequence[str] = SOLO_POLICIES,
     card_games: int | None = None,
+    search_games: int | None = None,
 ) -> Path:
     """Run the solo study and write its HTML report with CSV and PNG files.
 
@@ -101,6 +103,9 @@ def write_report(
         Card file (the shipped provisional set by default).
     lookahead_games : int, default :data:`DEFAULT_LOOKAHEAD_GAMES`
         Games of the (slow) lookahead policy.
+    search_games : int, default :data:`~fairysim.sim.concerto.spec.SOLO_SEARCH_GAMES`
+        Games of the search player (``rollout``); 0 leaves it out (its engine is the report's
+        longest first compile).
     policies : sequence of str, default all solo policies
         Policies to compare (greedy is always played: it is the baseline).
     card_games : int, default :data:`~fairysim.sim.concerto.spec.SOLO_CARD_GAMES`
@@ -120,6 +125,7 @@ def write_report(
         cards,
         threads,
         progress,
+        search_games=SOLO_SEARCH_GAMES if search_games is None else search_games,
     )
     effects = card_effects(
         SPEC,
@@ -159,6 +165,7 @@ def build_report(study: SoloStudy, effects: CardEffectStudy | None = None) -> Re
     command = f"fairysim report concerto-solo --games {games}"
     if la_games is not None:
         command += f" --lookahead-games {la_games}"
+    command += f" --search-games {meta['search_games']}"
     command += f" --seed {seed}{cards_option(cards)}"
     policy_games = ", ".join(
         f"{p.policy} {int(p.games):,}" for p in study.policies.itertuples(index=False)
@@ -238,6 +245,9 @@ def _solo_policy_section(report: Report, study: SoloStudy) -> None:
     search_line = _search_line(pairs, by_policy)
     if search_line:
         report.bullets([search_line])
+    elif study.meta["search_games"] == 0:
+        search = SPEC.search
+        report.bullets([f"The search player, {search}, was not played (`--search-games 0`)."])
     report.figure(
         "policies",
         solo_policy_figure(study),

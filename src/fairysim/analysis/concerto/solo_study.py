@@ -31,6 +31,7 @@ from fairysim.errors import FairysimError
 from fairysim.sim.batch import Progress, check_games
 from fairysim.sim.concerto import POLICIES, ConcertoCards, load_cards, simulate
 from fairysim.sim.concerto.policies import SOLO_POLICIES
+from fairysim.sim.concerto.spec import SPEC
 
 BASELINE_POLICY = "greedy"
 """The solo policy every other one is paired against."""
@@ -67,7 +68,8 @@ class SoloStudy:
     cards : ConcertoCards
         The card set played.
     meta : dict
-        ``games`` (fast policies), ``lookahead_games``, ``seed``, ``policies``, ``cards``,
+        ``games`` (fast policies), ``lookahead_games``, ``search_games`` (0: not played),
+        ``seed``, ``policies``, ``cards``,
         ``cards_label``, ``cards_provisional``, ``package_version``, ``engine_version``.
     """
 
@@ -92,9 +94,10 @@ class SoloStudy:
         }
 
 
-SLOW_POLICIES = ("lookahead", "rollout")
-"""Solo policies that play ``lookahead_games`` games instead of ``games`` (Monte Carlo
-play-outs at every decision make them hundreds of times slower than greedy)."""
+SLOW_POLICIES = ("lookahead", SPEC.search)
+"""Solo policies that play fewer games than ``games`` (Monte Carlo play-outs at every decision
+make them hundreds of times slower than greedy): ``lookahead_games`` of lookahead,
+``search_games`` of the search player."""
 
 
 def solo_runs(
@@ -105,6 +108,7 @@ def solo_runs(
     cards: str | Path | ConcertoCards | None = None,
     threads: int | None = None,
     progress: Progress | None = None,
+    search_games: int | None = None,
 ) -> dict[str, pd.DataFrame]:
     """Play every solo policy on the same deals and keep your row of every game.
 
@@ -115,7 +119,7 @@ def solo_runs(
     seed : int
         Seed shared by every run (identical deals game by game).
     lookahead_games : int, optional
-        Games for the slow policies of :data:`SLOW_POLICIES` (default ``games``).
+        Games of lookahead (default ``games``).
     policies : sequence of str
         Solo policies; ``greedy`` is added first when missing (it is the baseline).
     cards : path or ConcertoCards, optional
@@ -124,6 +128,8 @@ def solo_runs(
         numba threads.
     progress : callable, optional
         ``progress(games_done, games_total)`` over all runs.
+    search_games : int, optional
+        Games of the search player (default ``lookahead_games``); 0 leaves it out.
 
     Returns
     -------
@@ -134,9 +140,16 @@ def solo_runs(
     """
     games = check_games(games)
     lookahead_games = games if lookahead_games is None else check_games(lookahead_games)
+    if search_games is None:
+        search_games = lookahead_games
+    elif search_games != 0:
+        search_games = check_games(search_games, "--search-games")
     names = _check_solo_policies(policies)
+    if search_games == 0:
+        names = tuple(name for name in names if name != SPEC.search)
     card_set = load_card_set(cards, ConcertoCards, load_cards)
-    sizes = {p: lookahead_games if p in SLOW_POLICIES else games for p in names}
+    slow = {"lookahead": lookahead_games, SPEC.search: search_games}
+    sizes = {p: slow.get(p, games) for p in names}
     tracker = ProgressTracker(progress, sum(sizes.values()))
     runs = {}
     for name in names:
@@ -181,6 +194,7 @@ def solo_study(
     cards: str | Path | ConcertoCards | None = None,
     threads: int | None = None,
     progress: Progress | None = None,
+    search_games: int | None = None,
 ) -> SoloStudy:
     """Solo win rates against Pahha: per policy, per setup, margins, and gains over greedy.
 
@@ -203,6 +217,9 @@ def solo_study(
         numba threads; never changes the numbers.
     progress : callable, optional
         ``progress(games_done, games_total)`` over all runs.
+    search_games : int, optional
+        Games of the search player (default ``lookahead_games``), games ``0 ..
+        search_games - 1`` like lookahead's; 0 leaves it out.
 
     Returns
     -------
@@ -215,7 +232,9 @@ def solo_study(
     ['greedy', 'random']
     """
     card_set = load_card_set(cards, ConcertoCards, load_cards)
-    runs = solo_runs(games, seed, lookahead_games, policies, card_set, threads, progress)
+    runs = solo_runs(
+        games, seed, lookahead_games, policies, card_set, threads, progress, search_games
+    )
     return summarise_solo(runs, card_set, seed)
 
 
@@ -274,7 +293,8 @@ def summarise_solo(
     engine_version = base.attrs.get("fairysim", {}).get("config", {}).get("engine_version")
     meta = {
         "games": len(base),
-        "lookahead_games": len(runs[SLOW_POLICIES[0]]) if SLOW_POLICIES[0] in runs else None,
+        "lookahead_games": len(runs["lookahead"]) if "lookahead" in runs else None,
+        "search_games": len(runs[SPEC.search]) if SPEC.search in runs else 0,
         "seed": seed,
         "policies": list(runs),
         "cards": card_set.source,

@@ -100,6 +100,10 @@ SOLO_REPORT_GAMES = 100_000
 SOLO_LOOKAHEAD_GAMES = 20_000
 """Games of the lookahead policy in the solo report (its writer's default)."""
 
+SOLO_SEARCH_GAMES = 20_000
+"""Games of the search player (``rollout``) in the solo report (its writer's default); 0 leaves
+it out."""
+
 SOLO_CARD_GAMES = 20_000
 """Games per arm (the baseline and one per score card) of the solo report's card-effect section:
 27 x 20,000 = 540,000 games of greedy against Pahha."""
@@ -289,6 +293,15 @@ SPEC = register(
                         "deals.",
                         kind="games",
                         games_default=SOLO_LOOKAHEAD_GAMES,
+                    ),
+                    ReportOption(
+                        "search_games",
+                        "--search-games",
+                        "Games of the search player (rollout), paired with greedy on the first "
+                        "deals (0 leaves it out: its engine is the report's longest first "
+                        "compile).",
+                        kind="games_or_zero",
+                        games_default=SOLO_SEARCH_GAMES,
                     ),
                     card_games_option(SOLO_CARD_GAMES, "per score card, greedy against Pahha"),
                 ),
