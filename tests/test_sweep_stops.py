@@ -1,15 +1,24 @@
 """A stop heard while a sweep or tournament waits for its tasks ends the wait
 (:func:`fairysim.sweep.cluster.completed`), even one Python dropped inside a callback, as it drops
-what distributed's garbage-collection callbacks raise."""
+what distributed's garbage-collection callbacks raise; a local cluster's worker processes start in
+process groups of their own, where a terminal's Ctrl-C does not reach them."""
 
 from __future__ import annotations
 
 import contextlib
+import multiprocessing
+import multiprocessing.util
+import os
 import signal
+import time
 
 import pytest
 
-from fairysim.sweep.cluster import completed
+from fairysim.sweep.cluster import (
+    completed,
+    spawn_in_own_process_group,
+    workers_in_own_process_groups,
+)
 
 
 class Running:
@@ -71,3 +80,19 @@ def test_the_signal_handlers_are_put_back():
         for _ in completed(Running(["a", "b"])):
             raise KeyboardInterrupt
     assert {signum: signal.getsignal(signum) for signum in before} == before
+
+
+@pytest.mark.skipif(not hasattr(os, "posix_spawn"), reason="posix_spawn sets the process group")
+def test_a_spawned_process_starts_in_a_process_group_of_its_own():
+    # A spawn-started child reads its start-up data from the fds multiprocessing passes it:
+    # that it runs to a clean exit shows they reached it.
+    context = multiprocessing.get_context("spawn")
+    with workers_in_own_process_groups():
+        child = context.Process(target=time.sleep, args=(1.0,))
+        child.start()
+    try:
+        assert os.getpgid(child.pid) == child.pid != os.getpgrp()
+    finally:
+        child.join(60)
+    assert child.exitcode == 0
+    assert multiprocessing.util.spawnv_passfds is not spawn_in_own_process_group

@@ -4,6 +4,7 @@ exit and no traceback; nothing is left behind and an existing file is untouched.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import json
 import os
@@ -354,6 +355,40 @@ def test_a_stop_while_the_command_line_loads_is_one_line(signum):
         process.kill()
     assert process.returncode == 130, (stdout, stderr)
     one_line(stderr, "Stopped: nothing written")
+
+
+def spawned_worker(process: subprocess.Popen, deadline_s: float = 120) -> int:
+    """The pid of the first process ``process`` spawns through multiprocessing, as soon as it
+    exists (its interpreter still starting)."""
+    deadline = time.monotonic() + deadline_s
+    while True:
+        for child in Path(f"/proc/{process.pid}/task").glob("*/children"):
+            for pid in child.read_text().split():
+                with contextlib.suppress(OSError):
+                    if b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                        return int(pid)
+        assert process.poll() is None, process.communicate()
+        assert time.monotonic() < deadline, "no worker process was spawned"
+        time.sleep(0.005)
+
+
+@needs_proc
+def test_ctrl_c_while_a_sweep_worker_starts_is_one_line(tmp_path):
+    # The worker is in a process group of its own from its first instruction: a terminal's
+    # Ctrl-C, which reaches the sweep's group, never reaches its starting interpreter.
+    out = tmp_path / "sweep"
+    args = ["sweep", "fantastique", "--players", "2", "--games", "100000000", "--workers", "1"]
+    process = fairysim_process(*args, "--out-dir", str(out), start_new_session=True)
+    try:
+        worker = spawned_worker(process)
+        assert os.getpgid(worker) == worker != process.pid
+        os.killpg(process.pid, signal.SIGINT)
+        stdout, stderr = process.communicate(timeout=120)
+    finally:
+        os.killpg(process.pid, signal.SIGKILL) if process.poll() is None else None
+    assert process.returncode == 130, (stdout, stderr)
+    one_line(stderr, "Stopped: ")
+    no_temp_files(tmp_path)
 
 
 @pytest.mark.slow

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import logging
+import multiprocessing.util
+import os
 import signal
 import threading
 import time
@@ -99,6 +101,37 @@ def stops_deferred() -> Iterator[None]:
         raise KeyboardInterrupt
 
 
+def spawn_in_own_process_group(path: str, args: list[str], passfds: Any) -> int:
+    """``multiprocessing.util.spawnv_passfds`` with the child in a process group of its own.
+
+    A terminal's Ctrl-C reaches its foreground process group: the sweep, which stops in one
+    line and closes its cluster, and any worker process in the group, which, hit while its
+    interpreter starts (before :mod:`fairysim.sweep.worker_start` ignores SIGINT in it), printed
+    the traceback of whatever it was importing. The process group is set by ``posix_spawn``
+    before the child runs, so there is no such moment. The fds multiprocessing passes are
+    inherited (``dup2`` of a fd onto itself clears its close-on-exec flag); every other fd
+    Python opened is not inheritable (PEP 446).
+    """
+    fds = sorted(map(int, passfds))
+    actions = [(os.POSIX_SPAWN_DUP2, fd, fd) for fd in fds]
+    return os.posix_spawn(path, args, os.environ, file_actions=actions, setpgroup=0)
+
+
+@contextmanager
+def workers_in_own_process_groups() -> Iterator[None]:
+    """While the block runs, processes that multiprocessing spawns (a local cluster's workers)
+    start in process groups of their own (:func:`spawn_in_own_process_group`); POSIX only."""
+    if not hasattr(os, "posix_spawn"):
+        yield
+        return
+    spawn = multiprocessing.util.spawnv_passfds
+    multiprocessing.util.spawnv_passfds = spawn_in_own_process_group
+    try:
+        yield
+    finally:
+        multiprocessing.util.spawnv_passfds = spawn
+
+
 def completed(running: Any) -> Iterator[Any]:
     """Each future of ``running`` (a ``distributed.as_completed``) as it finishes; a Ctrl-C or
     SIGTERM heard meanwhile ends the iteration with ``KeyboardInterrupt``.
@@ -155,7 +188,7 @@ def connect(stack: ExitStack, scheduler: str | None, workers: int | None) -> tup
     # One task at a time per worker process (numba's own threads do the parallel work), and the
     # machine's cores shared between the worker processes instead of each taking them all.
     threads = max(1, nb.config.NUMBA_NUM_THREADS // int(workers))
-    with stops_deferred():
+    with stops_deferred(), workers_in_own_process_groups():
         cluster = stack.enter_context(
             LocalCluster(
                 n_workers=int(workers),
@@ -180,5 +213,7 @@ __all__ = [
     "check_cluster_options",
     "completed",
     "connect",
+    "spawn_in_own_process_group",
     "stops_deferred",
+    "workers_in_own_process_groups",
 ]

@@ -1,10 +1,11 @@
 """Run in each local Dask worker process as it starts (a Dask ``preload``): Ctrl-C is ignored.
 
-A terminal's Ctrl-C reaches the whole process group. The sweep's own process stops in one line
-and closes the cluster (:func:`fairysim.cli.common.handle_errors`); a worker that heard the
-signal too would print the traceback of its interrupted event loop. Ignoring SIGINT here
-rather than in the sweep's process while the workers start keeps every Ctrl-C working there; a
-worker hit in the second before this module runs may still print.
+A terminal's Ctrl-C reaches the whole foreground process group. The sweep's own process stops in
+one line and closes the cluster (:func:`fairysim.cli.common.handle_errors`); a worker that heard
+the signal too would print the traceback of its interrupted event loop. The workers a local
+cluster starts are in process groups of their own
+(:func:`fairysim.sweep.cluster.workers_in_own_process_groups`), which no Ctrl-C reaches; one the
+nanny restarts later is spawned in the sweep's group, and this module ignores SIGINT in it.
 """
 
 from __future__ import annotations
