@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 import os
+import signal
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -90,3 +91,13 @@ def scheduler():
         silence_logs=logging.ERROR,
     ) as cluster:
         yield cluster.scheduler_address
+
+
+@pytest.fixture
+def hear_ctrl_c():
+    """SIGINT handled as Python handles it in a terminal (``KeyboardInterrupt``), even when
+    pytest was started in the background by a shell, which sets SIGINT to be ignored by what it
+    starts (fairysim then leaves it ignored, as Python does)."""
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, before)

@@ -27,6 +27,7 @@ def drop_a_signal_in_a_callback(signum: int) -> bool:
     return True
 
 
+@pytest.mark.usefixtures("hear_ctrl_c")
 @pytest.mark.parametrize(
     ("signum", "raised"), [(signal.SIGTERM, Stopped), (signal.SIGINT, KeyboardInterrupt)]
 )

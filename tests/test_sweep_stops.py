@@ -60,6 +60,7 @@ def test_every_future_comes_in_order_including_those_added_meanwhile():
     assert seen == ["a", "b", "c"]
 
 
+@pytest.mark.usefixtures("hear_ctrl_c")
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
 def test_a_stop_dropped_inside_a_callback_still_ends_the_wait(signum):
     def dropped_stop(look):

@@ -48,7 +48,7 @@ def build_pages(folder: Path) -> list[Path]:
             ladder_study("concerto", players=(2, 3, 4), games=300, seed=2),
         ).write(folder / "c"),
         solo_report.build_report(
-            solo_study(games=300, seed=2, lookahead_games=20),
+            solo_study(games=300, seed=2, lookahead_games=20, search_games=0),
             card_effects("concerto", players=1, games=300, seed=2),
         ).write(folder / "s"),
         fairyland.build_report(

@@ -34,7 +34,7 @@ def _concerto_solo():
     from fairysim.analysis.concerto.solo_report import build_report
     from fairysim.analysis.concerto.solo_study import solo_study
 
-    return solo_study(games=GAMES, seed=SEED, lookahead_games=20), build_report
+    return solo_study(games=GAMES, seed=SEED, lookahead_games=20, search_games=0), build_report
 
 
 def _fairyland():

@@ -298,8 +298,7 @@ SPEC = register(
                         "search_games",
                         "--search-games",
                         "Games of the search player (rollout), paired with greedy on the first "
-                        "deals (0 leaves it out: its engine is the report's longest first "
-                        "compile).",
+                        "deals (0 leaves it out, and its engine's minutes of first compile).",
                         kind="games_or_zero",
                         games_default=SOLO_SEARCH_GAMES,
                     ),
