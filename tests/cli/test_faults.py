@@ -251,6 +251,20 @@ def test_a_policy_module_raising_keyboardinterrupt_is_a_policy_error(tmp_path, m
     assert "KeyboardInterrupt" in line
 
 
+def test_a_keyboardinterrupt_inside_exec_leaves_the_exit_code_alone(tmp_path):
+    # Under `python -m`, CPython ends the process by SIGINT once a KeyboardInterrupt has left
+    # code run by exec() of a string (as a Ctrl-C landing in numba's generated code does), even
+    # one caught since: fairysim's __main__ clears that, so the refusal exits 2.
+    (tmp_path / "interrupts.py").write_text('exec("raise KeyboardInterrupt")\n')
+    process = fairysim_process(
+        "simulate", "fantastique", "--policy", "interrupts:pick", "--games", "5",
+        env={"PYTHONPATH": os.pathsep.join([str(SRC), str(tmp_path)])},
+    )  # fmt: skip
+    stdout, stderr = process.communicate(timeout=300)
+    assert process.returncode == 2, (stdout, stderr)
+    one_line(stderr, "Error: --policy: cannot import module 'interrupts'")
+
+
 def test_chunk_games_past_the_maximum_is_refused():
     for value in (str(MAX_CHUNK_GAMES + 1), "99999999999999999999"):
         result = runner.invoke(app, ["simulate", "highcard", "--chunk-games", value])
