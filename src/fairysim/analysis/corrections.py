@@ -73,7 +73,8 @@ def correct_family(
     ([True, False], True, True)
     """
     from scipy.stats import norm
-    from statsmodels.stats.multitest import multipletests
+
+    from fairysim.analysis.stats import multipletests
 
     if method not in METHODS:
         raise ValueError(f"method must be one of {METHODS}, got {method!r}")

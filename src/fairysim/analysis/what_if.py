@@ -37,13 +37,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 from scipy import stats as sps
-from statsmodels.stats.multitest import multipletests
 
 from fairysim.errors import FairysimError
 from fairysim.sim.batch import DEFAULT_CHUNK_GAMES, Progress, check_games
 from fairysim.sim.game import GameSpec, get_game
 
 from .precision import StudyPrecision, check_precision, study_to_precision
+from .stats import multipletests
 from .variants import Arm, build_arm, check_distinct, describe, parse_setup, same_cards
 
 ALPHA = 0.05
