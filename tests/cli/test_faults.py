@@ -374,13 +374,15 @@ def test_a_stop_while_the_command_line_loads_is_one_line(signum):
 def spawned_worker(process: subprocess.Popen, deadline_s: float = 120) -> int:
     """The pid of the first process ``process`` spawns through multiprocessing, as soon as it
     exists (its interpreter still starting)."""
+    import psutil  # distributed's own dependency
+
     deadline = time.monotonic() + deadline_s
+    parent = psutil.Process(process.pid)
     while True:
-        for child in Path(f"/proc/{process.pid}/task").glob("*/children"):
-            for pid in child.read_text().split():
-                with contextlib.suppress(OSError):
-                    if b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes():
-                        return int(pid)
+        for child in parent.children():
+            with contextlib.suppress(psutil.Error):
+                if any("spawn_main" in part for part in child.cmdline()):
+                    return child.pid
         assert process.poll() is None, process.communicate()
         assert time.monotonic() < deadline, "no worker process was spawned"
         time.sleep(0.005)
