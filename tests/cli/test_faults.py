@@ -13,6 +13,7 @@ import subprocess
 import sys
 import time
 import types
+from collections.abc import Callable
 from pathlib import Path
 
 import pyarrow.parquet as pq
@@ -388,43 +389,46 @@ def spawned_worker(process: subprocess.Popen, deadline_s: float = 120) -> int:
         time.sleep(0.005)
 
 
-@needs_proc
-def test_ctrl_c_while_a_sweep_worker_starts_is_one_line(tmp_path):
-    # The worker is in a process group of its own from its first instruction: a terminal's
-    # Ctrl-C, which reaches the sweep's group, never reaches its starting interpreter.
+def ctrl_c_on_a_sweep(tmp_path: Path, wait: Callable[[subprocess.Popen, Path], None]) -> str:
+    """Start a long sweep in a process group of its own, ``wait(process, out_dir)``, send
+    SIGINT to the whole group as a terminal's Ctrl-C does; the sweep's stderr, checked to be one
+    line with exit 130 and no temporary file left."""
     out = tmp_path / "sweep"
     args = ["sweep", "fantastique", "--players", "2", "--games", "100000000", "--workers", "1"]
     process = fairysim_process(*args, "--out-dir", str(out), start_new_session=True)
     try:
-        worker = spawned_worker(process)
-        assert os.getpgid(worker) == worker != process.pid
+        wait(process, out)
         os.killpg(process.pid, signal.SIGINT)
         stdout, stderr = process.communicate(timeout=120)
     finally:
         os.killpg(process.pid, signal.SIGKILL) if process.poll() is None else None
     assert process.returncode == 130, (stdout, stderr)
-    one_line(stderr, "Stopped: ")
     no_temp_files(tmp_path)
+    return one_line(stderr, "Stopped: ")
+
+
+@needs_proc
+def test_ctrl_c_while_a_sweep_worker_starts_is_one_line(tmp_path):
+    # The worker is in a process group of its own from its first instruction: a terminal's
+    # Ctrl-C, which reaches the sweep's group, never reaches its starting interpreter.
+    def worker_starting(process: subprocess.Popen, out: Path) -> None:
+        worker = spawned_worker(process)
+        assert os.getpgid(worker) == worker != process.pid
+
+    ctrl_c_on_a_sweep(tmp_path, worker_starting)
 
 
 @pytest.mark.slow
 @needs_proc
 def test_ctrl_c_on_a_sweep_from_a_terminal_is_one_line(tmp_path):
     # A terminal's Ctrl-C reaches the whole process group: the sweep and its Dask workers.
-    out = tmp_path / "sweep"
-    args = ["sweep", "fantastique", "--players", "2", "--games", "100000000", "--workers", "1"]
-    process = fairysim_process(*args, "--out-dir", str(out), start_new_session=True)
-    try:
+    def cell_running(process: subprocess.Popen, out: Path) -> None:
         deadline = time.monotonic() + 600
         while not (out / "sweep.json").exists():  # the cluster is up and the cell submitted
             assert process.poll() is None, process.communicate()
             assert time.monotonic() < deadline, "the sweep never started"
             time.sleep(0.2)
         time.sleep(3)
-        os.killpg(process.pid, signal.SIGINT)
-        stdout, stderr = process.communicate(timeout=120)
-    finally:
-        os.killpg(process.pid, signal.SIGKILL) if process.poll() is None else None
-    assert process.returncode == 130, (stdout, stderr)
-    one_line(stderr, "Stopped: no cell finished")
-    no_temp_files(tmp_path)
+
+    line = ctrl_c_on_a_sweep(tmp_path, cell_running)
+    assert line.startswith("Stopped: no cell finished")

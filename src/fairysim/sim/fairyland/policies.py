@@ -5,7 +5,7 @@ seat's view (:data:`.rules.VIEW_FIELDS`, ruling PL2). Weights are floats passed 
 tuning never recompiles; the judging policies' weights are bounded (``POLICIES``, refused out
 of range by :meth:`fairysim.sim.policy.Policy.with_weights`). "Score" below is a seat's current
 score without the King's applause (:func:`.rules.collection_halves`), in half points. The module
-is longer than most (about 670 lines) because it holds every built-in and their registry; what
+is longer than most (about 700 lines) because it holds every built-in and their registry; what
 the four judging policies share lives in :mod:`.judgement` (valuation, bidding, style play).
 
 ===============  ===================================================================

@@ -2,8 +2,8 @@
 
 It is the specification the jitted engine copies: the same random draws in the same order, the
 same decisions with the same choice rows (:mod:`.rules`), the same policy functions, so both
-engines must agree game by game. It is also the speed baseline. Longer than most modules (over
-900 lines, a sixth of them imports) because it is the whole game in one place, in the rulebook's
+engines must agree game by game. It is also the speed baseline. Longer than most modules (about
+1,100 lines, a sixth of them imports) because it is the whole game in one place, in the rulebook's
 order.
 
 Order of random draws
