@@ -17,7 +17,7 @@ from matplotlib.figure import Figure
 from fairysim.analysis.card_effects import CardEffectStudy
 from fairysim.analysis.formats import fmt_interval, fmt_intervals, fmt_points
 from fairysim.analysis.page import Report
-from fairysim.analysis.plots import new_figure
+from fairysim.analysis.plots import new_figure, wrapped
 from fairysim.analysis.table_cards_report import table_card_subsection
 
 """What the effect compares, where the study's meta does not say (``CardEffects.zero_note``)."""
@@ -178,11 +178,11 @@ def card_effect_figure(study: CardEffectStudy) -> Figure:
         ax.set_xlabel("seat's win share (pp of games)")
         ax.set_title(rows["table"].iloc[0], fontsize=10)
     axes[0].legend(loc="lower right", fontsize=8)
-    fig.suptitle(
+    title = (
         f"One more card, by {study.meta['card_label']}: its effect on the seat's win share "
-        "(filled) beside the association (hollow)",
-        fontsize=11,
+        "(filled) beside the association (hollow)"
     )
+    fig.suptitle(wrapped(title, fig.get_figwidth()), fontsize=11)
     return fig
 
 
