@@ -107,7 +107,7 @@ def unseen(t, seat, players):
 def test_a_determinization_redeals_only_what_the_seat_cannot_see():
     setup, t = dealt_table()
     search = search_context(make_setup(players=4, policies=[rollout(), "balancer"] * 2))
-    searcher = engine.Searcher(search, None, None, None, None, None, None, None)
+    searcher = engine.Searcher(search, *[None] * (len(engine.Searcher._fields) - 1))
     det = engine.new_table(setup.cards.total_cards)
     copy_table(t, det)
     for name in engine.Table._fields:

@@ -71,6 +71,7 @@ import numpy as np
 from numba.core import types
 from numba.extending import overload
 
+from fairysim.sim.apart import apart
 from fairysim.sim.batch import ERROR_ROW
 from fairysim.sim.blocks import (
     GAMES_PER_BLOCK,
@@ -908,8 +909,9 @@ def play_two_player(t, seats, cards, error, search, scratch, record):
 
 
 @nb.njit(cache=True, _nrt=False)
-def play_two_player_plain(t, seats, cards, error):
-    """:func:`play_two_player` without a search or standings, for the play-outs."""
+def play_two_player_plain(t, n_players, seats, cards, error):
+    """:func:`play_two_player` without a search or standings, for the play-outs (``n_players``,
+    always 2, makes the signature every form's play-outs share)."""
     return two_player_loop(t, seats, cards, error, None, None, False)
 
 
@@ -1026,8 +1028,9 @@ def play_solo(t, seats, cards, error, search, scratch, record):
 
 
 @nb.njit(cache=True, _nrt=False)
-def play_solo_plain(t, seats, cards, error):
-    """:func:`play_solo` without a search or standings, for the play-outs."""
+def play_solo_plain(t, n_players, seats, cards, error):
+    """:func:`play_solo` without a search or standings, for the play-outs (``n_players``, always
+    1, makes the signature every form's play-outs share)."""
     return play_solo(t, seats, cards, error, None, None, False)
 
 
@@ -1235,16 +1238,12 @@ def play_out(t, seat, choice, context):
 @nb.njit(cache=True)
 def play_rest(t, seat, context):
     """Play the game on ``t`` from the point its counters hold to the end, every seat by the
-    play-out policy of ``context``, through the ordinary loops (``search`` None, so no search
-    is typed in them); ``seat``'s win share (0 if a play-out policy answers illegally)."""
-    n_players, cards, seats = context
-    error = t.playout_error
-    if n_players == 1:
-        ok = play_solo_plain(t, seats, cards, error)
-    elif n_players == 2:
-        ok = play_two_player_plain(t, seats, cards, error)
-    else:
-        ok = play_draft_plain(t, n_players, seats, cards, error)
+    play-out policy of ``context``, through the form's ordinary loop (``search`` None, so no
+    search is typed in it), compiled apart (:func:`kernel_levels`): no level of the search
+    compiles the game again, nor another form's. ``seat``'s win share (0 if a play-out policy
+    answers illegally)."""
+    n_players, cards, seats, rest = context
+    ok = rest[0](t, n_players, seats, cards, t.playout_error)
     if not ok:
         return 0.0
     final_scoring(t, n_players, cards.need)
@@ -1268,9 +1267,13 @@ def playout_arrays(search, policy_ids, reads_view, weights):
     run's own, never read)."""
 
 
-def search_context(flag, n_players, cards, playout):
+def playout_rest(search):
+    """The play-outs' game loop compiled apart (``search[3]``); None without a search."""
+
+
+def search_context(flag, n_players, cards, playout, rest):
     """The context a search passes to :func:`redraw_hidden` and :func:`play_out`: the player
-    count, the card rules and the play-out lineup; None without a search."""
+    count, the card rules, the play-out lineup and its game loop; None without a search."""
 
 
 @overload(search_flag)
@@ -1287,19 +1290,27 @@ def _playout_arrays(search, policy_ids, reads_view, weights):
     return lambda search, policy_ids, reads_view, weights: (search[0], search[1], search[2])
 
 
+@overload(playout_rest)
+def _playout_rest(search):
+    if isinstance(search, types.NoneType):
+        return lambda search: None
+    return lambda search: search[3]
+
+
 @overload(search_context)
-def _search_context(flag, n_players, cards, playout):
+def _search_context(flag, n_players, cards, playout, rest):
     if isinstance(flag, types.NoneType):
-        return lambda flag, n_players, cards, playout: None
-    return lambda flag, n_players, cards, playout: (n_players, cards, playout)
+        return lambda flag, n_players, cards, playout, rest: None
+    # int64 even where the form passes its count as a constant: the type kernel_levels gives
+    return lambda flag, n_players, cards, playout, rest: (np.int64(n_players), cards, playout, rest)
 
 
 # One kernel per form (3-4 players, 2 players, solo): a run compiles only the form it plays
 # (docs/performance-log.md, "Compile time (2026-12-04)"). The block loops and the kernels around
-# them are written out once per form rather than shared: a kernel that chose its block loop from
-# an argument would take a jitted function, and that misses numba's on-disk cache
-# (docs/architecture.md, "The compile cache"). What a game does is the same functions in every
-# form.
+# them are written out once per form rather than shared: a kernel takes its block loop compiled
+# apart (kernel_levels), a first-class function of the form's own signature, and a kernel shared
+# by the forms would still compile every form's loop. What a game does is the same functions in
+# every form.
 @nb.njit(cache=True, _nrt=False)
 def play_draft_block(
     t, seed, first_game, lo, hi, n_players, seats, cards, fixed_setup, out, trace, record_trace,
@@ -1378,9 +1389,11 @@ def play_draft_games(
     errors,
     n_threads,
     search,
+    blocks,
 ):
     """Play games ``first_game .. first_game + len(out.score) - 1`` of 3-4 players across numba
-    threads (:func:`play_games`, which picks the kernel of the form, says more)."""
+    threads (:func:`play_games`, which picks the kernel of the form, says more). ``blocks`` holds
+    the form's block loop compiled apart for the run's types (:func:`kernel_levels`)."""
     n_games = out.score.shape[0]
     n_blocks = block_count(n_games, GAMES_PER_BLOCK)
     queue = np.zeros(1, np.int64)
@@ -1388,6 +1401,7 @@ def play_draft_games(
     playout_ids, playout_reads, playout_weights = playout_arrays(
         search, policy_ids, reads_view, weights
     )
+    rest = playout_rest(search)
     # The game loop works on borrowed views of every array (see fairysim.sim.borrow): an owned
     # array costs an atomic increment and decrement wherever a helper takes it or a row of it,
     # which was over half of the run time. ``owner`` (the worker's table) and the caller's arrays
@@ -1404,7 +1418,7 @@ def play_draft_games(
         playout = SeatPolicies(
             borrowed(playout_ids), policies, borrowed(playout_reads), borrowed(playout_weights)
         )
-        context = search_context(flag, n_players, cards, playout)
+        context = search_context(flag, n_players, cards, playout, rest)
         t, block_out = borrowed_fields(owner), borrowed_fields(out)
         fixed, block_errors = borrowed(fixed_setup), borrowed(errors)
         block_trace = borrowed(trace)
@@ -1412,7 +1426,7 @@ def play_draft_games(
         while block < n_blocks:
             lo, hi = block_rows(block, GAMES_PER_BLOCK, n_games)
             error = block_errors[block]
-            play_draft_block(
+            blocks[0](
                 t, seed, first_game, lo, hi, n_players, seats, cards, fixed, block_out,
                 block_trace, record_trace, error, context, scratch,
             )  # fmt: skip
@@ -1442,6 +1456,7 @@ def play_two_player_games(
     errors,
     n_threads,
     search,
+    blocks,
 ):
     """:func:`play_draft_games` for games of 2 players (C7): the same arguments but the player
     count."""
@@ -1452,6 +1467,7 @@ def play_two_player_games(
     playout_ids, playout_reads, playout_weights = playout_arrays(
         search, policy_ids, reads_view, weights
     )
+    rest = playout_rest(search)
     for _ in nb.prange(worker_count(n_threads, n_blocks)):  # as in play_draft_games
         owner = new_table(tokens, need, psets, hsets)
         det, work = new_table(tokens, need, psets, hsets), new_table(tokens, need, psets, hsets)
@@ -1464,7 +1480,7 @@ def play_two_player_games(
         playout = SeatPolicies(
             borrowed(playout_ids), policies, borrowed(playout_reads), borrowed(playout_weights)
         )
-        context = search_context(flag, 2, cards, playout)
+        context = search_context(flag, 2, cards, playout, rest)
         t, block_out = borrowed_fields(owner), borrowed_fields(out)
         fixed, block_errors = borrowed(fixed_setup), borrowed(errors)
         block_trace = borrowed(trace)
@@ -1472,7 +1488,7 @@ def play_two_player_games(
         while block < n_blocks:
             lo, hi = block_rows(block, GAMES_PER_BLOCK, n_games)
             error = block_errors[block]
-            play_two_player_block(
+            blocks[0](
                 t, seed, first_game, lo, hi, seats, cards, fixed, block_out, block_trace,
                 record_trace, error, context, scratch,
             )  # fmt: skip
@@ -1502,6 +1518,7 @@ def play_solo_games(
     errors,
     n_threads,
     search,
+    blocks,
 ):
     """:func:`play_draft_games` for solo games against Pahha (C8): the same arguments but the
     player count."""
@@ -1512,6 +1529,7 @@ def play_solo_games(
     playout_ids, playout_reads, playout_weights = playout_arrays(
         search, policy_ids, reads_view, weights
     )
+    rest = playout_rest(search)
     for _ in nb.prange(worker_count(n_threads, n_blocks)):  # as in play_draft_games
         owner = new_table(tokens, need, psets, hsets)
         det, work = new_table(tokens, need, psets, hsets), new_table(tokens, need, psets, hsets)
@@ -1524,7 +1542,7 @@ def play_solo_games(
         playout = SeatPolicies(
             borrowed(playout_ids), policies, borrowed(playout_reads), borrowed(playout_weights)
         )
-        context = search_context(flag, 1, cards, playout)
+        context = search_context(flag, 1, cards, playout, rest)
         t, block_out = borrowed_fields(owner), borrowed_fields(out)
         fixed, block_errors = borrowed(fixed_setup), borrowed(errors)
         block_trace = borrowed(trace)
@@ -1532,7 +1550,7 @@ def play_solo_games(
         while block < n_blocks:
             lo, hi = block_rows(block, GAMES_PER_BLOCK, n_games)
             error = block_errors[block]
-            play_solo_block(
+            blocks[0](
                 t, seed, first_game, lo, hi, seats, cards, fixed, block_out, block_trace,
                 record_trace, error, context, scratch,
             )  # fmt: skip
@@ -1541,6 +1559,59 @@ def play_solo_games(
         keep_alive(det)
         keep_alive(work)
         keep_alive(totals)
+
+
+FORM_BLOCKS = {1: play_solo_block, 2: play_two_player_block}
+"""The block loop of each form by player count; 3-4 players play :func:`play_draft_block`."""
+
+FORM_PLAIN_LOOPS = {1: play_solo_plain, 2: play_two_player_plain}
+"""The play-outs' game loop of each form by player count; 3-4 players play
+:func:`play_draft_plain`."""
+
+
+def kernel_levels(
+    n_players, policy_ids, policies, reads_view, weights, need, tokens, psets, hsets,
+    fixed_setup, out, trace, errors, search,
+) -> tuple:  # fmt: skip
+    """The block loop of the form of ``n_players`` compiled apart (:mod:`fairysim.sim.apart`) for
+    the types its kernel calls it with, given the run's arguments to :func:`play_games`, and
+    ``search`` with the play-outs' game loop (the form's plain loop) compiled apart too:
+    ``(search, blocks)``, what the kernel takes as ``search`` and last. Apart, a block compiles
+    once, not again in the kernel's parallel loop, and the game loop once, not again in every
+    level of a search."""
+    int64 = nb.types.int64
+    table = new_table(tokens, need, psets, hsets)
+    cards = CardRules(need, tokens, psets, hsets)
+    seats = SeatPolicies(policy_ids, policies, reads_view, weights)
+    context = None
+    if search is not None:
+        playout = SeatPolicies(search[0], policies, search[1], search[2])
+        plain = FORM_PLAIN_LOOPS.get(n_players, play_draft_plain)
+        arg_types = (cards, table.playout_error)
+        rest = apart(
+            plain,
+            (nb.typeof(table), int64, nb.typeof(playout), *[nb.typeof(a) for a in arg_types]),
+        )
+        search = (*search[:3], rest)
+        context = (n_players, cards, playout, rest)
+    scratch = (table, table, np.zeros(MAX_CHOICES, np.float64))
+    block = FORM_BLOCKS.get(n_players, play_draft_block)
+    # t, seed, first_game, lo, hi, and the player count where the form has several
+    counts = 5 if block is play_draft_block else 4
+    arrays = (seats, cards, fixed_setup, out, trace)
+    blocks = apart(
+        block,
+        (
+            nb.typeof(table),
+            *[int64] * counts,
+            *[nb.typeof(a) for a in arrays],
+            nb.types.boolean,  # record_trace
+            nb.typeof(errors[0]),
+            nb.typeof(context),
+            nb.typeof(scratch),
+        ),
+    )
+    return search, blocks
 
 
 FORM_KERNELS = {1: play_solo_games, 2: play_two_player_games}
@@ -1587,7 +1658,8 @@ def play_games(
     type, and the kernel is the same one.
     """
     rest = (policy_ids, policies, reads_view, weights, need, tokens, psets, hsets)
-    rest += (fixed_setup, out, trace, record_trace, errors, n_threads, search)
+    search, blocks = kernel_levels(n_players, *rest, fixed_setup, out, trace, errors, search)
+    rest += (fixed_setup, out, trace, record_trace, errors, n_threads, search, blocks)
     kernel = engine_kernel(n_players)
     if kernel is play_draft_games:
         kernel(seed, first_game, n_players, *rest)

@@ -22,6 +22,7 @@ from collections import namedtuple
 import numba as nb
 import numpy as np
 
+from fairysim.sim.apart import apart
 from fairysim.sim.batch import ERROR_ROW
 from fairysim.sim.blocks import GAMES_PER_BLOCK, block_count, block_rows, claim_block, worker_count
 from fairysim.sim.borrow import borrowed, borrowed_fields, keep_alive
@@ -858,6 +859,7 @@ Searcher = namedtuple(
         "ids",  # int64[MAX_PLAYERS]: the play-out's policy ids (the searching seat's default)
         "weights",  # float64[MAX_PLAYERS, MAX_WEIGHTS]: the play-out's weights
         "error",  # int64[4]: a play-out's illegal answer (a built-in gives none)
+        "rest",  # the play-outs' game loop: continue_game compiled apart (kernel_levels)
     ],
 )
 """One worker's search: the shared context and its own scratch tables."""
@@ -875,7 +877,7 @@ def new_search_scratch():
 
 
 @nb.njit(cache=True)
-def worker_searcher(search, policies, det, work, scratch):
+def worker_searcher(search, policies, det, work, scratch, rest):
     """A worker's :class:`Searcher` over ``search`` (a :class:`SearchContext`), or None in a run
     without search. (Not inlined: the parallel loop's array analysis cannot follow a branch
     numba drops.)"""
@@ -890,6 +892,7 @@ def worker_searcher(search, policies, det, work, scratch):
         borrowed(scratch[1]),
         borrowed(scratch[2]),
         borrowed(scratch[3]),
+        rest,
     )
 
 
@@ -951,7 +954,9 @@ def seat_win_share(t, n_players, fan, finale_medals, seat):
 def play_out(t, seat, choice, searcher):
     """The search contract's play-out: ``seat`` makes choice ``choice`` at the decision pending
     on ``t`` (its resume point in ``t.counters``), every seat plays the rest of the game by the
-    searching seat's play-out policy; ``seat``'s win share."""
+    searching seat's play-out policy; ``seat``'s win share. The rest of the game is
+    :func:`continue_game` compiled apart (``searcher.rest``), so no level of the search compiles
+    the game loop again."""
     context = searcher.context
     round_ = t.counters[ROUND]
     phase = t.counters[PHASE]
@@ -959,7 +964,7 @@ def play_out(t, seat, choice, searcher):
         play_fan(t, seat, t.choices[choice, 0], t.choices[choice, 1])
     else:
         take_chosen_stack(t, seat, choice)
-    if not continue_game(
+    if not searcher.rest[0](
         t,
         round_,
         phase,
@@ -1024,7 +1029,8 @@ def search_decision(t, seat, decision, n, own_weights, searcher):
 # helper copies a table field or takes a row view. Borrowing alone made those calls cheap, but
 # each one still cost a call and kept LLVM from reusing loaded values across it (~30% of a greedy
 # game). It also makes "the game loop allocates nothing" a compile-time guarantee: an allocation
-# here fails to compile. The arrays are owned by ``play_games``, which outlives every call.
+# here fails to compile. The arrays are owned by ``play_games``, which outlives every call, and
+# it calls this through a pointer (kernel_levels), so its parallel loop does not compile it again.
 @nb.njit(cache=True, _nrt=False)
 def play_block(
     t,
@@ -1103,6 +1109,8 @@ def play_games(
     errors,
     search,
     n_threads,
+    blocks,
+    rest,
 ):
     """Play games ``first_game .. first_game + len(out.score) - 1`` across numba threads.
 
@@ -1117,7 +1125,10 @@ def play_games(
     (:func:`exchange_forced_card`), else it may be any (1, 2) array.
 
     ``search`` is the :class:`SearchContext` of a run that seats ``rollout``, else None (the
-    kernel then compiles without the search).
+    kernel then compiles without the search). ``blocks`` holds :func:`play_block` compiled apart
+    for the run's types, ``rest`` the play-outs' :func:`continue_game` (None without a search;
+    :func:`kernel_levels`). (``rest`` is an argument of its own, not a field of ``search``: a
+    parallel loop's body takes no tuple holding a function from outside it.)
     """
     n_games = out.score.shape[0]
     n_blocks = block_count(n_games, GAMES_PER_BLOCK)
@@ -1133,7 +1144,7 @@ def play_games(
         work_owner = new_table(total_cards)
         scratch = new_search_scratch()
         searcher = worker_searcher(
-            search, policies, borrowed_fields(det_owner), borrowed_fields(work_owner), scratch
+            search, policies, borrowed_fields(det_owner), borrowed_fields(work_owner), scratch, rest
         )
         block_out = borrowed_fields(out)
         block_errors = borrowed(errors)
@@ -1151,7 +1162,7 @@ def play_games(
         block = claim_block(queue)
         while block < n_blocks:
             lo, hi = block_rows(block, GAMES_PER_BLOCK, n_games)
-            play_block(
+            blocks[0](
                 t,
                 seed,
                 first_game,
@@ -1180,6 +1191,54 @@ def play_games(
         keep_alive(work_owner)
         keep_alive(scratch)
     keep_alive(deck)
+
+
+def kernel_levels(
+    policies, deck_counts, medal_values, finale_medals, force, out, trace, forced, errors, search
+) -> tuple:
+    """:func:`play_block` compiled apart (:mod:`fairysim.sim.apart`) for the types
+    :func:`play_games` calls it with, given the run's arguments to it (``policies`` the seats'
+    :class:`fairysim.sim.policy.SeatPolicies`), and the play-outs' game loop,
+    :func:`continue_game`, compiled apart too (None without a search): ``(blocks, rest)``, what
+    :func:`play_games` takes last. Apart, a block compiles once, not again in the parallel loop,
+    and the game loop once, not again in every level of the search."""
+    int64 = nb.types.int64
+    deck = lay_out_counts(deck_counts)
+    table = new_table(len(deck))
+    searcher = rest = None
+    if search is not None:
+        scratch = new_search_scratch()
+        # table, round, phase, first turn, fan, players, then what play_out passes from the
+        # searcher and the context, and no search of its own
+        rest = apart(
+            continue_game,
+            (
+                nb.typeof(table),
+                *[int64] * 5,
+                nb.typeof(scratch[1]),
+                nb.typeof(policies.functions),
+                nb.typeof(search.reads_view),
+                nb.typeof(scratch[2]),
+                nb.typeof(search.medal_values),
+                nb.typeof(scratch[3]),
+                nb.types.none,
+            ),
+        )
+        searcher = Searcher(search, policies.functions, table, table, *scratch, rest)
+    arrays = (*policies, deck, medal_values, finale_medals, force, out, trace)
+    blocks = apart(
+        play_block,
+        (
+            nb.typeof(table),
+            *[int64] * 6,  # seed, first_game, lo, hi, n_players, fan
+            *[nb.typeof(a) for a in arrays],
+            nb.types.boolean,  # record_trace
+            nb.typeof(forced),
+            nb.typeof(errors[0]),
+            nb.typeof(searcher),
+        ),
+    )
+    return blocks, rest
 
 
 OUTCOME_COLUMNS = {

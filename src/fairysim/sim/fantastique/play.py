@@ -27,6 +27,7 @@ from fairysim.sim.fantastique.engine import (
     FORCE_SIZE,
     OUTCOME_COLUMNS,
     SearchContext,
+    kernel_levels,
     new_outcome,
     play_games,
 )
@@ -184,6 +185,18 @@ def play_chunks(
             errors = new_error_records(n)
             forced = np.zeros((n if setup.forced_card else 1, len(FORCED_COLUMNS)), np.int8)
             search = search_context(setup)
+            levels = kernel_levels(
+                seats,
+                setup.cards.deck_counts,
+                setup.cards.medal_values,
+                setup.cards.finale_medals,
+                force,
+                out,
+                trace_out,
+                forced,
+                errors,
+                search,
+            )
             play_games(
                 setup.seed,
                 first,
@@ -201,6 +214,7 @@ def play_chunks(
                 errors,
                 search,
                 threads,
+                *levels,
             )
             raise_first_illegal_choice(errors, first, DECISIONS)
         arrays = {name: getattr(out, name) for name in SEAT_COLUMNS}
