@@ -62,7 +62,9 @@ _state = _State()
 _installed = False
 
 
-def _say(line: str) -> None:
+def say(line: str) -> None:
+    """Write ``fairysim: line`` on stderr, unless the notices are switched off (a broken stderr
+    is ignored)."""
     if os.environ.get(ENV_SWITCH, "1") == "0":
         return
     stream = sys.stderr  # looked up now: a test's capture, rich's redirection
@@ -103,7 +105,7 @@ def _tick() -> None:
                 continue
             done = state.totals.get(game.name, CompileTotal()).seconds
             so_far = done + time.monotonic() - state.started
-            _say(f"still compiling the {game.title} engine, {so_far:.0f} s so far")
+            say(f"still compiling the {game.title} engine, {so_far:.0f} s so far")
             state.last_line = time.monotonic()
 
 
@@ -120,7 +122,7 @@ def _on_start(dispatcher: Any) -> None:
         state.started = time.monotonic()
         if spec.name not in state.announced:
             state.announced.add(spec.name)
-            _say(headline(spec))
+            say(headline(spec))
             state.last_line = state.started
         elif state.last_line < state.started - TICK_SECONDS:
             state.last_line = state.started  # a later compile of the game: a line in 15 s
@@ -167,4 +169,4 @@ def compile_totals() -> dict[str, CompileTotal]:
         return {name: CompileTotal(t.compiles, t.seconds) for name, t in _state.totals.items()}
 
 
-__all__ = ["TICK_SECONDS", "CompileTotal", "compile_totals", "headline", "install"]
+__all__ = ["TICK_SECONDS", "CompileTotal", "compile_totals", "headline", "install", "say"]

@@ -122,6 +122,19 @@ def warm(name: str, part: str) -> Warmed:
     return Warmed(spec.name, part, time.perf_counter() - start, compiles, seconds)
 
 
+def search_kernels(name: str, counts: list[int]) -> None:
+    """Play one game of game ``name``'s search player among its best heuristic at each player
+    count of ``counts``: every searching kernel those counts' runs use, compiled (or loaded), as
+    :mod:`fairysim.compile_ahead` asks in the background of a report."""
+    from fairysim.sim.game import get_game
+
+    spec = get_game(name)
+    for players in counts:
+        for lineup in lineups(spec, players, "search"):
+            setup = spec.make_setup(players=players, policies=lineup, seed=1)
+            list(spec.play_chunks(setup, 1))
+
+
 def first_run(name: str, label: str, package: str | None = None) -> dict[str, Any]:
     """Time the first run of benchmark case ``label`` of game ``name`` in this process: the
     setup and four games, which on a cold cache is the compile (``bench --compile`` runs it in
@@ -153,13 +166,18 @@ def first_run(name: str, label: str, package: str | None = None) -> dict[str, An
 
 def main(argv: list[str]) -> int:
     """``python -m fairysim.warm GAME PART...`` warms the parts in order; ``python -m
-    fairysim.warm --first-run GAME LABEL [PACKAGE]`` prints :func:`first_run` as JSON."""
+    fairysim.warm --first-run GAME LABEL [PACKAGE]`` prints :func:`first_run` as JSON;
+    ``python -m fairysim.warm --search GAME PLAYERS...`` runs :func:`search_kernels`."""
     if argv[:1] == ["--first-run"] and len(argv) in (3, 4):
         print(json.dumps(first_run(*argv[1:])))
         return 0
-    if len(argv) < 2:
+    if argv[:1] == ["--search"] and len(argv) >= 3 and all(a.isdigit() for a in argv[2:]):
+        search_kernels(argv[1], [int(a) for a in argv[2:]])
+        return 0
+    if len(argv) < 2 or argv[0].startswith("--"):
         print(
-            "usage: python -m fairysim.warm GAME PART... | --first-run GAME LABEL [PACKAGE]",
+            "usage: python -m fairysim.warm GAME PART... | --first-run GAME LABEL [PACKAGE]"
+            " | --search GAME PLAYERS...",
             file=sys.stderr,
         )
         return 2
@@ -172,4 +190,13 @@ if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))
 
 
-__all__ = ["PARTS", "USER_POLICY", "Warmed", "first_run", "lineups", "parts_of", "warm"]
+__all__ = [
+    "PARTS",
+    "USER_POLICY",
+    "Warmed",
+    "first_run",
+    "lineups",
+    "parts_of",
+    "search_kernels",
+    "warm",
+]

@@ -38,6 +38,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from fairysim import compile_ahead
 from fairysim.errors import FairysimError
 from fairysim.sim.batch import DEFAULT_CHUNK_GAMES, check_games, join_chunks
 from fairysim.sim.game import GameSpec, get_game
@@ -161,6 +162,8 @@ def ladder_study(
             )
         for rank, policy in enumerate(ladder):
             searching = rank == len(spec.ladder)
+            if searching:  # its kernel may be compiling in the background (compile_ahead)
+                compile_ahead.wait(spec.name, spec.title)
             seated = spec.search_policy(n) if searching else policy
             setup = spec.make_setup(players=n, policies=seated, seed=seed, cards=cards, **axes)
             table_games = search_games if searching else games

@@ -253,6 +253,17 @@ def card_and_ladder_studies(
     return effects, ladder
 
 
+def search_ahead(spec: Any, players: int | Sequence[int], search_games: int) -> None:
+    """Where a report plays ``spec``'s search player (``search_games`` above 0), start compiling
+    its searching kernel for ``players`` in the background (:mod:`fairysim.compile_ahead`): the
+    search's games come last and wait for it."""
+    if spec.search and search_games:
+        from fairysim import compile_ahead
+
+        counts = [players] if isinstance(players, int) else list(players)
+        compile_ahead.start(spec.name, sorted(set(counts)))
+
+
 def best_heuristic(spec: Any, policy: str) -> str | None:
     """The game's best heuristic (the top rung of ``spec.ladder``) a report checks its verdicts
     under, or None where the report already plays it (or the game declares no ladder)."""

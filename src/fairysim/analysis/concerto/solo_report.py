@@ -38,7 +38,7 @@ from fairysim.analysis.page import Report
 from fairysim.analysis.plots import plain_caption
 from fairysim.analysis.ranking import group_label, leading_group
 from fairysim.analysis.sections import run_block, statistics_note
-from fairysim.analysis.studies import DEFAULT_SEED
+from fairysim.analysis.studies import DEFAULT_SEED, search_ahead
 from fairysim.sim.batch import Progress
 from fairysim.sim.concerto import ConcertoCards
 from fairysim.sim.concerto.policies import SOLO_POLICIES
@@ -117,6 +117,9 @@ def write_report(
     Path
         ``out_dir / "concerto-solo-report.html"``.
     """
+    search_games = SOLO_SEARCH_GAMES if search_games is None else search_games
+    # the search player's kernel compiles while the rest of the report plays
+    search_ahead(SPEC, [1], search_games)
     study = solo_study(
         DEFAULT_GAMES if games is None else games,
         DEFAULT_SEED if seed is None else seed,
@@ -125,7 +128,7 @@ def write_report(
         cards,
         threads,
         progress,
-        search_games=SOLO_SEARCH_GAMES if search_games is None else search_games,
+        search_games=search_games,
     )
     effects = card_effects(
         SPEC,

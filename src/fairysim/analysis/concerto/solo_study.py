@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from fairysim import __version__
+from fairysim import __version__, compile_ahead
 from fairysim.analysis.concerto.runs import SETUP_COLUMNS
 from fairysim.analysis.corrections import with_correction
 from fairysim.analysis.stats import paired_difference, wilson_interval, win_rates
@@ -153,6 +153,8 @@ def solo_runs(
     tracker = ProgressTracker(progress, sum(sizes.values()))
     runs = {}
     for name in names:
+        if name == SPEC.search:  # its kernel may be compiling in the background (compile_ahead)
+            compile_ahead.wait(SPEC.name, SPEC.title)
         df = simulate(
             players=1,
             policies=name,

@@ -62,6 +62,7 @@ from fairysim.analysis.studies import (
     DEFAULT_SEED,
     card_and_ladder_studies,
     play_study,
+    search_ahead,
     under_best_heuristic,
 )
 from fairysim.sim.batch import Progress
@@ -169,6 +170,9 @@ def write_report(
     Path
         ``out_dir / "fairyland-report.html"``.
     """
+    search_games = REPORT_SEARCH_GAMES if search_games is None else search_games
+    # the search player's kernel compiles while the rest of the report plays
+    search_ahead(SPEC, PLAYER_COUNTS if players is None else players, search_games)
     study = play_study(
         lambda n, alpha: fairyland_study(
             n,
@@ -193,7 +197,7 @@ def write_report(
         seed=DEFAULT_SEED if seed is None else seed,
         card_games=REPORT_CARD_GAMES if card_games is None else card_games,
         ladder_games=REPORT_LADDER_GAMES if ladder_games is None else ladder_games,
-        search_games=REPORT_SEARCH_GAMES if search_games is None else search_games,
+        search_games=search_games,
         policy=policy,
         cards=cards,
         threads=threads,

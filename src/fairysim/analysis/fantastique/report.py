@@ -50,6 +50,7 @@ from fairysim.analysis.studies import (
     DEFAULT_SEED,
     card_and_ladder_studies,
     play_study,
+    search_ahead,
     under_best_heuristic,
 )
 from fairysim.sim.batch import Progress
@@ -145,6 +146,9 @@ def write_report(
     staged beside its destination and renamed into place, the HTML last, so a failed or
     interrupted run never leaves a half-written report.
     """
+    search_games = REPORT_SEARCH_GAMES if search_games is None else search_games
+    # the search player's kernel compiles while the rest of the report plays
+    search_ahead(SPEC, PLAYER_COUNTS if players is None else players, search_games)
     strength = play_study(
         lambda n, alpha: fan_strength(
             n,
@@ -168,7 +172,7 @@ def write_report(
         seed=DEFAULT_SEED if seed is None else seed,
         card_games=REPORT_CARD_GAMES if card_games is None else card_games,
         ladder_games=REPORT_LADDER_GAMES if ladder_games is None else ladder_games,
-        search_games=REPORT_SEARCH_GAMES if search_games is None else search_games,
+        search_games=search_games,
         policy=policy,
         cards=cards,
         threads=threads,

@@ -1518,10 +1518,11 @@ def play_solo_games(
     errors,
     n_threads,
     search,
-    blocks,
 ):
     """:func:`play_draft_games` for solo games against Pahha (C8): the same arguments but the
-    player count."""
+    player count and ``blocks``. The solo block loop stays linked into the kernel, not compiled
+    apart: apart, a solo game ran 7-10% slower (docs/performance-log.md, "Compile time: levels
+    apart")."""
     n_games = out.score.shape[0]
     n_blocks = block_count(n_games, GAMES_PER_BLOCK)
     queue = np.zeros(1, np.int64)
@@ -1550,7 +1551,7 @@ def play_solo_games(
         while block < n_blocks:
             lo, hi = block_rows(block, GAMES_PER_BLOCK, n_games)
             error = block_errors[block]
-            blocks[0](
+            play_solo_block(
                 t, seed, first_game, lo, hi, seats, cards, fixed, block_out, block_trace,
                 record_trace, error, context, scratch,
             )  # fmt: skip
@@ -1561,8 +1562,9 @@ def play_solo_games(
         keep_alive(totals)
 
 
-FORM_BLOCKS = {1: play_solo_block, 2: play_two_player_block}
-"""The block loop of each form by player count; 3-4 players play :func:`play_draft_block`."""
+FORM_BLOCKS = {2: play_two_player_block}
+"""The block loop compiled apart of each form by player count; 3-4 players play
+:func:`play_draft_block` (and solo links :func:`play_solo_block`)."""
 
 FORM_PLAIN_LOOPS = {1: play_solo_plain, 2: play_two_player_plain}
 """The play-outs' game loop of each form by player count; 3-4 players play
@@ -1576,9 +1578,10 @@ def kernel_levels(
     """The block loop of the form of ``n_players`` compiled apart (:mod:`fairysim.sim.apart`) for
     the types its kernel calls it with, given the run's arguments to :func:`play_games`, and
     ``search`` with the play-outs' game loop (the form's plain loop) compiled apart too:
-    ``(search, blocks)``, what the kernel takes as ``search`` and last. Apart, a block compiles
-    once, not again in the kernel's parallel loop, and the game loop once, not again in every
-    level of a search."""
+    ``(search, levels)``, what the kernel takes as ``search`` and last (``levels`` is
+    ``(blocks,)``, or empty for the solo kernel, which links its block loop). Apart, a block
+    compiles once, not again in the kernel's parallel loop, and the game loop once, not again in
+    every level of a search."""
     int64 = nb.types.int64
     table = new_table(tokens, need, psets, hsets)
     cards = CardRules(need, tokens, psets, hsets)
@@ -1595,6 +1598,8 @@ def kernel_levels(
         search = (*search[:3], rest)
         context = (n_players, cards, playout, rest)
     scratch = (table, table, np.zeros(MAX_CHOICES, np.float64))
+    if n_players == 1:  # the solo kernel links its block loop (play_solo_games)
+        return search, ()
     block = FORM_BLOCKS.get(n_players, play_draft_block)
     # t, seed, first_game, lo, hi, and the player count where the form has several
     counts = 5 if block is play_draft_block else 4
@@ -1611,7 +1616,7 @@ def kernel_levels(
             nb.typeof(scratch),
         ),
     )
-    return search, blocks
+    return search, (blocks,)
 
 
 FORM_KERNELS = {1: play_solo_games, 2: play_two_player_games}
@@ -1658,8 +1663,8 @@ def play_games(
     type, and the kernel is the same one.
     """
     rest = (policy_ids, policies, reads_view, weights, need, tokens, psets, hsets)
-    search, blocks = kernel_levels(n_players, *rest, fixed_setup, out, trace, errors, search)
-    rest += (fixed_setup, out, trace, record_trace, errors, n_threads, search, blocks)
+    search, levels = kernel_levels(n_players, *rest, fixed_setup, out, trace, errors, search)
+    rest += (fixed_setup, out, trace, record_trace, errors, n_threads, search, *levels)
     kernel = engine_kernel(n_players)
     if kernel is play_draft_games:
         kernel(seed, first_game, n_players, *rest)

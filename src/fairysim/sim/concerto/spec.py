@@ -306,7 +306,7 @@ SPEC = register(
                 ),
             ),
         ),
-        compile_seconds=60,
+        compile_seconds=45,
         policies_note="lookahead is for solo (--players 1); other forms refuse it. rollout "
         "searches in every form (--weights rollouts=K,default=<built-in>).",
     )

@@ -40,15 +40,7 @@ rest of its decisions are the play-out policy's). A search plays the game on fro
 pending on a copy of the table: :func:`play_turns` plays whole turns from the active seat's
 Dawn or from a choice made (``counters[RESUME]``), so the ordinary game is
 :func:`setup_game`, :func:`play_turns` and :func:`final_scoring`, and a play-out is the same
-:func:`play_turns`, taken up at the searched choice.
-
-Levels
-------
-The worker (:func:`play_games`), the block loop (:func:`play_block`) and the turn loop
-(:func:`play_turns`) are compiled apart (:func:`kernel_levels`, :mod:`fairysim.sim.apart`): each
-calls the one below through a function pointer it is handed, and a search's play-outs call the
-ordinary turn loop the same way (``SearchContext.turns``), so the game's code is optimized and
-emitted once, not again in every level above it.
+:func:`play_turns`, compiled once for both, taken up at the searched choice.
 
 One module past 600 lines (about 1,400, a sixth of them imports): the whole turn is one jitted
 block loop, in the reference's order, whose parts share the table's arrays and inline into each
@@ -62,7 +54,6 @@ from collections import namedtuple
 import numba as nb
 import numpy as np
 
-from fairysim.sim.apart import apart
 from fairysim.sim.batch import ERROR_ROW
 from fairysim.sim.blocks import (
     GAMES_PER_BLOCK,
@@ -1211,24 +1202,22 @@ def write_trace(t, n_players, trace, row):
 
 @nb.njit(cache=True, inline="always")
 def play_game(
-    t, seed, game, n_players, crests, force, seats, error, logging, tracing, scratch, search, turns
+    t, seed, game, n_players, crests, force, seats, error, logging, tracing, scratch, search
 ):
     """Play game ``game`` into the table, its auctions logged in ``t.auction_log`` when
     ``logging`` and each seat's standing after each round recorded in ``t.standing`` when
     ``tracing`` (ruling PL11), under the card-effect intervention ``force`` (none when
-    ``force[0] == 0``); True unless a policy answered illegally. ``turns`` holds
-    :func:`play_turns` compiled apart (:func:`kernel_levels`)."""
+    ``force[0] == 0``); True unless a policy answered illegally."""
     setup_game(t, seed, game, n_players, crests, force)
     t.counters[LOGGING] = logging
     t.counters[TRACING] = tracing
-    turns[0](t, n_players, seats, error, scratch, search)
+    play_turns(t, n_players, seats, error, scratch, search)
     final_scoring(t, n_players)
     return t.counters[FAILED] == 0
 
 
-# Called, not inlined into the worker: inlined, the game loop would run under the worker's
-# reference counting. Called through a pointer (kernel_levels), so the worker does not compile it
-# again.
+# Called, not inlined into the worker: inlined, the game loop ran under the worker's reference
+# counting, a random-seat game 17% slower, for ~4 s less of a cold compile.
 @nb.njit(cache=True, _nrt=False)
 def play_block(
     t,
@@ -1247,15 +1236,13 @@ def play_block(
     error,
     scratch,
     search,
-    turns,
 ):
     """Play games ``first_game + lo .. first_game + hi - 1`` into rows ``lo .. hi - 1``, their
     auctions into ``log[lo .. hi - 1]`` unless ``log`` has no rows, and each seat's standing
     after each round into ``trace[lo .. hi - 1]`` unless ``trace`` has no rows (ruling PL11);
     under a card-effect intervention (``force``) row ``row`` of ``forced`` gets the game's
     ``(held, done)`` (:func:`force_card`). A game whose policy answers illegally stops the
-    block, its record saying where and why. ``turns`` holds :func:`play_turns` compiled apart
-    (:func:`kernel_levels`)."""
+    block, its record saying where and why."""
     logging = log.shape[0] > 0
     tracing = trace.shape[0] > 0
     forcing = force[FORCE_CARD] > 0
@@ -1263,7 +1250,7 @@ def play_block(
         game = first_game + row
         if not play_game(
             t, seed, game, n_players, crests, force, seats, error[1:], logging, tracing,
-            scratch, search, turns,
+            scratch, search,
         ):  # fmt: skip
             error[ERROR_ROW] = row
             return
@@ -1301,8 +1288,6 @@ def play_games(
     errors,
     queue,
     search,
-    blocks,
-    turns,
 ):
     """One worker's share of games ``first_game .. first_game + len(out.score) - 1``.
 
@@ -1336,9 +1321,6 @@ def play_games(
         Under an intervention, each game's ``(held, done)`` (:func:`force_card`); else unused.
     search : table_search.SearchContext or None
         The searching seats and their play-outs (:mod:`.rollout`); None when no seat searches.
-    blocks, turns : tuple
-        :func:`play_block` and :func:`play_turns` compiled apart for the run's types
-        (:func:`kernel_levels`).
     """
     n_games = out.score.shape[0]
     n_blocks = block_count(n_games, GAMES_PER_BLOCK)
@@ -1359,7 +1341,7 @@ def play_games(
     block = claim_block(queue)
     while block < n_blocks:
         lo, hi = block_rows(block, GAMES_PER_BLOCK, n_games)
-        blocks[0](
+        play_block(
             t,
             seed,
             first_game,
@@ -1376,47 +1358,12 @@ def play_games(
             block_errors[block],
             scratch,
             search,
-            turns,
         )
         block = claim_block(queue)
     keep_alive(owner)
     keep_alive(det)
     keep_alive(work)
     keep_alive(totals)
-
-
-def kernel_levels(table, seats, out, auction_log, trace, forced, errors, search) -> tuple:
-    """:func:`play_block` and :func:`play_turns`, each compiled apart (:mod:`fairysim.sim.apart`)
-    for the types :func:`play_games` calls them with, given the run's arguments to it (``table``
-    a :func:`new_table` of the run's cards, ``seats`` the seats' policies), and ``search`` with
-    its play-outs' turn loop compiled apart too: ``(search, blocks, turns)``, what
-    :func:`play_games` takes as ``search`` and last. Apart, the turn loop compiles once, not
-    again in the block loop, the worker and every level of a search."""
-    int64 = nb.types.int64
-    row = nb.typeof(errors[0])  # a block's error record; its tail is a game's
-    table_type = nb.typeof(table)
-    seats_type = nb.typeof(SeatPolicies(*seats))
-    scratch_type = nb.typeof(Scratch(table, table, np.zeros(MAX_CHOICES, np.float64)))
-    plain = (table_type, int64, seats_type, row, scratch_type)
-    turns = apart(play_turns, (*plain, nb.types.none))
-    if search is not None:
-        search = search._replace(turns=turns)  # the play-outs' turns (search.play_out)
-        turns = apart(play_turns, (*plain, nb.typeof(search)))
-    # t, seed, first_game, lo, hi, n_players, crests, then the arrays and the levels below
-    arrays = (np.zeros(FORCE_SIZE, np.int64), seats_type, out, auction_log, trace, forced)
-    blocks = apart(
-        play_block,
-        (
-            table_type,
-            *[int64] * 6,
-            *[a if isinstance(a, nb.types.Type) else nb.typeof(a) for a in arrays],
-            row,
-            scratch_type,
-            nb.typeof(search),
-            nb.typeof(turns),
-        ),
-    )
-    return search, blocks, turns
 
 
 N_FOREST_TYPES = N_CARD_TYPES - FIRST_FOREST_TYPE

@@ -42,7 +42,7 @@ from fairysim.sim.fairyland.rules import (
     OGRE,
     card_type,
 )
-from fairysim.sim.fairyland.search import search_context
+from fairysim.sim.fairyland.search import compile_play_out, search_context
 from fairysim.sim.fairyland.spec import (
     COLLECTED_COLUMNS,
     COLLECTED_NAMES,
@@ -381,10 +381,9 @@ def _play(
     seated, search = search_context(setup.policies, setup.players, setup.forest_counts)
     court = np.ascontiguousarray(setup.court.table, dtype=np.int64)
     seats = seat_policies(seated, MAX_SEATS)
-    table = engine.new_table(cards.forest, court, cards.face_value, cards.majority)
-    search, *levels = engine.kernel_levels(
-        table, seats, out, auction_log, standings, forced, errors, search
-    )
+    if search is not None:
+        table = engine.new_table(cards.forest, court, cards.face_value, cards.majority)
+        compile_play_out(table, search, seats.functions)
     run_workers(
         lambda queue: play_games(
             setup.seed,
@@ -404,7 +403,6 @@ def _play(
             errors,
             queue,
             search,
-            *levels,
         ),
         nb.get_num_threads(),
         n,

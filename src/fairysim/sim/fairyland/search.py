@@ -71,6 +71,7 @@ from fairysim.sim.fairyland.engine import (
     Scratch,
     SeatPolicies,
     final_scoring,
+    play_turns,
 )
 from fairysim.sim.fairyland.policies import POLICIES
 from fairysim.sim.fairyland.rules import (
@@ -118,14 +119,12 @@ SearchContext = namedtuple(
         "playout_weights",  # float64[MAX_SEATS, MAX_SEATS, MAX_WEIGHTS]
         "forest_counts",  # int64[N_CARD_TYPES]: the card file's forest (the determinizations)
         "error",  # int64[ERROR_RECORD]: the play-outs' error record (built-ins never fill it)
-        "turns",  # the play-outs' turn loop compiled apart (engine.kernel_levels), or None
     ],
 )
 """The search context of a run that seats ``rollout`` (:func:`search_context`): row ``s`` of
-the play-out arrays seats the play-out policy of searching seat ``s`` at every seat. The
-play-outs' functions are the run's own function tuple (a searching seat is seated as its
-play-out policy), joined to the context at the decision (:data:`PlayoutContext`); their turn
-loop, :func:`.engine.play_turns` compiled apart, is ``turns``."""
+the play-out arrays seats the play-out policy of searching seat ``s`` at every seat. Arrays only:
+the play-outs' functions are the run's own function tuple (a searching seat is seated as its
+play-out policy), joined to the context at the decision (:data:`PlayoutContext`)."""
 
 PlayoutContext = namedtuple("PlayoutContext", ["search", "functions"])
 """The context the search contract's functions get: the run's :data:`SearchContext` and its
@@ -240,15 +239,26 @@ def play_out(t, seat, choice, context):
         search.playout_reads[seat],
         search.playout_weights[seat],
     )
-    # the turn loop as the ordinary game plays it (no search, a scratch of its type never read),
-    # compiled apart: no level of the search compiles the game again
+    # play_turns as the ordinary game compiles it: no search, a scratch of its type never read
     n_players = search.players
-    search.turns[0](t, n_players, seats, search.error[1:], Scratch(t, t, t.gains), None)
+    play_turns(t, n_players, seats, search.error[1:], Scratch(t, t, t.gains), None)
     final_scoring(t, n_players)
     return 1.0 if t.rank[seat] == 1 else 0.0
 
 
 rollout_search = make_rollout_search(copy_table, redraw_hidden, play_out)
+
+
+def compile_play_out(table, search: SearchContext, functions: tuple) -> None:
+    """Compile :func:`play_out` for a run's types (``table`` a table of the run's worker type)
+    before the kernel that searches is compiled.
+
+    Compiled from inside that kernel, while :func:`.engine.play_turns` is being compiled for
+    the search, numba would take its call of ``play_turns`` (without search) for recursion and
+    leave the symbol to be resolved in the process: the kernel ran where it was compiled and
+    crashed when a new process loaded it from the cache. Compiled first, it is linked in."""
+    context = PlayoutContext(search, functions)
+    play_out.compile((nb.typeof(table), nb.types.int64, nb.types.int64, nb.typeof(context)))
 
 
 @nb.njit(cache=True)
@@ -311,7 +321,6 @@ def search_context(
         weights,
         np.ascontiguousarray(forest_counts, dtype=np.int64),
         np.full(ERROR_RECORD, -1, np.int64),
-        None,  # the turn loop, which engine.kernel_levels compiles
     )
     return seated, context
 
@@ -320,6 +329,7 @@ __all__ = [
     "ROLLOUT",
     "PlayoutContext",
     "SearchContext",
+    "compile_play_out",
     "copy_table",
     "is_rollout",
     "play_out",

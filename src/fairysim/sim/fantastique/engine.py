@@ -859,7 +859,6 @@ Searcher = namedtuple(
         "ids",  # int64[MAX_PLAYERS]: the play-out's policy ids (the searching seat's default)
         "weights",  # float64[MAX_PLAYERS, MAX_WEIGHTS]: the play-out's weights
         "error",  # int64[4]: a play-out's illegal answer (a built-in gives none)
-        "rest",  # the play-outs' game loop: continue_game compiled apart (kernel_levels)
     ],
 )
 """One worker's search: the shared context and its own scratch tables."""
@@ -877,7 +876,7 @@ def new_search_scratch():
 
 
 @nb.njit(cache=True)
-def worker_searcher(search, policies, det, work, scratch, rest):
+def worker_searcher(search, policies, det, work, scratch):
     """A worker's :class:`Searcher` over ``search`` (a :class:`SearchContext`), or None in a run
     without search. (Not inlined: the parallel loop's array analysis cannot follow a branch
     numba drops.)"""
@@ -892,7 +891,6 @@ def worker_searcher(search, policies, det, work, scratch, rest):
         borrowed(scratch[1]),
         borrowed(scratch[2]),
         borrowed(scratch[3]),
-        rest,
     )
 
 
@@ -954,9 +952,9 @@ def seat_win_share(t, n_players, fan, finale_medals, seat):
 def play_out(t, seat, choice, searcher):
     """The search contract's play-out: ``seat`` makes choice ``choice`` at the decision pending
     on ``t`` (its resume point in ``t.counters``), every seat plays the rest of the game by the
-    searching seat's play-out policy; ``seat``'s win share. The rest of the game is
-    :func:`continue_game` compiled apart (``searcher.rest``), so no level of the search compiles
-    the game loop again."""
+    searching seat's play-out policy; ``seat``'s win share. (:func:`continue_game` stays linked,
+    not compiled apart: a Fantastique play-out is a few microseconds, and a call through a
+    pointer, which passes the table by value, cost the search player 30% of its rate.)"""
     context = searcher.context
     round_ = t.counters[ROUND]
     phase = t.counters[PHASE]
@@ -964,7 +962,7 @@ def play_out(t, seat, choice, searcher):
         play_fan(t, seat, t.choices[choice, 0], t.choices[choice, 1])
     else:
         take_chosen_stack(t, seat, choice)
-    if not searcher.rest[0](
+    if not continue_game(
         t,
         round_,
         phase,
@@ -1110,7 +1108,6 @@ def play_games(
     search,
     n_threads,
     blocks,
-    rest,
 ):
     """Play games ``first_game .. first_game + len(out.score) - 1`` across numba threads.
 
@@ -1126,9 +1123,7 @@ def play_games(
 
     ``search`` is the :class:`SearchContext` of a run that seats ``rollout``, else None (the
     kernel then compiles without the search). ``blocks`` holds :func:`play_block` compiled apart
-    for the run's types, ``rest`` the play-outs' :func:`continue_game` (None without a search;
-    :func:`kernel_levels`). (``rest`` is an argument of its own, not a field of ``search``: a
-    parallel loop's body takes no tuple holding a function from outside it.)
+    for the run's types (:func:`kernel_levels`).
     """
     n_games = out.score.shape[0]
     n_blocks = block_count(n_games, GAMES_PER_BLOCK)
@@ -1144,7 +1139,7 @@ def play_games(
         work_owner = new_table(total_cards)
         scratch = new_search_scratch()
         searcher = worker_searcher(
-            search, policies, borrowed_fields(det_owner), borrowed_fields(work_owner), scratch, rest
+            search, policies, borrowed_fields(det_owner), borrowed_fields(work_owner), scratch
         )
         block_out = borrowed_fields(out)
         block_errors = borrowed(errors)
@@ -1198,33 +1193,14 @@ def kernel_levels(
 ) -> tuple:
     """:func:`play_block` compiled apart (:mod:`fairysim.sim.apart`) for the types
     :func:`play_games` calls it with, given the run's arguments to it (``policies`` the seats'
-    :class:`fairysim.sim.policy.SeatPolicies`), and the play-outs' game loop,
-    :func:`continue_game`, compiled apart too (None without a search): ``(blocks, rest)``, what
-    :func:`play_games` takes last. Apart, a block compiles once, not again in the parallel loop,
-    and the game loop once, not again in every level of the search."""
+    :class:`fairysim.sim.policy.SeatPolicies`): ``(blocks,)``, what :func:`play_games` takes
+    last. Apart, a block compiles once, not again in the parallel loop."""
     int64 = nb.types.int64
     deck = lay_out_counts(deck_counts)
     table = new_table(len(deck))
-    searcher = rest = None
+    searcher = None
     if search is not None:
-        scratch = new_search_scratch()
-        # table, round, phase, first turn, fan, players, then what play_out passes from the
-        # searcher and the context, and no search of its own
-        rest = apart(
-            continue_game,
-            (
-                nb.typeof(table),
-                *[int64] * 5,
-                nb.typeof(scratch[1]),
-                nb.typeof(policies.functions),
-                nb.typeof(search.reads_view),
-                nb.typeof(scratch[2]),
-                nb.typeof(search.medal_values),
-                nb.typeof(scratch[3]),
-                nb.types.none,
-            ),
-        )
-        searcher = Searcher(search, policies.functions, table, table, *scratch, rest)
+        searcher = Searcher(search, policies.functions, table, table, *new_search_scratch())
     arrays = (*policies, deck, medal_values, finale_medals, force, out, trace)
     blocks = apart(
         play_block,
@@ -1238,7 +1214,7 @@ def kernel_levels(
             nb.typeof(searcher),
         ),
     )
-    return blocks, rest
+    return (blocks,)
 
 
 OUTCOME_COLUMNS = {

@@ -112,7 +112,7 @@ SPEC = register(
         package="fairysim.sim.fantastique",
         reference="fairysim.sim.fantastique.reference:play_games",
         bench=BENCH,
-        compile_seconds=40,
+        compile_seconds=30,
         seat_columns=SEAT_COLUMNS,
         summary=(
             SummaryColumn("score", ("score",)),
