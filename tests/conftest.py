@@ -25,6 +25,10 @@ from pathlib import Path
 import highcard.spec  # noqa: F401  (registers the game)
 import pytest
 
+# The warm-up below compiles every kernel ahead of the tests; a report's background compile of
+# its search player (fairysim.compile_ahead) would only load it again beside them.
+os.environ.setdefault("FAIRYSIM_COMPILE_AHEAD", "0")
+
 TESTS = Path(__file__).resolve().parent
 WARM_KERNELS = TESTS / "warm_kernels.py"
 WARM_TASKS = (

@@ -29,6 +29,7 @@ def background(monkeypatch, tmp_path):
         lambda game, players: [sys.executable, "-c", script, str(tmp_path), str(players[0])],
     )
     monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    monkeypatch.setenv(compile_ahead.ENV_SWITCH, "1")  # the suite turns it off (conftest.py)
     yield tmp_path
     compile_ahead.stop()
 
@@ -73,8 +74,10 @@ def test_stop_ends_a_background_compile_still_running(background):
     assert not (background / "done").exists()
 
 
-def test_a_single_core_starts_nothing(background, monkeypatch):
-    monkeypatch.setattr(os, "cpu_count", lambda: 1)
+@pytest.mark.parametrize(("cores", "switch"), [(1, "1"), (2, "0")])
+def test_one_core_or_the_switch_off_starts_nothing(background, monkeypatch, cores, switch):
+    monkeypatch.setattr(os, "cpu_count", lambda: cores)
+    monkeypatch.setenv(compile_ahead.ENV_SWITCH, switch)
     compile_ahead.start("fantastique", [0])
     time.sleep(0.5)
     assert not (background / "started").exists()

@@ -25,6 +25,10 @@ from collections.abc import Sequence
 
 from fairysim.compile_notice import say
 
+ENV_SWITCH = "FAIRYSIM_COMPILE_AHEAD"
+"""Set to ``0``, no background compile starts (the test suite, which compiles every kernel ahead
+of its tests)."""
+
 QUIET_SECONDS = 8.0
 """How long :func:`wait` waits before it says why it waits: a process that only loads the kernel
 from a warm cache ends within it."""
@@ -41,8 +45,8 @@ def command(game: str, players: Sequence[int]) -> list[str]:
 def start(game: str, players: Sequence[int]) -> None:
     """Compile ``game``'s searching kernel for ``players`` (each a player count the caller will
     search at) in a background process, unless one is running for the game or the machine has a
-    single core (where it would only take turns with the caller)."""
-    if (os.cpu_count() or 1) < 2:
+    single core (where it would only take turns with the caller) or :data:`ENV_SWITCH` is 0."""
+    if (os.cpu_count() or 1) < 2 or os.environ.get(ENV_SWITCH, "1") == "0":
         return
     with _LOCK:
         if game in _RUNNING:
