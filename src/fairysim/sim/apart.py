@@ -3,15 +3,17 @@
 Numba links a called jitted function into its caller's LLVM module, then optimizes and emits the
 whole module again; every caller up a chain of calls repeats the work for all that lies below it.
 An engine's worker, block loop and turn loop are such a chain, each level a handful of lines
-over the game below it, so each level cost as much compiling as the game itself
+over the game below it, so each level costs as much compiling as the game itself
 (``docs/performance-log.md``, "Compile time: levels apart"). A level called through
 :func:`apart` is compiled once, in a library of its own; its caller holds a function pointer,
 links none of its code, and costs only its own lines.
 
-The call through the pointer costs a few nanoseconds, nothing beside a block or a game; a
-function called per decision stays linked (and inlined by LLVM). The pointer is an argument
-the caller receives at run time, never a constant in its code, so a kernel loaded from numba's
-cache in another process calls that process's function.
+The call passes its arguments by value (a table is a few hundred words) and LLVM no longer
+optimizes the level together with its caller, so a level goes apart only where the benchmark's
+rates hold (the engines' ``kernel_levels`` say which; docs/performance-log.md has the pairs):
+what is called per decision or per short play-out stays linked. The pointer is an argument the
+caller receives at run time, never a constant in its code, so a kernel loaded from numba's cache
+in another process calls that process's function.
 """
 
 from __future__ import annotations
@@ -19,7 +21,6 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-import numba as nb
 from numba.core.registry import CPUDispatcher
 
 _APART: dict[tuple[Any, tuple], tuple] = {}
@@ -49,10 +50,4 @@ def apart(dispatcher: CPUDispatcher, arg_types: tuple) -> tuple:
         return _APART[key]
 
 
-def apart_type(functions: tuple) -> Any:
-    """The numba type of a tuple :func:`apart` returns (for the signature of a level that takes
-    it and calls a level below through it)."""
-    return nb.typeof(functions)
-
-
-__all__ = ["apart", "apart_type"]
+__all__ = ["apart"]
