@@ -55,7 +55,6 @@ def test_a_level_called_apart_gives_the_linked_answer_without_its_code_in_the_ca
 def test_the_same_level_and_types_give_the_same_compiled_function():
     assert apart(level, ARGS) is apart(level, ARGS)
     assert apart(level, ARGS)[0] is not level  # the level's own dispatcher stays free to link
-    assert level.targetoptions["_nrt"] is False
     assert apart(level, ARGS)[0].targetoptions == level.targetoptions
 
 

@@ -185,37 +185,18 @@ def play_chunks(
             errors = new_error_records(n)
             forced = np.zeros((n if setup.forced_card else 1, len(FORCED_COLUMNS)), np.int8)
             search = search_context(setup)
-            levels = kernel_levels(
-                seats,
+            card_arrays = (
                 setup.cards.deck_counts,
                 setup.cards.medal_values,
                 setup.cards.finale_medals,
-                force,
-                out,
-                trace_out,
-                forced,
-                errors,
-                search,
+            )
+            levels = kernel_levels(
+                seats, *card_arrays, force, out, trace_out, forced, errors, search
             )
             play_games(
-                setup.seed,
-                first,
-                setup.players,
-                fan,
-                *seats,
-                setup.cards.deck_counts,
-                setup.cards.medal_values,
-                setup.cards.finale_medals,
-                force,
-                out,
-                trace_out,
-                trace,
-                forced,
-                errors,
-                search,
-                threads,
-                *levels,
-            )
+                setup.seed, first, setup.players, fan, *seats, *card_arrays, force, out,
+                trace_out, trace, forced, errors, search, threads, *levels,
+            )  # fmt: skip
             raise_first_illegal_choice(errors, first, DECISIONS)
         arrays = {name: getattr(out, name) for name in SEAT_COLUMNS}
         arrays["first_seat"] = out.first_seat
