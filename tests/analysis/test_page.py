@@ -89,3 +89,27 @@ def test_a_table_whose_interval_disagrees_with_its_verdict_is_refused():
     prefixed = pd.DataFrame({"lift_low": [0.1], "lift_high": [0.2], "lift_significant": [False]})
     with pytest.raises(ValueError, match="lift_interval"):
         report.table("prefixed", prefixed)
+
+
+def test_a_laid_out_figures_svg_keeps_its_layout_and_draws_once(monkeypatch):
+    from matplotlib.figure import Figure
+
+    from fairysim.analysis.page import figure_png, figure_svg
+
+    fig, (ax,) = new_figure(4, 3)
+    ax.barh([f"a long label {i}" for i in range(8)], range(8))
+    ax.set_xlabel("games (count)")
+    figure_png(fig)
+    placed = ax.get_position().bounds
+    engine = fig.get_layout_engine()
+    solved, drawn = [], []
+    monkeypatch.setattr(type(engine), "execute", lambda self, f: solved.append(f))
+    draw = Figure.draw
+    monkeypatch.setattr(Figure, "draw", lambda self, renderer: drawn.append(draw(self, renderer)))
+    svg = figure_svg(fig, laid_out=True)
+    assert (solved, len(drawn)) == ([], 1)  # the PNG's layout kept; one drawing, no placing
+    assert ax.get_position().bounds == placed
+    assert fig.get_layout_engine() is engine  # put back for whoever draws it next
+    assert b"a long label 7" in svg
+    figure_svg(fig)
+    assert (solved, len(drawn)) == ([fig], 3)  # a figure not yet drawn is placed as usual

@@ -210,10 +210,10 @@ def test_a_card_file_that_is_a_fifo_is_refused_not_waited_on(tmp_path, game, opt
 # --- Malformed files and options ---------------------------------------------------------------
 
 
-def test_a_resumed_sweep_replays_a_cell_file_with_malformed_sums(tmp_path):
+def test_a_resumed_sweep_replays_a_cell_file_with_malformed_sums(tmp_path, scheduler):
     out = tmp_path / "sweep"
     args = ["sweep", "highcard", "--players", "2,3", "--deck", "short", "--lineup", "stand"]
-    args += ["--games", "40", "--out-dir", str(out)]
+    args += ["--games", "40", "--out-dir", str(out), "--scheduler", scheduler]
     assert runner.invoke(app, args).exit_code == 0
     cells = sorted((out / "cells").glob("*.json"))
     good = cells[0].read_text()

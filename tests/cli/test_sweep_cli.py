@@ -1,5 +1,8 @@
-"""`fairysim sweep fantastique|concerto` end to end (default local cluster), resume, one-line
-errors."""
+"""`fairysim sweep fantastique|concerto` end to end, resume, one-line errors.
+
+The first Fantastique and Concerto sweeps start the default local cluster, as a user's command
+does; the others are played on the module's cluster (``--scheduler``, the ``scheduler`` fixture),
+which starts its worker processes once, not once a sweep."""
 
 from __future__ import annotations
 
@@ -99,13 +102,14 @@ def test_sweep_prints_table_writes_files_and_resumes(tmp_path):
     assert re.search(r"games 300 there, 400 now", changed.output)
 
 
-def test_a_mixed_lineup_is_played_on_every_rotation_and_says_so(tmp_path):
+def test_a_mixed_lineup_is_played_on_every_rotation_and_says_so(tmp_path, scheduler):
     """Turn positions where one policy plays every seat, the lineup's entries pooled over the
     rotations of its seats where the lineup mixes policies (said under the table, as simulate
     says it); each cell one corrected family."""
     out = tmp_path / "sweep"
     lineups = ["--lineup", "hoarder,greedy", "--lineup", "greedy"]
-    result = run("--players", "2", "--fans", "I", *lineups, "--games", "300", "--out-dir", str(out))
+    args = ["--players", "2", "--fans", "I", *lineups, "--games", "300", "--out-dir", str(out)]
+    result = run(*args, "--scheduler", scheduler)
     assert result.exit_code == 0, result.output
     assert "Per cell and turn position (lineup entry where the lineup mixes policies)" in (
         result.output
@@ -125,9 +129,10 @@ def test_a_mixed_lineup_is_played_on_every_rotation_and_says_so(tmp_path):
     }
 
 
-def test_a_lineup_that_repeats_a_policy_labels_its_entries(tmp_path):
+def test_a_lineup_that_repeats_a_policy_labels_its_entries(tmp_path, scheduler):
     out = tmp_path / "sweep"
     args = ["--players", "3", "--deck", "short", "--lineup", "stand,redraw-low,stand"]
+    args += ["--scheduler", scheduler]
     result = runner.invoke(
         app, ["sweep", "highcard", *args, "--games", "2000", "--out-dir", str(out)]
     )
@@ -279,9 +284,10 @@ def test_concerto_help_spells_the_simulate_options():
 # fairysim sweep highcard: the toy game of tests/highcard, which no line of src/ names
 
 
-def test_the_toy_game_has_a_sweep_command(tmp_path):
+def test_the_toy_game_has_a_sweep_command(tmp_path, scheduler):
     out = tmp_path / "sweep"
-    args = ["--players", "2,3", "--deck", "all", "--lineup", "stand,coin,stand"]
+    args = ["--scheduler", scheduler, "--players", "2,3", "--deck", "all"]
+    args += ["--lineup", "stand,coin,stand"]
     result = runner.invoke(
         app, ["sweep", "highcard", *args, "--games", "200", "--out-dir", str(out)]
     )
@@ -382,9 +388,10 @@ def test_bad_precision_options_are_one_line_exit_2_and_no_folder(tmp_path, args,
     assert not out.exists()
 
 
-def test_a_precision_sweep_prints_the_watched_rows_and_what_each_cell_reached(tmp_path):
+def test_a_precision_sweep_prints_the_watched_rows_and_what_each_cell_reached(tmp_path, scheduler):
     out = tmp_path / "sweep"
     args = ["--players", "2,3", "--lineup", "coin", "--precision", "0.03", "--max-games", "8000"]
+    args += ["--scheduler", scheduler]
     result = runner.invoke(app, ["sweep", "highcard", *args, "--out-dir", str(out)])
     assert result.exit_code == 0, result.output
     assert "2 cells, each played to --precision 0.03 (at most 8,000 games)" in result.output
@@ -406,7 +413,7 @@ def test_a_precision_sweep_prints_the_watched_rows_and_what_each_cell_reached(tm
     capped = runner.invoke(
         app,
         ["sweep", "highcard", "--players", "3", "--lineup", "coin", "--precision", "0.005",
-         "--max-games", "1200", "--out-dir", str(tmp_path / "capped")],
+         "--max-games", "1200", "--out-dir", str(tmp_path / "capped"), "--scheduler", scheduler],
     )  # fmt: skip
     assert capped.exit_code == 0, capped.output
     lines = [x for x in capped.output.splitlines() if x.startswith("--max-games")]

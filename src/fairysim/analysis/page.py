@@ -111,13 +111,17 @@ def figure_png(fig: Figure, dpi: int = DPI) -> bytes:
     return buffer.getvalue()
 
 
-def figure_svg(fig: Figure) -> bytes:
+def figure_svg(fig: Figure, laid_out: bool = False) -> bytes:
     """Render ``fig`` to SVG bytes (text kept as text, so the file is searchable and scales).
 
     Parameters
     ----------
     fig : matplotlib.figure.Figure
         The figure.
+    laid_out : bool, default False
+        True when ``fig`` has just been rendered (:func:`figure_png`): its layout engine is
+        not run again, so the SVG has the PNG's layout and costs one drawing, not two
+        (matplotlib draws a figure with a layout engine once to place it, once to print it).
 
     Returns
     -------
@@ -125,8 +129,18 @@ def figure_svg(fig: Figure) -> bytes:
         The SVG file's content.
     """
     buffer = io.BytesIO()
-    with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "fairysim"}):
-        fig.savefig(buffer, format="svg", metadata={"Date": None})
+    engine = fig.get_layout_engine()
+    settings = {"svg.fonttype": "none", "svg.hashsalt": "fairysim"}
+    # None (not "none", a placeholder engine) so that savefig skips its placing draw too; the
+    # rc settings make None mean no engine whatever the user's matplotlibrc says.
+    settings |= {"figure.autolayout": False, "figure.constrained_layout.use": False}
+    with matplotlib.rc_context(settings):
+        if laid_out:
+            fig.set_layout_engine(None)
+        try:
+            fig.savefig(buffer, format="svg", metadata={"Date": None})
+        finally:
+            fig.set_layout_engine(engine)
     return buffer.getvalue()
 
 
@@ -265,7 +279,7 @@ class Report:
         """
         png = figure_png(fig)
         filename = self._asset(f"{name}.png", png)
-        svg = self._asset(f"{name}.svg", figure_svg(fig))
+        svg = self._asset(f"{name}.svg", figure_svg(fig, laid_out=True))
         self.figures += 1
         caption = f"Figure {self.figures}. {caption}" if caption else f"Figure {self.figures}."
         alt = html.escape(caption)
