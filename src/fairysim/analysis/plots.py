@@ -1,14 +1,14 @@
 """The figure helpers every report shares: bare matplotlib figures, bars and points with 95 %
 intervals, heatmaps centred on a reference, tick labels that never repeat, and the check for them.
 
+The module is one past 600 lines because its helpers share one job, an axis every report can
+trust (the formatters, the reference heatmap with its corrected cells, the CDF bands); split,
+each piece would import the others.
+
 Every percent or percentage-point axis gets as many decimals as its ticks need to read apart
 (:func:`percent_formatter`, :func:`points_formatter`); :func:`repeated_tick_labels` draws a
 figure and names each axis whose tick labels still repeat, so a test can hold every report
 figure to it.
-
-The module is one past 600 lines because its helpers share one job, an axis every report can
-trust (the formatters, the reference heatmap with its corrected cells, the CDF bands); split,
-each piece would import the others.
 
 Figures are drawn on a bare :class:`matplotlib.figure.Figure` with matplotlib's Agg canvas (no
 pyplot, so no global figure state and no GUI backend is ever touched, which also keeps notebooks

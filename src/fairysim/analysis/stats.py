@@ -1,5 +1,9 @@
 """Game-agnostic statistics on tidy results (one row per game and seat).
 
+The module runs past the project's ~600 lines because it is the one place every report, sweep
+and notebook takes its statistics from: small independent functions, each with its docstring and
+example, that share the interval and win-share conventions below.
+
 Everything here works on the tidy frames that every game's ``simulate()`` returns: columns
 ``game``, ``seat``, ``win_share`` and, where a function needs them, ``score``, ``players`` and
 per-round trace columns. Distributions, intervals and tests come from scipy and statsmodels
@@ -15,10 +19,6 @@ the chi-square test below are used with these fractional counts as they are: tie
 the games simulated here, and splitting a tied win is the natural way to keep the win shares of a
 game summing to 1. The intervals are then very slightly conservative (a split win has less
 variance than a whole one).
-
-The module runs past the project's ~600 lines because it is the one place every report, sweep
-and notebook takes its statistics from: small independent functions, each with its docstring and
-example, that share the interval and win-share conventions above.
 """
 
 from __future__ import annotations

@@ -1,5 +1,9 @@
 """Tournaments: every policy against every mix of the others, seats rotated on identical deals.
 
+One module past 600 lines: the plan of mixes and rotations, their play and the three tables
+(head-to-head, ratings, turn order) share the entries and their rotation; the mix design lives
+apart in :mod:`.tournament_design`.
+
 Built over the game contract only (``GameSpec.make_setup`` and ``play_chunks``), so it names no
 game. The design:
 
@@ -41,10 +45,6 @@ game. The design:
   (:mod:`fairysim.sweep.pairings`, the cluster of :mod:`fairysim.sweep.cluster`) and joined in
   game order, so the tournament holds the same games, and derives the same tables, as one
   played in process, whatever the workers or the task size.
-
-One module past 600 lines: the plan of mixes and rotations, their play and the three tables
-(head-to-head, ratings, turn order) share the entries and their rotation; the mix design lives
-apart in :mod:`.tournament_design`.
 """
 
 from __future__ import annotations

@@ -1,11 +1,11 @@
 """``fairysim simulate GAME``: play a run, print a per-seat summary, optionally save every row.
 
-One command per registered game, made from its spec (:mod:`fairysim.cli.by_game`): the options
-every game shares are declared once here; the game adds its setup axes and flags.
-
 One module past 600 lines: the options, the run (fixed, to a precision, or rotated for a mixed
 lineup) and the table it prints (rows, corrected intervals, the notes under it) are one
 command's parts, and ``sweep`` imports the table and its notes from here.
+
+One command per registered game, made from its spec (:mod:`fairysim.cli.by_game`): the options
+every game shares are declared once here; the game adds its setup axes and flags.
 """
 
 from __future__ import annotations

@@ -1,5 +1,8 @@
 """The game contract: what every game declares, and the registry that lists the games.
 
+One module past 600 lines: the contract is read as one page (the spec, its parts, the setup and
+the registry refer to each other); a game author looks up here everything a game declares.
+
 A game is one registered unit, as pgx's ``Env`` and OpenSpiel's registered games are: the command
 line, sweeps, the benchmark and the contract test reach a game only through its :class:`GameSpec`,
 so a new game is one package and one registration line.
@@ -13,9 +16,6 @@ it runs. This module imports nothing heavy either.
 The one object with behaviour is a run's setup: :class:`GameSetup` declares what every setup
 offers (the rows, labels, headline and saved configuration that ``simulate``, sweeps and reports
 read) and writes it once, with the checks every game makes; a game's setup fills in its own.
-
-One module past 600 lines: the contract is read as one page (the spec, its parts, the setup and
-the registry refer to each other); a game author looks up here everything a game declares.
 """
 
 from __future__ import annotations

@@ -1,5 +1,10 @@
 """The Fairy Land designer report, 2 to 4 players.
 
+One module past 600 lines: it writes the page's own sections (cards, auctions, the court, game
+length), each a short function beside the display helpers it alone uses; the shared sections are
+in :mod:`fairysim.analysis.sections`, :mod:`~fairysim.analysis.card_effect_report` and
+:mod:`~fairysim.analysis.ladder_report`.
+
 ``fairysim report fairyland`` calls :func:`write_report`, which runs
 :func:`fairysim.analysis.fairyland.study.fairyland_study` and writes ``fairyland-report.html``
 (figures embedded) with its tables as CSV files and its figures
@@ -7,11 +12,6 @@
 whole report is built. The Queen's Court is labelled PROVISIONAL (ruling L13) wherever results
 are shown, and every "significant" is the verdict of a test corrected for the number of
 comparisons it belongs with (Holm).
-
-One module past 600 lines: it writes the page's own sections (cards, auctions, the court, game
-length), each a short function beside the display helpers it alone uses; the shared sections are
-in :mod:`fairysim.analysis.sections`, :mod:`~fairysim.analysis.card_effect_report` and
-:mod:`~fairysim.analysis.ladder_report`.
 """
 
 from __future__ import annotations

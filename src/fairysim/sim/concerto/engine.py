@@ -1,5 +1,13 @@
 """The jitted Fairy Concerto game loop: 3-4 players, 2 players (C7) and solo against Pahha (C8).
 
+One module past 600 lines: the three forms (draft, two players, solo) share the table, the
+composers and the scoring; split across modules they would read as less. Each form is a kernel
+of its own (:func:`play_draft_games`, :func:`play_two_player_games`, :func:`play_solo_games`), so
+that a run compiles only its own form. The search's play-out (:func:`play_out`, :func:`play_rest`)
+is here too, since it resumes the three forms' loops at the counters a searched decision leaves;
+what a search needs that the loops do not (copying a table, the determinization, a finished
+play-out's win share) is in :mod:`.search`, the split Fantastique's engine and search make.
+
 One :class:`Table` (a named tuple of small arrays) is allocated per worker thread and reset for
 every game, so the per-game loop allocates nothing. :mod:`.reference` plays the same games in
 plain Python and must agree game by game.
@@ -52,14 +60,6 @@ at 0 rollouts, or at a decision of one choice, plays exactly as its play-out pol
 In solo, ``lookahead`` (:mod:`.policies`) stays a policy of its own: a view-only Monte Carlo of
 the solo rounds, far cheaper per decision than a play-out of the game. ``rollout`` plays solo
 by the same search as the other forms (play-outs by ``chaser``, cards and Pahha included).
-
-One module past 600 lines: the three forms (draft, two players, solo) share the table, the
-composers and the scoring; split across modules they would read as less. Each form is a kernel
-of its own (:func:`play_draft_games`, :func:`play_two_player_games`, :func:`play_solo_games`), so
-that a run compiles only its own form. The search's play-out (:func:`play_out`, :func:`play_rest`)
-is here too, since it resumes the three forms' loops at the counters a searched decision leaves;
-what a search needs that the loops do not (copying a table, the determinization, a finished
-play-out's win share) is in :mod:`.search`, the split Fantastique's engine and search make.
 """
 
 from __future__ import annotations

@@ -1,5 +1,8 @@
 """The greedy policy played on the engine's own arrays: its answers, without a view, fast.
 
+One module past 600 lines: the greedy shortcut's packed tables and the loops that read them
+belong together; each half is unreadable without the other.
+
 The engine answers greedy seats here instead of filling a view for
 :func:`.policies.greedy_policy` and asking it: filling the view and rescoring whole orchestras
 with divisions and data-dependent branches was most of a greedy game's work. Every answer must
@@ -18,9 +21,6 @@ turns into vector instructions, with the set quotas packed into words (:func:`se
 ``trailing_zeros`` (LLVM's ``cttz``) comes from ``numba.cpython.unsafe.numbers``, an internal
 module of numba (pinned below 0.70 in ``pyproject.toml``); the tests compare its use with the
 rules.
-
-One module past 600 lines: the greedy shortcut's packed tables and the loops that read them
-belong together; each half is unreadable without the other.
 """
 
 from __future__ import annotations

@@ -1,5 +1,8 @@
 """Greedy tables played in lanes: a batch of solo or 3-4 player games side by side.
 
+One module past 600 lines: the lane state, the draft step and the solo keep share one row
+layout; apart, each would need the others to be read.
+
 When every seat of a 3-4 player table plays ``greedy`` (the benchmark's table, and the baseline of
 the balance report), or the solo player does, every decision is the same arithmetic for every
 game. This engine plays ``LANES`` games at once and works out a seat's token pick (or the solo
@@ -18,9 +21,6 @@ What is rare or per game stays one game at a time, on the one-game engine's own 
 each game's :class:`.engine.Table` (:func:`lane_table`): the setup, the setup score card each
 seat keeps on the first pick, the composers' score cards (C4), Pahha's face-down cards (C8) and
 the final scoring.
-
-One module past 600 lines: the lane state, the draft step and the solo keep share one row
-layout; apart, each would need the others to be read.
 """
 
 from __future__ import annotations

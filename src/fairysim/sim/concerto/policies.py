@@ -1,5 +1,8 @@
 """Built-in Fairy Concerto policies.
 
+One module past 600 lines: six policies over shared view helpers; a module per policy would
+repeat the helpers' imports and hide how the policies differ.
+
 Each is compiled once with :data:`fairysim.sim.policy.POLICY_SIGNATURE` and sees only its seat's
 view (:data:`.rules.VIEW_FIELDS`, ruling C3). Weights are floats passed per call, so tuning never
 recompiles. "Score" below is a seat's current score before honors: the five contest/popularity
@@ -15,9 +18,6 @@ lookahead   solo only: Monte Carlo rollouts of the remaining rounds for every ch
 rollout     determinized Monte Carlo search of the whole game, every form
             (:mod:`fairysim.sim.search`; the engine searches for it)
 ==========  ==========================================================================
-
-One module past 600 lines: six policies over shared view helpers; a module per policy would
-repeat the helpers' imports and hide how the policies differ.
 """
 
 from __future__ import annotations

@@ -1,12 +1,12 @@
 """A plain-Python Fairy Concerto engine that reads like the rulebook (the spec in code).
 
-It makes the same random draws in the same order as the jitted engine (see the docstring of
-:mod:`.engine`), offers the same decisions with the same choices, and asks the same policy
-functions, so both engines must agree game by game. It is also the speed baseline.
-
 One module past 600 lines: it is the rulebook in code, setup to final scoring in the order a
 player reads them (the three forms share the setup, the composers and the scoring); split, a
 reader checking one rule against the engine would follow it across files.
+
+It makes the same random draws in the same order as the jitted engine (see the docstring of
+:mod:`.engine`), offers the same decisions with the same choices, and asks the same policy
+functions, so both engines must agree game by game. It is also the speed baseline.
 """
 
 from __future__ import annotations

@@ -1,5 +1,9 @@
 """The jitted Fairy Land game loop, 2 to 4 players: the reference engine's games, draw for draw.
 
+One module past 600 lines (about 1,400, a sixth of them imports): the whole turn is one jitted
+block loop, in the reference's order, whose parts share the table's arrays and inline into each
+other; split across modules they would no longer read side by side with :mod:`.reference`.
+
 :mod:`.reference` is the specification: this engine makes the same random draws in the same
 order (its module docstring lists them), offers the same decisions with the same choice rows
 (:mod:`.rules`) and the same view, and must agree with it game by game
@@ -41,10 +45,6 @@ pending on a copy of the table: :func:`play_turns` plays whole turns from the ac
 Dawn or from a choice made (``counters[RESUME]``), so the ordinary game is
 :func:`setup_game`, :func:`play_turns` and :func:`final_scoring`, and a play-out is the same
 :func:`play_turns`, compiled once for both, taken up at the searched choice.
-
-One module past 600 lines (about 1,400, a sixth of them imports): the whole turn is one jitted
-block loop, in the reference's order, whose parts share the table's arrays and inline into each
-other; split across modules they would no longer read side by side with :mod:`.reference`.
 """
 
 from __future__ import annotations

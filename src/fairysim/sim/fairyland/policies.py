@@ -1,12 +1,14 @@
 """Built-in Fairy Land policies.
 
+One module past 600 lines: every built-in is registered in one table beside its
+weights, so ``fairysim policies`` and the dispatcher read one place (judging code is in
+``judgement/``).
+
 Each is compiled once with :data:`fairysim.sim.policy.POLICY_SIGNATURE` and reads only its
 seat's view (:data:`.rules.VIEW_FIELDS`, ruling PL2). Weights are floats passed per call, so
 tuning never recompiles; the judging policies' weights are bounded (``POLICIES``, refused out
 of range by :meth:`fairysim.sim.policy.Policy.with_weights`). "Score" below is a seat's current
-score without the King's applause (:func:`.rules.collection_halves`), in half points. The module
-is longer than most (about 700 lines) because it holds every built-in and their registry; what
-the four judging policies share lives in :mod:`.judgement` (valuation, bidding, style play).
+score without the King's applause (:func:`.rules.collection_halves`), in half points.
 
 ===============  ===================================================================
 random           uniform over the legal choices (RULINGS "Random policy"; the reference)
@@ -17,13 +19,9 @@ majority-hunter  concentrates on the few animal majorities most worth chasing
 flower-gardener  grows flower colours and variety
 courtier         the Queen, the Druids and items; keeps the Herald for visits and
                  takes the Crest once much is played
-rollout          determinized Monte Carlo search of its Dawn and Day (:mod:`.rollout`),
+rollout          determinized Monte Carlo search of its Dawn and Day (:mod:`.search`),
                  value-bidder playing out and making its other decisions
 ===============  ===================================================================
-
-One module past 600 lines: every built-in is registered in one table beside its
-weights, so ``fairysim policies`` and the dispatcher read one place (judging code is in
-``judgement/``).
 """
 
 from __future__ import annotations

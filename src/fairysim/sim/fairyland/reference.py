@@ -46,9 +46,6 @@ The view's decision context: ``V_DAWN_CARDS`` holds the Dawn's cards during ``DA
 its first bid to its payment (else ``NO_CLEARING``, 0, ``NO_SEAT``); during ``PAYMENT``
 ``V_HIGH_BID`` is the bid to pay. Cards a seat is looking at (Queen, Druids) appear only in the
 choice rows.
-
-One module past 600 lines: it is the rulebook in code, read top to bottom beside
-the rules text; split by phase it would no longer read as the rulebook does.
 """
 
 from __future__ import annotations

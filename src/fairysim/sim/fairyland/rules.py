@@ -74,9 +74,6 @@ Scoring
 Scores are in half points (ruling L11: a two-way animal tie shares the points exactly); items
 score whole points, doubled. The jitted scoring functions take small int arrays and are callable
 from Python.
-
-One module past 600 lines: the view's layout, the decision contract and scoring share
-the rulebook's constants, and every engine, policy and the reference import them from one place.
 """
 
 from __future__ import annotations

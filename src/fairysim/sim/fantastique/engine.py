@@ -1,5 +1,10 @@
 """The jitted Fantastique game loop.
 
+One module past 600 lines: the table, the round and the block loop share the table's
+arrays and inline into each other; split across modules they would read as less. The search's
+play-out (``play_out``, ``continue_game``) is here too, since it resumes the round loop; what a
+search needs that the loop does not (copying a table, the determinization) is in :mod:`.search`.
+
 One :class:`Table` (a named tuple of small arrays) is allocated per worker thread and reset for
 every game, so the per-game loop allocates nothing. Every draw the rules make comes from the
 game's ``DEAL_STREAM`` in the same order as :mod:`.reference`, and each seat's policy draws from
@@ -8,11 +13,6 @@ its own stream, so both engines agree game by game.
 Order of rule draws in a game: shuffle the deck (Fisher-Yates over the deck sorted by value),
 deal 10 cards to each seat in seat order from the top, draw the first start seat (F1); then each
 reshuffle of the discard pile (F3) shuffles it sorted by value.
-
-One module past 600 lines: the table, the round and the block loop share the table's
-arrays and inline into each other; split across modules they would read as less. The search's
-play-out (``play_out``, ``continue_game``) is here too, since it resumes the round loop; what a
-search needs that the loop does not (copying a table, the determinization) is in :mod:`.search`.
 """
 
 from __future__ import annotations

@@ -1,5 +1,8 @@
 """Fantastique as the rulebook tells it: the plain-Python reference engine.
 
+One module past 600 lines: the whole rulebook in one place, in its order, so that it reads
+as the specification it is.
+
 This module is the specification in code. It follows ``rules/fantastique.txt`` phase by phase
 (Setup; then 7 rounds of *Reveal fan cards*, *Play fans*, *Distribute medals*, *Take new fan
 cards*; then the *Grande Finale*) and cites the rulings of ``RULINGS.md`` (``# ruling F4``)
@@ -26,9 +29,6 @@ Public entry points: :func:`play_game`, :func:`play_games` and :func:`play_game_
 The phase functions (:func:`reveal_fan_cards`, :func:`play_fans`, :func:`distribute_medals`,
 :func:`take_new_fan_cards`, :func:`end_round`, :func:`grande_finale`) work on a
 :class:`GameState` that tests may also build by hand.
-
-One module past 600 lines: the whole rulebook in one place, in its order, so that it reads
-as the specification it is.
 """
 
 from __future__ import annotations
