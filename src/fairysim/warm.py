@@ -95,31 +95,35 @@ def warm(name: str, part: str) -> Warmed:
     start = time.perf_counter()
     spec = get_game(name)
     before = compile_totals().get(spec.name)
-    reference = load_entry(spec.reference)
+    if part == "search":  # one searching kernel serves every player count
+        search_kernels(spec.name, [spec.default_players])
+    else:
+        _play_tables(spec, part, load_entry(spec.reference))
+    after = compile_totals().get(spec.name)
+    compiles = (after.compiles if after else 0) - (before.compiles if before else 0)
+    seconds = (after.seconds if after else 0.0) - (before.seconds if before else 0.0)
+    return Warmed(spec.name, part, time.perf_counter() - start, compiles, seconds)
+
+
+def _play_tables(spec: Any, part: str, reference: Any) -> None:
+    """Four games of every table :func:`lineups` gives ``part`` at every player count, through
+    the lanes or the one-game engine (and one of the reference engine, for ``"engine"``)."""
     with tempfile.TemporaryDirectory() as folder:
         Path(folder, "warm_user_policy.py").write_text(USER_POLICY)
         sys.path.insert(0, folder)
         try:
-            counts = range(spec.min_players, spec.max_players + 1)
-            if part == "search":  # one kernel serves every player count
-                counts = range(spec.default_players, spec.default_players + 1)
-            for players in counts:
+            for players in range(spec.min_players, spec.max_players + 1):
                 for lineup in lineups(spec, players, part):
                     try:
                         setup = spec.make_setup(players=players, policies=lineup, seed=1)
                     except ValueError:  # a policy meant for other player counts only
                         continue
-                    games = 1 if part == "search" else 4
-                    list(spec.play_chunks(setup, games, lanes=part == "lanes"))
+                    list(spec.play_chunks(setup, 4, lanes=part == "lanes"))
                     if part == "engine":
                         reference(setup, 1)  # the jitted helpers the reference calls
         finally:
             sys.path.remove(folder)
             sys.modules.pop("warm_user_policy", None)
-    after = compile_totals().get(spec.name)
-    compiles = (after.compiles if after else 0) - (before.compiles if before else 0)
-    seconds = (after.seconds if after else 0.0) - (before.seconds if before else 0.0)
-    return Warmed(spec.name, part, time.perf_counter() - start, compiles, seconds)
 
 
 def search_kernels(name: str, counts: list[int]) -> None:

@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
+from fairysim import compile_ahead
 from fairysim.errors import CardFileError, FairysimError
 from fairysim.sim.batch import Progress
 from fairysim.sim.game import REPORT_SEED
@@ -258,8 +259,6 @@ def search_ahead(spec: Any, players: int | Sequence[int], search_games: int) -> 
     its searching kernel for ``players`` in the background (:mod:`fairysim.compile_ahead`): the
     search's games come last and wait for it."""
     if spec.search and search_games:
-        from fairysim import compile_ahead
-
         counts = [players] if isinstance(players, int) else list(players)
         compile_ahead.start(spec.name, sorted(set(counts)))
 
