@@ -15,6 +15,7 @@ from fairysim.analysis.plots import (
     mean_reference,
     new_figure,
     percent_formatter,
+    points_ci,
     points_formatter,
     reference_heatmap,
     repeated_tick_labels,
@@ -128,3 +129,21 @@ def test_a_tick_between_whole_points_gets_its_decimal():
     f = percent_formatter()
     f.set_locs([0.2, 0.225, 0.25])
     assert f(0.225) == "22.5%"
+
+
+def test_a_crowded_panels_legend_covers_no_point():
+    """Every corner of a panel of many rows holds a point (Fantastique's fan gains hid one under
+    a legend drawn inside): the legend goes beside the axes."""
+    fig, (ax,) = new_figure(5, 4)
+    rows = [f"row {i}" for i in range(6)]
+    series = {
+        f"{n} players": (np.linspace(-1, 9, 6)[::-1], np.linspace(-3, 7, 6)[::-1],
+                         np.linspace(1, 11, 6)[::-1], np.arange(6) % 2 == 0)
+        for n in (2, 3, 4, 5)
+    }  # fmt: skip
+    points_ci(ax, rows, series, xlabel="gain (percentage points)", reference_label="no gain")
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    legend = ax.get_legend().get_window_extent(renderer)
+    assert legend.x0 >= ax.get_window_extent(renderer).x1
+    assert [t.get_text() for t in ax.get_legend().get_texts()][-1] == "hollow: not significant"

@@ -174,7 +174,8 @@ def points_ci(
     if hollow:
         ax.plot([], [], "o", color="#444", mfc="white", label="hollow: not significant")
     if len(series) > 1 or hollow or (reference is not None and reference_label):
-        ax.legend(loc="best", fontsize="small")
+        # beside the axes, never over a point: a panel of many rows has no empty corner
+        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0, fontsize="small")
     _finish(ax, xlabel, title, unit)
     return ax
 
