@@ -177,7 +177,9 @@ def card_effect_figure(study: CardEffectStudy) -> Figure:
         ax.set_yticks(y, rows["label"].tolist())
         ax.set_xlabel("seat's win share (pp of games)")
         ax.set_title(rows["table"].iloc[0], fontsize=10)
-    axes[0].legend(loc="lower right", fontsize=8)
+    # under the panels, one key for all of them: inside a panel it covered a long interval
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="outside lower center", ncols=3, fontsize=8)
     title = (
         f"One more card, by {study.meta['card_label']}: its effect on the seat's win share "
         "(filled) beside the association (hollow)"
