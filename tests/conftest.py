@@ -7,7 +7,9 @@ Before a run over whole test folders (plain ``pytest``), the engines are compile
 on-disk cache by a few processes (:data:`WARM_TASKS`), as many side by side as there are cores
 (``warm_kernels.py``): compiled one after another inside the tests, a clean checkout spends most
 of the suite's time waiting on a single core. With a warm cache each process only loads its
-kernels, in seconds. A run of chosen files or tests compiles what it uses as it goes;
+kernels, in seconds. The test processes start, and collect, as soon as a core is free of the
+warm-up, and the first test runs once it has finished. A run of chosen files or tests compiles
+what it uses as it goes;
 ``FAIRYSIM_TEST_WARM=0`` turns the warm-up off. A run over one game's test folder
 (``pytest tests/fairyland``) warms that game only.
 """
@@ -19,8 +21,20 @@ import os
 import signal
 import subprocess
 import sys
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from pathlib import Path
+
+# The suite compiles its kernels with LLVM's -O1, set before any kernel compiles (the warm-up's
+# processes and the xdist workers inherit it): a cold suite compiles in about three quarters of
+# the time, and a test checks what a kernel computes, which the optimization level does not
+# change (no kernel uses fast-math; the saved-run tests compare with files written at -O3). Users'
+# runs and ``fairysim bench`` compile at numba's default -O3, in a cache folder of their own
+# (fairysim.jit_cache.folder_name). ``NUMBA_OPT=3 pytest`` runs the suite as users' runs compile.
+os.environ.setdefault("NUMBA_OPT", "1")
+if "numba" in sys.modules:  # imported by pytest for a warning filter of pyproject.toml's
+    from numba.core import config as numba_config
+
+    numba_config.reload_config()  # nothing is compiled yet: every compile reads the level
 
 import highcard.spec  # noqa: F401  (registers the game)
 import pytest
@@ -45,6 +59,12 @@ of compiling; the others' are tested under ``-m slow``). A game's lanes come aft
 the same process where tables the lanes do not serve fall back to the engine, which a process of
 their own would compile a second time (Fairy Concerto's 2 and 5 player tables: about 4 of the
 lanes' 6 CPU minutes); Fantastique's lanes serve every table (:data:`LANES_ALONE`)."""
+
+CORES = os.cpu_count() or 2
+"""Warm-up processes at once: one per core."""
+
+WARMING: list[Future] = []
+"""The warm-up's tasks in this (the controlling) process, started by ``pytest_configure``."""
 
 LANES_ALONE = frozenset({"fantastique"})
 """Games whose lanes serve every table of the warm-up: their lanes compile no engine kernel and
@@ -91,9 +111,30 @@ def pytest_configure(config) -> None:
     tasks = warm_tasks(config.args)
     if not tasks:
         return
-    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-        # a failure here shows again, with its cause, in the tests that compile
-        list(pool.map(_warm, tasks))
+    # A failure here shows again, with its cause, in the tests that compile.
+    pool = ThreadPoolExecutor(max_workers=CORES)
+    WARMING.extend(pool.submit(_warm, task) for task in tasks)
+    pool.shutdown(wait=False)  # its threads play the tasks out; the hooks below wait for them
+
+
+def pytest_sessionstart(session) -> None:
+    # Before xdist starts its workers (its own pytest_sessionstart runs last): they start, import
+    # and collect (several seconds of CPU each) on the first core the warm-up leaves free, beside
+    # its last task rather than after it.
+    wait_for_warm_up(running=CORES - 1)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtestloop(session) -> None:
+    # Before xdist hands out the first test (or this process runs it): every kernel is cached.
+    wait_for_warm_up(running=0)
+
+
+def wait_for_warm_up(running: int) -> None:
+    """Wait until at most ``running`` of the warm-up's tasks are unfinished (queued or playing)."""
+    pending = {future for future in WARMING if not future.done()}
+    while len(pending) > running:
+        _, pending = wait(pending, return_when=FIRST_COMPLETED)
 
 
 def warm_tasks(args: list[str]) -> tuple[tuple[str, tuple[str, ...]], ...]:

@@ -1,13 +1,9 @@
 """Numba's inliner copies each callee with one memo (:mod:`fairysim.inline_copy`): the blocks of a
-copied callee share one scope, the inlined code computes what the plain functions do, and the
-switch leaves numba alone. That the engines play the same games compiled this way is the
+copied callee share one scope, and the inlined code computes what the plain functions do (its
+switch: ``test_numba_switches.py``). That the engines play the same games compiled this way is the
 reference-equivalence and saved-run tests' (they compile with it)."""
 
 from __future__ import annotations
-
-import os
-import subprocess
-import sys
 
 import numba
 import numpy as np
@@ -98,18 +94,3 @@ def test_numbas_own_copy_gives_a_scope_per_block(monkeypatch):
 def test_inlined_code_computes_what_the_plain_functions_do(size):
     values = np.arange(size, dtype=np.int64) * 3 + 1
     assert compile_nested()(values) == outer(values.tolist())
-
-
-def test_the_switch_leaves_numba_unchanged():
-    check = "import fairysim.sim; from fairysim import inline_copy; print(inline_copy.installed())"
-    env_off = {"FAIRYSIM_INLINE_COPY": "0"}
-    without_switch = {k: v for k, v in os.environ.items() if k != "FAIRYSIM_INLINE_COPY"}
-    for env, expected in ((env_off, "False"), ({}, "True")):
-        result = subprocess.run(
-            [sys.executable, "-c", check],
-            capture_output=True,
-            text=True,
-            check=True,
-            env={**without_switch, **env},
-        )
-        assert result.stdout.strip() == expected

@@ -59,7 +59,7 @@ def test_only_the_kernel_subpackage_defines_jitted_code():
 
 def test_kernels_cache_under_the_folder_of_this_source():
     folder = Path(numba.config.CACHE_DIR)
-    assert folder.name == jit_cache.source_digest()
+    assert folder.name == jit_cache.folder_name(jit_cache.source_digest())
     kernels = (
         fantastique_engine.play_games,
         concerto_engine.play_solo_games,
@@ -122,8 +122,20 @@ def test_use_source_keyed_cache_points_numba_there(monkeypatch, tmp_path):
     monkeypatch.setattr(numba.config, "CACHE_DIR", numba.config.CACHE_DIR)  # restored after
     monkeypatch.setenv("FAIRYSIM_CACHE_DIR", str(tmp_path / "cache"))
     folder = jit_cache.use_source_keyed_cache()
-    assert folder == tmp_path / "cache" / jit_cache.source_digest()
+    assert folder == tmp_path / "cache" / jit_cache.folder_name(jit_cache.source_digest())
     assert folder.is_dir()
+    assert str(folder) == numba.config.CACHE_DIR
+
+
+@pytest.mark.parametrize(("level", "suffix"), [(3, ""), (1, "-O1"), (0, "-O0")])
+def test_each_optimization_level_caches_in_its_own_folder(monkeypatch, tmp_path, level, suffix):
+    # numba's index keys a kernel by its types and the CPU, not NUMBA_OPT: the test suite's
+    # -O1 kernels must never be what a user's run (numba's default -O3) loads, nor the reverse.
+    monkeypatch.setattr(numba.config, "CACHE_DIR", numba.config.CACHE_DIR)  # restored after
+    monkeypatch.setattr(numba.config, "OPT", level)
+    monkeypatch.setenv("FAIRYSIM_CACHE_DIR", str(tmp_path / "cache"))
+    folder = jit_cache.use_source_keyed_cache()
+    assert folder == tmp_path / "cache" / (jit_cache.source_digest() + suffix)
     assert str(folder) == numba.config.CACHE_DIR
 
 

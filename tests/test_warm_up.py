@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import conftest
 import pytest
 from conftest import LANES_ALONE, TESTS, WARM_TASKS, warm_tasks
 
@@ -50,3 +53,33 @@ def test_the_long_files_run_first_and_the_rest_keep_their_order():
     items = [SimpleNamespace(path=TESTS / name, n=n) for n, name in enumerate(names)]
     pytest_collection_modifyitems(None, items)
     assert [item.n for item in items] == [3, 1, 0, 2, 4]
+
+
+def test_the_tests_wait_for_the_warm_up_and_the_workers_for_a_free_core(monkeypatch):
+    """``wait_for_warm_up(running=k)`` returns once at most k tasks are unfinished: the workers
+    start beside the last task (k = cores - 1), the first test after every task (k = 0)."""
+    gates = [threading.Event() for _ in range(3)]
+    with ThreadPoolExecutor(max_workers=3) as pool:
+        futures = [pool.submit(gate.wait, 30) for gate in gates]
+        monkeypatch.setattr(conftest, "WARMING", futures)
+        finished = threading.Event()
+
+        def wait_then_mark(running):
+            conftest.wait_for_warm_up(running)
+            finished.set()
+
+        for release, running in ((gates[:2], 1), (gates[2:], 0)):
+            finished.clear()
+            waiter = threading.Thread(target=wait_then_mark, args=(running,))
+            waiter.start()
+            assert not finished.wait(0.2)  # more than `running` tasks still play
+            for gate in release:
+                gate.set()
+            assert finished.wait(10)
+            waiter.join()
+            assert sum(not f.done() for f in futures) <= running
+
+
+def test_no_warm_up_waits_for_nothing(monkeypatch):
+    monkeypatch.setattr(conftest, "WARMING", [])
+    conftest.wait_for_warm_up(0)  # returns at once

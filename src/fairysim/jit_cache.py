@@ -14,6 +14,11 @@ any edit to it starts a fresh folder, while an edit to the analysis, the reports
 line (which define no kernel) keeps the compiled engines, and an unchanged tree (a second
 ``fairysim`` call, a CI machine that keeps its home folder) finds its kernels again.
 
+Numba's cache does not tell optimization levels apart either (its index keys a kernel by its
+types and the CPU), so a kernel compiled under another ``NUMBA_OPT`` than numba's default 3 (the
+test suite's 1, ``tests/conftest.py``) goes to a folder of its own, ``<digest>-O<level>``: the
+engines a user runs are never the test suite's less optimized ones, nor the other way round.
+
 Folders of other digests are pruned, but only those that are both past the newest few and unused
 for a week. One cache root is shared by every checkout of a user (several branches or worktrees,
 a CI clone beside a developer's tree), each with its own digest, and a process touches its own
@@ -54,6 +59,23 @@ def source_digest(package_dir: Path = PACKAGE_DIR) -> str:
         digest.update(path.read_bytes())
         digest.update(b"\0")
     return digest.hexdigest()[:16]
+
+
+DEFAULT_OPT_LEVEL = 3
+"""Numba's default optimization level (``NUMBA_OPT``): its folder is named by the digest alone."""
+
+
+def folder_name(digest: str, opt_level: int | None = None) -> str:
+    """The cache folder of ``digest`` for kernels compiled at ``opt_level`` (default: numba's
+    ``NUMBA_OPT`` in this process): the digest, with ``-O<level>`` unless the level is 3.
+
+    Examples
+    --------
+    >>> folder_name("0123abcd", 3), folder_name("0123abcd", 1)
+    ('0123abcd', '0123abcd-O1')
+    """
+    level = int(numba.config.OPT if opt_level is None else opt_level)
+    return digest if level == DEFAULT_OPT_LEVEL else f"{digest}-O{level}"
 
 
 def cache_root() -> Path:
@@ -102,7 +124,8 @@ def use_source_keyed_cache() -> Path | None:
     """
     digest = source_digest()
     root = cache_root()
-    folder = root / digest
+    name = folder_name(digest)
+    folder = root / name
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError:
@@ -110,9 +133,15 @@ def use_source_keyed_cache() -> Path | None:
     if not os.access(folder, os.W_OK):
         return None
     os.utime(folder)  # newest first when pruning
-    prune_other_digests(root, digest)
+    prune_other_digests(root, name)
     numba.config.CACHE_DIR = str(folder)
     return folder
 
 
-__all__ = ["cache_root", "prune_other_digests", "source_digest", "use_source_keyed_cache"]
+__all__ = [
+    "cache_root",
+    "folder_name",
+    "prune_other_digests",
+    "source_digest",
+    "use_source_keyed_cache",
+]

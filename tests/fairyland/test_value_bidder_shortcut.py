@@ -7,13 +7,17 @@ from __future__ import annotations
 
 import dataclasses
 
+import numba as nb
 import numpy as np
 import pytest
+from numba import types
 
 from fairysim.sim.batch import join_chunks
 from fairysim.sim.fairyland import make_setup, play_chunks, reference
 from fairysim.sim.fairyland import value_bidder as shortcut
 from fairysim.sim.fairyland.judgement.bidding import cheapest_payment, cheapest_payment_walk
+from fairysim.sim.fairyland.judgement.style_play import dawn_by_style, plain_day
+from fairysim.sim.fairyland.judgement.valuation import taken_parts
 from fairysim.sim.fairyland.policies import POLICIES, value_bidder_policy
 from fairysim.sim.fairyland.rules import (
     ACT_EXPLORE,
@@ -234,3 +238,50 @@ def test_cheapest_payment_search_finds_the_enumerations_row(wind_face):
         herald_extra = float(rng.choice([0.0, 1.5]))
         args = (hand, values, face_value, bonus, bid, wind_hand, relief, herald_extra)
         assert cheapest_payment(*args) == cheapest_payment_walk(*args), args
+
+
+INT_1D = types.Array(types.int64, 1, "C")
+INT_2D = types.Array(types.int64, 2, "C")
+FLOAT_1D = types.Array(types.float64, 1, "C")
+FLOAT_2D = types.Array(types.float64, 2, "C")
+
+
+@pytest.mark.parametrize(
+    ("answer", "judge", "arguments"),
+    [
+        (
+            shortcut.dawn_answer,
+            dawn_by_style,
+            (INT_1D, INT_2D, types.int64, types.int64, FLOAT_1D, FLOAT_2D, FLOAT_2D),
+        ),
+        (
+            shortcut.day_answer,
+            plain_day,
+            (INT_1D, INT_2D, types.int64, types.int64, FLOAT_1D, FLOAT_2D, FLOAT_2D, types.int64),
+        ),
+        (
+            shortcut.clearing_value,
+            taken_parts,
+            (INT_1D, types.int64, types.int64, FLOAT_1D, FLOAT_2D, FLOAT_2D, types.int64),
+        ),
+    ],
+)
+def test_the_shortcut_hands_the_judging_functions_a_read_only_view(answer, judge, arguments):
+    """The engine's table is writable and a policy's view read-only (POLICY_SIGNATURE): the
+    shortcut passes the table as the policy sees it (``view.as_policy_sees``), so each judging
+    function compiles once for the engine and the policy, not once per array type."""
+    fresh = nb.njit(answer.py_func)  # no cache: typed here, whatever the cache holds
+    fresh.compile(arguments)
+    annotation = fresh.overloads[arguments].type_annotation
+    calls = [
+        signature
+        for expr, signature in annotation.calltypes.items()
+        if getattr(expr, "op", None) == "call"
+        and getattr(annotation.typemap[expr.func.name], "dispatcher", None) is judge
+    ]
+    assert calls
+    for signature in calls:
+        view, *rest = signature.args
+        choices = [a for a in rest if isinstance(a, types.Array) and a.ndim == 2]
+        assert not view.mutable, signature
+        assert all(not a.mutable for a in choices), signature

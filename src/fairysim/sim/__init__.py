@@ -6,10 +6,13 @@ from fairysim.jit_cache import use_source_keyed_cache
 # check misses edits to other modules.
 use_source_keyed_cache()
 
-from fairysim import compile_notice, inline_copy  # noqa: E402  (after the cache is pointed at this source)
+from fairysim import compile_notice, inline_copy, plain_call_types  # noqa: E402  (after the cache is pointed at this source)
 
 # Nested inlining copies each callee's scope once per block: most of a cold compile.
 inline_copy.install()
+
+# A call passing a constant compiled its callee once more for the literal: typed plainly.
+plain_call_types.install()
 
 # A cold cache compiles for minutes: say so on stderr, terminal or not.
 compile_notice.install()

@@ -200,6 +200,7 @@ from fairysim.sim.rng import (
     seed_game_streams,
     shuffle_prefix,
 )
+from fairysim.sim.view import as_policy_sees
 
 SeatPolicies = namedtuple("SeatPolicies", ["policy_ids", "policies", "reads_view", "weights"])
 """Who decides for each seat (the arrays of :func:`fairysim.sim.policy.seat_policies`, in its
@@ -786,7 +787,8 @@ def log_auction_end(v, row, winner, mask, value, before):
     row[L_WINNER] = winner
     row[L_PRICE] = value
     row[L_FAIRIES_PAID] = popcount(mask)
-    row[L_PRIZE] = seat_score(v, v[V_COLLECTED : V_COLLECTED + N_COLLECTED], winner) - before
+    collected = v[V_COLLECTED : V_COLLECTED + N_COLLECTED]
+    row[L_PRIZE] = seat_score(as_policy_sees(v), collected, winner) - before
 
 
 @nb.njit(cache=True, inline="always")
@@ -801,8 +803,8 @@ def explore(t, seat, c, n_players, seats, error):
     t.counters[AUCTIONS] += 1
     if t.counters[LOGGING]:
         log_auction_start(v, t.auction_log[logged], seat, c)
-    explore_values(
-        v[V_FACE_VALUE : V_FACE_VALUE + N_FAIRY_TYPES],
+    explore_values(  # typed as the policies' call (fairysim.sim.view.as_policy_sees)
+        as_policy_sees(v[V_FACE_VALUE : V_FACE_VALUE + N_FAIRY_TYPES]),
         v[V_CLEARING + c * N_CARD_TYPES : V_CLEARING + (c + 1) * N_CARD_TYPES],
         t.values,
     )
@@ -880,7 +882,8 @@ def explore(t, seat, c, n_players, seats, error):
         t.taken[OGRE] = 0
     before = 0
     if t.counters[LOGGING]:
-        before = seat_score(v, v[V_COLLECTED : V_COLLECTED + N_COLLECTED], winner)
+        collected = v[V_COLLECTED : V_COLLECTED + N_COLLECTED]
+        before = seat_score(as_policy_sees(v), collected, winner)
     take_cards(t, winner, seats, error)
     if t.counters[LOGGING]:
         log_auction_end(v, t.auction_log[logged], winner, mask, value, before)

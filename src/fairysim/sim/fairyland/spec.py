@@ -199,7 +199,7 @@ SPEC = register(
         package="fairysim.sim.fairyland",
         reference="fairysim.sim.fairyland.reference:play_games",
         bench=BENCH,
-        compile_seconds=70,
+        compile_seconds=55,
         seat_columns=SEAT_COLUMNS,
         summary=(
             SummaryColumn("score", ("score",)),

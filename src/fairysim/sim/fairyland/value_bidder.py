@@ -52,6 +52,7 @@ from fairysim.sim.fairyland.rules import (
     WARRIOR,
 )
 from fairysim.sim.scratch import stack_int64
+from fairysim.sim.view import as_policy_sees
 
 
 @nb.njit(cache=True)
@@ -60,8 +61,10 @@ def dawn_answer(v, choices, n, seat, weights, worth, relief):
     the cards join it left in ``worth[seat]`` and ``relief[seat]`` (the engine then marks the
     clearing no card joined known)."""
     counts = stack_int64(N_CARD_TYPES)
-    style = value_bidder_style(v, weights)
-    return dawn_by_style(v, choices, n, seat, style, counts, worth[seat], relief[seat])
+    view = as_policy_sees(v)
+    style = value_bidder_style(view, weights)
+    rows = as_policy_sees(choices)
+    return dawn_by_style(view, rows, n, seat, style, counts, worth[seat], relief[seat])
 
 
 @nb.njit(cache=True)
@@ -69,12 +72,13 @@ def day_answer(v, choices, n, seat, weights, worth, relief, known):
     """value-bidder's Day (``style_play.plain_day``): its row, each clearing's value read from
     ``worth[seat]`` and ``relief[seat]`` when ``known``, else worked out and left there (the
     engine then marks the seat's clearings known)."""
+    view = as_policy_sees(v)
     return plain_day(
-        v,
-        choices,
+        view,
+        as_policy_sees(choices),
         n,
         seat,
-        value_bidder_style(v, weights),
+        value_bidder_style(view, weights),
         weights[VB_BID_PER_POINT],
         weights[VB_CREST_BELOW],
         weights[VB_VISIT],
@@ -99,8 +103,9 @@ def clearing_value(v, c, seat, weights, worth, relief, known):
     if not known & bit:
         counts = stack_int64(N_CARD_TYPES)
         copy_clearing(v, c, counts)
+        view = as_policy_sees(v)
         worth[seat, c], relief[seat, c] = taken_parts(
-            v, seat, counts, value_bidder_style(v, weights)
+            view, seat, counts, value_bidder_style(view, weights)
         )
         known |= bit
     return worth[seat, c], known
