@@ -54,9 +54,9 @@ WARM_TASKS = (
 """The built-in games' kernels, a process per task, as many at once as there are cores, in an
 order that keeps two cores busy to the end (Concerto's engine and lanes, the longest task, on one
 core, the rest after one another on the other; cold at -O3 on 2 cores, 149 s against 58, 83 and
-18 s). The searching kernel only for Fantastique: the
-default suite plays the search player in that game alone (each game's searching kernel is minutes
-of compiling; the others' are tested under ``-m slow``). A game's lanes come after its engine in
+18 s). The searching kernel only for Fantastique: the default suite plays the search player in
+that game alone (each game's searching kernel is minutes of compiling; the others' are tested
+under ``-m slow``). A game's lanes come after its engine in
 the same process where tables the lanes do not serve fall back to the engine, which a process of
 their own would compile a second time (Fairy Concerto's 2 and 5 player tables: about 4 of the
 lanes' 6 CPU minutes); Fantastique's lanes serve every table (:data:`LANES_ALONE`)."""

@@ -78,8 +78,3 @@ def test_the_tests_wait_for_the_warm_up_and_the_workers_for_a_free_core(monkeypa
             assert finished.wait(10)
             waiter.join()
             assert sum(not f.done() for f in futures) <= running
-
-
-def test_no_warm_up_waits_for_nothing(monkeypatch):
-    monkeypatch.setattr(conftest, "WARMING", [])
-    conftest.wait_for_warm_up(0)  # returns at once

@@ -31,8 +31,8 @@ def as_policy_sees(typingctx, array):
 
     An engine that answers for a built-in policy without calling it (a shortcut) hands the
     policy's judging functions its table's arrays; typed writable there and read-only in the
-    policy, each judging function compiled twice, once per type (5-6 s of Fairy Land's first
-    run). Passed through this, the engine's call reuses the policy's compile.
+    policy, each judging function compiled twice, once per type (about 4 s of Fairy Land's
+    first run). Passed through this, the engine's call reuses the policy's compile.
     """
     if not isinstance(array, types.Array):
         return None
