@@ -179,6 +179,27 @@ def scheduler():
 
 
 @pytest.fixture
+def figures_unrendered(monkeypatch):
+    """Report figures built but not drawn: each is still made from its data (its labels, its
+    checks), then kept as a 1-pixel PNG and an empty SVG. For tests of a page's words and files,
+    where drawing is most of a small report's time (a figure takes about 0.1-0.2 s to draw, a
+    report ten to twenty of them); every report's figures are also tested drawn (its written
+    page, ``tests/analysis/test_report_figures.py``, the browser test)."""
+    import io
+
+    from PIL import Image
+
+    from fairysim.analysis import page
+
+    pixel = io.BytesIO()
+    Image.new("RGB", (1, 1), "white").save(pixel, format="PNG")
+    png = pixel.getvalue()
+    svg = b'<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"/>'
+    monkeypatch.setattr(page, "figure_png", lambda fig, dpi=page.DPI: png)
+    monkeypatch.setattr(page, "figure_svg", lambda fig, laid_out=False: svg)
+
+
+@pytest.fixture
 def hear_ctrl_c():
     """SIGINT handled as Python handles it in a terminal (``KeyboardInterrupt``), even when
     pytest was started in the background by a shell, which sets SIGINT to be ignored by what it

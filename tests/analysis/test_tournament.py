@@ -12,6 +12,7 @@ import pytest
 
 from fairysim.analysis import tournament as tm
 from fairysim.errors import FairysimError
+from fairysim.sim import policy as policy_module
 from fairysim.sim.game import get_game
 
 
@@ -85,6 +86,29 @@ def test_two_copies_of_one_policy_rate_equal_within_their_interval():
     assert one["low"] <= two["rating"] <= one["high"]
     assert two["low"] <= one["rating"] <= two["high"]
     assert one["low"] > rating.loc["stand", "high"]
+
+
+def test_a_user_policy_compiles_once_per_tournament(tmp_path, monkeypatch):
+    """A user policy is checked and compiled once, then seated in every (mix, rotation): a
+    compile per (mix, rotation) cost a notebook's tournament 31 compiles."""
+    (tmp_path / "tournament_user_policy.py").write_text(
+        "def low(decision, view, choices, n_choices, weights, rng):\n    return 0\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    compiles = []
+    compile_policy = policy_module._as_policy_function
+
+    def counted(*args):
+        compiles.append(args[1])
+        return compile_policy(*args)
+
+    monkeypatch.setattr(policy_module, "_as_policy_function", counted)
+    t = tm.play_tournament(
+        "highcard", policies="tournament_user_policy:low,stand,coin", players=3, games=50, seed=4
+    )
+    assert compiles == ["tournament_user_policy:low"]
+    assert len(t.mixes) * 3 > 1  # the policy is seated in several (mix, rotation)s
+    assert set(t.rows["entry"]) == {0, 1, 2}
 
 
 @pytest.mark.parametrize(

@@ -450,6 +450,7 @@ def test_report_specific_bad_input(tmp_path, fake_writers, command, args, option
     assert fake_writers == []
 
 
+@pytest.mark.usefixtures("figures_unrendered")
 def test_real_reports_end_to_end(tmp_path):
     solo = runner.invoke(
         app,

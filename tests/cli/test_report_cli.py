@@ -106,6 +106,7 @@ def test_bad_input_is_one_line_exit_2(tmp_path, fake_writer, args, option):
     assert fake_writer == []
 
 
+@pytest.mark.usefixtures("figures_unrendered")
 def test_real_report_writes_html(tmp_path):
     """End to end with the real writer, on few games."""
     result = runner.invoke(

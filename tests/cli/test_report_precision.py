@@ -73,6 +73,7 @@ def test_report_help_states_the_default_precision_and_cap_as_numbers(name):
     assert f"(default: {PRECISION_CAP * report.games_default:,})" in text
 
 
+@pytest.mark.usefixtures("figures_unrendered")
 def test_a_report_played_to_a_precision_says_what_it_reached(tmp_path):
     result = RUNNER.invoke(
         app,

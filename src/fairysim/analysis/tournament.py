@@ -263,14 +263,19 @@ def play_tournament(
         if not on_dask:
             raise FairysimError("--task-games", "sizes Dask tasks: give --scheduler or --workers")
     # Each policy alone at every seat: an unknown name or a bad user policy fails here, before
-    # the first game, naming the tournament's option.
+    # the first game, naming the tournament's option. What it resolves (a user policy checked
+    # and compiled, the card file read) is seated in every mix: resolved per mix, a user policy
+    # would compile again for each (mix, rotation).
+    resolved: dict[str, Any] = {}
     for name in dict.fromkeys(names):
         try:
-            spec.make_setup(players=players, policies=name, seed=seed, cards=cards, **axes)
+            alone = spec.make_setup(players=players, policies=name, seed=seed, cards=cards, **axes)
         except FairysimError as error:
             if error.where in ("--policy", "policies"):
                 raise FairysimError("--policies", error.message) from None
             raise
+        resolved[name] = alone.policies[0]
+        card_set = alone.cards
     design = tournament_design(len(names), players, seed)
     mixes = design.mixes
     setups, seat_entries = [], []
@@ -281,9 +286,9 @@ def play_tournament(
             setups.append(
                 spec.make_setup(
                     players=players,
-                    policies=",".join(names[e] for e in seated),
+                    policies=[resolved[names[e]] for e in seated],
                     seed=seed,
-                    cards=cards,
+                    cards=card_set,
                     **axes,
                 )
             )

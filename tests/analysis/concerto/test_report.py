@@ -69,6 +69,7 @@ def test_balance_report_content_and_files(balance, tmp_path):
         assert f"concerto-{stem}.svg" in names, stem
 
 
+@pytest.mark.usefixtures("figures_unrendered")
 def test_rankings_are_worded_from_corrected_tests(balance):
     text = text_of(cr.build_report(balance).html())
     group = " group (not separated after correction) "
@@ -93,6 +94,7 @@ def test_figures_are_figures(balance):
     assert all(isinstance(f, Figure) for f in drawn)
 
 
+@pytest.mark.usefixtures("figures_unrendered")
 def test_the_contest_cards_fixed_by_seat_in_the_card_effect_section(balance, tmp_path):
     """Each soloist, pianist and harpist card fixed against the card drawn at random (PC3), on
     the same deals: rows per seat index and the spread, worded from the corrected intervals."""

@@ -25,6 +25,7 @@ def study():
     return solo_study(games=400, seed=3, lookahead_games=40, policies=policies)
 
 
+@pytest.mark.usefixtures("figures_unrendered")
 def test_solo_report_states_provisional_games_seed_version_and_command(study):
     page = sr.build_report(study).html()
     text = text_of(page)
@@ -67,6 +68,7 @@ def test_figures_are_figures(study):
     assert all(isinstance(f, Figure) for f in figures)
 
 
+@pytest.mark.usefixtures("figures_unrendered")
 def test_another_card_file_is_named_and_in_the_command(tmp_path):
     final = tmp_path / "final.toml"
     final.write_text(DEFAULT_CARDS.read_text().replace("provisional = true", "provisional = false"))
@@ -77,6 +79,7 @@ def test_another_card_file_is_named_and_in_the_command(tmp_path):
     assert str(final) in text
 
 
+@pytest.mark.usefixtures("figures_unrendered")
 @pytest.mark.parametrize(("lift", "words"), [(0.15, "beats the best heuristic."),
                                              (0.0, "is not shown to beat it.")])  # fmt: skip
 def test_the_page_says_whether_the_search_player_beats_the_best_heuristic(study, lift, words):

@@ -93,6 +93,7 @@ def test_tables_and_figures_are_files(written, study):
     assert [p.name for p in folder.iterdir() if p.name.endswith(".tmp")] == []
 
 
+@pytest.mark.usefixtures("figures_unrendered")
 def test_no_strongest_card_and_not_significant_when_the_tests_say_so(study):
     pooled = study.cards_pooled.copy()
     pooled["low"], pooled["high"] = pooled["lift"] - 0.5, pooled["lift"] + 0.5
@@ -105,6 +106,7 @@ def test_no_strongest_card_and_not_significant_when_the_tests_say_so(study):
     assert text.count("not significant") >= len(pooled)
 
 
+@pytest.mark.usefixtures("figures_unrendered")
 def test_a_court_effect_that_fails_holm_is_not_significant(study):
     effects = study.court_effects.copy()
     effects["p_adjusted"], effects["significant"] = 0.5, False
@@ -118,6 +120,7 @@ def test_a_court_effect_that_fails_holm_is_not_significant(study):
         fr.build_report(replace(study, court_effects=effects))
 
 
+@pytest.mark.usefixtures("figures_unrendered")
 def test_write_report_end_to_end(tmp_path):
     calls = []
     out = tmp_path / "new" / "folder"
@@ -174,6 +177,7 @@ def test_write_report_end_to_end(tmp_path):
     assert f"greedy: the explorer wins {100 * greedy['explorer_share']:.2f}%" in text
 
 
+@pytest.mark.usefixtures("figures_unrendered")
 def test_failure_mid_way_leaves_nothing(tmp_path, monkeypatch):
     def broken(_study, *_measure):
         raise RuntimeError("figure failed")
@@ -194,6 +198,7 @@ def test_failure_mid_way_leaves_nothing(tmp_path, monkeypatch):
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.usefixtures("figures_unrendered")
 def test_failure_while_writing_keeps_the_old_report(tmp_path, monkeypatch, study):
     old = tmp_path / "fairyland-report.html"
     old.write_text("old report")
@@ -216,6 +221,7 @@ def test_failure_while_writing_keeps_the_old_report(tmp_path, monkeypatch, study
     ]
 
 
+@pytest.mark.usefixtures("figures_unrendered")
 def test_the_command_line_writes_the_report(tmp_path):
     result = runner.invoke(
         app,
@@ -253,6 +259,7 @@ def test_bad_input_is_one_line_exit_2(tmp_path, args, option):
     assert not (tmp_path / "r" / "fairyland-report.html").exists()
 
 
+@pytest.mark.usefixtures("figures_unrendered")
 def test_a_card_type_without_lift_is_ranked_last_and_never_named(study):
     # a variant card file without unicorns: nobody collects one, so it has no lift
     pooled = study.cards_pooled.copy()

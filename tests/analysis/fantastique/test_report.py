@@ -76,6 +76,7 @@ def test_tables_and_figures_are_files(written, strength):
     assert leftovers == []
 
 
+@pytest.mark.usefixtures("figures_unrendered")
 def test_not_significant_is_said_plainly(strength):
     fake = strength.fan_differences.copy()
     fake["low"], fake["high"], fake["significant"] = -0.01, 0.01, False
@@ -98,6 +99,7 @@ def _ranking_with(strength, strengths, groups):
     return r
 
 
+@pytest.mark.usefixtures("figures_unrendered")
 def test_strongest_only_when_the_correction_separates_the_leader(strength):
     tied = fr._ranking_sentence(_ranking_with(strength, [0.3, 0.29, 0.1], [1, 1, 2]))
     assert "top group: II, I" in tied and "strongest" not in tied
@@ -154,6 +156,7 @@ def test_write_report_end_to_end(tmp_path):
         assert "Every one of the 15 fan comparisons keeps its verdict under balancer" in text
 
 
+@pytest.mark.usefixtures("figures_unrendered")
 def test_failure_mid_way_leaves_no_partial_report(tmp_path, monkeypatch):
     def broken(_strength):
         raise RuntimeError("figure failed")
@@ -167,11 +170,13 @@ def test_failure_mid_way_leaves_no_partial_report(tmp_path, monkeypatch):
             players=(2,),
             card_games=50,
             ladder_games=100,
+            search_games=0,
             heuristic_games=50,
         )
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.usefixtures("figures_unrendered")
 def test_failure_while_writing_keeps_the_old_report(tmp_path, monkeypatch, strength):
     old = tmp_path / "fantastique-report.html"
     old.write_text("old report")
@@ -194,6 +199,7 @@ def test_failure_while_writing_keeps_the_old_report(tmp_path, monkeypatch, stren
     ]
 
 
+@pytest.mark.usefixtures("figures_unrendered")
 def test_another_card_file_is_in_the_command(strength):
     meta = {**strength.meta, "cards": "variant.toml"}
     variant = type(strength)(**{**strength.__dict__, "meta": meta})
@@ -201,6 +207,7 @@ def test_another_card_file_is_in_the_command(strength):
     assert f"fairysim report fantastique --games {GAMES} --seed {SEED} --cards variant.toml" in html
 
 
+@pytest.mark.usefixtures("figures_unrendered")
 def test_the_replay_commands_on_the_page_replay_the_study_games(strength):
     import shlex
 
@@ -218,6 +225,7 @@ def test_the_replay_commands_on_the_page_replay_the_study_games(strength):
     assert widest["kind"] == "widest margin" and f"--game {int(widest['game'])}" in commands[-1]
 
 
+@pytest.mark.usefixtures("figures_unrendered")
 def test_the_report_takes_a_baseline_policy_and_a_card_file_from_the_command_line(tmp_path):
     from typer.testing import CliRunner
 
@@ -242,6 +250,7 @@ def test_the_report_takes_a_baseline_policy_and_a_card_file_from_the_command_lin
     assert "fantastique-fan_check.csv" in page
 
 
+@pytest.mark.usefixtures("figures_unrendered")
 def test_a_fan_pair_the_other_policy_ranks_the_other_way_is_turned():
     from fairysim.analysis.fantastique.check import oriented
 
@@ -264,6 +273,7 @@ def test_a_fan_pair_the_other_policy_ranks_the_other_way_is_turned():
     assert out["significant"].tolist() == [True, False]
 
 
+@pytest.mark.usefixtures("figures_unrendered")
 def test_the_fan_section_warns_where_balancer_changes_a_verdict(strength):
     from fairysim.analysis.heuristic_check import HeuristicCheck, compare_verdicts
 
