@@ -183,7 +183,7 @@ def figures_unrendered(monkeypatch):
     """Report figures built but not drawn: each is still made from its data (its labels, its
     checks), then kept as a 1-pixel PNG and an empty SVG. For tests of a page's words and files,
     where drawing is most of a small report's time (about 0.2 s a figure, its PNG and SVG, and a
-    report has six to a dozen); every report's figures are also tested drawn (its written page,
+    report has five to a dozen); every report's figures are also tested drawn (its written page,
     ``tests/analysis/test_report_figures.py``, the browser test)."""
     import io
 
