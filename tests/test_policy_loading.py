@@ -23,6 +23,7 @@ from fairysim.sim.policy import (
     Policy,
     WeightRange,
     load_user_policy,
+    policies_resolved_once,
     resolve_policies,
 )
 
@@ -341,3 +342,26 @@ def test_a_path_to_a_builtins_function_is_that_builtin():
         "fairysim.sim.concerto.policies:lookahead_policy", 1, CONCERTO_POLICIES
     )
     assert seat is CONCERTO_POLICIES["lookahead"]
+
+
+# --- Resolved once within an analysis ---------------------------------------------------------
+
+
+def test_a_user_policy_resolves_once_per_analysis_and_a_redefinition_in_the_next(module):
+    """An analysis call (a tournament, a comparison, a card study) resolves each ``module:function``
+    once however many setups name it; the next call compiles it afresh, so a function redefined
+    between calls (a notebook cell run again) is what it plays."""
+    name = module(f"def pick({SIGNATURE}):\n    return 1\n")
+    spec = f"{name}:pick"
+    with policies_resolved_once():
+        first = resolve_policies(spec, 2, FANTASTIQUE_POLICIES)
+        again = resolve_policies([spec, "greedy"], 2, FANTASTIQUE_POLICIES)
+        with policies_resolved_once():  # nested: the outermost scope's
+            inner = resolve_policies(spec, 1, FANTASTIQUE_POLICIES)
+    assert first[0] is first[1] is again[0] is inner[0]
+    assert sample_call(first[0].function) == 1
+    assert resolve_policies(spec, 1, FANTASTIQUE_POLICIES)[0] is not first[0]  # outside: per call
+    exec(f"def pick({SIGNATURE}):\n    return 2\n", vars(sys.modules[name]))
+    with policies_resolved_once():
+        redefined = resolve_policies(spec, 1, FANTASTIQUE_POLICIES)
+    assert sample_call(redefined[0].function) == 2

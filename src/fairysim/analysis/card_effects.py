@@ -35,6 +35,7 @@ from scipy import stats as sps
 from fairysim.errors import FairysimError
 from fairysim.sim.batch import DEFAULT_CHUNK_GAMES, Progress, check_games, join_chunks
 from fairysim.sim.game import CardEffects, GameSpec, get_game, load_entry
+from fairysim.sim.policy import policies_resolved_once
 
 from .corrections import correct_family, with_correction
 from .ranking import ranked_groups
@@ -136,6 +137,7 @@ def _verdict(row: Any, stronger: str, weaker: str) -> str:
     return stronger if row.effect > 0 else weaker
 
 
+@policies_resolved_once()
 def card_effects(
     game: str | GameSpec,
     *,

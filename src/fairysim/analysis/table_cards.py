@@ -31,6 +31,7 @@ import pandas as pd
 from fairysim.errors import FairysimError
 from fairysim.sim.batch import Progress, check_games
 from fairysim.sim.game import GameSpec, TableCards, get_game, load_entry
+from fairysim.sim.policy import policies_resolved_once
 
 from .corrections import with_correction
 from .what_if import LENGTH, POOLED, POSITION, SPREAD, compare
@@ -66,6 +67,7 @@ class TableCardStudy:
     meta: dict[str, Any]
 
 
+@policies_resolved_once()
 def table_card_studies(game: str | GameSpec, *, games: int, **options: Any) -> list[TableCardStudy]:
     """:func:`table_card_study` of every :class:`~fairysim.sim.game.TableCards` the game
     declares (none: an empty list), each on its ``games_share`` of ``games`` (a report's
@@ -80,6 +82,7 @@ def table_card_studies(game: str | GameSpec, *, games: int, **options: Any) -> l
     ]
 
 
+@policies_resolved_once()
 def table_card_study(
     game: str | GameSpec,
     declared: TableCards | None = None,

@@ -71,6 +71,7 @@ from fairysim.analysis.turn_order import positions_of_arrays
 from fairysim.errors import FairysimError
 from fairysim.sim.batch import DEFAULT_CHUNK_GAMES, run_metadata
 from fairysim.sim.game import GameSpec, get_game
+from fairysim.sim.policy import policies_resolved_once
 
 T = TypeVar("T")
 
@@ -195,6 +196,7 @@ def widest_half_width(matrix: pd.DataFrame) -> float:
     return float(np.nanmax(half.to_numpy())) if np.isfinite(half).any() else 0.0
 
 
+@policies_resolved_once()
 def play_tournament(
     game: str | GameSpec,
     *,
@@ -263,19 +265,14 @@ def play_tournament(
         if not on_dask:
             raise FairysimError("--task-games", "sizes Dask tasks: give --scheduler or --workers")
     # Each policy alone at every seat: an unknown name or a bad user policy fails here, before
-    # the first game, naming the tournament's option. What it resolves (a user policy checked
-    # and compiled, the card file read) is seated in every mix: resolved per mix, a user policy
-    # would compile again for each (mix, rotation).
-    resolved: dict[str, Any] = {}
+    # the first game, naming the tournament's option.
     for name in dict.fromkeys(names):
         try:
-            alone = spec.make_setup(players=players, policies=name, seed=seed, cards=cards, **axes)
+            spec.make_setup(players=players, policies=name, seed=seed, cards=cards, **axes)
         except FairysimError as error:
             if error.where in ("--policy", "policies"):
                 raise FairysimError("--policies", error.message) from None
             raise
-        resolved[name] = alone.policies[0]
-        card_set = alone.cards
     design = tournament_design(len(names), players, seed)
     mixes = design.mixes
     setups, seat_entries = [], []
@@ -286,9 +283,9 @@ def play_tournament(
             setups.append(
                 spec.make_setup(
                     players=players,
-                    policies=[resolved[names[e]] for e in seated],
+                    policies=",".join(names[e] for e in seated),
                     seed=seed,
-                    cards=card_set,
+                    cards=cards,
                     **axes,
                 )
             )

@@ -41,6 +41,7 @@ from scipy import stats as sps
 from fairysim.errors import FairysimError
 from fairysim.sim.batch import DEFAULT_CHUNK_GAMES, Progress, check_games
 from fairysim.sim.game import GameSpec, get_game
+from fairysim.sim.policy import policies_resolved_once
 
 from .precision import StudyPrecision, check_precision, study_to_precision
 from .stats import multipletests
@@ -227,6 +228,7 @@ def verdict(row: Any) -> str:
     return word
 
 
+@policies_resolved_once()
 def compare(
     game: str | GameSpec,
     *,
@@ -367,6 +369,7 @@ def share_half_width(result: Comparison) -> float:
     return float(np.nanmax((shares["high"] - shares["low"]) / 2))
 
 
+@policies_resolved_once()
 def compare_to_precision(
     game: str | GameSpec,
     *,

@@ -37,7 +37,9 @@ import sys
 import threading
 import types as pytypes
 import warnings
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -573,6 +575,30 @@ def _jitted_callees(statements: list[ir.Stmt]) -> list:
     return [f for f in found if isinstance(f, nb.core.registry.CPUDispatcher)]
 
 
+_RESOLVED_ONCE: ContextVar[dict[tuple[str, int], Policy] | None] = ContextVar(
+    "fairysim_policies_resolved_once", default=None
+)
+"""The ``module:function`` policies resolved within :func:`policies_resolved_once`, by spec and
+registry; None outside it."""
+
+
+@contextmanager
+def policies_resolved_once() -> Iterator[None]:
+    """Within it, each ``module:function`` policy is checked and compiled once, however many
+    setups name it (a tournament's (mix, rotation)s, a comparison's arms, a study's player
+    counts); resolved per setup, a user policy compiled again for each. An analysis call opens
+    its own, so a policy redefined between calls (a notebook cell run again) is compiled afresh
+    by the next call; a nested one shares the outermost's."""
+    if _RESOLVED_ONCE.get() is not None:
+        yield
+        return
+    token = _RESOLVED_ONCE.set({})
+    try:
+        yield
+    finally:
+        _RESOLVED_ONCE.reset(token)
+
+
 def resolve_policies(
     policies: str | Policy | Sequence[str | Policy],
     players: int,
@@ -614,7 +640,8 @@ def resolve_policies(
             option, f"gave {len(items)} policies for {players} players; give 1 or {players}"
         )
     resolved: list[Policy] = []
-    cache: dict[str, Policy] = {}
+    shared = _RESOLVED_ONCE.get()
+    cache: dict[tuple[str, int], Policy] = {} if shared is None else shared
     for item in items:
         if isinstance(item, Policy):
             resolved.append(_checked_builtin_id(item, registry))
@@ -623,13 +650,14 @@ def resolve_policies(
         elif item in registry:
             resolved.append(registry[item])
         elif ":" in item:
-            if item not in cache:
+            key = (item, id(registry))
+            if key not in cache:
                 module, function = _import_function(item, option)
                 # A path to a built-in's own function is that built-in, so that whatever a game
                 # or one of its forms allows or refuses by name it allows or refuses here too.
                 named = _builtin_of(function, registry)
-                cache[item] = named or _user_policy(module, function, item, option)
-            resolved.append(cache[item])
+                cache[key] = named or _user_policy(module, function, item, option)
+            resolved.append(cache[key])
         else:
             raise FairysimError(
                 option,
