@@ -29,7 +29,7 @@ from pathlib import Path
 # the time, and a test checks what a kernel computes, which the optimization level does not
 # change (no kernel uses fast-math; the saved-run tests compare with files written at -O3). Users'
 # runs and ``fairysim bench`` compile at numba's default -O3, in a cache folder of their own
-# (fairysim.jit_cache.folder_name). ``NUMBA_OPT=3 pytest`` runs the suite as users' runs compile.
+# (fairysim.jit.cache.folder_name). ``NUMBA_OPT=3 pytest`` runs the suite as users' runs compile.
 os.environ.setdefault("NUMBA_OPT", "1")
 if "numba" in sys.modules:  # imported by pytest for a warning filter of pyproject.toml's
     from numba.core import config as numba_config
@@ -40,7 +40,7 @@ import highcard.spec  # noqa: F401  (registers the game)
 import pytest
 
 # The warm-up below compiles every kernel ahead of the tests; a report's background compile of
-# its search player (fairysim.compile_ahead) would only load it again beside them.
+# its search player (fairysim.jit.ahead) would only load it again beside them.
 os.environ.setdefault("FAIRYSIM_COMPILE_AHEAD", "0")
 
 TESTS = Path(__file__).resolve().parent
@@ -189,7 +189,7 @@ def figures_unrendered(monkeypatch):
 
     from PIL import Image
 
-    from fairysim.analysis import page
+    from fairysim.analysis.report import page
 
     pixel = io.BytesIO()
     Image.new("RGB", (1, 1), "white").save(pixel, format="PNG")

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from fairysim.errors import IllegalChoiceError
+from fairysim.runtime.errors import IllegalChoiceError
 from fairysim.sim.batch import (
     ERROR_RECORD,
     ERROR_ROW,

@@ -15,7 +15,7 @@ from fairysim.bench import (
     select_cases,
     time_runs,
 )
-from fairysim.errors import FairysimError
+from fairysim.runtime.errors import FairysimError
 
 
 def recording_case(label: str = "toy") -> tuple[BenchCase, list[tuple[str, int]]]:

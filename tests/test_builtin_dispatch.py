@@ -17,7 +17,7 @@ import textwrap
 import numpy as np
 import pytest
 
-from fairysim.errors import UNKNOWN_BUILTIN, FairysimError, IllegalChoiceError
+from fairysim.runtime.errors import UNKNOWN_BUILTIN, FairysimError, IllegalChoiceError
 from fairysim.sim.dispatch import builtin_table
 from fairysim.sim.policy import builtin, resolve_policies, seat_functions, seat_policies
 from fairysim.sim.run import simulate

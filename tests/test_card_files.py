@@ -20,7 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from fairysim.errors import CardFileError
+from fairysim.runtime.errors import CardFileError
 from fairysim.sim.concerto import cards as concerto_cards
 from fairysim.sim.datafile import MAX_CARD_FILE_BYTES
 from fairysim.sim.fairyland import cards as fairyland_cards

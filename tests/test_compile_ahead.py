@@ -1,4 +1,4 @@
-"""The search player's kernel compiled in the background of a report (fairysim.compile_ahead)."""
+"""The search player's kernel compiled in the background of a report (fairysim.jit.ahead)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import time
 
 import pytest
 
-from fairysim import compile_ahead
-from fairysim.analysis.studies import search_ahead
+from fairysim.analysis.studies.base import search_ahead
+from fairysim.jit import ahead as compile_ahead
 from fairysim.sim.game import get_game
 
 
@@ -95,7 +95,7 @@ def test_a_report_compiles_its_search_ahead_only_when_it_plays_it(
 
 def test_the_warm_module_refuses_a_search_without_player_counts():
     done = subprocess.run(
-        [sys.executable, "-m", "fairysim.warm", "--search", "fantastique"],
+        [sys.executable, "-m", "fairysim.jit.warm", "--search", "fantastique"],
         capture_output=True,
         text=True,
         check=False,

@@ -1,5 +1,5 @@
 """Compiling as a user meets it (issue 25): the notice on stderr while numba compiles a game's
-kernels (fairysim.compile_notice), ``fairysim compile`` and ``fairysim bench --compile``."""
+kernels (fairysim.jit.notice), ``fairysim compile`` and ``fairysim bench --compile``."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ from types import SimpleNamespace
 import pytest
 from typer.testing import CliRunner
 
-from fairysim import compile_notice
 from fairysim.cli import app
+from fairysim.jit import notice as compile_notice
 from fairysim.sim.game import GAMES, get_game
 
 runner = CliRunner(env={"COLUMNS": "200"})

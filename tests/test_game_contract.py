@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import fairysim
-from fairysim.errors import FairysimError
+from fairysim.runtime.errors import FairysimError
 from fairysim.sim.batch import SCHEMA_VERSION, join_chunks
 from fairysim.sim.game import GameSetup, games
 from fairysim.sim.run import simulate

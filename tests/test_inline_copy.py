@@ -1,5 +1,5 @@
-"""Numba's inliner copies each callee with one memo (:mod:`fairysim.inline_copy`): the blocks of a
-copied callee share one scope, and the inlined code computes what the plain functions do (its
+"""Numba's inliner copies each callee with one memo (:mod:`fairysim.jit.inline_copy`): the blocks of
+a copied callee share one scope, and the inlined code computes what the plain functions do (its
 switch: ``test_numba_switches.py``). That the engines play the same games compiled this way is the
 reference-equivalence and saved-run tests' (they compile with it)."""
 
@@ -11,7 +11,7 @@ import pytest
 from numba.core import inline_closurecall
 
 import fairysim.sim  # noqa: F401  (installs the copy)
-from fairysim import inline_copy
+from fairysim.jit import inline_copy
 
 
 def branchy(x):

@@ -11,7 +11,7 @@ from pathlib import Path
 import numba
 import pytest
 
-from fairysim import jit_cache
+from fairysim.jit import cache as jit_cache
 from fairysim.sim.concerto import engine as concerto_engine
 from fairysim.sim.fantastique import engine as fantastique_engine
 

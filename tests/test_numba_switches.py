@@ -1,5 +1,5 @@
-"""fairysim's two changes to numba's compiler (:mod:`fairysim.inline_copy`,
-:mod:`fairysim.plain_call_types`) are installed with the engines, and each one's switch leaves
+"""fairysim's two changes to numba's compiler (:mod:`fairysim.jit.inline_copy`,
+:mod:`fairysim.jit.plain_call_types`) are installed with the engines, and each one's switch leaves
 numba as it is."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from fairysim import inline_copy, plain_call_types
+from fairysim.jit import inline_copy, plain_call_types
 
 
 @pytest.mark.parametrize("module", [inline_copy, plain_call_types], ids=lambda m: m.__name__)

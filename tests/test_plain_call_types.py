@@ -1,5 +1,5 @@
 """Calls between fairysim's kernels are typed by their arguments' plain types
-(:mod:`fairysim.plain_call_types`): a constant argument compiles no callee of its own, functions
+(:mod:`fairysim.jit.plain_call_types`): a constant argument compiles no callee of its own, functions
 outside fairysim keep numba's literal typing, and what the kernels compute is unchanged (the
 switch: ``test_numba_switches.py``). That the engines play the same games compiled this way is the
 reference-equivalence and saved-run tests' (they compile with it)."""
@@ -12,7 +12,7 @@ import pytest
 from numba import types
 
 import fairysim.sim.fairyland  # noqa: F401  (installs the plain typing; asks for it)
-from fairysim import plain_call_types
+from fairysim.jit import plain_call_types
 
 
 def offset(values, k):

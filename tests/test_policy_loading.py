@@ -13,7 +13,7 @@ import textwrap
 import numpy as np
 import pytest
 
-from fairysim.errors import POLICY_RAISED, FairysimError
+from fairysim.runtime.errors import POLICY_RAISED, FairysimError
 from fairysim.sim.concerto.policies import MAX_ROLLOUTS
 from fairysim.sim.concerto.policies import POLICIES as CONCERTO_POLICIES
 from fairysim.sim.fantastique.policies import POLICIES as FANTASTIQUE_POLICIES

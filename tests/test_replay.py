@@ -13,7 +13,7 @@ import dataclasses
 import numpy as np
 import pytest
 
-from fairysim.analysis.replay import DECISION_MARK, html_page, narrator, replay
+from fairysim.analysis.report.replay import DECISION_MARK, html_page, narrator, replay
 from fairysim.sim.game import games
 from fairysim.sim.run import simulate
 

@@ -14,7 +14,7 @@ import numba as nb
 import numpy as np
 import pytest
 
-from fairysim.errors import FairysimError
+from fairysim.runtime.errors import FairysimError
 from fairysim.sim.policy import builtin, weight
 from fairysim.sim.rng import RNG_COUNTER, new_stream, uniform
 from fairysim.sim.search import (

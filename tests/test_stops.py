@@ -1,4 +1,4 @@
-"""A Ctrl-C or SIGTERM that Python drops is raised again between chunks (fairysim.stops)."""
+"""A Ctrl-C or SIGTERM that Python drops is raised again between chunks (fairysim.runtime.stops)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import weakref
 import numpy as np
 import pytest
 
+from fairysim.runtime.stops import Stopped, check, stops_noted
 from fairysim.sim.batch import run_chunks
-from fairysim.stops import Stopped, check, stops_noted
 
 
 class Token:

@@ -17,7 +17,7 @@ import pytest
 
 import fairysim
 from fairysim import sweep
-from fairysim.errors import FairysimError
+from fairysim.runtime.errors import FairysimError
 from fairysim.sim import concerto
 from fairysim.sim.concerto.cards import DEFAULT_CARDS as CONCERTO_CARDS
 from fairysim.sim.fairyland.cards import DEFAULT_COURT as FAIRYLAND_COURT
@@ -90,7 +90,7 @@ def test_a_fixed_sweep_reports_turn_positions_corrected_as_simulate_does(finishe
     starter, F1), the numbers of simulate_summary by turn, one Holm family at 95% a cell, as
     simulate's table; the mixed lineup of
     test_a_mixed_lineup_cell_is_played_on_every_rotation_of_its_seats is rotated."""
-    from fairysim.analysis.precision import corrected_shares
+    from fairysim.stats.precision import corrected_shares
 
     out, summary = finished
     shares = summary.attrs["fairysim"]["shares"]
@@ -111,8 +111,8 @@ def test_a_fixed_sweep_reports_turn_positions_corrected_as_simulate_does(finishe
 def rotated_expected(players, lineup, games, seed, **axes):
     """The toy game's rotated lineup as simulate plays it (every rotation of its seats on deals
     0 .. games - 1), with its rows corrected as simulate's table corrects them."""
-    from fairysim.analysis.precision import corrected_shares
-    from fairysim.analysis.rotation import rotated_summary
+    from fairysim.sim.rotation import rotated_summary
+    from fairysim.stats.precision import corrected_shares
 
     spec = get_game("highcard")
     setup = spec.make_setup(players=players, policies=lineup, seed=seed, **axes)
@@ -740,9 +740,9 @@ def watched_of(summaries) -> pd.DataFrame:
 
 
 def test_each_precision_cell_stops_at_its_own_first_look_precise_enough(precise):
-    from fairysim.analysis.precision import StoppingRule, corrected_shares
-    from fairysim.analysis.rotation import rotated_summary
+    from fairysim.sim.rotation import rotated_summary
     from fairysim.sim.run import simulate_summary as summary_of
+    from fairysim.stats.precision import StoppingRule, corrected_shares
 
     _, summaries = precise
     watched = watched_of(summaries)
@@ -785,7 +785,7 @@ def test_each_precision_cell_stops_at_its_own_first_look_precise_enough(precise)
 
 
 def interval_agrees(rows):
-    from fairysim.analysis.corrections import interval_agrees as agrees
+    from fairysim.stats.corrections import interval_agrees as agrees
 
     return agrees(rows)
 

@@ -12,9 +12,9 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
-from fairysim.analysis import tournament as tm
+from fairysim.analysis.tournament import play as tm
 from fairysim.cli import app
-from fairysim.errors import FairysimError
+from fairysim.runtime.errors import FairysimError
 
 TOURNAMENT = {"policies": "stand,redraw-low,coin", "players": 3, "seed": 6}
 GAMES = 500

@@ -7,7 +7,7 @@ cache at this source tree before any kernel is defined.
 
 from importlib.metadata import PackageNotFoundError, version
 
-from fairysim.environment import check_environment
+from fairysim.runtime.environment import check_environment
 
 check_environment()  # before numba is imported: it reads NUMBA_NUM_THREADS once, at import
 

@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from fairysim.errors import FairysimError
+from fairysim.runtime.errors import FairysimError
 from fairysim.sim.game import GameSpec, load_entry
 from fairysim.sim.game import games as all_games
 
@@ -358,7 +358,7 @@ def cold_first_run(spec: GameSpec, label: str, threads: int | None = None) -> di
     temporary folder (``FAIRYSIM_CACHE_DIR``): what a first run costs on a fresh machine.
 
     The child sees this process's ``sys.path``, so it imports the same fairysim and registers
-    the same game (:func:`fairysim.warm.first_run`). The record gains ``cpu_seconds``, the
+    the same game (:func:`fairysim.jit.warm.first_run`). The record gains ``cpu_seconds``, the
     child's CPU time (the one child this process waits for in the meantime).
     """
     with tempfile.TemporaryDirectory(prefix="fairysim-compile-") as cache:
@@ -370,7 +370,7 @@ def cold_first_run(spec: GameSpec, label: str, threads: int | None = None) -> di
         }
         if threads is not None:
             env["NUMBA_NUM_THREADS"] = str(threads)
-        command = [sys.executable, "-m", "fairysim.warm", "--first-run"]
+        command = [sys.executable, "-m", "fairysim.jit.warm", "--first-run"]
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         done = subprocess.run(
             [*command, spec.name, label, spec.package],

@@ -6,12 +6,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from fairysim.analysis.balance import BalanceRows, balance_card
-from fairysim.analysis.corrections import interval_agrees
-from fairysim.analysis.sections import _card_display
+from fairysim.analysis.report.sections import _card_display
+from fairysim.analysis.studies.balance import BalanceRows, balance_card
 from fairysim.sim.concerto.spec import SPEC as CONCERTO
 from fairysim.sim.fairyland.spec import SPEC as FAIRYLAND
 from fairysim.sim.fantastique.spec import SPEC as FANTASTIQUE
+from fairysim.stats.corrections import interval_agrees
 
 PLAYERS = 3
 GAMES = 600

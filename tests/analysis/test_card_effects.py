@@ -1,4 +1,4 @@
-"""Card strength as an effect (fairysim.analysis.card_effects), over the game contract.
+"""Card strength as an effect (fairysim.analysis.studies.card_effects), over the game contract.
 
 The known answer comes from the toy game under tests/highcard: two players each draw one card
 of 1..6 and keep it ("stand"); the higher card wins, a tie splits. A seat holding card v wins
@@ -17,8 +17,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from fairysim.analysis.card_effect_report import card_effect_figure, card_effect_section
-from fairysim.analysis.card_effects import (
+from fairysim.analysis.report.card_effects import card_effect_figure, card_effect_section
+from fairysim.analysis.report.page import Report
+from fairysim.analysis.studies.card_effects import (
     NOT_SHOWN,
     STRONGER,
     WEAKER,
@@ -26,8 +27,7 @@ from fairysim.analysis.card_effects import (
     disagreements,
     verdict_changes,
 )
-from fairysim.analysis.page import Report
-from fairysim.errors import FairysimError
+from fairysim.runtime.errors import FairysimError
 from fairysim.sim.game import get_game
 
 

@@ -6,8 +6,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.stats import norm
 
-from fairysim.analysis.corrections import correct_family, interval_agrees
-from fairysim.analysis.ranking import pairwise_differences, ranked_groups, top_wording
+from fairysim.stats.corrections import correct_family, interval_agrees
+from fairysim.stats.ranking import pairwise_differences, ranked_groups, top_wording
 
 P = np.array([0.01, 0.04, 0.03, 0.005])
 
@@ -94,7 +94,7 @@ def test_a_group_is_named_by_its_word_so_hardest_and_easiest_read_apart():
 
 
 def test_a_listed_group_is_labelled_once():
-    from fairysim.analysis.ranking import group_label
+    from fairysim.stats.ranking import group_label
 
     assert group_label("hardest", ["a"]) == "hardest"
     assert group_label("hardest", ["a", "b"]) == "hardest group (not separated after correction)"

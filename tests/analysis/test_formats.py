@@ -6,7 +6,7 @@ import math
 
 import pandas as pd
 
-from fairysim.analysis.formats import (
+from fairysim.analysis.report.formats import (
     fmt_interval,
     fmt_intervals,
     fmt_percent,

@@ -6,12 +6,12 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from fairysim.analysis.heuristic_check import (
+from fairysim.analysis.report.page import Report
+from fairysim.analysis.studies.heuristic_check import (
     HeuristicCheck,
     check_paragraphs,
     compare_verdicts,
 )
-from fairysim.analysis.page import Report
 
 
 def table(rows):

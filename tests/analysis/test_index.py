@@ -5,10 +5,10 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from fairysim.analysis.balance import BalanceRows, balance_card
-from fairysim.analysis.index import WrittenReport, balance_line, write_index
-from fairysim.analysis.page import Report
-from fairysim.analysis.sections import balance_section, turn_order_section
+from fairysim.analysis.report.index import WrittenReport, balance_line, write_index
+from fairysim.analysis.report.page import Report
+from fairysim.analysis.report.sections import balance_section, turn_order_section
+from fairysim.analysis.studies.balance import BalanceRows, balance_card
 from fairysim.sim.fantastique.spec import SPEC
 
 from .test_balance import constructed_run

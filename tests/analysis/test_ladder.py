@@ -1,4 +1,4 @@
-"""The skill ladder (fairysim.analysis.ladder), over the game contract, on the toy game.
+"""The skill ladder (fairysim.analysis.studies.ladder), over the game contract, on the toy game.
 
 High card has no turn order to speak of: every seat draws one card from the same shoe and the
 seat index is the order, so no rung gives the first seat an edge. Its ladder is coin (keep or
@@ -14,10 +14,10 @@ from html import unescape
 import pandas as pd
 import pytest
 
-from fairysim.analysis.ladder import _warnings, ladder_study
-from fairysim.analysis.ladder_report import ladder_figure, ladder_section
-from fairysim.analysis.page import Report
-from fairysim.errors import FairysimError
+from fairysim.analysis.report.ladder import ladder_figure, ladder_section
+from fairysim.analysis.report.page import Report
+from fairysim.analysis.studies.ladder import _warnings, ladder_study
+from fairysim.runtime.errors import FairysimError
 from fairysim.sim.game import get_game
 
 

@@ -8,10 +8,10 @@ import os
 import pandas as pd
 import pytest
 
-from fairysim import files
-from fairysim.analysis.page import Report, atomic_write_text
-from fairysim.analysis.plots import new_figure
-from fairysim.errors import FairysimError
+from fairysim.analysis.report.page import Report, atomic_write_text
+from fairysim.analysis.report.plots import new_figure
+from fairysim.runtime import files
+from fairysim.runtime.errors import FairysimError
 
 
 def test_report_escapes_text_and_keeps_files(tmp_path):
@@ -94,7 +94,7 @@ def test_a_table_whose_interval_disagrees_with_its_verdict_is_refused():
 def test_a_laid_out_figures_svg_keeps_its_layout_and_draws_once(monkeypatch):
     from matplotlib.figure import Figure
 
-    from fairysim.analysis.page import figure_png, figure_svg
+    from fairysim.analysis.report.page import figure_png, figure_svg
 
     fig, (ax,) = new_figure(4, 3)
     ax.barh([f"a long label {i}" for i in range(8)], range(8))

@@ -25,7 +25,6 @@ WIDTH, HEIGHT = 1280, 900
 
 def build_pages(folder: Path) -> list[Path]:
     """One small page of every report."""
-    from fairysim.analysis.card_effects import card_effects
     from fairysim.analysis.concerto import report as concerto
     from fairysim.analysis.concerto import solo_report
     from fairysim.analysis.concerto.solo_study import solo_study
@@ -34,7 +33,8 @@ def build_pages(folder: Path) -> list[Path]:
     from fairysim.analysis.fairyland.study import fairyland_study
     from fairysim.analysis.fantastique import report as fantastique
     from fairysim.analysis.fantastique.study import fan_strength
-    from fairysim.analysis.ladder import ladder_study
+    from fairysim.analysis.studies.card_effects import card_effects
+    from fairysim.analysis.studies.ladder import ladder_study
 
     return [
         fantastique.build_report(

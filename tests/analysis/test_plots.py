@@ -8,8 +8,7 @@ import pandas as pd
 import pytest
 from matplotlib.ticker import PercentFormatter
 
-from fairysim.analysis.corrections import correct_family
-from fairysim.analysis.plots import (
+from fairysim.analysis.report.plots import (
     corrected_intervals,
     facing_ses,
     mean_reference,
@@ -20,6 +19,7 @@ from fairysim.analysis.plots import (
     reference_heatmap,
     repeated_tick_labels,
 )
+from fairysim.stats.corrections import correct_family
 
 
 def _narrow_axis(formatter):

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from fairysim.analysis.precision import look_schedule, run_to_precision
+from fairysim.stats.precision import look_schedule, run_to_precision
 
 
 def bernoulli_player(p, seed, chunk=500):

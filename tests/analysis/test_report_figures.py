@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 from matplotlib.figure import Figure
 
-from fairysim.analysis import page
-from fairysim.analysis.plots import repeated_tick_labels
+from fairysim.analysis.report import page
+from fairysim.analysis.report.plots import repeated_tick_labels
 
 GAMES = 200
 SEED = 7

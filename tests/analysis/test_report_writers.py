@@ -61,7 +61,7 @@ def test_the_report_sizes_itself_and_writes_nothing_on_failure(study_calls, tmp_
     name = request.node.callspec.params["study_calls"]
     _, _, own = WRITERS[name]
     # A report with a default precision plays its first look (1,000 games per run) first.
-    from fairysim.analysis.studies import PRECISION_CAP
+    from fairysim.analysis.studies.base import PRECISION_CAP
     from fairysim.cli.report import reports
 
     first = module.DEFAULT_GAMES

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from fairysim.analysis.stats import (
+from fairysim.stats.estimates import (
     Z_95,
     adjust_p_values,
     chi2_sf,
@@ -291,8 +291,8 @@ def test_lead_changes_needs_trace():
 
 def test_the_trace_prefix_is_the_one_the_frames_game_declares():
     """Shared code names no game's columns: the prefix comes from the game's spec."""
-    from fairysim.analysis import stats
     from fairysim.sim.game import games
+    from fairysim.stats import estimates as stats
 
     assert not hasattr(stats, "TRACE_PREFIX")
     declared = {name: spec.trace_prefix for name, spec in games().items()}
@@ -378,7 +378,7 @@ def test_flag_difference_clusters_by_group():
 def test_multipletests_is_statsmodels_less_its_garbage_collection(monkeypatch, method):
     from statsmodels.stats.multitest import multipletests as statsmodels_multipletests
 
-    from fairysim.analysis.stats import multipletests
+    from fairysim.stats.estimates import multipletests
 
     collections: list[int] = []
 

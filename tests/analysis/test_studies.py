@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from fairysim.analysis.studies import ProgressTracker, check_player_counts, load_card_set
-from fairysim.errors import FairysimError
+from fairysim.analysis.studies.base import ProgressTracker, check_player_counts, load_card_set
+from fairysim.runtime.errors import FairysimError
 from fairysim.sim.concerto import ConcertoCards, load_cards
 from fairysim.sim.concerto.cards import DEFAULT_CARDS
 

@@ -1,4 +1,4 @@
-"""The table-card study (:mod:`fairysim.analysis.table_cards`) and its report subsection.
+"""The table-card study (:mod:`fairysim.analysis.studies.table_cards`) and its report subsection.
 
 The known answer comes from the toy game under tests/highcard: two players each draw one card
 of 1..6, seat 0 redraws a card below 5 once, seat 1 keeps its card; a removed value is skipped
@@ -14,10 +14,10 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from fairysim.analysis.page import Report
-from fairysim.analysis.table_cards import NOT_SHOWN, table_card_study
-from fairysim.analysis.table_cards_report import table_card_subsection
-from fairysim.errors import FairysimError
+from fairysim.analysis.report.page import Report
+from fairysim.analysis.report.table_cards import table_card_subsection
+from fairysim.analysis.studies.table_cards import NOT_SHOWN, table_card_study
+from fairysim.runtime.errors import FairysimError
 from fairysim.sim.game import get_game
 
 LINEUP = ["redraw-low", "stand"]

@@ -10,10 +10,11 @@ from math import comb
 import numpy as np
 import pytest
 
-from fairysim.analysis import tournament as tm
-from fairysim.errors import FairysimError
+from fairysim.analysis.tournament import play as tm
+from fairysim.runtime.errors import FairysimError
 from fairysim.sim import policy as policy_module
 from fairysim.sim.game import get_game
+from fairysim.sim.rotation import entry_labels
 
 
 def test_mixes_are_every_multiset_with_two_distinct_entries():
@@ -25,7 +26,7 @@ def test_mixes_are_every_multiset_with_two_distinct_entries():
 
 
 def test_entry_labels_tell_copies_apart():
-    assert tm.entry_labels(["greedy", "random", "greedy"]) == ("greedy", "random", "greedy#2")
+    assert entry_labels(["greedy", "random", "greedy"]) == ("greedy", "random", "greedy#2")
 
 
 @pytest.fixture(scope="module")

@@ -4,7 +4,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from fairysim.analysis.turn_order import turn_advantage, turn_positions
+from fairysim.stats.turn_order import turn_advantage, turn_positions
 
 
 def constructed(games, players, starter_wins, rng, source):

@@ -15,8 +15,8 @@ import pytest
 from scipy import stats as sps
 
 from fairysim.analysis import compare
-from fairysim.analysis.what_if import correct, paired_row, positions
-from fairysim.errors import FairysimError
+from fairysim.analysis.studies.what_if import correct, paired_row, positions
+from fairysim.runtime.errors import FairysimError
 from fairysim.sim.game import games, get_game
 from fairysim.sim.run import simulate
 
@@ -189,7 +189,7 @@ def test_every_game_declares_columns_its_rows_carry(name):
 
 def test_a_run_to_precision_stops_at_the_first_look_narrow_enough_and_equals_a_fixed_run():
     from fairysim.analysis import compare_to_precision
-    from fairysim.analysis.what_if import ALPHA, share_half_width
+    from fairysim.analysis.studies.what_if import ALPHA, share_half_width
 
     options = dict(baseline={}, variants=[{"fan": "III"}], players=3, seed=4)
     # 1,000 games give a half-width of a few points: 0.04 is reached at a later look.

@@ -20,16 +20,16 @@ import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner
 
-import fairysim.files
+import fairysim.runtime.files
 from fairysim.cli import app
 from fairysim.cli import bench as bench_cli
-from fairysim.files import PARQUET_ROW_GROUP_ROWS
+from fairysim.runtime.files import PARQUET_ROW_GROUP_ROWS
 from fairysim.sim.batch import MAX_CHUNK_GAMES
 from fairysim.sim.fairyland.cards import DEFAULT_COURT
 
 runner = CliRunner(env={"COLUMNS": "200"})
 
-SRC = Path(fairysim.files.__file__).resolve().parents[1]
+SRC = Path(fairysim.runtime.files.__file__).resolve().parents[1]
 
 
 def one_line(text: str, start: str) -> str:
@@ -70,7 +70,7 @@ def full_disk_for(monkeypatch, name_part: str) -> None:
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
         real_fsync(fd)
 
-    monkeypatch.setattr(fairysim.files.os, "fsync", fsync)
+    monkeypatch.setattr(fairysim.runtime.files.os, "fsync", fsync)
 
 
 def fairysim_process(*args: str, env: dict[str, str] | None = None, **kw) -> subprocess.Popen:
@@ -112,7 +112,7 @@ def test_a_full_disk_during_a_sweep_is_one_line_and_leaves_no_temp_file(tmp_path
 
 @needs_proc
 def test_a_full_disk_during_a_report_keeps_the_old_report(tmp_path, monkeypatch):
-    from fairysim.analysis.page import Report
+    from fairysim.analysis.report.page import Report
 
     def write_report(
         out_dir, games=10, seed=1, players=(2,), threads=None, progress=None, **options

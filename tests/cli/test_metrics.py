@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from typer.testing import CliRunner
 
-from fairysim.analysis.balance import BalanceRows, balance_card
+from fairysim.analysis.studies.balance import BalanceRows, balance_card
 from fairysim.cli import app
 from fairysim.sim.fantastique import simulate
 from fairysim.sim.fantastique.spec import SPEC

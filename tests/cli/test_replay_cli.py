@@ -9,7 +9,7 @@ import sys
 import pytest
 from typer.testing import CliRunner
 
-from fairysim.analysis.replay import DECISION_MARK, replay
+from fairysim.analysis.report.replay import DECISION_MARK, replay
 from fairysim.cli import app
 from fairysim.sim.game import games
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from typer.testing import CliRunner
 
-from fairysim.analysis.precision import look_schedule, study_to_precision
-from fairysim.analysis.studies import PRECISION_CAP, play_study
+from fairysim.analysis.studies.base import PRECISION_CAP, play_study
 from fairysim.cli import app
 from fairysim.sim.game import get_game
+from fairysim.stats.precision import look_schedule, study_to_precision
 
 RUNNER = CliRunner()
 

@@ -84,7 +84,7 @@ def table_rows(output: str) -> list[dict]:
 
 
 def plain_wilson_half_width(share: float, games: int) -> float:
-    from fairysim.analysis.stats import wilson_interval
+    from fairysim.stats.estimates import wilson_interval
 
     low, high = wilson_interval(share * games, games)
     return float(high - low) / 2
@@ -119,7 +119,7 @@ def test_the_table_is_one_corrected_family_whose_intervals_and_verdicts_agree(ar
 def test_corrected_intervals_are_wider_than_plain_ones_and_widen_with_more_rows():
     import pandas as pd
 
-    from fairysim.analysis.precision import corrected_shares
+    from fairysim.stats.precision import corrected_shares
 
     def widths(seats: int, alpha: float = 0.05) -> pd.Series:
         rows = pd.DataFrame({"games": [4000] * seats, "wins": [4000 / seats] * seats})

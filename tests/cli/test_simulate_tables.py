@@ -234,8 +234,8 @@ def test_the_interval_is_clustered_by_deal(tmp_path):
     import numpy as np
     import statsmodels.api as sm
 
-    from fairysim.analysis.rotation import rotated_summary
     from fairysim.sim.batch import read_results
+    from fairysim.sim.rotation import rotated_summary
 
     spec = get_game("highcard", "game")
     setup = spec.make_setup(players=3, policies="stand,redraw-low,coin", deck="short", seed=2)

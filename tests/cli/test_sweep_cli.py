@@ -45,8 +45,8 @@ def assert_printed_rows_are_the_files(out, output: str, rows: int) -> None:
     """Every printed row is shares.parquet's: its win share, corrected interval and verdict,
     which agree (the verdict is "-" exactly where the interval holds the fair share); and
     summary.parquet's lineup seats carry their corrected intervals too."""
-    from fairysim.analysis.corrections import interval_agrees
     from fairysim.cli.simulate import verdict
+    from fairysim.stats.corrections import interval_agrees
 
     shares = pd.read_parquet(out / "shares.parquet")
     assert len(shares) == rows

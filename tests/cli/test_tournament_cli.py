@@ -151,8 +151,8 @@ def test_bad_precision_is_one_line_exit_2_and_writes_nothing(tmp_path, args, opt
 
 
 def test_precision_message_matches_the_shared_check():
-    from fairysim.analysis.precision import check_precision
-    from fairysim.errors import FairysimError
+    from fairysim.runtime.errors import FairysimError
+    from fairysim.stats.precision import check_precision
 
     with pytest.raises(FairysimError) as error:
         check_precision(0.7)
@@ -161,7 +161,7 @@ def test_precision_message_matches_the_shared_check():
 
 
 def test_help_constants_mirror_the_analysis():
-    from fairysim.analysis import tournament as tm
+    from fairysim.analysis.tournament import play as tm
     from fairysim.cli import tournament as cli
 
     assert cli.FIRST_LOOK == tm.FIRST_LOOK

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from fairysim.errors import CardFileError
+from fairysim.runtime.errors import CardFileError
 from fairysim.sim.concerto.cards import DEFAULT_CARDS, dominated_pairs, load_cards
 
 
@@ -147,7 +147,7 @@ SETUP = {"popularity": "horn", "soloist": "D", "pianist": "P3", "harpist": "H2"}
     ],
 )
 def test_score_orchestra_refuses_bad_input_in_one_line(counts, setup, score_cards, where, message):
-    from fairysim.errors import FairysimError
+    from fairysim.runtime.errors import FairysimError
     from fairysim.sim.concerto import score_orchestra
 
     with pytest.raises(FairysimError) as info:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from fairysim.errors import FairysimError
+from fairysim.runtime.errors import FairysimError
 from fairysim.sim.batch import join_chunks
 from fairysim.sim.concerto import effect_cards, engine, make_setup, play_chunks, reference
 from fairysim.sim.concerto.play import FORCED_COLUMNS

@@ -4,7 +4,7 @@ cards in whole games."""
 import numpy as np
 import pytest
 
-from fairysim.errors import IllegalChoiceError
+from fairysim.runtime.errors import IllegalChoiceError
 from fairysim.sim.concerto import make_setup, play_chunks, reference
 from fairysim.sim.concerto.rules import (
     COMPOSER,

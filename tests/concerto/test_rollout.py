@@ -6,7 +6,7 @@ import numba as nb
 import numpy as np
 import pytest
 
-from fairysim.errors import FairysimError
+from fairysim.runtime.errors import FairysimError
 from fairysim.sim.concerto import POLICIES, make_setup, play_chunks, reference
 from fairysim.sim.concerto.engine import BAG_LEN, PILE_LEN, fill_view, new_table, setup_game
 from fairysim.sim.concerto.rules import (
@@ -183,7 +183,7 @@ def test_solo_rollout_beats_the_best_heuristic_against_pahha():
     against Pahha than chaser alone, the paired difference's 95 % interval clear of +3 pp."""
     import pandas as pd
 
-    from fairysim.analysis.stats import paired_difference
+    from fairysim.stats.estimates import paired_difference
 
     games = 600
     shares = [

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from fairysim.errors import FairysimError
+from fairysim.runtime.errors import FairysimError
 from fairysim.sim.concerto import SEAT_COLUMNS, simulate
 from fairysim.sim.concerto.play import make_setup, play_chunks
 

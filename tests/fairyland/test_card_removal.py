@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from fairysim.errors import FairysimError
+from fairysim.runtime.errors import FairysimError
 from fairysim.sim.batch import join_chunks
 from fairysim.sim.fairyland import engine, make_setup, play_chunks, removal_variants
 from fairysim.sim.fairyland import reference as ref

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from fairysim.errors import CardFileError
+from fairysim.runtime.errors import CardFileError
 from fairysim.sim.fairyland.cards import (
     DEFAULT_CARDS,
     DEFAULT_COURT,

@@ -15,7 +15,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from fairysim.errors import FairysimError
+from fairysim.runtime.errors import FairysimError
 from fairysim.sim.batch import join_chunks
 from fairysim.sim.fairyland import effect_cards, effect_held, engine, make_setup, play_chunks
 from fairysim.sim.fairyland import reference as ref

@@ -13,8 +13,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from fairysim.cli.common import apply_weights
-from fairysim.errors import FairysimError
+from fairysim.runtime.errors import FairysimError
 from fairysim.sim.fairyland import reference as ref
 from fairysim.sim.fairyland.judgement.valuation import neutral_style, one_card_value
 from fairysim.sim.fairyland.play import make_setup
@@ -52,6 +51,7 @@ from fairysim.sim.fairyland.rules import (
 )
 from fairysim.sim.policy import MAX_WEIGHTS, Policy
 from fairysim.sim.rng import new_stream
+from fairysim.sim.weights import apply_weights
 
 from . import counter, make_state, types
 

@@ -8,7 +8,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from fairysim.errors import IllegalChoiceError
+from fairysim.runtime.errors import IllegalChoiceError
 from fairysim.sim.fairyland.play import make_setup
 from fairysim.sim.fairyland.policies import POLICIES, random_policy
 from fairysim.sim.fairyland.reference import play_game, play_games

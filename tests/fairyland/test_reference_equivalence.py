@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from fairysim.errors import CardFileError, FairysimError, IllegalChoiceError
+from fairysim.runtime.errors import CardFileError, FairysimError, IllegalChoiceError
 from fairysim.sim.batch import join_chunks
 from fairysim.sim.fairyland import make_setup, play_chunks, reference, spec
 from fairysim.sim.fairyland.cards import load_cards

@@ -12,8 +12,7 @@ import numba as nb
 import numpy as np
 import pytest
 
-from fairysim.analysis.stats import wilson_interval
-from fairysim.errors import FairysimError
+from fairysim.runtime.errors import FairysimError
 from fairysim.sim.batch import join_chunks
 from fairysim.sim.fairyland import engine
 from fairysim.sim.fairyland.play import make_setup, play_chunks
@@ -41,6 +40,7 @@ from fairysim.sim.fairyland.search import (
     search_context,
 )
 from fairysim.sim.policy import seat_functions
+from fairysim.stats.estimates import wilson_interval
 
 ROLLOUT = POLICIES["rollout"]
 

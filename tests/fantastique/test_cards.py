@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from fairysim.errors import CardFileError
+from fairysim.runtime.errors import CardFileError
 from fairysim.sim.fantastique.cards import (
     DEFAULT_CARDS,
     MAX_CARDS_PER_VALUE,

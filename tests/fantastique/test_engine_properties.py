@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from numba.core.errors import TypingError
 
-from fairysim.errors import POLICY_RAISED, CardFileError, FairysimError, IllegalChoiceError
+from fairysim.runtime.errors import POLICY_RAISED, CardFileError, FairysimError, IllegalChoiceError
 from fairysim.sim.batch import join_chunks
 from fairysim.sim.fantastique import make_setup, play_chunks
 from fairysim.sim.fantastique import reference as ref

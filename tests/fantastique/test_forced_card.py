@@ -13,7 +13,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from fairysim.errors import FairysimError
+from fairysim.runtime.errors import FairysimError
 from fairysim.sim.batch import join_chunks
 from fairysim.sim.fantastique import effect_cards, engine, make_setup, play_chunks
 from fairysim.sim.fantastique import reference as ref

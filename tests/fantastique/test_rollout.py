@@ -12,7 +12,7 @@ import numba as nb
 import numpy as np
 import pytest
 
-from fairysim.errors import FairysimError
+from fairysim.runtime.errors import FairysimError
 from fairysim.sim.batch import join_chunks
 from fairysim.sim.fantastique import engine, make_setup, play_chunks
 from fairysim.sim.fantastique import reference as ref

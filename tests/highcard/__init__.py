@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from fairysim.errors import FairysimError
+from fairysim.runtime.errors import FairysimError
 from fairysim.sim.batch import DEFAULT_CHUNK_GAMES, run_chunks, tidy_frame
 from fairysim.sim.game import GameSetup
 from fairysim.sim.policy import builtin, weight

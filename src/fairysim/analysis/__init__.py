@@ -4,26 +4,27 @@ One package per game (:mod:`~fairysim.analysis.fantastique`, :mod:`~fairysim.ana
 :mod:`~fairysim.analysis.fairyland`), with the same module for the same job in each report:
 ``study.py`` plays the report's games and builds its tables, ``figures.py`` draws them,
 ``report.py`` writes the HTML page with ``write_report``. What no game owns lives here once:
-:mod:`~fairysim.analysis.stats` (intervals, paired differences, seat tests),
-:mod:`~fairysim.analysis.corrections` (corrected families with intervals that agree with their
-verdicts), :mod:`~fairysim.analysis.ranking` (tied groups), :mod:`~fairysim.analysis.turn_order`
-(seat advantage by turn order), :mod:`~fairysim.analysis.precision` (playing to a precision),
-:mod:`~fairysim.analysis.page` (the HTML page, written atomically),
-:mod:`~fairysim.analysis.plots` (figure helpers), :mod:`~fairysim.analysis.formats` (numbers as
-text), :mod:`~fairysim.analysis.balance` (the balance card every report opens with),
-:mod:`~fairysim.analysis.sections` (the sections every report shares: the run block, the
-statistics note, the balance card, seat advantage by turn order),
-:mod:`~fairysim.analysis.studies` (player-count and card-file checks, progress over runs),
-:mod:`~fairysim.analysis.what_if` (:func:`compare`: a baseline and its variants on the same
-seeds, :mod:`~fairysim.analysis.variants` parsing their setups) and
-:mod:`~fairysim.analysis.replay` (one game told decision by decision, as text and a page).
+:mod:`~fairysim.stats.estimates` (intervals, paired differences, seat tests),
+:mod:`~fairysim.stats.corrections` (corrected families with intervals that agree with their
+verdicts), :mod:`~fairysim.stats.ranking` (tied groups), :mod:`~fairysim.stats.turn_order` (seat
+advantage by turn order), :mod:`~fairysim.stats.precision` (playing to a precision),
+:mod:`~fairysim.analysis.report.page` (the HTML page, written atomically),
+:mod:`~fairysim.analysis.report.plots` (figure helpers), :mod:`~fairysim.analysis.report.formats`
+(numbers as text), :mod:`~fairysim.analysis.studies.balance` (the balance card every report opens
+with), :mod:`~fairysim.analysis.report.sections` (the sections every report shares: the run block,
+the statistics note, the balance card, seat advantage by turn order),
+:mod:`~fairysim.analysis.studies.base` (player-count and card-file checks, progress over runs),
+:mod:`~fairysim.analysis.studies.what_if` (:func:`compare`: a baseline and its variants on the same
+seeds, :mod:`~fairysim.analysis.studies.variants` parsing their setups) and
+:mod:`~fairysim.analysis.report.replay` (one game told decision by decision, as text and a page).
 
 Nothing here plays a game except through the public ``simulate`` functions of :mod:`fairysim.sim`,
 Fairy Land's auction log through that game's public ``play_auctions``, and a replay's one game
 through the game's ``narrate`` module (the reference engine).
 """
 
-from fairysim.analysis.stats import (
+from fairysim.analysis.studies.what_if import compare, compare_to_precision
+from fairysim.stats.estimates import (
     PairedDifference,
     decisiveness,
     lead_changes,
@@ -34,7 +35,6 @@ from fairysim.analysis.stats import (
     win_rates,
     winning_margins,
 )
-from fairysim.analysis.what_if import compare, compare_to_precision
 
 __all__ = [
     "PairedDifference",

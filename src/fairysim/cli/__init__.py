@@ -1,10 +1,10 @@
 """The ``fairysim`` command line: thin commands over :mod:`fairysim.sim` and :mod:`.analysis`.
 
 One module per command (``simulate``, ``metrics``, ``report``, ``sweep``, ``tournament``,
-``replay``, ``policies``, ``bench``, ``compile``, ``compare``); the
-per-game subcommands are made from the game registry (:mod:`fairysim.cli.by_game`). Each
-command checks its options, calls a plain function that tests can import, and prints. Errors a
-user can fix are :class:`fairysim.errors.FairysimError` and come out as one line with exit code 2
+``replay``, ``policies``, ``bench``, ``compile``, ``compare``); the per-game subcommands are made
+from the game registry (:mod:`fairysim.cli.by_game`). Each command checks its options, calls a plain
+function that tests can import, and prints. Errors a user can fix are
+:class:`fairysim.runtime.errors.FairysimError` and come out as one line with exit code 2
 (:func:`fairysim.cli.common.handle_errors`).
 """
 

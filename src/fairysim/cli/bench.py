@@ -60,7 +60,7 @@ def bench(
     """Time the engines: games per second, median of repeats after a warm-up (compile) run.
 
     With --compile, also each game's first run from a cold cache."""
-    from fairysim.files import check_out_file, write_text
+    from fairysim.runtime.files import check_out_file, write_text
 
     positive_int(threads, "--threads")
     if json_out is not None:

@@ -2,7 +2,7 @@
 
 Every option and file is checked before a game is played, and the output folder before that:
 a bad input is one line, exit 2, and nothing written. The tables come from
-:func:`fairysim.analysis.what_if.compare`; this module prints them and writes
+:func:`fairysim.analysis.studies.what_if.compare`; this module prints them and writes
 ``compare_differences.parquet``, ``compare_ranking.parquet`` and ``compare_pairing.parquet``
 (each with the run's metadata, written atomically) and ``compare_differences.png``/``.svg``.
 """
@@ -18,7 +18,7 @@ import typer
 from rich.table import Table
 
 from fairysim.cli.common import ProgressBar, check_threads, handle_errors, stdout_console
-from fairysim.errors import FairysimError
+from fairysim.runtime.errors import FairysimError
 
 SETUP_HELP = (
     "A setup as key=value items joined by ';': the game's make_setup options "
@@ -56,7 +56,7 @@ def _shown(unit: str, difference: float, low: float, high: float) -> tuple[str, 
 
 
 def _where(row: Any) -> str:
-    from fairysim.analysis.what_if_figures import position_label
+    from fairysim.analysis.report.what_if import position_label
 
     if row.group == "pooled":
         return "pooled"
@@ -117,7 +117,7 @@ def ranking_table(ranking: Any) -> Table:
 
 def write_outputs(result: Any, out_dir: Path, title: str) -> list[Path]:
     """The Parquet tables (with the run's metadata) and the figure, each written atomically."""
-    from fairysim.analysis.what_if_figures import difference_figure
+    from fairysim.analysis.report.what_if import difference_figure
     from fairysim.cli.report import prepare_out_dir
     from fairysim.sim.batch import AtomicParquetWriter, run_metadata
 
@@ -156,7 +156,7 @@ def given_variants(
 ) -> tuple[list[dict[str, Any]], list[str]]:
     """The variants of ``--variant`` (in the order given) then of ``--variant-cards`` (in file
     name order), with a label each: a ``--variant``'s own text, a card file's name."""
-    from fairysim.analysis.variants import card_file_variants, describe, parse_setup
+    from fairysim.analysis.studies.variants import card_file_variants, describe, parse_setup
 
     variants = [parse_setup(text, "--variant") for text in variant]
     labels = [describe(options) for options in variants]
@@ -227,9 +227,9 @@ def compare_command(
 
     Per turn position and pooled, with family-wise (Holm) intervals; printed, and written as
     Parquet and a figure under --out-dir."""
-    from fairysim.analysis.precision import check_counts
-    from fairysim.analysis.what_if import compare, compare_to_precision, ranking_sentence
+    from fairysim.analysis.studies.what_if import compare, compare_to_precision, ranking_sentence
     from fairysim.sim.game import get_game
+    from fairysim.stats.precision import check_counts
 
     spec = get_game(game, "GAME")
     check_threads(threads)

@@ -1,7 +1,7 @@
 """``fairysim compile [GAME ...]``: compile the games' kernels ahead of time.
 
 For a cluster's workers, a container image or a notebook server: a cold cache costs minutes per
-game on the first run, and this pays them now (:mod:`fairysim.warm` says what each part plays).
+game on the first run, and this pays them now (:mod:`fairysim.jit.warm` says what each part plays).
 Each part's line comes as soon as it is done, with its wall time and how much of it compiled.
 """
 
@@ -24,8 +24,8 @@ def compile_games(
     """Compile every kernel the games' runs use into numba's cache, and say how long each took."""
     import numba
 
+    from fairysim.jit.warm import parts_of, warm
     from fairysim.sim.game import games, get_game
-    from fairysim.warm import parts_of, warm
 
     specs = [get_game(name) for name in names] if names else list(games().values())
     console = stdout_console()

@@ -1,6 +1,6 @@
 """``fairysim metrics GAME``: the balance card of one run, in the terminal.
 
-The same card every report opens with (:mod:`fairysim.analysis.balance`): win share by turn
+The same card every report opens with (:mod:`fairysim.analysis.studies.balance`): win share by turn
 position against the fair share (clustered by game, Holm over the table), the winning margin,
 how often the top score is tied, and, where the game records per-round totals, the comeback rate
 and lead changes; the game length where it varies. The run takes ``simulate``'s options and is
@@ -24,7 +24,7 @@ from fairysim.cli.common import (
     stop_message,
 )
 from fairysim.cli.simulate import GAMES, setup_from_options, simulate_params
-from fairysim.errors import FairysimError
+from fairysim.runtime.errors import FairysimError
 
 if TYPE_CHECKING:
     from fairysim.sim.game import GameSpec
@@ -44,7 +44,7 @@ def metrics_params(spec: GameSpec) -> list[Param]:
 
 def run_metrics(spec: GameSpec, **options: Any) -> None:
     """Check every option, play the run chunk by chunk and print its balance card."""
-    from fairysim.analysis.balance import BalanceRows, balance_card
+    from fairysim.analysis.studies.balance import BalanceRows, balance_card
     from fairysim.sim.batch import check_chunk_games, check_games
 
     games = check_games(GAMES if options["games"] is None else options["games"], "--games")
@@ -98,8 +98,8 @@ def run_metrics(spec: GameSpec, **options: Any) -> None:
 
 def turn_table(card: Any) -> Table:
     """The card's turn-order rows as a rich table."""
-    from fairysim.analysis.formats import fmt_interval, fmt_percent, fmt_points
-    from fairysim.analysis.sections import ordinal
+    from fairysim.analysis.report.formats import fmt_interval, fmt_percent, fmt_points
+    from fairysim.stats.turn_order import ordinal
 
     table = Table(box=box.SIMPLE_HEAD, padding=(0, 1), show_edge=False)
     for name in ("players", "turn", "games", "win share", "corrected CI", "fair", "advantage"):
@@ -121,7 +121,7 @@ def turn_table(card: Any) -> Table:
 
 def card_table(card: Any) -> Table:
     """The card's per-player-count summary as a rich table (95 % intervals)."""
-    from fairysim.analysis.formats import fmt_interval, fmt_percent
+    from fairysim.analysis.report.formats import fmt_interval, fmt_percent
 
     s = card.summary
     table = Table(box=box.SIMPLE_HEAD, padding=(0, 1), show_edge=False)

@@ -14,7 +14,7 @@ from typing import Any
 from fairysim.cli.by_game import Param, game_group, game_names, make_command, option, spec_of
 from fairysim.cli.common import handle_errors, stdout_console
 from fairysim.cli.simulate import GAMES, setup_from_options, simulate_params
-from fairysim.errors import FairysimError
+from fairysim.runtime.errors import FairysimError
 from fairysim.sim.game import GameSpec
 
 KEPT = {"players", "policy", "games", "seed", "cards", "weights"}
@@ -57,8 +57,8 @@ def check_game_index(game: Any, games: int) -> int:
 
 def run_replay(spec: GameSpec, **options: Any) -> None:
     """Check every option, replay the game, print it (and write ``--html``)."""
-    from fairysim.analysis.replay import replay, write_html
-    from fairysim.files import check_out_file
+    from fairysim.analysis.report.replay import replay, write_html
+    from fairysim.runtime.files import check_out_file
     from fairysim.sim.batch import check_games
 
     games = check_games(GAMES if options["games"] is None else options["games"], "--games")
@@ -78,7 +78,7 @@ def run_replay(spec: GameSpec, **options: Any) -> None:
 
 def replay_command(name: str) -> Any:
     """The ``replay`` command of game ``name``, or None if the game has no narrate module."""
-    from fairysim.analysis.replay import has_narrator
+    from fairysim.analysis.report.replay import has_narrator
 
     spec = spec_of(name)
     if not has_narrator(spec):

@@ -3,7 +3,7 @@
 One command per report that a registered game declares (:attr:`GameSpec.reports`); the options
 every report shares are declared once here, the report adds its own (:class:`ReportOption`).
 ``fairysim report all`` writes every report, each at its defaults, into its own folder, and
-``index.html`` linking them (:mod:`fairysim.analysis.index`).
+``index.html`` linking them (:mod:`fairysim.analysis.report.index`).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from fairysim.cli.by_game import Param, game_group, make_command, option
 from fairysim.cli.common import ProgressBar, check_threads, handle_errors, stdout_console
 from fairysim.cli.simulate import load_card_option
-from fairysim.errors import FairysimError
+from fairysim.runtime.errors import FairysimError
 from fairysim.sim.game import REPORT_SEED, games, load_entry
 
 if TYPE_CHECKING:
@@ -28,7 +28,7 @@ def reports() -> dict[str, tuple[GameSpec, ReportSpec]]:
 
 def report_params(spec: GameSpec, report: ReportSpec) -> list[Param]:
     """The options of ``fairysim report <name>``."""
-    from fairysim.analysis.studies import PRECISION_CAP
+    from fairysim.analysis.studies.base import PRECISION_CAP
 
     cap = PRECISION_CAP * report.games_default
     if report.precision_default is None:
@@ -154,7 +154,7 @@ def precision_options(report: ReportSpec, options: dict[str, Any]) -> dict[str, 
     if precision is not None:
         if options["games"] is not None:
             raise FairysimError("--precision", "give --games or --precision, not both")
-        from fairysim.analysis.precision import check_precision
+        from fairysim.stats.precision import check_precision
 
         given["precision"] = check_precision(precision)
     if cap is not None:
@@ -182,7 +182,7 @@ def prepare_out_dir(out_dir: str | Path, option_name: str = "--out-dir") -> Path
     Path
         ``out_dir``, now an existing folder.
     """
-    from fairysim.files import folder_option, probe_folder
+    from fairysim.runtime.files import folder_option, probe_folder
 
     out_dir = folder_option(out_dir, option_name)
     if out_dir.exists() and not out_dir.is_dir():
@@ -222,7 +222,7 @@ def all_params() -> list[Param]:
 
 def run_all(**options: Any) -> None:
     """Check every option, write every report at its defaults, then the index."""
-    from fairysim.analysis.index import WrittenReport, write_index
+    from fairysim.analysis.report.index import WrittenReport, write_index
 
     given = seed_option(options["seed"])
     threads = check_threads(options["threads"])

@@ -21,13 +21,13 @@ from rich.table import Table
 from fairysim.cli.by_game import Param, game_group, game_names, make_command, option, spec_of
 from fairysim.cli.common import (
     ProgressBar,
-    apply_weights,
     check_threads,
     handle_errors,
     stdout_console,
     stop_message,
 )
-from fairysim.errors import CardFileError, FairysimError
+from fairysim.runtime.errors import CardFileError, FairysimError
+from fairysim.sim.weights import apply_weights
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -132,10 +132,10 @@ def simulate_params(spec: GameSpec) -> list[Param]:
 
 def run_simulate(spec: GameSpec, **options: Any) -> None:
     """Check every option, play the run and print its summary (and write ``--out``)."""
-    from fairysim.analysis.precision import check_counts
-    from fairysim.files import check_out_file
+    from fairysim.runtime.files import check_out_file
     from fairysim.sim.batch import check_chunk_games
     from fairysim.sim.run import simulate_summary
+    from fairysim.stats.precision import check_counts
 
     # Every check runs before the first game, so a bad option costs no compile and no file.
     precision = options["precision"]
@@ -150,7 +150,7 @@ def run_simulate(spec: GameSpec, **options: Any) -> None:
     setup = setup_from_options(spec, options)
     flags = {flag.name: options[flag.name] for flag in spec.flags}
 
-    from fairysim.analysis.rotation import mixes_policies
+    from fairysim.sim.rotation import mixes_policies
 
     labels = [policy_label(p) for p in setup.policies]
     if mixes_policies(setup):
@@ -253,10 +253,9 @@ def run_rotated(
     flags: dict[str, Any],
     options: dict[str, Any],
 ) -> None:
-    """Play a mixed lineup on every rotation of its seats (:mod:`fairysim.analysis.rotation`)
+    """Play a mixed lineup on every rotation of its seats (:mod:`fairysim.sim.rotation`)
     and print one row per lineup entry, pooled over the rotations."""
-    from fairysim.analysis.rotation import rotated_summary
-    from fairysim.analysis.tournament import entry_labels
+    from fairysim.sim.rotation import entry_labels, rotated_summary
 
     precision, out = options["precision"], options["out"]
     n = setup.players
@@ -306,8 +305,8 @@ def rotated_to_precision(
     per rotation) and watch the entries' intervals, clustered by deal and Holm-corrected over
     the entries at the look's error rate; with ``--out`` the deals played are replayed into the
     file."""
-    from fairysim.analysis.precision import corrected_shares
-    from fairysim.analysis.rotation import (
+    from fairysim.sim.batch import SeatAggregate
+    from fairysim.sim.rotation import (
         entry_frame,
         entry_means,
         lineup_names,
@@ -316,7 +315,7 @@ def rotated_to_precision(
         rotated_setups,
         rotated_summary,
     )
-    from fairysim.sim.batch import SeatAggregate
+    from fairysim.stats.precision import corrected_shares
 
     setups = rotated_setups(setup)
     aggregate = SeatAggregate(spec.seat_columns, setup.players)
@@ -349,7 +348,7 @@ def rotated_to_precision(
 
 
 def entry_note(order: Any, rotations: str, deals: str) -> str:
-    """What a rotated lineup's rows are (:mod:`fairysim.analysis.rotation`): ``simulate``'s
+    """What a rotated lineup's rows are (:mod:`fairysim.sim.rotation`): ``simulate``'s
     table and a sweep's mixed-lineup cells; ``rotations`` and ``deals`` say how many."""
     return (
         f"entry: the lineup's policies in the order given (#2 where a policy repeats), each "
@@ -402,14 +401,14 @@ def play_to_precision(
     out: Path | None,
     by_turn: bool = False,
 ) -> tuple[pd.DataFrame, Any]:
-    """Play ``setup`` until :func:`fairysim.analysis.precision.run_to_precision` stops; with
+    """Play ``setup`` until :func:`fairysim.stats.precision.run_to_precision` stops; with
     ``--out``, the games played are replayed into the file (game ``i`` depends only on the seed
     and ``i``, so the rows are the same games). With ``by_turn`` the stopping rule looks at the
     win shares by turn position, the rows the table then shows; either way it watches the
     table's own intervals, Holm-corrected over its rows at the look's error rate."""
-    from fairysim.analysis.precision import corrected_intervals
     from fairysim.sim.batch import SeatAggregate
     from fairysim.sim.run import by_turn_order, simulate_summary
+    from fairysim.stats.precision import corrected_intervals
 
     aggregate = SeatAggregate(spec.seat_columns, setup.seats)
     turns = SeatAggregate(spec.seat_columns, setup.seats)
@@ -454,9 +453,9 @@ def looks_to_precision(
     intervals: Any,
     unit: str = "games",
 ) -> Any:
-    """:func:`fairysim.analysis.precision.run_to_precision` under a progress bar (``aggregate``
+    """:func:`fairysim.stats.precision.run_to_precision` under a progress bar (``aggregate``
     counts what is played, in ``unit``) and a stop message."""
-    from fairysim.analysis.precision import run_to_precision
+    from fairysim.stats.precision import run_to_precision
 
     kept = "nothing written" if out is None else f"nothing written, {out} untouched"
     with ProgressBar("simulating to precision", unit, total=cap) as progress:
@@ -474,7 +473,7 @@ def table_title(spec: GameSpec, unit: str, rows: int, looks: Sequence[int] = ())
     """The line above the summary table: what a row is, how tied winners count and how the
     intervals are corrected (over the table's rows, and over the looks of a run played to a
     precision)."""
-    from fairysim.analysis.precision import ALPHA
+    from fairysim.stats.precision import ALPHA
 
     level = 1 - ALPHA / max(len(looks), 1)
     over = "95% family-wise"
@@ -488,9 +487,9 @@ def table_title(spec: GameSpec, unit: str, rows: int, looks: Sequence[int] = ())
 
 def corrected_rows(rows: pd.DataFrame, looks: Sequence[int] = ()) -> pd.DataFrame:
     """The table's rows as one Holm-corrected family against the fair share
-    (:func:`fairysim.analysis.precision.corrected_shares`), at 95% family-wise or, for a run
+    (:func:`fairysim.stats.precision.corrected_shares`), at 95% family-wise or, for a run
     played to a precision, at the share of the 5% that each of its ``looks`` has."""
-    from fairysim.analysis.precision import ALPHA, corrected_shares
+    from fairysim.stats.precision import ALPHA, corrected_shares
 
     return corrected_shares(rows, ALPHA / max(len(looks), 1))
 

@@ -183,8 +183,8 @@ def sweep_and_print(spec: GameSpec, **options: Any) -> pd.DataFrame:
         The sweep's summary.
     """
     # Engines and Dask load here, not at import: `fairysim --help` should not wait for them.
-    from fairysim.analysis.precision import check_counts
-    from fairysim.files import folder_option
+    from fairysim.runtime.files import folder_option
+    from fairysim.stats.precision import check_counts
     from fairysim.sweep import run_sweep
 
     games, precision, max_games = options["games"], options["precision"], options["max_games"]
@@ -304,7 +304,7 @@ def labels_of(rows: pd.DataFrame) -> pd.Series:
 def shares_title(shares: pd.DataFrame) -> str:
     """The line above a sweep's table: what a row is and how its intervals are corrected (at
     95% family-wise, or for a sweep played to a precision at a look's share of the 5%)."""
-    from fairysim.analysis.precision import ALPHA
+    from fairysim.stats.precision import ALPHA
 
     names = {"turn": "turn position", "seat": "seat", "entry": "lineup entry"}
     kinds = [kind for kind in names if kind in set(shares["row"])]

@@ -1,7 +1,7 @@
 """``fairysim tournament GAME``: every policy against every mix of the others (or a balanced
 sample of mixes where they are too many), seats rotated on identical deals, for ``--games`` or
 until ``--precision``; prints the ratings, the head-to-head matrix and win share by turn order,
-and saves them as Parquet with the run's metadata (:mod:`fairysim.analysis.tournament`)."""
+and saves them as Parquet with the run's metadata (:mod:`fairysim.analysis.tournament.play`)."""
 
 from __future__ import annotations
 
@@ -23,16 +23,16 @@ from fairysim.cli.common import (
 )
 from fairysim.cli.simulate import load_card_option
 from fairysim.cli.sweep import cluster_params
-from fairysim.errors import FairysimError
+from fairysim.runtime.errors import FairysimError
 
 GAMES = 2_000
 """Games per (mix, rotation) without ``--games`` or ``--precision``."""
 
 FIRST_LOOK = 1000
-"""Mirrors :data:`fairysim.analysis.tournament.FIRST_LOOK` (help text without importing it)."""
+"""Mirrors :data:`fairysim.analysis.tournament.play.FIRST_LOOK` (help text without importing it)."""
 
 PRECISION_MAX_GAMES = 64_000
-"""Mirrors :data:`fairysim.analysis.tournament.PRECISION_MAX_GAMES` (help text)."""
+"""Mirrors :data:`fairysim.analysis.tournament.play.PRECISION_MAX_GAMES` (help text)."""
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -124,9 +124,9 @@ def check_out_dir(path: Path | None) -> Path | None:
 
 def run_tournament(spec: GameSpec, **options: Any) -> None:
     """Check every option, play the tournament, print its tables (and write ``--out-dir``)."""
-    from fairysim.analysis import tournament as tm
-    from fairysim.analysis.precision import check_counts
+    from fairysim.analysis.tournament import play as tm
     from fairysim.sim.batch import DEFAULT_CHUNK_GAMES
+    from fairysim.stats.precision import check_counts
 
     names, players = tm.check_tournament(
         spec, options["policies"], options["players"], options["seed"]

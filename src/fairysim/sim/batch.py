@@ -21,12 +21,12 @@ import numpy as np
 import pandas as pd
 import pyarrow.parquet as pq
 
-from fairysim.environment import raise_environment_error
-from fairysim.errors import FairysimError, IllegalChoiceError
-from fairysim.files import PARQUET_METADATA_KEY, AtomicParquetWriter
-from fairysim.files import check_out_file as check_out_path
-from fairysim.sim.blocks import GAMES_PER_BLOCK, block_count
-from fairysim.stops import check as check_stop
+from fairysim.runtime.environment import raise_environment_error
+from fairysim.runtime.errors import FairysimError, IllegalChoiceError
+from fairysim.runtime.files import PARQUET_METADATA_KEY, AtomicParquetWriter
+from fairysim.runtime.files import check_out_file as check_out_path
+from fairysim.runtime.stops import check as check_stop
+from fairysim.sim.blocks import ERROR_RECORD, ERROR_ROW, GAMES_PER_BLOCK, block_count
 
 DEFAULT_CHUNK_GAMES = 1 << 16
 """Games per chunk: big enough to keep both threads busy, small enough to report progress often."""
@@ -38,12 +38,6 @@ MAX_CHUNK_GAMES = 1 << 22
 """The most games one chunk holds (``--chunk-games``): a chunk's arrays live in memory at once,
 a few hundred bytes a game, so about 4 million games is a gigabyte or two."""
 
-ERROR_ROW = 0
-"""Slot of a block's error record holding the chunk row of the game that failed (-1: none)."""
-
-ERROR_RECORD = 5
-"""A block's error record: ``(row, seat, decision, choice, n_choices)``; the kernel hands the
-last four slots to the game, which fills them when a policy answers illegally."""
 
 Chunk = dict[str, np.ndarray]
 PlayChunk = Callable[[int, int], Chunk]
@@ -91,7 +85,7 @@ def chunk_ranges(games: int, chunk_games: int = DEFAULT_CHUNK_GAMES) -> Iterator
 @contextmanager
 def numba_threads(threads: int | None) -> Iterator[None]:
     """Run the block with ``threads`` numba threads (all of them when None), then restore;
-    refuse a bad ``NUMBA_NUM_THREADS`` (:mod:`fairysim.environment`)."""
+    refuse a bad ``NUMBA_NUM_THREADS`` (:mod:`fairysim.runtime.environment`)."""
     raise_environment_error()
     if threads is None:
         yield
@@ -152,7 +146,7 @@ def run_chunks(
     games - 1``, in game order (a sweep hands game ranges of one run to different workers).
 
     Before each chunk, a Ctrl-C or SIGTERM that Python dropped is raised again
-    (:func:`fairysim.stops.check`)."""
+    (:func:`fairysim.runtime.stops.check`)."""
     games = check_games(games)
     done = 0
     with numba_threads(threads):

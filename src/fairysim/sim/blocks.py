@@ -32,6 +32,13 @@ import numpy as np
 from numba.core import cgutils, types
 from numba.extending import intrinsic
 
+ERROR_ROW = 0
+"""Slot of a block's error record holding the chunk row of the game that failed (-1: none)."""
+
+ERROR_RECORD = 5
+"""A block's error record: ``(row, seat, decision, choice, n_choices)``; the kernel hands the
+last four slots to the game, which fills them when a policy answers illegally."""
+
 GAMES_PER_BLOCK = 256
 """Games in one block of the per-game kernels: ~0.3-2 ms of play, so the counter is touched
 rarely, and a chunk of 65,536 games has 256 blocks, so the threads finish within a block's time

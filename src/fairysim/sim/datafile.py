@@ -1,10 +1,10 @@
 """Reading the TOML data files that hold every card fact.
 
 Every game's card file goes through these helpers, so every game refuses a bad file the same way:
-one :class:`fairysim.errors.CardFileError` naming the file and what is wrong, never a traceback.
-A file is checked before any value of it is stored: unknown tables and keys (a misspelt key is
-refused, not ignored), the type of every value (a boolean is ``true`` or ``false``, not ``"no"``)
-and every limit the engines size their arrays by.
+one :class:`fairysim.runtime.errors.CardFileError` naming the file and what is wrong, never a
+traceback. A file is checked before any value of it is stored: unknown tables and keys (a misspelt
+key is refused, not ignored), the type of every value (a boolean is ``true`` or ``false``, not
+``"no"``) and every limit the engines size their arrays by.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
-from fairysim.errors import CardFileError
+from fairysim.runtime.errors import CardFileError
 
 MAX_CARD_FILE_BYTES = 1 << 20
 """Largest card file read (1 MiB); the shipped ones are a few kilobytes."""

@@ -16,7 +16,7 @@ from collections.abc import Callable
 import numba as nb
 import numpy as np
 
-from fairysim.errors import UNKNOWN_BUILTIN
+from fairysim.runtime.errors import UNKNOWN_BUILTIN
 from fairysim.sim.policy import Policy
 
 

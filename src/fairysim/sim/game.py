@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from typing import Any, ClassVar, Self
 
-from fairysim.errors import FairysimError
+from fairysim.runtime.errors import FairysimError
 
 BUILTIN_GAME_SPECS = (
     "fairysim.sim.fantastique.spec",
@@ -192,7 +192,7 @@ class TurnOrder:
 
 @dataclass(frozen=True)
 class CardEffects:
-    """How a game measures a card's own effect (:mod:`fairysim.analysis.card_effects`): an
+    """How a game measures a card's own effect (:mod:`fairysim.analysis.studies.card_effects`): an
     intervention on otherwise identical deals, declared by the game.
 
     A setup of such a game has the fields ``forced_card`` (a card id, 0 for none) and
@@ -227,10 +227,10 @@ class CardEffects:
 
 @dataclass(frozen=True)
 class TableCards:
-    """Cards measured on the whole table (:mod:`fairysim.analysis.table_cards`): each card one
-    what-if variant of the report's setup, played on the same seeds against the setup as
-    shipped, where no seat can be dealt the card (a card never held; a card that is the
-    table's, not a seat's).
+    """Cards measured on the whole table (:mod:`fairysim.analysis.studies.table_cards`): each card
+    one what-if variant of the report's setup, played on the same seeds against the setup as
+    shipped, where no seat can be dealt the card (a card never held; a card that is the table's, not
+    a seat's).
 
     ``variants`` names the package's ``<function>(setup)``: the ``(label, options)`` pairs of
     the cards, ``options`` the ``make_setup`` keywords that make the variant (Fairy Land's
@@ -273,7 +273,8 @@ class ReportOption:
 
 def ladder_games_option(default: int, setup: str = "") -> ReportOption:
     """A report's ``--ladder-games``: games per mirror table of its skill-ladder section
-    (:mod:`fairysim.analysis.ladder`); ``setup`` says what it plays on (", the random court")."""
+    (:mod:`fairysim.analysis.studies.ladder`); ``setup`` says what it plays on (", the random
+    court")."""
     return ReportOption(
         "ladder_games",
         "--ladder-games",
@@ -286,8 +287,8 @@ def ladder_games_option(default: int, setup: str = "") -> ReportOption:
 
 def search_games_option(default: int) -> ReportOption:
     """A report's ``--search-games``: games of the skill ladder's search rung
-    (:mod:`fairysim.analysis.ladder`), its mirror table and each seat of its rotation against
-    the best heuristic, at every player count; 0 leaves the rung out."""
+    (:mod:`fairysim.analysis.studies.ladder`), its mirror table and each seat of its rotation
+    against the best heuristic, at every player count; 0 leaves the rung out."""
     return ReportOption(
         "search_games",
         "--search-games",
@@ -300,7 +301,7 @@ def search_games_option(default: int) -> ReportOption:
 
 def card_games_option(default: int, arms: str) -> ReportOption:
     """A report's ``--card-games``: games per arm of its card-effect section
-    (:mod:`fairysim.analysis.card_effects`); ``arms`` says what the arms are."""
+    (:mod:`fairysim.analysis.studies.card_effects`); ``arms`` says what the arms are."""
     return ReportOption(
         "card_games",
         "--card-games",
@@ -311,9 +312,9 @@ def card_games_option(default: int, arms: str) -> ReportOption:
 
 
 def heuristic_games_option(default: int, arms: str) -> ReportOption:
-    """A report's ``--heuristic-games``: games per arm of the check of its headline verdicts
-    under the best heuristic (:mod:`fairysim.analysis.heuristic_check`); ``arms`` says what an
-    arm is and what is compared."""
+    """A report's ``--heuristic-games``: games per arm of the check of its headline verdicts under
+    the best heuristic (:mod:`fairysim.analysis.studies.heuristic_check`); ``arms`` says what an arm
+    is and what is compared."""
     return ReportOption(
         "heuristic_games",
         "--heuristic-games",
@@ -409,7 +410,7 @@ class GameSpec:
     compile_seconds : int, optional
         About how long a first run compiles the game's kernels from a cold cache on 2 idle
         cores (its slowest form): the estimate the compile notice gives
-        (:mod:`fairysim.compile_notice`). None gives no estimate.
+        (:mod:`fairysim.jit.notice`). None gives no estimate.
     score_parts : tuple of str
         Per-seat columns that together make up ``score`` (what ``compare`` reports part by
         part); empty when the score has no parts.
@@ -424,7 +425,7 @@ class GameSpec:
         Cards the game measures on the whole table (a removal, a table card fixed).
     ladder : tuple of str
         Built-in policies from the weakest rung of its skill ladder to the strongest (random,
-        one-step greedy, the best heuristic), what :mod:`fairysim.analysis.ladder` plays.
+        one-step greedy, the best heuristic), what :mod:`fairysim.analysis.studies.ladder` plays.
     search : str
         The game's search player (``rollout``, :mod:`fairysim.sim.search`), the ladder's top
         rung above the best heuristic; ``""`` where the game has none.
@@ -610,8 +611,8 @@ class GameSetup:
         return get_game(self.game, "setup")
 
     def check(self) -> None:
-        """Raise :class:`~fairysim.errors.FairysimError`, naming the option at fault, where the
-        setup breaks a rule of the game's own (none here)."""
+        """Raise :class:`~fairysim.runtime.errors.FairysimError`, naming the option at fault, where
+        the setup breaks a rule of the game's own (none here)."""
 
     @property
     def extra_rows(self) -> tuple[tuple[str, str], ...]:

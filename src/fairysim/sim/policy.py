@@ -53,7 +53,7 @@ from numba.core.compiler_lock import global_compiler_lock
 from numba.core.errors import NumbaExperimentalFeatureWarning
 from numba.core.registry import CPUDispatcher
 
-from fairysim.errors import POLICY_RAISED, FairysimError
+from fairysim.runtime.errors import POLICY_RAISED, FairysimError
 
 # Per-seat dispatch through first-class functions is numba's documented way to pass functions to
 # a compiled kernel; numba flags the feature as experimental. We rely on it deliberately (measured
@@ -496,7 +496,7 @@ def _as_policy_function(function: Callable, spec: str, option: str) -> Callable:
 
 
 def _guarded(typed: Callable) -> Callable:
-    """``typed`` answering :data:`~fairysim.errors.POLICY_RAISED` where it raises.
+    """``typed`` answering :data:`~fairysim.runtime.errors.POLICY_RAISED` where it raises.
 
     A library call inside a policy can still raise (``np.empty`` of a negative size, a typed
     dict's missing key). Raised inside the compiled engine, from a worker thread, an exception is

@@ -37,7 +37,7 @@ from collections.abc import Callable, Mapping, Sequence
 import numba as nb
 import numpy as np
 
-from fairysim.errors import FairysimError
+from fairysim.runtime.errors import FairysimError
 from fairysim.sim.policy import MAX_WEIGHTS, Policy, builtin, choice_weight, policy, weight
 from fairysim.sim.rng import next_u64
 

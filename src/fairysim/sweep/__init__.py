@@ -13,7 +13,7 @@ Game ``i`` of a cell depends only on ``(seed, i)``, and the sums are folded chun
 game order exactly as ``simulate_summary`` folds them, so a cell's numbers are those of
 ``simulate_summary(spec.make_setup(...), games)`` whatever ``task_games``, the number of workers
 or the machines. A cell whose lineup mixes policies is played as ``simulate`` plays it, on every
-rotation of its seats on the same deals (:mod:`fairysim.analysis.rotation`): its ``games`` count
+rotation of its seats on the same deals (:mod:`fairysim.sim.rotation`): its ``games`` count
 deals, a task is one chunk of deals on every rotation, and its numbers are those of
 ``rotated_summary(setup, games)``.
 
@@ -32,7 +32,7 @@ the seat columns, ``make_setup`` and ``play_chunks``. One module per job:
     :func:`run_sweep`, tying them together.
 :mod:`.pairings`
     A tournament's (mix, rotation) games as tasks on the same clusters
-    (:func:`fairysim.analysis.tournament.play_tournament` with ``scheduler`` or ``workers``).
+    (:func:`fairysim.analysis.tournament.play.play_tournament` with ``scheduler`` or ``workers``).
 """
 
 from fairysim.sweep.cells import RANDOM, CellSetup, CellSpec, Plan, plan_cells

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from fairysim.errors import CardFileError, FairysimError
+from fairysim.runtime.errors import CardFileError, FairysimError
 from fairysim.sim.game import GameSpec, SetupAxis, games, get_game
 
 RANDOM = "random"
@@ -126,7 +126,7 @@ class CellSpec:
         The setup's lines printed above and below a summary table.
     rotated : bool
         Whether the lineup mixes policies, so that the cell is played on every rotation of its
-        seats on the same deals (:mod:`fairysim.analysis.rotation`), its ``games`` counting
+        seats on the same deals (:mod:`fairysim.sim.rotation`), its ``games`` counting
         deals and its rows the lineup's entries.
     """
 
@@ -440,7 +440,7 @@ def make_cell(
         if error.where in ("--policy", "policies"):
             raise FairysimError("--lineup", error.message) from None
         raise
-    from fairysim.analysis.rotation import mixes_policies
+    from fairysim.sim.rotation import mixes_policies
 
     config = setup.config()
     # The seed as the setup checked it, so that a cell's key is the numbers' whole recipe.

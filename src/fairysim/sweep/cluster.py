@@ -15,9 +15,9 @@ from typing import Any
 import numba as nb
 import numpy as np
 
-from fairysim.errors import FairysimError
-from fairysim.stops import check as check_stop
-from fairysim.stops import stops_noted
+from fairysim.runtime.errors import FairysimError
+from fairysim.runtime.stops import check as check_stop
+from fairysim.runtime.stops import stops_noted
 
 WORKER_PRELOAD = "fairysim.sweep.worker_start"
 """Module each local worker process runs first (:mod:`fairysim.sweep.worker_start`)."""
@@ -136,11 +136,11 @@ def completed(running: Any) -> Iterator[Any]:
     """Each future of ``running`` (a ``distributed.as_completed``) as it finishes; a Ctrl-C or
     SIGTERM heard meanwhile ends the iteration with ``KeyboardInterrupt``.
 
-    The client's process runs distributed's garbage-collection callbacks, which drop an
-    exception raised inside them ("Exception ignored in: gc callback"), so a stop is noted
-    (:mod:`fairysim.stops`) and the wait for the next future, which looks every :data:`POLL_S`
-    seconds, raises a noted stop itself. Futures added to ``running`` while iterating are waited
-    for too.
+    The client's process runs distributed's garbage-collection callbacks, which drop an exception
+    raised inside them ("Exception ignored in: gc callback"), so a stop is noted
+    (:mod:`fairysim.runtime.stops`) and the wait for the next future, which looks every
+    :data:`POLL_S` seconds, raises a noted stop itself. Futures added to ``running`` while iterating
+    are waited for too.
     """
     with stops_noted():
         while True:

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from fairysim.errors import FairysimError
+from fairysim.runtime.errors import FairysimError
 from fairysim.sim.batch import chunk_ranges, numba_threads
 from fairysim.sweep.cells import CellSetup
 from fairysim.sweep.cluster import completed
@@ -54,7 +54,7 @@ def run_pairing_task(
     threads : int or None
         Numba threads (None: all the worker has); capped at what the worker has.
     """
-    from fairysim.analysis.turn_order import positions_of_arrays
+    from fairysim.stats.turn_order import positions_of_arrays
 
     piece = PairingPiece(first)
     try:
@@ -73,7 +73,7 @@ def run_pairing_task(
 
 class DaskPairings:
     """Every (mix, rotation) of a tournament extended game range by game range on Dask: the
-    interface of the in-process pairings of :mod:`fairysim.analysis.tournament`.
+    interface of the in-process pairings of :mod:`fairysim.analysis.tournament.play`.
 
     Parameters
     ----------

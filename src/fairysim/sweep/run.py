@@ -10,8 +10,8 @@ from typing import Any
 
 import pandas as pd
 
-from fairysim.errors import FairysimError
-from fairysim.files import AtomicParquetWriter
+from fairysim.runtime.errors import FairysimError
+from fairysim.runtime.files import AtomicParquetWriter
 from fairysim.sim.batch import (
     Progress,
     SeatAggregate,
@@ -79,7 +79,7 @@ def run_sweep(
     games : int, optional
         Games per cell; give it or ``precision``. A cell whose lineup mixes policies is played
         on every rotation of its seats on the same deals (as ``simulate`` plays it,
-        :mod:`fairysim.analysis.rotation`): there ``games`` (and ``max_games``) count deals,
+        :mod:`fairysim.sim.rotation`): there ``games`` (and ``max_games``) count deals,
         each played once per rotation.
     seed : int
         Seed of every cell: cells share their deals (game ``i`` has the same deal in every cell
@@ -110,7 +110,7 @@ def run_sweep(
     precision : float, optional
         Instead of ``games``: play each cell in doubling looks (1,000 games, 2,000, ... and last
         ``max_games``, the 5 % error rate split over the looks planned,
-        :class:`~fairysim.analysis.precision.StoppingRule`) until every win share it reports (by
+        :class:`~fairysim.stats.precision.StoppingRule`) until every win share it reports (by
         turn position where one policy plays every seat of a game that draws its starter, by lineup
         entry where the lineup mixes policies, else by seat) has an interval, Holm-corrected over
         the cell's rows at the look's error rate, of half-width at most ``precision``. A cell's
@@ -157,7 +157,7 @@ def run_sweep(
     """
     say = log or (lambda line: None)
     # Every check runs before the cluster starts, so a typo costs no worker start-up.
-    from fairysim.analysis.precision import StoppingRule, check_counts
+    from fairysim.stats.precision import StoppingRule, check_counts
 
     check_counts(games, precision, max_games, required=True)
     rule = None
@@ -281,7 +281,7 @@ class CellPlay:
     def look(self, cell: CellSpec, pieces: list[Piece]) -> int | None:
         """Fold a cell's pieces after a look: write the cell and return None where it is
         finished, else return the games of its next look."""
-        from fairysim.analysis.precision import ALPHA, corrected_shares
+        from fairysim.stats.precision import ALPHA, corrected_shares
 
         rows = row_kind(self.spec, cell)
         games = sum(piece[1] for piece in pieces)

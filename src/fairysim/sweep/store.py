@@ -29,8 +29,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from fairysim.errors import FairysimError
-from fairysim.files import folder_option, probe_folder, write_text
+from fairysim.runtime.errors import FairysimError
+from fairysim.runtime.files import folder_option, probe_folder, write_text
 from fairysim.sim.batch import SeatAggregate
 from fairysim.sweep.cells import CellSpec
 
@@ -71,8 +71,9 @@ def make_out_dir(path: Path) -> None:
 
 
 def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` atomically (:func:`fairysim.files.write_text`): a reader, or a
-    resumed sweep, sees the old file or the whole new one; a failed write names ``--out-dir``."""
+    """Write ``text`` to ``path`` atomically (:func:`fairysim.runtime.files.write_text`): a reader,
+    or a resumed sweep, sees the old file or the whole new one; a failed write names
+    ``--out-dir``."""
     write_text(path, text, "--out-dir")
 
 
@@ -194,7 +195,7 @@ def _well_formed(record: dict[str, Any], cell: CellSpec) -> bool:
 ROW_KINDS = ("turn", "seat", "entry")
 """What a cell's reported rows are: turn positions, seats (a game whose seat index is its turn
 order), or the entries of a mixed lineup played on every rotation of its seats (its sums those
-of each entry's per-deal means, :mod:`fairysim.analysis.rotation`)."""
+of each entry's per-deal means, :mod:`fairysim.sim.rotation`)."""
 
 
 def reported_rows(
@@ -202,8 +203,8 @@ def reported_rows(
 ) -> pd.DataFrame:
     """A cell's reported rows before correction, for its table and its stopping rule: the turn
     positions' (``turns``), the seats', or the entries' with their standard error clustered by
-    deal (:func:`fairysim.analysis.rotation.entry_frame`)."""
-    from fairysim.analysis.rotation import entry_frame
+    deal (:func:`fairysim.sim.rotation.entry_frame`)."""
+    from fairysim.sim.rotation import entry_frame
 
     if rows == "entry":
         return entry_frame(aggregate, policies)
@@ -261,11 +262,11 @@ def cell_frame(game: str, cell: CellSpec, record: dict[str, Any]) -> pd.DataFram
     """One row per lineup seat of a finished cell, from its file's sums: ``game``, ``cell``,
     the axis values, ``lineup``, ``seat``, ``policy``, ``games``, ``wins``, ``win_share`` with
     its interval ``low``/``high`` Holm-corrected over the cell's seats at the cell's error rate
-    and the verdict ``significant`` against ``fair`` (:func:`fairysim.analysis.precision.
+    and the verdict ``significant`` against ``fair`` (:func:`fairysim.stats.precision.
     corrected_shares`), then the mean and standard deviation of every seat column. Where the
     cell reports turn positions (:func:`shares_frame`) the seats of one policy are
     exchangeable, and their verdicts test a null that holds by construction."""
-    from fairysim.analysis.precision import corrected_shares
+    from fairysim.stats.precision import corrected_shares
 
     aggregate = record_aggregate(record)
     if record["rows"] == "entry":
@@ -301,12 +302,12 @@ def shares_frame(game: str, cell: CellSpec, record: dict[str, Any]) -> pd.DataFr
     seat (``row`` is ``seat``); ``index`` the position, seat or entry, ``label`` the policy
     (``greedy#2`` for an entry whose policy repeats), ``games``,
     ``win_share`` with its interval Holm-corrected over the cell's rows at the cell's error rate
-    (:func:`fairysim.analysis.precision.corrected_shares`), ``significant`` against ``fair``,
+    (:func:`fairysim.stats.precision.corrected_shares`), ``significant`` against ``fair``,
     ``half_width``; for a cell played to a precision also its ``precision`` (asked),
     ``reached``, ``widest`` (the widest half-width), ``look_level`` (the confidence level of
     the family) and ``looks`` (how many were made); then the mean and standard deviation of
     every seat column."""
-    from fairysim.analysis.precision import corrected_shares
+    from fairysim.stats.precision import corrected_shares
 
     kind = record["rows"]
     aggregate = record_aggregate(record)

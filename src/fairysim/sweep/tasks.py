@@ -14,7 +14,7 @@ from typing import Any
 import numba as nb
 import numpy as np
 
-from fairysim.errors import FairysimError
+from fairysim.runtime.errors import FairysimError
 from fairysim.sim.batch import DEFAULT_CHUNK_GAMES, SeatAggregate, numba_threads
 from fairysim.sweep.cells import CellSetup
 
@@ -92,7 +92,7 @@ def worker_setup(task: CellSetup, threads: int | None, run: str) -> tuple[Any, A
 
 def rotated_of(task: CellSetup, setup: Any) -> list[Any]:
     """The setup of every rotation of a cell's lineup, built once per worker."""
-    from fairysim.analysis.rotation import rotated_setups
+    from fairysim.sim.rotation import rotated_setups
 
     key = (*task.key, "rotated")
     if key not in _SETUP_CACHE:
@@ -124,14 +124,14 @@ def run_task(
     rotated : bool
         Play the games (deals) on every rotation of the lineup's seats and sum each entry's
         per-deal mean over the rotations instead (a mixed lineup,
-        :func:`fairysim.analysis.rotation.entry_piece`).
+        :func:`fairysim.sim.rotation.entry_piece`).
 
     Returns
     -------
     TaskResult
         The sums, or the error (a bad policy answer, a worker with another engine).
     """
-    from fairysim.analysis.rotation import entry_piece
+    from fairysim.sim.rotation import entry_piece
     from fairysim.sim.run import by_turn_order
 
     result = TaskResult()

@@ -100,8 +100,8 @@ def test_the_contest_cards_fixed_by_seat_in_the_card_effect_section(balance, tmp
     the same deals: rows per seat index and the spread, worded from the corrected intervals."""
     import pandas as pd
 
-    from fairysim.analysis.card_effects import card_effects
-    from fairysim.analysis.table_cards import table_card_studies
+    from fairysim.analysis.studies.card_effects import card_effects
+    from fairysim.analysis.studies.table_cards import table_card_studies
 
     effects = card_effects("concerto", players=3, games=40, seed=3)
     effects.table_cards = table_card_studies("concerto", players=3, games=800, seed=3)

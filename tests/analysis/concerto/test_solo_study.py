@@ -8,7 +8,7 @@ import pytest
 
 from fairysim.analysis.concerto import solo_study as solo
 from fairysim.analysis.concerto.runs import SETUP_COLUMNS
-from fairysim.errors import FairysimError
+from fairysim.runtime.errors import FairysimError
 
 
 def test_solo_runs_share_deals_and_setups_whatever_the_policy():

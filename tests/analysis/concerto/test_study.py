@@ -8,7 +8,7 @@ import pytest
 
 from fairysim.analysis.concerto import study as card_study
 from fairysim.analysis.concerto.runs import honor_decides
-from fairysim.errors import FairysimError
+from fairysim.runtime.errors import FairysimError
 from fairysim.sim.concerto import KINDS, load_cards
 
 from .tidy import frame

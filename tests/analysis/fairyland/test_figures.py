@@ -10,7 +10,7 @@ from matplotlib.figure import Figure
 
 from fairysim.analysis.fairyland import figures
 from fairysim.analysis.fairyland.runs import GAME_MEASURES
-from fairysim.analysis.plots import repeated_tick_labels
+from fairysim.analysis.report.plots import repeated_tick_labels
 
 DRAWERS = (
     figures.card_balance_figure,

@@ -13,11 +13,11 @@ import pytest
 from typer.testing import CliRunner
 
 import fairysim
-from fairysim import files
 from fairysim.analysis.fairyland import report as fr
 from fairysim.analysis.fairyland.figures import COURT_FIGURE_MEASURES
 from fairysim.cli import app
-from fairysim.errors import FairysimError
+from fairysim.runtime import files
+from fairysim.runtime.errors import FairysimError
 
 from ..concerto.tidy import text_of
 from .conftest import AUCTION_GAMES, GAMES, SEED

@@ -80,7 +80,7 @@ def test_game_rows_by_hand(three_players):
 
 
 def test_the_balance_card_reads_turn_positions_not_lineup_places(three_players):
-    from fairysim.analysis.balance import BalanceRows, balance_card
+    from fairysim.analysis.studies.balance import BalanceRows, balance_card
     from fairysim.sim.fairyland.spec import SPEC
 
     df = three_players

@@ -6,10 +6,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from fairysim.analysis.corrections import interval_agrees
 from fairysim.analysis.fairyland import study as fs
 from fairysim.analysis.fairyland.runs import GAME_MEASURES
-from fairysim.errors import FairysimError
+from fairysim.runtime.errors import FairysimError
+from fairysim.stats.corrections import interval_agrees
 
 from .conftest import AUCTION_GAMES, GAMES, SEED
 

@@ -9,10 +9,10 @@ import pandas as pd
 import pytest
 
 import fairysim
-from fairysim import files
 from fairysim.analysis.fantastique import report as fr
 from fairysim.analysis.fantastique.study import fan_strength
-from fairysim.errors import FairysimError
+from fairysim.runtime import files
+from fairysim.runtime.errors import FairysimError
 from fairysim.sim.fantastique import FANS
 
 GAMES = 60
@@ -275,7 +275,7 @@ def test_a_fan_pair_the_other_policy_ranks_the_other_way_is_turned():
 
 @pytest.mark.usefixtures("figures_unrendered")
 def test_the_fan_section_warns_where_balancer_changes_a_verdict(strength):
-    from fairysim.analysis.heuristic_check import HeuristicCheck, compare_verdicts
+    from fairysim.analysis.studies.heuristic_check import HeuristicCheck, compare_verdicts
 
     base = strength.fan_differences.iloc[:2].copy()
     base["low"], base["high"], base["significant"] = 0.01, 0.05, True

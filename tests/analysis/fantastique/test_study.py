@@ -16,7 +16,7 @@ from fairysim.analysis.fantastique.study import (
     fan_strength,
     gain_column,
 )
-from fairysim.errors import FairysimError
+from fairysim.runtime.errors import FairysimError
 from fairysim.sim.fantastique import FANS, simulate
 from fairysim.sim.fantastique.cards import DEFAULT_CARDS
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from fairysim.analysis.page import Report
+from fairysim.analysis.report.page import Report
 from fairysim.sim.concerto import KINDS, ConcertoCards
 from fairysim.sim.concerto.cards import DEFAULT_CARDS
 from fairysim.sim.concerto.rules import SOLOIST_NAMES, SOLOISTS

@@ -1,6 +1,6 @@
 """The Fairy Concerto card-balance report's figures: score cards (completion, then holders'
 lift), contest cards (how often their honor decides, then the spread they create) and the
-popularity kind (seat advantage is drawn by :mod:`fairysim.analysis.sections`).
+popularity kind (seat advantage is drawn by :mod:`fairysim.analysis.report.sections`).
 
 Each function takes a finished :class:`~fairysim.analysis.concerto.study.CardBalance` and returns
 a matplotlib figure with one message, its rows sorted and its intervals drawn, so a notebook
@@ -14,7 +14,7 @@ from matplotlib.figure import Figure
 
 from fairysim.analysis.concerto.cards import contest_label
 from fairysim.analysis.concerto.study import CardBalance
-from fairysim.analysis.plots import barh_ci, corrected_intervals, new_figure, points_ci
+from fairysim.analysis.report.plots import barh_ci, corrected_intervals, new_figure, points_ci
 
 
 def score_card_figure(balance: CardBalance) -> Figure:
@@ -61,7 +61,7 @@ def score_card_lift_figure(balance: CardBalance) -> Figure:
         One point per card, highest lift on top: holders' win share minus other seats'
         (averaged over player counts, percentage points), intervals Holm-corrected over the
         cards unless the study corrected them
-        (:func:`~fairysim.analysis.plots.corrected_intervals`); hollow points are not
+        (:func:`~fairysim.analysis.report.plots.corrected_intervals`); hollow points are not
         significant.
     """
     s = balance.score_cards_pooled.sort_values("lift", ascending=False, kind="stable")

@@ -14,8 +14,6 @@ from pathlib import Path
 
 import pandas as pd
 
-from fairysim.analysis.card_effect_report import card_effect_section, rerun_command
-from fairysim.analysis.card_effects import CardEffectStudy, disagreements
 from fairysim.analysis.concerto.cards import card_section, cards_option, contest_label, new_report
 from fairysim.analysis.concerto.figures import (
     contest_figure,
@@ -25,13 +23,18 @@ from fairysim.analysis.concerto.figures import (
     score_card_lift_figure,
 )
 from fairysim.analysis.concerto.study import PLAYER_COUNTS, CardBalance, card_balance
-from fairysim.analysis.formats import fmt_interval, fmt_intervals, fmt_percent, fmt_points, verdict
-from fairysim.analysis.ladder import LadderStudy
-from fairysim.analysis.ladder_report import ladder_command, ladder_section
-from fairysim.analysis.page import Report
-from fairysim.analysis.plots import plain_caption
-from fairysim.analysis.ranking import group_label, leading_group
-from fairysim.analysis.sections import (
+from fairysim.analysis.report.card_effects import card_effect_section, rerun_command
+from fairysim.analysis.report.formats import (
+    fmt_interval,
+    fmt_intervals,
+    fmt_percent,
+    fmt_points,
+    verdict,
+)
+from fairysim.analysis.report.ladder import ladder_command, ladder_section
+from fairysim.analysis.report.page import Report
+from fairysim.analysis.report.plots import plain_caption
+from fairysim.analysis.report.sections import (
     balance_section,
     games_option,
     precision_note,
@@ -40,12 +43,14 @@ from fairysim.analysis.sections import (
     statistics_note,
     turn_order_section,
 )
-from fairysim.analysis.studies import (
+from fairysim.analysis.studies.base import (
     DEFAULT_SEED,
     card_and_ladder_studies,
     play_study,
     search_ahead,
 )
+from fairysim.analysis.studies.card_effects import CardEffectStudy, disagreements
+from fairysim.analysis.studies.ladder import LadderStudy
 from fairysim.sim.batch import Progress
 from fairysim.sim.concerto import ConcertoCards
 from fairysim.sim.concerto.spec import (
@@ -56,6 +61,7 @@ from fairysim.sim.concerto.spec import (
     REPORT_SEARCH_GAMES,
     SPEC,
 )
+from fairysim.stats.ranking import group_label, leading_group
 
 STANDING = (
     "A seat's standing after a round is the score the final scoring would give it if the game "
@@ -67,7 +73,7 @@ STANDING = (
 DEFAULT_GAMES = REPORT_GAMES
 """The report's scale in games per player count: by default it plays to
 :data:`~fairysim.sim.concerto.spec.REPORT_PRECISION`, at most
-:data:`~fairysim.analysis.studies.PRECISION_CAP` times this many games per player count
+:data:`~fairysim.analysis.studies.base.PRECISION_CAP` times this many games per player count
 (``--max-games`` sets another cap); ``--games`` plays a fixed count instead."""
 
 REPORT_FILENAME = "concerto-report.html"
@@ -100,7 +106,7 @@ def write_report(
     games : int, optional
         Games per player count, a fixed count; without it the study plays
         to ``precision``.
-    seed : int, default :data:`~fairysim.analysis.studies.DEFAULT_SEED`
+    seed : int, default :data:`~fairysim.analysis.studies.base.DEFAULT_SEED`
         Seed of every run.
     threads : int, optional
         numba threads; never changes the numbers.
@@ -116,15 +122,15 @@ def write_report(
         Without ``games``: play the study at doubling game counts until the balance card's
         corrected turn-order half-widths are at most ``precision`` (default
         :data:`~fairysim.sim.concerto.spec.REPORT_PRECISION`), at most ``max_games`` per
-        player count (default :data:`~fairysim.analysis.studies.PRECISION_CAP` times
-        :data:`DEFAULT_GAMES`; :func:`~fairysim.analysis.studies.play_study`).
+        player count (default :data:`~fairysim.analysis.studies.base.PRECISION_CAP` times
+        :data:`DEFAULT_GAMES`; :func:`~fairysim.analysis.studies.base.play_study`).
     card_games : int, default :data:`~fairysim.sim.concerto.spec.REPORT_CARD_GAMES`
         Games per arm of the card-effect section
-        (:func:`~fairysim.analysis.card_effects.card_effects`: the baseline and one arm per
+        (:func:`~fairysim.analysis.studies.card_effects.card_effects`: the baseline and one arm per
         score card, at every player count, ``policy`` at every seat).
     ladder_games : int, default :data:`~fairysim.sim.concerto.spec.REPORT_LADDER_GAMES`
         Games per mirror table of the skill-ladder section
-        (:func:`~fairysim.analysis.ladder.ladder_study`).
+        (:func:`~fairysim.analysis.studies.ladder.ladder_study`).
     search_games : int, default :data:`~fairysim.sim.concerto.spec.REPORT_SEARCH_GAMES`
         Games of the ladder's search rung (``rollout``) at each player count.
 
@@ -179,11 +185,11 @@ def build_report(
     balance : CardBalance
         Result of :func:`~fairysim.analysis.concerto.study.card_balance`.
     effects : CardEffectStudy, optional
-        The card-effect study (:func:`~fairysim.analysis.card_effects.card_effects`); its
+        The card-effect study (:func:`~fairysim.analysis.studies.card_effects.card_effects`); its
         section is left out without it.
     ladder : LadderStudy, optional
-        The skill ladder (:func:`~fairysim.analysis.ladder.ladder_study`); its section is left
-        out without it.
+        The skill ladder (:func:`~fairysim.analysis.studies.ladder.ladder_study`); its section is
+        left out without it.
 
     Returns
     -------

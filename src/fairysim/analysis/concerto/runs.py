@@ -21,8 +21,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from fairysim.analysis.run_arrays import run_players, seat_arrays
 from fairysim.sim.concerto.rules import CONTESTS, HONOR_POINTS
+from fairysim.stats.run_arrays import run_players, seat_arrays
 
 SETUP_COLUMNS = ("soloist_card", "pianist_card", "harpist_card")
 """The three setup cards a solo game is dealt (the "setup combination")."""

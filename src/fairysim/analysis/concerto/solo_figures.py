@@ -14,7 +14,7 @@ from matplotlib.figure import Figure
 
 from fairysim.analysis.concerto.cards import soloist_label
 from fairysim.analysis.concerto.solo_study import SoloStudy
-from fairysim.analysis.plots import (
+from fairysim.analysis.report.plots import (
     barh_ci,
     cumulative_shares,
     facing_ses,

@@ -16,8 +16,6 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from fairysim.analysis.card_effect_report import card_effect_section, rerun_command
-from fairysim.analysis.card_effects import CardEffectStudy, card_effects
 from fairysim.analysis.concerto.cards import (
     SOLOIST_RULES,
     card_section,
@@ -33,12 +31,19 @@ from fairysim.analysis.concerto.solo_figures import (
     solo_policy_figure,
 )
 from fairysim.analysis.concerto.solo_study import SoloStudy, solo_study
-from fairysim.analysis.formats import fmt_interval, fmt_intervals, fmt_percent, fmt_points, verdict
-from fairysim.analysis.page import Report
-from fairysim.analysis.plots import plain_caption
-from fairysim.analysis.ranking import group_label, leading_group
-from fairysim.analysis.sections import run_block, statistics_note
-from fairysim.analysis.studies import DEFAULT_SEED, search_ahead
+from fairysim.analysis.report.card_effects import card_effect_section, rerun_command
+from fairysim.analysis.report.formats import (
+    fmt_interval,
+    fmt_intervals,
+    fmt_percent,
+    fmt_points,
+    verdict,
+)
+from fairysim.analysis.report.page import Report
+from fairysim.analysis.report.plots import plain_caption
+from fairysim.analysis.report.sections import run_block, statistics_note
+from fairysim.analysis.studies.base import DEFAULT_SEED, search_ahead
+from fairysim.analysis.studies.card_effects import CardEffectStudy, card_effects
 from fairysim.sim.batch import Progress
 from fairysim.sim.concerto import ConcertoCards
 from fairysim.sim.concerto.policies import SOLO_POLICIES
@@ -50,6 +55,7 @@ from fairysim.sim.concerto.spec import (
     SOLO_SEARCH_GAMES,
     SPEC,
 )
+from fairysim.stats.ranking import group_label, leading_group
 
 DEFAULT_GAMES = SOLO_REPORT_GAMES
 """Games per fast solo policy (random, greedy, chaser, maestro, denier) in the solo report.
@@ -93,7 +99,7 @@ def write_report(
         Folder for the report (created if missing).
     games : int, default :data:`DEFAULT_GAMES`
         Games per fast policy.
-    seed : int, default :data:`~fairysim.analysis.studies.DEFAULT_SEED`
+    seed : int, default :data:`~fairysim.analysis.studies.base.DEFAULT_SEED`
         Seed of every run (every policy plays the same deals).
     threads : int, optional
         numba threads; never changes the numbers.
@@ -110,7 +116,7 @@ def write_report(
         Policies to compare (greedy is always played: it is the baseline).
     card_games : int, default :data:`~fairysim.sim.concerto.spec.SOLO_CARD_GAMES`
         Games per arm of the card-effect section (greedy against Pahha, the baseline and one
-        arm per score card; :func:`~fairysim.analysis.card_effects.card_effects`).
+        arm per score card; :func:`~fairysim.analysis.studies.card_effects.card_effects`).
 
     Returns
     -------

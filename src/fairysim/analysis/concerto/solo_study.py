@@ -22,16 +22,17 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from fairysim import __version__, compile_ahead
+from fairysim import __version__
 from fairysim.analysis.concerto.runs import SETUP_COLUMNS
-from fairysim.analysis.corrections import with_correction
-from fairysim.analysis.stats import paired_difference, wilson_interval, win_rates
-from fairysim.analysis.studies import ProgressTracker, load_card_set
-from fairysim.errors import FairysimError
+from fairysim.analysis.studies.base import ProgressTracker, load_card_set
+from fairysim.jit import ahead as compile_ahead
+from fairysim.runtime.errors import FairysimError
 from fairysim.sim.batch import Progress, check_games
 from fairysim.sim.concerto import POLICIES, ConcertoCards, load_cards, simulate
 from fairysim.sim.concerto.policies import SOLO_POLICIES
 from fairysim.sim.concerto.spec import SPEC
+from fairysim.stats.corrections import with_correction
+from fairysim.stats.estimates import paired_difference, wilson_interval, win_rates
 
 BASELINE_POLICY = "greedy"
 """The solo policy every other one is paired against."""
@@ -54,7 +55,7 @@ class SoloStudy:
         The lookahead policy against greedy on identical deals (one row; empty without
         lookahead): ``games``, both win shares, ``gain`` in win share and ``margin_gain`` in
         points, each with ``_se`` and its corrected ``_low``, ``_high`` and ``_significant``
-        (:func:`~fairysim.analysis.corrections.with_correction`, one family per measure).
+        (:func:`~fairysim.stats.corrections.with_correction`, one family per measure).
     setups : pandas.DataFrame
         Per (policy, soloist, pianist, harpist): ``games``, ``wins``, ``win_share`` with Wilson
         ``low``/``high`` and ``mean_margin``; for the fast policies and lookahead.

@@ -33,7 +33,6 @@ import numpy as np
 import pandas as pd
 
 from fairysim import __version__
-from fairysim.analysis.balance import BalanceCard, BalanceRows, balance_card
 from fairysim.analysis.concerto.cards import contest_cards
 from fairysim.analysis.concerto.runs import (
     SETUP_COLUMNS,
@@ -42,14 +41,15 @@ from fairysim.analysis.concerto.runs import (
     seat_arrays,
     winner_mask,
 )
-from fairysim.analysis.corrections import with_correction
-from fairysim.analysis.stats import Z_95, excludes, wilson_interval
-from fairysim.analysis.studies import ProgressTracker, check_player_counts, load_card_set
+from fairysim.analysis.studies.balance import BalanceCard, BalanceRows, balance_card
+from fairysim.analysis.studies.base import ProgressTracker, check_player_counts, load_card_set
 from fairysim.sim.batch import Progress, check_games
 from fairysim.sim.concerto import KINDS, ConcertoCards, load_cards, simulate
 from fairysim.sim.concerto.cards import dominated_pairs
 from fairysim.sim.concerto.rules import CONTESTS, PART_NAMES, POINTS_PER_SCORE_CARD
 from fairysim.sim.concerto.spec import SPEC
+from fairysim.stats.corrections import with_correction
+from fairysim.stats.estimates import Z_95, excludes, wilson_interval
 
 PLAYER_COUNTS = (2, 3, 4)
 """Player counts of the card-balance study (solo has its own study)."""
@@ -358,7 +358,7 @@ class CardBalance:
     parts : pandas.DataFrame
         Per (players, part), see :func:`part_rows`.
     balance : BalanceCard
-        The balance card of every run (:mod:`fairysim.analysis.balance`).
+        The balance card of every run (:mod:`fairysim.analysis.studies.balance`).
     cards : ConcertoCards
         The card set played.
     meta : dict

@@ -5,7 +5,7 @@ played again with value-bidder (the top heuristic rung of the spec's ladder) at 
 report's policy, then every seat the best heuristic (a game's forest, starting seat and court
 deck positions do not depend on the court or the policies, PL6, PL9), and compares the
 corrected verdicts of every court pair on every measure
-(:func:`fairysim.analysis.heuristic_check.compare_verdicts`).
+(:func:`fairysim.analysis.studies.heuristic_check.compare_verdicts`).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import pandas as pd
 
 from fairysim.analysis.fairyland.runs import game_rows
 from fairysim.analysis.fairyland.study import CORRECTION, court_effects
-from fairysim.analysis.heuristic_check import HeuristicCheck, heuristic_check
+from fairysim.analysis.studies.heuristic_check import HeuristicCheck, heuristic_check
 from fairysim.sim.fairyland import COURTS, FairyLandCards
 from fairysim.sim.fairyland.runs import simulate
 
@@ -33,8 +33,8 @@ def court_check(
     cards: str | Path | FairyLandCards | None = None,
     threads: int | None = None,
 ) -> HeuristicCheck:
-    """Every court comparison of the report under ``policy`` and under ``best``, on the same
-    games (the arguments of a check, :func:`~fairysim.analysis.heuristic_check.heuristic_check`).
+    """Every court comparison of the report under ``policy`` and under ``best``, on the same games
+    (the arguments of a check, :func:`~fairysim.analysis.studies.heuristic_check.heuristic_check`).
 
     Returns
     -------

@@ -21,7 +21,7 @@ from fairysim.analysis.fairyland.study import (
     STARRED_COURT,
     FairyLandStudy,
 )
-from fairysim.analysis.plots import (
+from fairysim.analysis.report.plots import (
     cumulative_shares,
     new_figure,
     percent_formatter,

@@ -2,8 +2,8 @@
 
 One module past 600 lines: it writes the page's own sections (cards, auctions, the court, game
 length), each a short function beside the display helpers it alone uses; the shared sections are
-in :mod:`fairysim.analysis.sections`, :mod:`~fairysim.analysis.card_effect_report` and
-:mod:`~fairysim.analysis.ladder_report`.
+in :mod:`fairysim.analysis.report.sections`, :mod:`~fairysim.analysis.report.card_effects` and
+:mod:`~fairysim.analysis.report.ladder`.
 
 ``fairysim report fairyland`` calls :func:`write_report`, which runs
 :func:`fairysim.analysis.fairyland.study.fairyland_study` and writes ``fairyland-report.html``
@@ -22,8 +22,6 @@ from pathlib import Path
 
 import pandas as pd
 
-from fairysim.analysis.card_effect_report import card_effect_section, rerun_command
-from fairysim.analysis.card_effects import CardEffectStudy
 from fairysim.analysis.fairyland.check import court_check
 from fairysim.analysis.fairyland.contest import CONTEST_PLAYERS, two_player_contest
 from fairysim.analysis.fairyland.figures import (
@@ -43,13 +41,19 @@ from fairysim.analysis.fairyland.study import (
     clearly_first,
     fairyland_study,
 )
-from fairysim.analysis.formats import fmt_interval, fmt_intervals, fmt_percent, fmt_points, verdict
-from fairysim.analysis.heuristic_check import HeuristicCheck, check_paragraphs
-from fairysim.analysis.ladder import LadderStudy
-from fairysim.analysis.ladder_report import ladder_command, ladder_section
-from fairysim.analysis.page import Report
-from fairysim.analysis.plots import plain_caption
-from fairysim.analysis.sections import (
+from fairysim.analysis.report.card_effects import card_effect_section, rerun_command
+from fairysim.analysis.report.formats import (
+    fmt_interval,
+    fmt_intervals,
+    fmt_percent,
+    fmt_points,
+    verdict,
+)
+from fairysim.analysis.report.heuristic_check import check_paragraphs
+from fairysim.analysis.report.ladder import ladder_command, ladder_section
+from fairysim.analysis.report.page import Report
+from fairysim.analysis.report.plots import plain_caption
+from fairysim.analysis.report.sections import (
     balance_section,
     games_option,
     precision_note,
@@ -58,13 +62,16 @@ from fairysim.analysis.sections import (
     statistics_note,
     turn_order_section,
 )
-from fairysim.analysis.studies import (
+from fairysim.analysis.studies.base import (
     DEFAULT_SEED,
     card_and_ladder_studies,
     play_study,
     search_ahead,
     under_best_heuristic,
 )
+from fairysim.analysis.studies.card_effects import CardEffectStudy
+from fairysim.analysis.studies.heuristic_check import HeuristicCheck
+from fairysim.analysis.studies.ladder import LadderStudy
 from fairysim.sim.batch import Progress
 from fairysim.sim.fairyland import FairyLandCards
 from fairysim.sim.fairyland.spec import (
@@ -89,7 +96,7 @@ STANDING = (
 DEFAULT_GAMES = REPORT_GAMES
 """The report's scale in games per (court, player count) run: by default it plays to
 :data:`~fairysim.sim.fairyland.spec.REPORT_PRECISION`, at most
-:data:`~fairysim.analysis.studies.PRECISION_CAP` times this many games per run (``--max-games``
+:data:`~fairysim.analysis.studies.base.PRECISION_CAP` times this many games per run (``--max-games``
 sets another cap); ``--games`` plays a fixed count instead."""
 
 DEFAULT_AUCTION_GAMES = REPORT_AUCTION_GAMES
@@ -131,7 +138,7 @@ def write_report(
     games : int, optional
         Games per (court, player count), a fixed count; without it the study plays
         to ``precision``.
-    seed : int, default :data:`~fairysim.analysis.studies.DEFAULT_SEED`
+    seed : int, default :data:`~fairysim.analysis.studies.base.DEFAULT_SEED`
         Seed of every run.
     threads : int, optional
         numba threads; never changes the numbers.
@@ -149,15 +156,15 @@ def write_report(
         Without ``games``: play the study at doubling game counts until the balance card's
         corrected turn-order half-widths are at most ``precision`` (default
         :data:`~fairysim.sim.fairyland.spec.REPORT_PRECISION`), at most ``max_games`` per
-        (court, player count) (default :data:`~fairysim.analysis.studies.PRECISION_CAP` times
-        :data:`DEFAULT_GAMES`; :func:`~fairysim.analysis.studies.play_study`).
+        (court, player count) (default :data:`~fairysim.analysis.studies.base.PRECISION_CAP` times
+        :data:`DEFAULT_GAMES`; :func:`~fairysim.analysis.studies.base.play_study`).
     card_games : int, default :data:`~fairysim.sim.fairyland.spec.REPORT_CARD_GAMES`
         Games per arm of the card-effect section
-        (:func:`~fairysim.analysis.card_effects.card_effects`: the baseline and one arm per
+        (:func:`~fairysim.analysis.studies.card_effects.card_effects`: the baseline and one arm per
         card type, at every player count, the random court, ``policy`` at every seat, seat 0).
     ladder_games : int, default :data:`~fairysim.sim.fairyland.spec.REPORT_LADDER_GAMES`
         Games per mirror table of the skill-ladder section
-        (:func:`~fairysim.analysis.ladder.ladder_study`, the random court).
+        (:func:`~fairysim.analysis.studies.ladder.ladder_study`, the random court).
     search_games : int, default :data:`~fairysim.sim.fairyland.spec.REPORT_SEARCH_GAMES`
         Games of the ladder's search rung (``rollout``) at each player count.
     heuristic_games : int, default :data:`~fairysim.sim.fairyland.spec.REPORT_HEURISTIC_GAMES`
@@ -239,11 +246,11 @@ def build_report(
     study : FairyLandStudy
         Result of :func:`~fairysim.analysis.fairyland.study.fairyland_study`.
     effects : CardEffectStudy, optional
-        The card-effect study (:func:`~fairysim.analysis.card_effects.card_effects`, ruling
+        The card-effect study (:func:`~fairysim.analysis.studies.card_effects.card_effects`, ruling
         PL10); its section is left out without it.
     ladder : LadderStudy, optional
-        The skill ladder (:func:`~fairysim.analysis.ladder.ladder_study`); its section is left
-        out without it.
+        The skill ladder (:func:`~fairysim.analysis.studies.ladder.ladder_study`); its section is
+        left out without it.
     check : HeuristicCheck, optional
         The court comparisons under the best heuristic
         (:func:`~fairysim.analysis.fairyland.check.court_check`), shown in the court section.

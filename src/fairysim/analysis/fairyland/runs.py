@@ -16,11 +16,11 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from fairysim.analysis.run_arrays import run_players, seat_arrays
-from fairysim.analysis.stats import flag_difference, wilson_interval
 from fairysim.sim.fairyland.cards import Court
 from fairysim.sim.fairyland.rules import ANIMALS, CARD_NAMES, FLOWERS, SPECIAL_FAIRIES
 from fairysim.sim.fairyland.spec import COLLECTED_NAMES, FOREST_LABELS
+from fairysim.stats.estimates import flag_difference, wilson_interval
+from fairysim.stats.run_arrays import run_players, seat_arrays
 
 GROUPS = ("animal", "flower", "special fairy", "goblin", "ogre", "pendant", "court item")
 """Kinds of card type, in the order the report lists them."""
@@ -165,7 +165,7 @@ def card_rows(df: pd.DataFrame, court: Court) -> pd.DataFrame:
         ``collect_share`` with Wilson ``collect_low``/``collect_high``, ``mean_count`` (cards
         per seat), ``collectors_win_share`` and ``others_win_share``, and ``lift`` (the first
         minus the second, share of games) with its game-clustered ``se``, 95 % ``low``/``high``
-        and ``p_value`` (:func:`fairysim.analysis.stats.flag_difference`).
+        and ``p_value`` (:func:`fairysim.stats.estimates.flag_difference`).
 
     Notes
     -----

@@ -13,7 +13,7 @@ are the auctions, logged one by one on the first games of each player count
 
 Every family of comparisons is corrected for its size (Holm, :data:`CORRECTION`) before the
 report calls anything "significant", and the intervals kept beside each verdict are the
-corrected ones (:func:`fairysim.analysis.corrections.with_correction`): the card lifts per player
+corrected ones (:func:`fairysim.stats.corrections.with_correction`): the card lifts per player
 count, the pooled card lifts, the court effects and the turn positions are four families.
 """
 
@@ -29,12 +29,10 @@ import numpy as np
 import pandas as pd
 
 from fairysim import __version__
-from fairysim.analysis.balance import BalanceCard, BalanceRows, balance_card
-from fairysim.analysis.corrections import with_correction
 from fairysim.analysis.fairyland.runs import GAME_MEASURES, card_rows, game_rows
-from fairysim.analysis.stats import Z_95, normal_p_value, paired_difference, wilson_interval
-from fairysim.analysis.studies import ProgressTracker, check_player_counts, load_card_set
-from fairysim.errors import FairysimError
+from fairysim.analysis.studies.balance import BalanceCard, BalanceRows, balance_card
+from fairysim.analysis.studies.base import ProgressTracker, check_player_counts, load_card_set
+from fairysim.runtime.errors import FairysimError
 from fairysim.sim.batch import Progress, check_games
 from fairysim.sim.fairyland import (
     COURTS,
@@ -50,6 +48,8 @@ from fairysim.sim.fairyland.cards import DEFAULT_CARDS
 # module, the package attribute ``simulate`` names that module.
 from fairysim.sim.fairyland.runs import simulate
 from fairysim.sim.fairyland.spec import ENGINE_VERSION, MAX_PLAYERS, MIN_PLAYERS, SPEC
+from fairysim.stats.corrections import with_correction
+from fairysim.stats.estimates import Z_95, normal_p_value, paired_difference, wilson_interval
 
 PLAYER_COUNTS = tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1))
 """Player counts of the study."""
@@ -112,8 +112,8 @@ class FairyLandStudy:
         Per player count, the same measures over all auctions, plus ``games``,
         ``auctions_per_game`` and ``points_per_fairy`` (mean prize over mean price).
     balance : BalanceCard
-        The random court's balance card (:mod:`fairysim.analysis.balance`): win share by turn
-        position (0 = the starting player, L18) with intervals clustered by game and Holm over
+        The random court's balance card (:mod:`fairysim.analysis.studies.balance`): win share by
+        turn position (0 = the starting player, L18) with intervals clustered by game and Holm over
         every position of every player count, winning margins and game length in turns.
     meta : dict
         ``games`` per run, ``auction_games`` per player count, ``seed``, ``players``,

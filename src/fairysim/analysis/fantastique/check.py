@@ -4,7 +4,7 @@ balancer (the top heuristic rung of the spec's ladder) at every seat.
 :func:`fan_check` plays :func:`~fairysim.analysis.fantastique.study.fan_strength` twice at one
 player count on one seed, every seat the report's policy, then every seat the best heuristic,
 every fan on the same deals, and compares the corrected verdicts of every pair of fans
-(:func:`fairysim.analysis.heuristic_check.compare_verdicts`).
+(:func:`fairysim.analysis.studies.heuristic_check.compare_verdicts`).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from pathlib import Path
 import pandas as pd
 
 from fairysim.analysis.fantastique.study import Lineup, fan_strength
-from fairysim.analysis.heuristic_check import HeuristicCheck, heuristic_check
+from fairysim.analysis.studies.heuristic_check import HeuristicCheck, heuristic_check
 from fairysim.sim.fantastique import FantastiqueCards
 
 KEYS = ("stronger", "weaker")
@@ -31,7 +31,7 @@ def fan_check(
     threads: int | None = None,
 ) -> HeuristicCheck:
     """Every pair of fans compared under ``policy`` and under ``best``, on the same deals
-    (the arguments of a check, :func:`~fairysim.analysis.heuristic_check.heuristic_check`).
+    (the arguments of a check, :func:`~fairysim.analysis.studies.heuristic_check.heuristic_check`).
 
     Returns
     -------

@@ -11,7 +11,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from fairysim.analysis.fantastique.study import FanStrength, baseline_table
-from fairysim.analysis.plots import (
+from fairysim.analysis.report.plots import (
     barh_ci,
     corrected_intervals,
     facing_ses,
@@ -107,7 +107,7 @@ def gain_family(strength: FanStrength) -> pd.DataFrame:
     -------
     pandas.DataFrame
         ``fan``, ``players``, ``lineup``, ``gain``, ``low``, ``high``, ``significant``
-        (see :func:`fairysim.analysis.plots.corrected_intervals`: Holm over every gain unless
+        (see :func:`fairysim.analysis.report.plots.corrected_intervals`: Holm over every gain unless
         the study corrected them already).
     """
     g = strength.gains.reset_index(drop=True)

@@ -14,8 +14,6 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from fairysim.analysis.card_effect_report import card_effect_section, rerun_command
-from fairysim.analysis.card_effects import CardEffectStudy
 from fairysim.analysis.fantastique.check import fan_check
 from fairysim.analysis.fantastique.figures import (
     decides_figure,
@@ -30,14 +28,19 @@ from fairysim.analysis.fantastique.study import (
     fan_strength,
     report_lineups,
 )
-from fairysim.analysis.formats import fmt_interval, fmt_intervals, fmt_percent, fmt_points, verdict
-from fairysim.analysis.heuristic_check import HeuristicCheck, check_paragraphs
-from fairysim.analysis.ladder import LadderStudy
-from fairysim.analysis.ladder_report import ladder_command, ladder_section
-from fairysim.analysis.page import Report
-from fairysim.analysis.plots import plain_caption
-from fairysim.analysis.ranking import top_wording
-from fairysim.analysis.sections import (
+from fairysim.analysis.report.card_effects import card_effect_section, rerun_command
+from fairysim.analysis.report.formats import (
+    fmt_interval,
+    fmt_intervals,
+    fmt_percent,
+    fmt_points,
+    verdict,
+)
+from fairysim.analysis.report.heuristic_check import check_paragraphs
+from fairysim.analysis.report.ladder import ladder_command, ladder_section
+from fairysim.analysis.report.page import Report
+from fairysim.analysis.report.plots import plain_caption
+from fairysim.analysis.report.sections import (
     balance_section,
     games_option,
     precision_note,
@@ -46,13 +49,16 @@ from fairysim.analysis.sections import (
     statistics_note,
     turn_order_section,
 )
-from fairysim.analysis.studies import (
+from fairysim.analysis.studies.base import (
     DEFAULT_SEED,
     card_and_ladder_studies,
     play_study,
     search_ahead,
     under_best_heuristic,
 )
+from fairysim.analysis.studies.card_effects import CardEffectStudy
+from fairysim.analysis.studies.heuristic_check import HeuristicCheck
+from fairysim.analysis.studies.ladder import LadderStudy
 from fairysim.sim.batch import Progress
 from fairysim.sim.fantastique import FantastiqueCards
 from fairysim.sim.fantastique.spec import (
@@ -64,12 +70,13 @@ from fairysim.sim.fantastique.spec import (
     REPORT_SEARCH_GAMES,
     SPEC,
 )
+from fairysim.stats.ranking import top_wording
 
 DEFAULT_GAMES = REPORT_GAMES
 """The report's scale in games per (fan, player count, lineup) cell: by default it plays to
 :data:`~fairysim.sim.fantastique.spec.REPORT_PRECISION`, at most
-:data:`~fairysim.analysis.studies.PRECISION_CAP` times this many games per cell (``--max-games``
-sets another cap); ``--games`` plays a fixed count instead."""
+:data:`~fairysim.analysis.studies.base.PRECISION_CAP` times this many games per cell
+(``--max-games`` sets another cap); ``--games`` plays a fixed count instead."""
 
 REPORT_FILENAME = "fantastique-report.html"
 FILE_PREFIX = "fantastique-"
@@ -102,7 +109,7 @@ def write_report(
     games : int, optional
         Games per (fan, player count, lineup) cell, a fixed count; without it the study plays
         to ``precision``.
-    seed : int, default :data:`~fairysim.analysis.studies.DEFAULT_SEED`
+    seed : int, default :data:`~fairysim.analysis.studies.base.DEFAULT_SEED`
         Seed of every run (all runs share it, so lineups and fans play identical deals).
     threads : int, optional
         numba threads (all cores by default); never changes the numbers.
@@ -116,18 +123,18 @@ def write_report(
         Without ``games``: play the study at doubling game counts until the balance card's
         corrected turn-order half-widths are at most ``precision`` (default
         :data:`~fairysim.sim.fantastique.spec.REPORT_PRECISION`), at most ``max_games`` per
-        cell (default :data:`~fairysim.analysis.studies.PRECISION_CAP` times
-        :data:`DEFAULT_GAMES`; :func:`~fairysim.analysis.studies.play_study`).
+        cell (default :data:`~fairysim.analysis.studies.base.PRECISION_CAP` times
+        :data:`DEFAULT_GAMES`; :func:`~fairysim.analysis.studies.base.play_study`).
     policy : str, default ``"greedy"``
         The baseline's policy, at every seat, and around the fan-aware seat
         (:func:`~fairysim.analysis.fantastique.study.report_lineups`).
     card_games : int, default :data:`~fairysim.sim.fantastique.spec.REPORT_CARD_GAMES`
         Games per arm of the card-effect section
-        (:func:`~fairysim.analysis.card_effects.card_effects`: the baseline and one arm per
+        (:func:`~fairysim.analysis.studies.card_effects.card_effects`: the baseline and one arm per
         card value, at every player count, fan I, ``policy`` at every seat).
     ladder_games : int, default :data:`~fairysim.sim.fantastique.spec.REPORT_LADDER_GAMES`
         Games per mirror table of the skill-ladder section
-        (:func:`~fairysim.analysis.ladder.ladder_study`, fan I).
+        (:func:`~fairysim.analysis.studies.ladder.ladder_study`, fan I).
     search_games : int, default :data:`~fairysim.sim.fantastique.spec.REPORT_SEARCH_GAMES`
         Games of the ladder's search rung (``rollout``) at each player count.
     heuristic_games : int, default :data:`~fairysim.sim.fantastique.spec.REPORT_HEURISTIC_GAMES`
@@ -204,11 +211,11 @@ def build_report(
     strength : FanStrength
         Result of :func:`~fairysim.analysis.fantastique.study.fan_strength`.
     effects : CardEffectStudy, optional
-        The card-effect study (:func:`~fairysim.analysis.card_effects.card_effects`); its
+        The card-effect study (:func:`~fairysim.analysis.studies.card_effects.card_effects`); its
         section is left out without it.
     ladder : LadderStudy, optional
-        The skill ladder (:func:`~fairysim.analysis.ladder.ladder_study`); its section is left
-        out without it.
+        The skill ladder (:func:`~fairysim.analysis.studies.ladder.ladder_study`); its section is
+        left out without it.
     check : HeuristicCheck, optional
         The fan comparisons under the best heuristic
         (:func:`~fairysim.analysis.fantastique.check.fan_check`), shown in the fans' section.

@@ -10,15 +10,46 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from fairysim.analysis.stats import game_blocks, wilson_interval
+from fairysim.stats.estimates import game_blocks, wilson_interval
 
-if TYPE_CHECKING:
-    from fairysim.analysis.fantastique.study import Lineup
+
+@dataclass(frozen=True)
+class Lineup:
+    """Who sits where: one policy at seat 0, another at every other seat.
+
+    Attributes
+    ----------
+    name : str
+        Label used in tables and figures (``"hoarder at seat 0"``).
+    seat0 : str
+        Policy at seat 0 (a built-in name or ``module:function``).
+    others : str
+        Policy at seats 1..players-1.
+    """
+
+    name: str
+    seat0: str
+    others: str = "greedy"
+
+    def policies(self, players: int) -> list[str]:
+        """One policy per seat.
+
+        Parameters
+        ----------
+        players : int
+            Player count.
+
+        Returns
+        -------
+        list of str
+            ``[seat0, others, others, ...]``, ``players`` long.
+        """
+        return [self.seat0] + [self.others] * (players - 1)
 
 
 def finale_decides(df: pd.DataFrame, by: str | Sequence[str] = ()) -> pd.DataFrame:

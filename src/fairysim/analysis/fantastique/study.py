@@ -8,11 +8,11 @@ For every Grande Finale fan (I..VI) and player count (2..5) this module plays a 
   the final score differs from the set of winners on medal points alone (``rank == 1`` against
   ``pre_finale_rank == 1``);
 * how much a fan-aware policy gains over greedy at seat 0, paired on identical deals;
-* the balance card (:mod:`fairysim.analysis.balance`) of the baseline lineup over every fan:
+* the balance card (:mod:`fairysim.analysis.studies.balance`) of the baseline lineup over every fan:
   seat advantage by round-1 turn position (ruling F1), winning margins, comebacks and lead
   changes from the per-round medal totals.
 
-Every family of comparisons is corrected (Holm, :mod:`fairysim.analysis.corrections`): the fans'
+Every family of comparisons is corrected (Holm, :mod:`fairysim.stats.corrections`): the fans'
 pairwise strength differences, the per-player-count gains, the gains averaged over player counts,
 and the turn-order positions.
 
@@ -42,55 +42,21 @@ import numpy as np
 import pandas as pd
 
 from fairysim import __version__
-from fairysim.analysis.balance import BalanceCard, BalanceRows, balance_card
-from fairysim.analysis.corrections import with_correction
-from fairysim.analysis.fantastique.runs import summarise_run
-from fairysim.analysis.ranking import ranked_groups
-from fairysim.analysis.stats import Z_95, paired_difference
-from fairysim.analysis.studies import ProgressTracker, check_player_counts, load_card_set
-from fairysim.errors import FairysimError
+from fairysim.analysis.fantastique.runs import Lineup, summarise_run
+from fairysim.analysis.studies.balance import BalanceCard, BalanceRows, balance_card
+from fairysim.analysis.studies.base import ProgressTracker, check_player_counts, load_card_set
+from fairysim.runtime.errors import FairysimError
 from fairysim.sim.batch import Progress, check_games
 from fairysim.sim.fantastique import FANS, FantastiqueCards, load_cards, simulate
 from fairysim.sim.fantastique.cards import DEFAULT_CARDS
 from fairysim.sim.fantastique.rules import FAN_DESCRIPTIONS, MAX_PLAYERS, MIN_PLAYERS, fan_index
 from fairysim.sim.fantastique.spec import SPEC
+from fairysim.stats.corrections import with_correction
+from fairysim.stats.estimates import Z_95, paired_difference
+from fairysim.stats.ranking import ranked_groups
 
 PLAYER_COUNTS = (2, 3, 4, 5)
 """Player counts analysed by default."""
-
-
-@dataclass(frozen=True)
-class Lineup:
-    """Who sits where: one policy at seat 0, another at every other seat.
-
-    Attributes
-    ----------
-    name : str
-        Label used in tables and figures (``"hoarder at seat 0"``).
-    seat0 : str
-        Policy at seat 0 (a built-in name or ``module:function``).
-    others : str
-        Policy at seats 1..players-1.
-    """
-
-    name: str
-    seat0: str
-    others: str = "greedy"
-
-    def policies(self, players: int) -> list[str]:
-        """One policy per seat.
-
-        Parameters
-        ----------
-        players : int
-            Player count.
-
-        Returns
-        -------
-        list of str
-            ``[seat0, others, others, ...]``, ``players`` long.
-        """
-        return [self.seat0] + [self.others] * (players - 1)
 
 
 BASELINE = Lineup("all greedy", "greedy", "greedy")
@@ -156,7 +122,7 @@ class FanStrength:
         ``high``, ``significant``.
     balance : BalanceCard
         The baseline lineup's balance card over every fan and player count: turn order by
-        round-1 turn position (F1), margins, comebacks (:mod:`fairysim.analysis.balance`).
+        round-1 turn position (F1), margins, comebacks (:mod:`fairysim.analysis.studies.balance`).
     ranking : pandas.DataFrame
         One row per fan, strongest first: ``rank``, ``group`` (1 for the top group: the fans
         the corrected pairwise tests do not separate from the leader, and so on),

@@ -2,8 +2,8 @@
 
 The rulebook does not print the score, pianist or harpist cards (ruling C9): the shipped file is a
 provisional set, and any other file with the same layout can replace it (``--cards FILE``). A
-malformed file is refused with a :class:`fairysim.errors.CardFileError` naming the file, the card
-and the problem.
+malformed file is refused with a :class:`fairysim.runtime.errors.CardFileError` naming the file, the
+card and the problem.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from fairysim.errors import CardFileError, FairysimError
+from fairysim.runtime.errors import CardFileError, FairysimError
 from fairysim.sim.concerto.rules import (
     KINDS,
     MIN_TOKENS,
@@ -149,7 +149,7 @@ def load_cards(path: str | Path | None = None) -> ConcertoCards:
 
     Raises
     ------
-    fairysim.errors.CardFileError
+    fairysim.runtime.errors.CardFileError
         Naming the file, the card and the problem (unknown table or key, a value of the wrong
         type, unknown kind, wrong number of cards, a need or set past what the bag holds,
         duplicate id, ...).

@@ -72,8 +72,8 @@ from numba.core import types
 from numba.extending import overload
 
 from fairysim.sim.apart import apart
-from fairysim.sim.batch import ERROR_ROW
 from fairysim.sim.blocks import (
+    ERROR_ROW,
     GAMES_PER_BLOCK,
     block_count,
     block_rows,

@@ -11,7 +11,7 @@ import numba as nb
 import numpy as np
 import pandas as pd
 
-from fairysim.errors import FairysimError
+from fairysim.runtime.errors import FairysimError
 from fairysim.sim.batch import (
     DEFAULT_CHUNK_GAMES,
     Progress,
@@ -53,7 +53,7 @@ class ConcertoSetup(GameSetup):
 
     ``forced_card`` (a score card's index in file order plus one, 0 for none) and
     ``forced_seat`` are a card-effect intervention (ruling PC5;
-    :mod:`fairysim.analysis.card_effects`): every game's setup deal puts that card among the
+    :mod:`fairysim.analysis.studies.card_effects`): every game's setup deal puts that card among the
     seat's two setup cards where no other seat is dealt it.
     """
 

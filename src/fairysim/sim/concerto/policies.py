@@ -25,7 +25,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from fairysim.errors import UNKNOWN_BUILTIN
+from fairysim.runtime.errors import UNKNOWN_BUILTIN
 from fairysim.sim.concerto.rules import (
     COMPOSER,
     HONOR_POINTS,

@@ -17,7 +17,7 @@ from itertools import product
 
 import numpy as np
 
-from fairysim.errors import FairysimError, IllegalChoiceError
+from fairysim.runtime.errors import FairysimError, IllegalChoiceError
 from fairysim.sim.concerto.policies import ROLLOUT
 from fairysim.sim.concerto.rules import (
     CARD_DISCARDED,

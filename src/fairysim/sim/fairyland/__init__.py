@@ -15,7 +15,7 @@ court=None, trace=False, chunk_games, threads, progress)`` returns one row per (
 standing after each round of turns (ruling PL11).
 """
 
-from fairysim import plain_call_types
+from fairysim.jit import plain_call_types
 from fairysim.sim.lazy import lazy_attributes
 
 # Its judging functions, called with constants and from kernels and policies alike, compiled

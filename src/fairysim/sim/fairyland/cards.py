@@ -4,7 +4,7 @@ Queen's Court (``data/court.toml``, ruling L13).
 The rulebook does not print the 19 court items: the shipped court is provisional, every item one
 effect primitive with parameters (docs/fairyland-court.md), and any file with the same layout can
 replace it (``--court FILE``). A malformed file is refused with a one-line
-:class:`fairysim.errors.CardFileError` naming the file, the item and the problem.
+:class:`fairysim.runtime.errors.CardFileError` naming the file, the item and the problem.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from fairysim.errors import CardFileError
+from fairysim.runtime.errors import CardFileError
 from fairysim.sim.datafile import read_toml, require_int, require_table, require_text, shown
 from fairysim.sim.fairyland.rules import (
     ANIMALS,
@@ -179,7 +179,7 @@ def load_cards(path: str | Path | None = None) -> FairyLandCards:
 
     Raises
     ------
-    fairysim.errors.CardFileError
+    fairysim.runtime.errors.CardFileError
         Naming the file, the card and the problem (unknown or missing card, wrong count, ...).
     """
     if path is None:
@@ -287,7 +287,7 @@ def load_court(court: str | Path | None = None) -> Court:
 
     Raises
     ------
-    fairysim.errors.CardFileError
+    fairysim.runtime.errors.CardFileError
         Naming the file, the item and the problem (unknown primitive or key, wrong type,
         duplicate id, wrong number of items, ...).
     """

@@ -54,8 +54,8 @@ from collections import namedtuple
 import numba as nb
 import numpy as np
 
-from fairysim.sim.batch import ERROR_ROW
 from fairysim.sim.blocks import (
+    ERROR_ROW,
     GAMES_PER_BLOCK,
     block_count,
     block_rows,

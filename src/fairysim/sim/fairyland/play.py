@@ -11,7 +11,7 @@ import numba as nb
 import numpy as np
 import pandas as pd
 
-from fairysim.errors import CardFileError, FairysimError
+from fairysim.runtime.errors import CardFileError, FairysimError
 from fairysim.sim.batch import (
     DEFAULT_CHUNK_GAMES,
     Progress,

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import numba as nb
 
-from fairysim.errors import UNKNOWN_BUILTIN
+from fairysim.runtime.errors import UNKNOWN_BUILTIN
 from fairysim.sim.dispatch import builtin_table, seat_asker
 from fairysim.sim.fairyland.judgement.bidding import (
     cheapest_row,

@@ -55,7 +55,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from fairysim.errors import FairysimError, IllegalChoiceError
+from fairysim.runtime.errors import FairysimError, IllegalChoiceError
 from fairysim.sim.fairyland.cards import Court, FairyLandCards
 from fairysim.sim.fairyland.play import FORCED_COLUMNS, FairyLandSetup
 from fairysim.sim.fairyland.rules import (

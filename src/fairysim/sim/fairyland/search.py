@@ -51,7 +51,7 @@ from collections.abc import Sequence
 import numba as nb
 import numpy as np
 
-from fairysim.sim.batch import ERROR_RECORD
+from fairysim.sim.blocks import ERROR_RECORD
 from fairysim.sim.fairyland.engine import (
     COURT_BOTTOM,
     DAWN_CHOSEN,

@@ -8,18 +8,15 @@ from pathlib import Path
 
 import numpy as np
 
-from fairysim.errors import CardFileError
+from fairysim.runtime.errors import CardFileError
 from fairysim.sim.datafile import check_keys, read_toml, require_int, require_table
-from fairysim.sim.fantastique.rules import MEDAL_ROWS, N_VALUES, ROUNDS
+from fairysim.sim.fantastique.rules import MAX_MEDAL_POINTS, MEDAL_ROWS, N_VALUES, ROUNDS
 
 DEFAULT_CARDS = Path(__file__).parent / "data" / "cards.toml"
 
 MAX_CARDS_PER_VALUE = 1000
 """Most fan cards of one value a card file may ask for (the rulebook deck has at most 10)."""
 
-MAX_MEDAL_POINTS = 1000
-"""Most points one medal may be worth in a card file. A seat wins at most one medal a round and
-one Grande Finale medal, so every score stays far inside the 16-bit outcome columns."""
 
 FINALE_MEDALS = ("gold", "silver")
 """The Grande Finale medals, in the order of :attr:`FantastiqueCards.finale_medals`."""
@@ -64,7 +61,7 @@ def load_cards(path: str | Path | None = None) -> FantastiqueCards:
 
     Raises
     ------
-    fairysim.errors.CardFileError
+    fairysim.runtime.errors.CardFileError
         Naming the file and the problem: unknown table or key, a value of the wrong type, a count
         or medal past :data:`MAX_CARDS_PER_VALUE` or :data:`MAX_MEDAL_POINTS`.
     """

@@ -23,8 +23,14 @@ import numba as nb
 import numpy as np
 
 from fairysim.sim.apart import apart
-from fairysim.sim.batch import ERROR_ROW
-from fairysim.sim.blocks import GAMES_PER_BLOCK, block_count, block_rows, claim_block, worker_count
+from fairysim.sim.blocks import (
+    ERROR_ROW,
+    GAMES_PER_BLOCK,
+    block_count,
+    block_rows,
+    claim_block,
+    worker_count,
+)
 from fairysim.sim.borrow import borrowed, borrowed_fields, keep_alive
 from fairysim.sim.fantastique import search as table_search
 from fairysim.sim.fantastique.policies import (

@@ -30,7 +30,6 @@ from numba.cpython.unsafe.numbers import leading_zeros
 
 from fairysim.sim.blocks import block_count, block_rows, claim_block, worker_count
 from fairysim.sim.borrow import borrowed, borrowed_fields, keep_alive
-from fairysim.sim.fantastique.cards import MAX_MEDAL_POINTS
 from fairysim.sim.fantastique.engine import (
     DEAL_COUNT_BITS,
     DEAL_COUNT_MASK,
@@ -48,6 +47,7 @@ from fairysim.sim.fantastique.rules import (
     BRONZE_MIN_PLAYERS,
     DISPLAY_STACKS,
     HAND_SIZE,
+    MAX_MEDAL_POINTS,
     MAX_PLAYERS,
     MEDAL_ROWS,
     N_VALUES,

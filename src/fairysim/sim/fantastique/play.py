@@ -11,7 +11,7 @@ import numba as nb
 import numpy as np
 import pandas as pd
 
-from fairysim.errors import CardFileError, FairysimError
+from fairysim.runtime.errors import CardFileError, FairysimError
 from fairysim.sim.batch import (
     DEFAULT_CHUNK_GAMES,
     Progress,
@@ -48,9 +48,9 @@ forced value the forced seat was dealt as shuffled, and 1 where the exchange was
 class FantastiqueSetup(GameSetup):
     """A validated run configuration (:class:`~fairysim.sim.game.GameSetup`) with its fan.
 
-    ``forced_card`` (a card value, 0 for none) and ``forced_seat`` are a card-effect
-    intervention (ruling PF5; :mod:`fairysim.analysis.card_effects`): every game's deal gives
-    the seat one more card of that value, in exchange for the first other card it is dealt.
+    ``forced_card`` (a card value, 0 for none) and ``forced_seat`` are a card-effect intervention
+    (ruling PF5; :mod:`fairysim.analysis.studies.card_effects`): every game's deal gives the seat
+    one more card of that value, in exchange for the first other card it is dealt.
     """
 
     fan: str

@@ -20,7 +20,7 @@ from typing import Any
 import numba as nb
 import numpy as np
 
-from fairysim.errors import UNKNOWN_BUILTIN
+from fairysim.runtime.errors import UNKNOWN_BUILTIN
 from fairysim.sim.dispatch import builtin_table, seat_asker
 from fairysim.sim.fantastique.rules import (
     BRONZE_MIN_PLAYERS,

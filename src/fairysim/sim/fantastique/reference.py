@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from fairysim.errors import CardFileError, IllegalChoiceError
+from fairysim.runtime.errors import CardFileError, IllegalChoiceError
 from fairysim.sim.batch import check_games
 from fairysim.sim.fantastique.play import FORCED_COLUMNS, SEAT_COLUMNS, FantastiqueSetup
 from fairysim.sim.fantastique.rules import (

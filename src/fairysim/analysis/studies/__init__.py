@@ -1,0 +1,2 @@
+"""Studies: what a report or a user measures by playing games (balance, card effects, table cards,
+ladder, best-heuristic check, what-if)."""

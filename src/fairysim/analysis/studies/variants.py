@@ -1,0 +1,209 @@
+"""A what-if's setups: the baseline and each variant as run options, parsed and checked.
+
+A setup is written as ``key=value`` items joined by ``;``, for example
+``"cards=my_cards.toml;policies=random,greedy,greedy,greedy"`` or ``"<axis>=<value>"`` for an
+axis of the game's ``fairysim simulate``. The keys are the game's ``make_setup`` keywords other
+than ``players`` and ``seed`` (``policies``, ``cards`` and its setup axes, read from the game's
+signature, so no game is named here) plus ``weights`` (the ``--weights`` syntax of ``fairysim
+simulate``: ``[seat or policy:]name=value`` items joined by ``,``). ``;`` separates items
+because policies and weights already use ``,``; only the first ``=`` of an item splits key from
+value. An empty string is the game's defaults. ``players`` is allowed only with the run's player
+count, and ``seed`` never: both setups share the run's ``--seed``, which is what pairs their
+games.
+
+Each error is a :class:`fairysim.runtime.errors.FairysimError` naming the option (``--baseline``,
+``--variant``) and what is wrong, raised before any game is played.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import inspect
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from fairysim.runtime.errors import FairysimError
+from fairysim.sim.game import GameSpec
+
+EXTRA_KEYS = ("weights",)
+"""Keys a setup takes besides the game's ``make_setup`` keywords."""
+
+FIXED_KEYS = ("seed",)
+"""``make_setup`` keywords a setup may not set: the run's own (pairing needs one seed)."""
+
+
+def setup_keys(spec: GameSpec) -> tuple[str, ...]:
+    """The keys a setup of ``spec`` may set: ``make_setup``'s keyword-only parameters (less
+    ``seed``) and :data:`EXTRA_KEYS`."""
+    parameters = inspect.signature(spec.make_setup).parameters.values()
+    keys = [
+        p.name
+        for p in parameters
+        if p.kind is inspect.Parameter.KEYWORD_ONLY and p.name not in FIXED_KEYS
+    ]
+    return (*keys, *EXTRA_KEYS)
+
+
+def parse_setup(text: str, option: str) -> dict[str, str]:
+    """``"key=value;key=value"`` as a dict; errors name ``option``.
+
+    >>> parse_setup("cards=my.toml; policies=random,greedy", "--variant")
+    {'cards': 'my.toml', 'policies': 'random,greedy'}
+    """
+    items: dict[str, str] = {}
+    for raw in str(text).split(";"):
+        item = raw.strip()
+        if not item:
+            continue
+        key, equals, value = item.partition("=")
+        key, value = key.strip(), value.strip()
+        if not equals or not key:
+            raise FairysimError(option, f"{item!r} is not key=value (items are joined by ';')")
+        if not value:
+            raise FairysimError(option, f"{key!r} has no value")
+        if key in items:
+            raise FairysimError(option, f"{key!r} is given twice")
+        items[key] = value
+    return items
+
+
+def check_keys(spec: GameSpec, options: Mapping[str, Any], option: str, players: int) -> None:
+    """Refuse a key the game's setup does not take, ``seed``, and another player count."""
+    allowed = setup_keys(spec)
+    for key in options:
+        if key in FIXED_KEYS:
+            raise FairysimError(
+                option, f"{key!r} cannot differ between setups: both are played on --seed"
+            )
+        if key not in allowed:
+            raise FairysimError(
+                option,
+                f"unknown option {key!r} for {spec.title}; the options are {', '.join(allowed)}",
+            )
+    if "players" in options and str(options["players"]).strip() != str(players):
+        raise FairysimError(
+            option,
+            f"changes the player count to {options['players']} (the run has {players}); "
+            "a comparison pairs games of one player count",
+        )
+
+
+@dataclasses.dataclass(frozen=True)
+class Arm:
+    """One side of a comparison: its label, the options it was given and its setup."""
+
+    label: str
+    options: dict[str, Any]
+    setup: Any
+
+    @property
+    def config(self) -> dict[str, Any]:
+        """The setup's saved configuration (with changed weights)."""
+        return self.setup.config()
+
+
+def build_arm(
+    spec: GameSpec, options: Mapping[str, Any], *, players: int, seed: int, option: str, label: str
+) -> Arm:
+    """The validated setup of one arm; a bad value or file raises naming ``option``."""
+    from fairysim.sim.weights import apply_weights
+
+    given = dict(options)
+    check_keys(spec, given, option, players)
+    kwargs = {k: v for k, v in given.items() if k not in EXTRA_KEYS and k != "players"}
+    try:
+        setup = spec.make_setup(players=players, seed=seed, **kwargs)
+        if given.get("weights"):
+            policies = apply_weights(setup.policies, str(given["weights"]))
+            setup = dataclasses.replace(setup, policies=policies)
+    except FairysimError as error:
+        raise FairysimError(option, f"{error.where}: {error.message}") from None
+    return Arm(label, given, setup)
+
+
+def cards_digest(setup: Any) -> str:
+    """A digest of what the engine reads from the setup's card set (its ``arrays()``)."""
+    digest = hashlib.sha256()
+    for array in setup.cards.arrays():
+        data = np.ascontiguousarray(np.asarray(array))
+        digest.update(str(data.dtype).encode() + str(data.shape).encode())
+        digest.update(data.tobytes() if data.dtype != object else repr(data.tolist()).encode())
+    return digest.hexdigest()
+
+
+def play_key(arm: Arm) -> tuple[str, str]:
+    """What decides an arm's games: its configuration less the card file's path, and the
+    digest of the card set's contents (two paths to the same cards play the same games)."""
+    import json
+
+    config = {k: v for k, v in arm.config.items() if k != "cards"}
+    weights = [list(p.weights) for p in arm.setup.policies]
+    return json.dumps({**config, "weights": weights}, sort_keys=True, default=str), cards_digest(
+        arm.setup
+    )
+
+
+def check_distinct(baseline: Arm, variant: Arm, option: str) -> None:
+    """Refuse a variant that plays the very games of the baseline."""
+    if play_key(baseline) == play_key(variant):
+        raise FairysimError(
+            option,
+            f"{variant.label!r} is the baseline's setup (same configuration and cards); "
+            "nothing would differ",
+        )
+
+
+def same_cards(baseline: Arm, variant: Arm) -> bool:
+    """Whether both arms' engines read the same card data."""
+    return cards_digest(baseline.setup) == cards_digest(variant.setup)
+
+
+CARD_FILE_SUFFIX = ".toml"
+"""The suffix of a card file (every game's shipped ``data/cards.toml``)."""
+
+
+def card_file_variants(
+    folder: str | Path, option: str, base: Mapping[str, Any] | None = None
+) -> list[tuple[str, dict[str, Any]]]:
+    """One variant per card file in ``folder``, labelled by the file's name without its suffix.
+
+    Each variant is ``base`` (the baseline's other options, so only the cards differ) with
+    ``cards`` set to the file. The files are taken in name order, so a folder gives the same
+    variants, in the same order, on every machine. An error names ``option``: a path that is no
+    folder, or a folder without a ``.toml`` file.
+
+    >>> card_file_variants("no/such/folder", "--variant-cards")
+    Traceback (most recent call last):
+    ...
+    fairysim.runtime.errors.FairysimError: --variant-cards: no/such/folder is not a folder
+    """
+    path = Path(folder)
+    if not path.is_dir():
+        raise FairysimError(option, f"{folder} is not a folder")
+    files = sorted(p for p in path.iterdir() if p.suffix == CARD_FILE_SUFFIX and p.is_file())
+    if not files:
+        raise FairysimError(option, f"{folder} holds no {CARD_FILE_SUFFIX} card file")
+    options = {k: v for k, v in (base or {}).items() if k != "cards"}
+    return [(f.stem, {**options, "cards": str(f)}) for f in files]
+
+
+def describe(options: Mapping[str, Any]) -> str:
+    """A setup's options as the ``key=value;...`` text it would be given as."""
+    return ";".join(f"{k}={v}" for k, v in options.items()) or "(defaults)"
+
+
+__all__ = [
+    "Arm",
+    "build_arm",
+    "card_file_variants",
+    "check_distinct",
+    "check_keys",
+    "describe",
+    "parse_setup",
+    "same_cards",
+    "setup_keys",
+]

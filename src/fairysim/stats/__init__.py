@@ -1,0 +1,2 @@
+"""Statistics on games' outputs: intervals, corrected families, precision stopping, rankings, turn
+order."""
