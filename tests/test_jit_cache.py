@@ -24,24 +24,69 @@ def package_copy(tmp_path):
     return copy
 
 
-def test_digest_is_stable_and_changes_with_any_module(package_copy):
+def _edit(path: Path) -> None:
+    path.write_text(path.read_text() + "\n# edited\n")
+
+
+def test_digest_is_stable_and_changes_with_any_kernel_source(package_copy):
     before = jit_cache.source_digest(package_copy)
     assert jit_cache.source_digest(package_copy) == before
     # an edit to a module the engines only call into (the case numba's own check misses)
-    rules = package_copy / "sim" / "fantastique" / "rules.py"
-    rules.write_text(rules.read_text() + "\n# edited\n")
+    _edit(package_copy / "sim" / "fantastique" / "rules.py")
     edited = jit_cache.source_digest(package_copy)
     assert edited != before
-    # a new module counts too
-    (package_copy / "sim" / "extra.py").write_text("X = 1\n")
-    assert jit_cache.source_digest(package_copy) not in (before, edited)
+    # a new module that defines a kernel counts too
+    (package_copy / "sim" / "extra.py").write_text(
+        "import numba\n\n\n@numba.njit\ndef f():\n    return 1\n"
+    )
+    with_kernel = jit_cache.source_digest(package_copy)
+    assert with_kernel not in (before, edited)
+    # and so does a compiler hook, which defines no kernel but changes what numba emits
+    _edit(package_copy / "jit" / "inline_copy.py")
+    assert jit_cache.source_digest(package_copy) not in (before, edited, with_kernel)
 
 
-def test_digest_ignores_modules_that_define_no_kernel(package_copy):
+def test_digest_ignores_edits_outside_the_kernels_sources(package_copy):
+    """A report default, a help sentence, a setup check, the analysis or the command line:
+    editing them compiles nothing."""
     before = jit_cache.source_digest(package_copy)
-    for path in (package_copy / "analysis" / "stats.py", package_copy / "cli" / "simulate.py"):
-        path.write_text(path.read_text() + "\n# edited\n")
+    outside = [
+        package_copy / "sim" / "game.py",
+        package_copy / "sim" / "run.py",
+        package_copy / "sim" / "batch.py",
+        *(package_copy / "sim").glob("*/spec.py"),
+        package_copy / "stats" / "estimates.py",
+        package_copy / "cli" / "simulate.py",
+        package_copy / "jit" / "notice.py",
+    ]
+    for path in outside:
+        _edit(path)
+    (package_copy / "sim" / "no_kernel.py").write_text("X = 1\n")
     assert jit_cache.source_digest(package_copy) == before
+
+
+def test_a_module_a_kernel_module_imports_joins_the_digest(package_copy):
+    """Numba freezes what a kernel reads from another module into its machine code, so a module
+    becomes a kernel source as soon as a kernel module imports it."""
+    run = package_copy / "sim" / "run.py"
+    before = jit_cache.source_digest(package_copy)
+    _edit(run)
+    assert jit_cache.source_digest(package_copy) == before
+    rules = package_copy / "sim" / "fantastique" / "rules.py"
+    rules.write_text(rules.read_text() + "\nfrom fairysim.sim import run  # noqa: E402, F401\n")
+    imported = jit_cache.source_digest(package_copy)
+    assert run in jit_cache.kernel_sources(package_copy)
+    _edit(run)
+    assert jit_cache.source_digest(package_copy) != imported
+
+
+def test_the_specs_and_the_registry_are_not_kernel_sources():
+    sources = set(jit_cache.kernel_sources())
+    sim = jit_cache.PACKAGE_DIR / jit_cache.KERNEL_SUBPACKAGE
+    assert sim / "game.py" not in sources
+    assert not sources & set(sim.glob("*/spec.py"))
+    assert sim / "fantastique" / "engine.py" in sources
+    assert jit_cache.PACKAGE_DIR / "jit" / "plain_call_types.py" in sources
 
 
 def test_only_the_kernel_subpackage_defines_jitted_code():

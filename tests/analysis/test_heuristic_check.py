@@ -6,12 +6,9 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
+from fairysim.analysis.report.heuristic_check import check_paragraphs
 from fairysim.analysis.report.page import Report
-from fairysim.analysis.studies.heuristic_check import (
-    HeuristicCheck,
-    check_paragraphs,
-    compare_verdicts,
-)
+from fairysim.analysis.studies.heuristic_check import HeuristicCheck, compare_verdicts
 
 
 def table(rows):
