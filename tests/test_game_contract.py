@@ -151,3 +151,30 @@ def test_every_setup_is_the_contract_s_setup_and_refuses_a_player_count_one_way(
         with pytest.raises(FairysimError) as caught:
             spec.make_setup(players=bad)
         assert str(caught.value) == f"--players: {limits}, got {bad!r}"
+
+
+def _with_rules() -> list:
+    """The registered games whose package has a rules module (the toy game has none)."""
+    import importlib.util
+
+    return [s for s in games().values() if importlib.util.find_spec(f"{s.package}.rules")]
+
+
+@pytest.mark.parametrize("spec", _with_rules(), ids=lambda spec: spec.name)
+def test_the_facts_a_spec_states_beside_its_rules_agree_with_them(spec):
+    """A spec imports no numba and is no kernel source (editing it compiles nothing), so the few
+    facts it shares with the kernels (the player range, the fans, the kinds) are stated in both
+    its spec.py and its rules.py: they must be the same values."""
+    import importlib
+
+    spec_module = importlib.import_module(f"{spec.package}.spec")
+    rules = importlib.import_module(f"{spec.package}.rules")
+    shared = [
+        name
+        for name in vars(spec_module)
+        if name.isupper() and not name.startswith("_") and hasattr(rules, name)
+    ]
+    assert {"MIN_PLAYERS", "MAX_PLAYERS"} <= set(shared)
+    for name in shared:
+        assert getattr(spec_module, name) == getattr(rules, name), name
+    assert (spec.min_players, spec.max_players) == (rules.MIN_PLAYERS, rules.MAX_PLAYERS)
