@@ -38,8 +38,6 @@ from fairysim.sim.fantastique.policies import (
     GREEDY_KEY_RADIX,
     ROLLOUT,
     ask_policy,
-    greedy_fan_key,
-    greedy_stack,
 )
 from fairysim.sim.fantastique.rules import (
     BRONZE_MIN_PLAYERS,
@@ -74,6 +72,7 @@ from fairysim.sim.fantastique.rules import (
     rank_players,
 )
 from fairysim.sim.fantastique.search import copy_table, redraw_hidden
+from fairysim.sim.fantastique.shortcuts.greedy import greedy_fan_key, greedy_stack
 from fairysim.sim.policy import MAX_WEIGHTS
 from fairysim.sim.rng import (
     RNG_STATE_SIZE,
