@@ -110,7 +110,8 @@ def test_an_unknown_id_reaching_the_engine_is_an_illegal_answer():
 
 
 def test_a_run_whose_seat_carries_an_unknown_id_stops_with_one_line():
-    from fairysim.sim.fantastique.play import make_setup, play_chunks
+    from fairysim.sim.fantastique.runs import play_chunks
+    from fairysim.sim.fantastique.setup import make_setup
 
     setup = make_setup(players=3, policies="random", seed=3)
     bad = dataclasses.replace(setup.policies[0], name="random-7", builtin_id=7)

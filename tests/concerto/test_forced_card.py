@@ -14,8 +14,8 @@ import pytest
 from fairysim.runtime.errors import FairysimError
 from fairysim.sim.batch import join_chunks
 from fairysim.sim.concerto import effect_cards, engine, make_setup, play_chunks, reference
-from fairysim.sim.concerto.play import FORCED_COLUMNS
 from fairysim.sim.concerto.rules import N_SCORE_CARDS
+from fairysim.sim.concerto.setup import FORCED_COLUMNS
 
 from .test_reference_equivalence import KEYS
 

@@ -3,7 +3,8 @@
 import numpy as np
 
 from fairysim.sim.concerto import load_cards
-from fairysim.sim.concerto.greedy import (
+from fairysim.sim.concerto.rules import N_KINDS, N_PARTS, P_SCORE_CARDS, contest_parts
+from fairysim.sim.concerto.shortcuts.greedy import (
     QUOTA_SIZE,
     card_outlook,
     cards_complete,
@@ -13,7 +14,6 @@ from fairysim.sim.concerto.greedy import (
     quota_mins_without,
     set_quotas,
 )
-from fairysim.sim.concerto.rules import N_KINDS, N_PARTS, P_SCORE_CARDS, contest_parts
 
 
 def orchestras(rng, n):
@@ -87,7 +87,6 @@ def test_best_keep_equals_best_multiset_over_the_listed_multisets():
     """Solo greedy's keep read off the hand is the multiset best_multiset picks from the
     engine's list of choices, ties included (the first in lexicographic order), for every soloist
     and for set cards that repeat a kind or leave kinds out."""
-    from fairysim.sim.concerto.greedy import best_keep, best_multiset, set_quota_words
     from fairysim.sim.concerto.rules import (
         CHOICE_WIDTH,
         MAX_CHOICES,
@@ -95,6 +94,7 @@ def test_best_keep_equals_best_multiset_over_the_listed_multisets():
         SOLO_KEEP,
         multiset_choices,
     )
+    from fairysim.sim.concerto.shortcuts.greedy import best_keep, best_multiset, set_quota_words
 
     cards = load_cards()
     sets = np.concatenate(
@@ -131,7 +131,7 @@ def test_best_keep_equals_best_multiset_over_the_listed_multisets():
 
 
 def test_set_quota_words_pack_set_quotas():
-    from fairysim.sim.concerto.greedy import NO_SETS, quota_of, set_quota_words
+    from fairysim.sim.concerto.shortcuts.greedy import NO_SETS, quota_of, set_quota_words
 
     sets = np.array([[1, 0, 2, 0, 3], [0, 0, 0, 4, 0], [2, 2, 2, 2, 2], [5, 1, 0, 0, 0]], np.int64)
     quotas, words = set_quotas(sets), set_quota_words(sets)
@@ -143,14 +143,14 @@ def test_set_quota_words_pack_set_quotas():
 
 
 def test_keep_slots_list_every_multiset_in_the_engines_order_then_padding():
-    from fairysim.sim.concerto.greedy import (
+    from fairysim.sim.concerto.rules import CHOICE_WIDTH, MAX_CHOICES, multiset_choices
+    from fairysim.sim.concerto.shortcuts.greedy import (
         KEEP_KINDS,
         KEEP_PACKED,
         KEEP_SLOTS,
         KEEP_VECTOR,
         MAX_KEEP,
     )
-    from fairysim.sim.concerto.rules import CHOICE_WIDTH, MAX_CHOICES, multiset_choices
 
     choices = np.zeros((MAX_CHOICES, CHOICE_WIDTH), np.int64)
     for keep in range(1, MAX_KEEP + 1):

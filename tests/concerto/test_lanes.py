@@ -22,7 +22,7 @@ from fairysim.sim.concerto import lanes, load_cards, make_setup, play_chunks
 from fairysim.sim.concerto.rules import COMPOSER, MIN_TOKENS, N_KINDS, N_SCORE_CARDS, SOLOISTS
 
 # The module (the package's ``simulate`` is the function of that name).
-simulate_module = import_module("fairysim.sim.concerto.play")
+simulate_module = import_module("fairysim.sim.concerto.runs")
 
 CARDS = load_cards()
 

@@ -5,7 +5,8 @@ import pytest
 
 from fairysim.runtime.errors import FairysimError
 from fairysim.sim.concerto import SEAT_COLUMNS, simulate
-from fairysim.sim.concerto.play import make_setup, play_chunks
+from fairysim.sim.concerto.runs import play_chunks
+from fairysim.sim.concerto.setup import make_setup
 
 
 def test_simulate_schema():

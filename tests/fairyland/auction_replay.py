@@ -18,8 +18,8 @@ import numpy as np
 import pandas as pd
 
 from fairysim.sim.fairyland import reference
-from fairysim.sim.fairyland.play import AUCTION_COLUMNS
 from fairysim.sim.fairyland.rules import ANIMALS, FLOWERS, GOBLIN, OGRE, SPECIAL_FAIRIES
+from fairysim.sim.fairyland.runs import AUCTION_COLUMNS
 
 PRIZE_PARTS_LEFT_OUT = ("applause",)
 """Score parts that do not count towards an auction's prize."""

@@ -7,7 +7,6 @@ import numpy as np
 import pytest
 
 from fairysim.sim.fairyland import choices as ch
-from fairysim.sim.fairyland.play import make_setup
 from fairysim.sim.fairyland.policies import POLICIES
 from fairysim.sim.fairyland.reference import play_games
 from fairysim.sim.fairyland.rules import (
@@ -60,6 +59,7 @@ from fairysim.sim.fairyland.rules import (
     mask_value,
     visit_values,
 )
+from fairysim.sim.fairyland.setup import make_setup
 from fairysim.sim.policy import Policy
 
 from . import types

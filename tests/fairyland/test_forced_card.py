@@ -19,7 +19,6 @@ from fairysim.runtime.errors import FairysimError
 from fairysim.sim.batch import join_chunks
 from fairysim.sim.fairyland import effect_cards, effect_held, engine, make_setup, play_chunks
 from fairysim.sim.fairyland import reference as ref
-from fairysim.sim.fairyland.play import FORCED_COLUMNS
 from fairysim.sim.fairyland.rules import (
     CARD_NAMES,
     COURT_DECK_SIZE,
@@ -34,6 +33,7 @@ from fairysim.sim.fairyland.rules import (
     YELLOW,
     card_type,
 )
+from fairysim.sim.fairyland.setup import FORCED_COLUMNS
 
 from .test_reference_equivalence import assert_same_games, lineup
 

@@ -1,5 +1,5 @@
-"""The greedy shortcut (greedy.py) answers as greedy_policy does: on every Dawn, Day, bid and
-payment of sampled reference games (default and changed weights, several courts), and its exact
+"""The greedy shortcut (shortcuts/greedy.py) answers as greedy_policy does: on every Dawn, Day, bid
+and payment of sampled reference games (default and changed weights, several courts), and its exact
 score change equals the difference of two full scorings on random collections."""
 
 from __future__ import annotations
@@ -12,14 +12,6 @@ import pytest
 from fairysim.sim.batch import join_chunks
 from fairysim.sim.fairyland import make_setup, play_chunks, reference
 from fairysim.sim.fairyland.cards import load_cards, load_court
-from fairysim.sim.fairyland.greedy import (
-    DAWN_STATES,
-    bid_answer,
-    dawn_answer,
-    day_answer,
-    payment_answer,
-    score_change,
-)
 from fairysim.sim.fairyland.policies import POLICIES, greedy_policy
 from fairysim.sim.fairyland.rules import (
     BID,
@@ -55,6 +47,14 @@ from fairysim.sim.fairyland.rules import (
     collection_halves,
     explore_values,
     is_special,
+)
+from fairysim.sim.fairyland.shortcuts.greedy import (
+    DAWN_STATES,
+    bid_answer,
+    dawn_answer,
+    day_answer,
+    payment_answer,
+    score_change,
 )
 
 GREEDY = POLICIES["greedy"]

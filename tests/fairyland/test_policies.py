@@ -16,7 +16,6 @@ import pytest
 from fairysim.runtime.errors import FairysimError
 from fairysim.sim.fairyland import reference as ref
 from fairysim.sim.fairyland.judgement.valuation import neutral_style, one_card_value
-from fairysim.sim.fairyland.play import make_setup
 from fairysim.sim.fairyland.policies import POLICIES
 from fairysim.sim.fairyland.reference import play_games
 from fairysim.sim.fairyland.rules import (
@@ -49,6 +48,7 @@ from fairysim.sim.fairyland.rules import (
     PAYMENT,
     WARRIOR,
 )
+from fairysim.sim.fairyland.setup import make_setup
 from fairysim.sim.policy import MAX_WEIGHTS, Policy
 from fairysim.sim.rng import new_stream
 from fairysim.sim.weights import apply_weights

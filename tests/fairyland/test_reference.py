@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 
 from fairysim.runtime.errors import IllegalChoiceError
-from fairysim.sim.fairyland.play import make_setup
 from fairysim.sim.fairyland.policies import POLICIES, random_policy
 from fairysim.sim.fairyland.reference import play_game, play_games
 from fairysim.sim.fairyland.rules import DECISIONS, HALF, PART_NAMES
+from fairysim.sim.fairyland.setup import make_setup
 from fairysim.sim.policy import Policy
 from fairysim.sim.rng import FIRST_POLICY_STREAM, new_stream, randint
 

@@ -1,6 +1,7 @@
-"""The ``rollout`` search player (:mod:`fairysim.sim.fairyland.search`, issue 26): it plays as
-its play-out policy at K = 0, the same games at any thread count and chunk size, redraws only
-what no seat sees, is refused by the reference engine, and beats value-bidder (slow)."""
+"""The ``rollout`` search player (:mod:`fairysim.sim.fairyland.search` and the engine's play-out,
+issue 26): it plays as its play-out policy at K = 0, the same games at any thread count and chunk
+size, redraws only what no seat sees, is refused by the reference engine, and beats value-bidder
+(slow)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ import pytest
 from fairysim.runtime.errors import FairysimError
 from fairysim.sim.batch import join_chunks
 from fairysim.sim.fairyland import engine
-from fairysim.sim.fairyland.play import make_setup, play_chunks
+from fairysim.sim.fairyland.engine import PlayoutContext
 from fairysim.sim.fairyland.policies import POLICIES
 from fairysim.sim.fairyland.reference import play_games as reference_games
 from fairysim.sim.fairyland.rules import (
@@ -33,12 +34,9 @@ from fairysim.sim.fairyland.rules import (
     V_ITEM_STATE,
     V_ITEMS_HELD,
 )
-from fairysim.sim.fairyland.search import (
-    PlayoutContext,
-    copy_table,
-    redraw_hidden,
-    search_context,
-)
+from fairysim.sim.fairyland.runs import play_chunks
+from fairysim.sim.fairyland.search import copy_table, redraw_hidden, search_context
+from fairysim.sim.fairyland.setup import make_setup
 from fairysim.sim.policy import seat_functions
 from fairysim.stats.estimates import wilson_interval
 
@@ -89,7 +87,8 @@ def test_the_same_seed_plays_the_same_games_at_any_thread_count_and_chunk_size()
 FRESH_PROCESS = """
 from fairysim.sim.batch import join_chunks
 from fairysim.sim.fairyland import engine
-from fairysim.sim.fairyland.play import make_setup, play_chunks
+from fairysim.sim.fairyland.runs import play_chunks
+from fairysim.sim.fairyland.setup import make_setup
 setup = make_setup(players=2, policies="rollout,value-bidder", seed=3)
 games = join_chunks(play_chunks(setup, 2))
 print(sum(engine.play_games.stats.cache_misses.values()), games["win_share"].sum())

@@ -8,7 +8,6 @@ from collections import Counter
 import pytest
 
 from fairysim.sim.fairyland import reference as ref
-from fairysim.sim.fairyland.play import make_setup
 from fairysim.sim.fairyland.reference import play_game, setup_game
 from fairysim.sim.fairyland.rules import (
     ACT_CREST,
@@ -54,6 +53,7 @@ from fairysim.sim.fairyland.rules import (
     WARRIOR,
     WIND,
 )
+from fairysim.sim.fairyland.setup import make_setup
 from fairysim.sim.rng import DEAL_STREAM, lay_out_counts, new_stream, randint, shuffle_prefix
 
 from . import CARDS, ITEM, Script, counter, make_state, types

@@ -1,5 +1,5 @@
-"""The value-bidder shortcut (value_bidder.py) answers as value_bidder_policy does: on every
-Dawn, Day, bid and payment of sampled reference games (default and changed weights, several
+"""The value-bidder shortcut (shortcuts/value_bidder.py) answers as value_bidder_policy does: on
+every Dawn, Day, bid and payment of sampled reference games (default and changed weights, several
 courts), with the clearing values it keeps worked out afresh or read back from the Dawn and the
 Day."""
 
@@ -14,7 +14,6 @@ from numba import types
 
 from fairysim.sim.batch import join_chunks
 from fairysim.sim.fairyland import make_setup, play_chunks, reference
-from fairysim.sim.fairyland import value_bidder as shortcut
 from fairysim.sim.fairyland.judgement.bidding import cheapest_payment, cheapest_payment_walk
 from fairysim.sim.fairyland.judgement.style_play import dawn_by_style, plain_day
 from fairysim.sim.fairyland.judgement.valuation import taken_parts
@@ -53,6 +52,7 @@ from fairysim.sim.fairyland.rules import (
     explore_values,
     mask_value,
 )
+from fairysim.sim.fairyland.shortcuts import value_bidder as shortcut
 
 VALUE_BIDDER = POLICIES["value-bidder"]
 EAGER = VALUE_BIDDER.with_weights(bid_per_point=4.0, share=1.0, spread=6.0, special=8.0, ogre=-1.0)

@@ -268,10 +268,12 @@ def engine_play_round(t, state: GameState, functions: Sequence, weights: np.ndar
         round_=state.round,
         fan=fan_index(state.fan),
         n_players=len(state.players),
-        policies=padded,
-        policy_ids=np.full(MAX_PLAYERS, -1, dtype=np.int64),  # -1: not a built-in, call it
-        weights=weights,
-        reads_view=np.ones(MAX_PLAYERS, dtype=np.bool_),  # every seat is shown its view
+        seats=engine.SeatPolicies(
+            np.full(MAX_PLAYERS, -1, dtype=np.int64),  # -1: not a built-in, call it
+            padded,
+            np.ones(MAX_PLAYERS, dtype=np.bool_),  # every seat is shown its view
+            weights,
+        ),
         medal_values=CARDS.medal_values,
         deck_counts=CARDS.deck_counts,
         error=error,

@@ -16,7 +16,6 @@ from fairysim.sim.batch import join_chunks
 from fairysim.sim.fantastique import make_setup, play_chunks
 from fairysim.sim.fantastique import reference as ref
 from fairysim.sim.fantastique.cards import FantastiqueCards
-from fairysim.sim.fantastique.play import SEAT_COLUMNS
 from fairysim.sim.fantastique.rules import (
     BRONZE_MIN_PLAYERS,
     PLAY_FAN,
@@ -25,6 +24,7 @@ from fairysim.sim.fantastique.rules import (
     V_HAND,
     V_ROUND,
 )
+from fairysim.sim.fantastique.spec import SEAT_COLUMNS
 from fairysim.sim.policy import Policy, policy
 from fairysim.sim.rng import randint
 

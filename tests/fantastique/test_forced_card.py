@@ -17,8 +17,8 @@ from fairysim.runtime.errors import FairysimError
 from fairysim.sim.batch import join_chunks
 from fairysim.sim.fantastique import effect_cards, engine, make_setup, play_chunks
 from fairysim.sim.fantastique import reference as ref
-from fairysim.sim.fantastique.play import FORCED_COLUMNS
 from fairysim.sim.fantastique.rules import HAND_SIZE
+from fairysim.sim.fantastique.setup import FORCED_COLUMNS
 
 pytestmark = pytest.mark.filterwarnings("ignore:First-class function type feature is experimental")
 

@@ -12,12 +12,7 @@ import numpy as np
 import pytest
 
 from fairysim.sim.fantastique import engine
-from fairysim.sim.fantastique.policies import (
-    GREEDY_KEY_RADIX,
-    greedy_fan_key,
-    greedy_policy,
-    greedy_stack,
-)
+from fairysim.sim.fantastique.policies import GREEDY_KEY_RADIX, greedy_policy
 from fairysim.sim.fantastique.rules import (
     DISPLAY_STACKS,
     N_VALUES,
@@ -25,6 +20,7 @@ from fairysim.sim.fantastique.rules import (
     TAKE_STACK,
     VIEW_SIZE,
 )
+from fairysim.sim.fantastique.shortcuts.greedy import greedy_fan_key, greedy_stack
 from fairysim.sim.rng import new_stream
 
 SEAT = 0

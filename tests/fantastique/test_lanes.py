@@ -23,7 +23,7 @@ from fairysim.sim.fantastique.rules import FANS
 from . import CARDS
 
 # The module (the package's ``simulate`` is the function of that name).
-simulate_module = import_module("fairysim.sim.fantastique.play")
+simulate_module = import_module("fairysim.sim.fantastique.runs")
 
 
 def assert_lanes_equal_one_game(setup, games: int, **options) -> None:

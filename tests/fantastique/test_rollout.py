@@ -16,8 +16,8 @@ from fairysim.runtime.errors import FairysimError
 from fairysim.sim.batch import join_chunks
 from fairysim.sim.fantastique import engine, make_setup, play_chunks
 from fairysim.sim.fantastique import reference as ref
-from fairysim.sim.fantastique.play import search_context
 from fairysim.sim.fantastique.policies import POLICIES
+from fairysim.sim.fantastique.runs import search_context
 from fairysim.sim.fantastique.search import copy_table, redraw_hidden
 from fairysim.sim.game import get_game
 from fairysim.sim.rng import new_stream, next_u64

@@ -3,6 +3,15 @@
 >>> from fairysim.sim import concerto
 >>> df = concerto.simulate(players=1, policies="greedy", games=1000, seed=1)
 
+The package's modules, the same in every game: :mod:`.spec` (the registered spec, read without the
+engine), :mod:`.rules`, :mod:`.cards` (the card file), :mod:`.setup` (the setup, ``make_setup`` and
+what a setup declares), :mod:`.runs` (``play_chunks``, ``chunk_frame``, ``simulate``),
+:mod:`.engine` (the jitted game loop and its play-out), :mod:`.shortcuts` (a built-in policy's
+answers read off the table, one module per policy), :mod:`.policies`, :mod:`.search` (the table's
+copy and determinization for ``rollout``), :mod:`.reference` (the rulebook in plain Python) and
+:mod:`.narrate` (``fairysim replay``'s words). Optional parts: :mod:`.lanes` (all-greedy tables
+played in SIMD lanes).
+
 Attributes load on first use, so that importing the game's spec (``fairysim --help``) does not
 load its engine. ``simulate(*, players=4, policies="greedy", games=10_000, seed=0, cards=None,
 soloist=None, pianist=None, harpist=None, trace=False, chunk_games, threads, progress)`` returns
@@ -19,13 +28,13 @@ __getattr__ = lazy_attributes(
         "ConcertoCards": "cards",
         "load_cards": "cards",
         "POLICIES": "policies",
-        "ConcertoSetup": "play",
-        "chunk_frame": "play",
-        "effect_cards": "play",
-        "contest_variants": "play",
-        "make_setup": "play",
-        "play_chunks": "play",
-        "score_orchestra": "play",
+        "score_orchestra": "cards",
+        "ConcertoSetup": "setup",
+        "contest_variants": "setup",
+        "effect_cards": "setup",
+        "make_setup": "setup",
+        "chunk_frame": "runs",
+        "play_chunks": "runs",
         "simulate": "runs",
         "simulate_summary": "runs",
         "KINDS": "spec",

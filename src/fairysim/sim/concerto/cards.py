@@ -8,7 +8,7 @@ card and the problem.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -24,6 +24,11 @@ from fairysim.sim.concerto.rules import (
     N_KINDS,
     N_PIANISTS,
     N_SCORE_CARDS,
+    P_SCORE_CARDS,
+    PART_NAMES,
+    POINTS_PER_SCORE_CARD,
+    card_complete,
+    contest_parts,
     kind_index,
     orchestra_counts,
     soloist_index,
@@ -429,3 +434,56 @@ def check_score_cards(score_cards: Any, cards: ConcertoCards, option: str = "sco
         if indices.count(i) > 1:
             raise FairysimError(option, f"score card {cards.score_ids[i]} is held twice")
     return indices
+
+
+def score_orchestra(
+    counts,
+    setup: dict[str, Any],
+    score_cards: Sequence[str] = (),
+    cards: str | Path | ConcertoCards | None = None,
+) -> dict[str, int]:
+    """Score one orchestra by hand (rulings C5; honors need the other orchestras, so they are 0).
+
+    Parameters
+    ----------
+    counts : mapping, sequence of 5 ints, or iterable of kind names
+        The orchestra (composers on score cards included).
+    setup : dict
+        ``popularity`` (kind name), ``soloist`` (``"A"`` .. ``"D"``), ``pianist`` and ``harpist``
+        (card ids of the card file).
+    score_cards : sequence of str
+        Ids of the score cards held face up.
+    cards : path or ConcertoCards, optional
+        Card file (the shipped provisional set when None).
+
+    Returns
+    -------
+    dict
+        Points per part of :data:`.rules.PART_NAMES` and ``total``.
+
+    Raises
+    ------
+    FairysimError
+        Naming ``counts``, ``setup`` (a key outside popularity, soloist, pianist, harpist is
+        refused) or ``score_cards``; see :func:`.cards.check_orchestra`,
+        :func:`.cards.check_setup` and :func:`.cards.check_score_cards`.
+
+    Examples
+    --------
+    >>> score_orchestra([2, 2, 2, 5, 1], {"popularity": "horn", "soloist": "C",
+    ...                 "pianist": "P1", "harpist": "H1"})["soloist"]
+    9
+    """
+    card_set = cards if isinstance(cards, ConcertoCards) else load_cards(cards)
+    c = check_orchestra(counts, card_set)
+    pop, soloist, pianist, harpist = check_setup(setup, card_set)
+    held = check_score_cards(score_cards, card_set)
+    parts = np.zeros(len(PART_NAMES), dtype=np.int64)
+    contest_parts(
+        c, pop, soloist, card_set.pianist_sets[pianist], card_set.harpist_sets[harpist], parts
+    )
+    done = sum(bool(card_complete(card_set.score_need[i], c)) for i in held)
+    parts[P_SCORE_CARDS] = POINTS_PER_SCORE_CARD * done
+    result = {name: int(parts[i]) for i, name in enumerate(PART_NAMES)}
+    result["total"] = int(parts.sum())
+    return result

@@ -81,17 +81,6 @@ from fairysim.sim.blocks import (
     worker_count,
 )
 from fairysim.sim.borrow import borrowed, borrowed_fields, keep_alive
-from fairysim.sim.concerto.greedy import (
-    best_chased_token,
-    best_keep,
-    best_pair,
-    best_token,
-    card_complete,
-    contest_part_points,
-    fewest_missing_card,
-    set_quota_words,
-    set_quotas,
-)
 from fairysim.sim.concerto.policies import CHASER, GREEDY, ROLLOUT, ask_policy
 from fairysim.sim.concerto.rules import (
     CARD_DISCARDED,
@@ -153,6 +142,17 @@ from fairysim.sim.concerto.search import (
     copy_table,
     redraw_hidden,
     win_share_of,
+)
+from fairysim.sim.concerto.shortcuts.greedy import (
+    best_chased_token,
+    best_keep,
+    best_pair,
+    best_token,
+    card_complete,
+    contest_part_points,
+    fewest_missing_card,
+    set_quota_words,
+    set_quotas,
 )
 from fairysim.sim.rng import (
     RNG_STATE_SIZE,
@@ -609,7 +609,7 @@ def face_up_cards_of(held, n_held, seat, kept, cards):
 @nb.njit(cache=True, inline="always")
 def contest_cards_of(t):
     """The game's contest cards as greedy scores them: the popularity kind, the soloist method
-    and the pianist's and harpist's :func:`.greedy.set_quotas` tables."""
+    and the pianist's and harpist's :func:`.shortcuts.greedy.set_quotas` tables."""
     return (
         t.counters[POPULARITY],
         t.counters[SOLOIST],
@@ -642,7 +642,8 @@ def greedy_card_on_table(t, seat, n, need):
 
 @nb.njit(cache=True, inline="always")
 def greedy_token_on_table(t, seat, n, need):
-    """PICK_TOKEN: the kind whose token raises the score most (:func:`.greedy.best_token`)."""
+    """PICK_TOKEN: the kind whose token raises the score most
+    (:func:`.shortcuts.greedy.best_token`)."""
     c = stack_int64(N_KINDS)
     cards = stack_int64(N_SCORE_CARDS)
     n_cards = seat_outlook(t, seat, t.kept[seat], c, cards)
@@ -653,7 +654,7 @@ def greedy_token_on_table(t, seat, n, need):
 @nb.njit(cache=True, inline="always")
 def chaser_token_on_table(t, seat, n, need, weights):
     """PICK_TOKEN of a chaser seat: :func:`.policies.chaser_policy`'s answer from the table
-    (:func:`.greedy.best_chased_token`), without filling the view: most of a search's
+    (:func:`.shortcuts.greedy.best_chased_token`), without filling the view: most of a search's
     play-outs is chaser's picks."""
     c = stack_int64(N_KINDS)
     cards = stack_int64(N_SCORE_CARDS)
@@ -666,7 +667,7 @@ def chaser_token_on_table(t, seat, n, need, weights):
 
 @nb.njit(cache=True, inline="always")
 def greedy_pair_on_table(t, seat, n, need):
-    """PICK_PAIR (two players): the kept and removed token (:func:`.greedy.best_pair`)."""
+    """PICK_PAIR (two players): the kept and removed token (:func:`.shortcuts.greedy.best_pair`)."""
     c = stack_int64(N_KINDS)
     cards = stack_int64(N_SCORE_CARDS)
     n_cards = seat_outlook(t, seat, t.kept[seat], c, cards)
@@ -782,7 +783,7 @@ def pair_choices(hand, choices):
 @nb.njit(cache=True, inline="always")
 def greedy_keep_on_table(t, keep, need):
     """Solo (C8): greedy's ``keep`` tokens from the hand into ``t.keep``
-    (:func:`.greedy.best_keep`)."""
+    (:func:`.shortcuts.greedy.best_keep`)."""
     c = stack_int64(N_KINDS)
     cards = stack_int64(N_SCORE_CARDS)
     n_cards = seat_outlook(t, 0, t.kept[0], c, cards)

@@ -53,26 +53,6 @@ from fairysim.sim.concerto.engine import (
     setup_game,
     write_outcome,
 )
-from fairysim.sim.concerto.greedy import (
-    COUNT_MASK,
-    DEFICIT_CAP,
-    KEEP_KINDS,
-    KEEP_PACKED,
-    KEEP_SLOTS,
-    KIND_MASK,
-    MAX_KEEP,
-    NO_LIMIT,
-    SLOT_BITS,
-    SLOT_MASK,
-    both_set_counts,
-    covers,
-    distinct_present_counts,
-    fewest_missing_card,
-    fewest_present,
-    largest_present_group,
-    packed_set_count,
-    present_histogram,
-)
 from fairysim.sim.concerto.rules import (
     COMPOSER,
     CONDUCTOR_POINTS,
@@ -95,6 +75,26 @@ from fairysim.sim.concerto.rules import (
     SOLO_ROUNDS,
     TRUSTWORTHY,
     TRUSTWORTHY_POINTS,
+)
+from fairysim.sim.concerto.shortcuts.greedy import (
+    COUNT_MASK,
+    DEFICIT_CAP,
+    KEEP_KINDS,
+    KEEP_PACKED,
+    KEEP_SLOTS,
+    KIND_MASK,
+    MAX_KEEP,
+    NO_LIMIT,
+    SLOT_BITS,
+    SLOT_MASK,
+    both_set_counts,
+    covers,
+    distinct_present_counts,
+    fewest_missing_card,
+    fewest_present,
+    largest_present_group,
+    packed_set_count,
+    present_histogram,
 )
 from fairysim.sim.lane_ops import lane_mask, pick
 from fairysim.sim.rng import RNG_STATE_SIZE
@@ -148,13 +148,13 @@ ROW_MASK = 511
 assert N_FIELDS <= ROW_MASK + 1
 
 KEEP_NIBBLE = 4
-"""Bits a kind of a packed keep (:data:`.greedy.KEEP_PACKED`); a count is read with
-:data:`.greedy.COUNT_MASK`."""
+"""Bits a kind of a packed keep (:data:`.shortcuts.greedy.KEEP_PACKED`); a count is read with
+:data:`.shortcuts.greedy.COUNT_MASK`."""
 
 MULTISETS = np.array(
     [math.comb(keep + N_KINDS - 1, N_KINDS - 1) for keep in range(MAX_KEEP + 1)], np.int64
 )
-"""Multisets of each keep size: the first slots of :data:`.greedy.KEEP_KINDS`, without the
+"""Multisets of each keep size: the first slots of :data:`.shortcuts.greedy.KEEP_KINDS`, without the
 padding the one-game keep adds for its vector loop (copies of the first, which never win)."""
 assert (MULTISETS <= KEEP_SLOTS).all()
 
@@ -323,7 +323,7 @@ def start_games(S, store, t, seed, first_game, n_players, fixed_setup, need, row
 def score_card_outlook(S, seat, n_slots):
     """Into :data:`COMPLETE` and :data:`GAIN`: how many of ``seat``'s score cards its orchestra
     completes, and how many more one token of each kind would complete
-    (:func:`.greedy.card_outlook`, every game at once)."""
+    (:func:`.shortcuts.greedy.card_outlook`, every game at once)."""
     for lane in range(LANES):
         S[at(COMPLETE, lane)] = 0
         for k in range(N_KINDS):
@@ -365,7 +365,7 @@ def lane_set_count(S, lane, words, n0, n1, n2, n3, n4):
 def lane_contest_points(S, lane, n0, n1, n2, n3, n4):
     """Popularity, conductor, soloist, pianist and harpist points, summed, of an orchestra with
     counts ``n0 .. n4`` (each below 15, at least one above 0) in game ``lane``: the solo keep's
-    scoring (:func:`.greedy.best_slot`), with the game's soloist method chosen by mask."""
+    scoring (:func:`.shortcuts.greedy.best_slot`), with the game's soloist method chosen by mask."""
     method = S[at(SOLOIST_METHOD, lane)]
     pop = S[at(POPULARITY_KIND, lane)]
     popularity = (
@@ -402,9 +402,9 @@ def lane_contest_points(S, lane, n0, n1, n2, n3, n4):
 def pick_greedy_tokens(S, seat, hand, n_slots):
     """Greedy's token for ``seat`` from hand rows ``hand`` in every game, into its
     :data:`PICK` row: the kind in hand whose token raises its score most, the lowest kind on
-    ties (:func:`.greedy.best_token`). Each kind's score is the whole orchestra's with one
+    ties (:func:`.shortcuts.greedy.best_token`). Each kind's score is the whole orchestra's with one
     more token of it, worked out as the solo keep scores a multiset
-    (:func:`.greedy.best_slot`); the soloist method is chosen by mask, per game.
+    (:func:`.shortcuts.greedy.best_slot`); the soloist method is chosen by mask, per game.
 
     One loop over the games per kind, the best key so far kept in :data:`BEST`: with the five
     kinds inside one loop, LLVM did not unroll them and left the loop over the games scalar."""
@@ -447,7 +447,7 @@ def reveal_picks(S, n_players, round_, step):
 @nb.njit(cache=True, inline="always")
 def resolve_greedy_composer(S, lt, lane, seat, need, c, slots):
     """C4 for one composer of ``seat`` in game ``lane`` (table ``lt``): draw 2 score cards and
-    keep greedy's (the one lacking the fewest tokens of its orchestra, :func:`.greedy.
+    keep greedy's (the one lacking the fewest tokens of its orchestra, :func:`.shortcuts.greedy.
     fewest_missing_card`); its need goes into the seat's next card slot."""
     a = draw_card(lt)
     if a < 0:
@@ -482,7 +482,8 @@ def keep_greedy_tokens(S, round_, n_slots):
     """Solo (C8): greedy's keep of ``SOLO_KEEP[round_]`` tokens from the round's hand in every
     game, into :data:`KEPT`: of every multiset of that size the hand holds, the one that raises
     the score most, the first in :func:`.rules.multiset_choices` order on ties
-    (:func:`.greedy.best_keep`, whose tables of multisets and packed card deficits this reuses).
+    (:func:`.shortcuts.greedy.best_keep`, whose tables of multisets and packed card deficits this
+    reuses).
 
     Per multiset, one loop over the games counts the cards it completes and one scores it; the
     best key so far is kept in :data:`BEST`."""

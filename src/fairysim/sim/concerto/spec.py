@@ -214,7 +214,7 @@ SPEC = register(
         ),
         score_parts=PART_NAMES,
         card_effects=CardEffects(
-            cards="fairysim.sim.concerto.play:effect_cards",
+            cards="fairysim.sim.concerto.setup:effect_cards",
             intervention="before the setup deal, the score card changes places with the first "
             "setup card the seat is to be dealt, where no other seat (nor Pahha) is dealt it "
             "(PC5); the seat may still keep the other card",
@@ -224,7 +224,7 @@ SPEC = register(
         table_cards=(
             TableCards(
                 "contest_cards",
-                variants="fairysim.sim.concerto.play:contest_variants",
+                variants="fairysim.sim.concerto.setup:contest_variants",
                 heading="Soloist, pianist and harpist cards fixed, by seat",
                 intervention="the table plays that soloist, pianist or harpist card in every "
                 "game instead of the one drawn at setup; the setup still draws all three (PC3)",

@@ -1,12 +1,18 @@
 """Fairy Land: explore the forest's clearings in open auctions and collect sets (2-4 players).
 
-The package holds the game's rules and interface (:mod:`.rules`), its card and court data
-(:mod:`.cards`), the plain-Python reference engine (:mod:`.reference`) and the built-in policies
-(:mod:`.policies`; the judgement its judging policies share is :mod:`.judgement`).
-
 >>> from fairysim.sim.fairyland import load_court, make_setup, play_game
 >>> load_court("starred").label
 'court.toml, starred (PROVISIONAL court, ruling L13)'
+
+The package's modules, the same in every game: :mod:`.spec` (the registered spec, read without the
+engine), :mod:`.rules`, :mod:`.cards` (the card file), :mod:`.setup` (the setup, ``make_setup`` and
+what a setup declares), :mod:`.runs` (``play_chunks``, ``chunk_frame``, ``simulate``),
+:mod:`.engine` (the jitted game loop and its play-out), :mod:`.shortcuts` (a built-in policy's
+answers read off the table, one module per policy), :mod:`.policies`, :mod:`.search` (the table's
+copy and determinization for ``rollout``), :mod:`.reference` (the rulebook in plain Python) and
+:mod:`.narrate` (``fairysim replay``'s words). Optional parts: :mod:`.choices` (each decision's
+choice rows, written apart from the engine) and :mod:`.judgement` (the judging policies' shared
+judgement); no lanes.
 
 Attributes load on first use, so that importing the game's spec (``fairysim --help``) does not
 load its engine. ``simulate(*, players=4, policies="greedy", games=10_000, seed=0, cards=None,
@@ -34,15 +40,15 @@ __getattr__ = lazy_attributes(
         "play_games": "reference",
         "CARD_NAMES": "rules",
         "DECISIONS": "rules",
-        "FairyLandSetup": "play",
-        "chunk_frame": "play",
-        "effect_cards": "play",
-        "effect_held": "play",
-        "removal_variants": "play",
-        "make_setup": "play",
-        "play_chunks": "play",
-        "play_auctions": "play",
-        "AUCTION_COLUMNS": "play",
+        "FairyLandSetup": "setup",
+        "effect_cards": "setup",
+        "effect_held": "setup",
+        "make_setup": "setup",
+        "removal_variants": "setup",
+        "AUCTION_COLUMNS": "runs",
+        "chunk_frame": "runs",
+        "play_auctions": "runs",
+        "play_chunks": "runs",
         "simulate": "runs",
         "simulate_summary": "runs",
         "COURTS": "spec",

@@ -18,17 +18,17 @@ for every game, so the game loop allocates nothing. The public state *is* the po
 states, deck sizes, the Dawn and auction context), and only ``V_SEAT`` is written before a
 policy is asked (ruling PL2: every seat sees the same table). What no seat sees is kept beside
 it: the forest in its shuffled order, and the Druid and court decks as ring buffers of
-:data:`RING` slots (cards seen at a visit and not kept go to the bottom, L18).
+:data:`.search.RING` slots (cards seen at a visit and not kept go to the bottom, L18).
 
 Each decision's rows are written by :mod:`.choices` (tested row for row against the reference's
-offers). A greedy seat's Dawn, Day, bids and payments are answered by :mod:`.greedy`, a
-value-bidder seat's by :mod:`.value_bidder` (the shortcuts: the policies' own answers, without
-their choice rows or the work they would repeat). Policies are asked in one place,
+offers). A greedy seat's Dawn, Day, bids and payments are answered by :mod:`.shortcuts.greedy`,
+a value-bidder seat's by :mod:`.shortcuts.value_bidder` (the shortcuts: the policies' own
+answers, without their choice rows or the work they would repeat). Policies are asked in one place,
 :func:`decide`, which compiles the policy dispatch (:func:`.policies.ask_policy`) once. A policy
 answering outside the legal choices fills the block's error record and is answered for with
 choice 0, so that the game runs to its end and the block stops after it (:func:`play_block`).
 
-A run that logs its auctions (:func:`.play.play_auctions`, the report's prices and prizes) hands
+A run that logs its auctions (:func:`.runs.play_auctions`, the report's prices and prizes) hands
 :func:`play_games` an array to fill: each auction is written into ``Table.auction_log`` as it is
 held and the game's rows are copied out with its outcome. A run that does not hands it an array
 with no rows, and the auction costs a flag test.
@@ -39,12 +39,14 @@ The game loop takes one more argument, ``search``: None in ordinary runs, or a
 :class:`.search.SearchContext` in runs that seat ``rollout``. Numba prunes every
 ``if search is not None:`` branch of a loop compiled with None, so the ordinary kernel compiles
 and plays as it would without search. With a context, a searching seat's Dawn and Day are
-answered by :func:`.search.searched_choice` after its play-out policy has answered them (the
+answered by :func:`searched_choice` after its play-out policy has answered them (the
 rest of its decisions are the play-out policy's). A search plays the game on from the decision
 pending on a copy of the table: :func:`play_turns` plays whole turns from the active seat's
 Dawn or from a choice made (``counters[RESUME]``), so the ordinary game is
-:func:`setup_game`, :func:`play_turns` and :func:`final_scoring`, and a play-out is the same
-:func:`play_turns`, compiled once for both, taken up at the searched choice.
+:func:`setup_game`, :func:`play_turns` and :func:`final_scoring`, and a play-out
+(:func:`play_out`) is the same :func:`play_turns`, compiled once for both, taken up at the
+searched choice. The play-out and the search are at the end of this module, since they resume
+its loop; the table's copy and determinization (:mod:`.search`) import nothing of it.
 """
 
 from __future__ import annotations
@@ -62,7 +64,6 @@ from fairysim.sim.blocks import (
     claim_block,
 )
 from fairysim.sim.borrow import borrowed, borrowed_fields, keep_alive
-from fairysim.sim.fairyland import value_bidder
 from fairysim.sim.fairyland.choices import (
     bid_choices,
     broom_choices,
@@ -74,13 +75,6 @@ from fairysim.sim.fairyland.choices import (
     payment_choices,
     pick_choices,
     visit_choices,
-)
-from fairysim.sim.fairyland.greedy import (
-    DAWN_STATES,
-    bid_answer,
-    dawn_answer,
-    day_answer,
-    payment_answer,
 )
 from fairysim.sim.fairyland.policies import (
     GREEDY,
@@ -193,6 +187,24 @@ from fairysim.sim.fairyland.rules import (
     score_parts,
     visit_values,
 )
+from fairysim.sim.fairyland.search import (
+    COURT_BOTTOM,
+    DRUID_BOTTOM,
+    PENDING_N,
+    RING,
+    RING_MASK,
+    SearchContext,
+    copy_table,
+    redraw_hidden,
+)
+from fairysim.sim.fairyland.shortcuts import value_bidder
+from fairysim.sim.fairyland.shortcuts.greedy import (
+    DAWN_STATES,
+    bid_answer,
+    dawn_answer,
+    day_answer,
+    payment_answer,
+)
 from fairysim.sim.rng import (
     RNG_STATE_SIZE,
     lay_out_counts,
@@ -200,15 +212,13 @@ from fairysim.sim.rng import (
     seed_game_streams,
     shuffle_prefix,
 )
+from fairysim.sim.search import make_rollout_search
 from fairysim.sim.view import as_policy_sees
 
 SeatPolicies = namedtuple("SeatPolicies", ["policy_ids", "policies", "reads_view", "weights"])
 """Who decides for each seat (the arrays of :func:`fairysim.sim.policy.seat_policies`, in its
 order). Every seat reads the one view the engine keeps, so ``reads_view`` is not consulted."""
 
-RING = 16
-"""Slots of the Druid and court deck rings: a power of two above the 9 cards of a deck (L2)."""
-RING_MASK = RING - 1
 
 FIRST_VICTIM = FIRST_ANIMAL
 END_VICTIM = FIRST_FLOWER + N_FLOWERS
@@ -221,15 +231,14 @@ AUCTIONS = 0  # auctions held (a clearing with cards explored)
 UNBID = 1  # auctions nobody bid in
 BOX = 2  # forest cards discarded into the box
 COURT_ITEMS = 3  # bitmask of the game's court deck items
-DRUID_BOTTOM = 4  # ring slot of the Druid deck's bottom card
-COURT_BOTTOM = 5  # ring slot of the court deck's bottom item
+# Slots 4 and 5 (DRUID_BOTTOM, COURT_BOTTOM) and 12 (PENDING_N) are defined in .search, whose copy
+# and determinization read them.
 FAILED = 6  # 1 once a policy answered outside its choices
 KNOWN = 7  # value_bidder's clearing values worked out this turn (bit seat * CLEARINGS + c)
 LOGGING = 8  # 1 while the game's auctions are logged (Table.auction_log)
 FORCED_HELD = 9  # cards of the forced type the forced seat held at setup (card effects): 0
 FORCED_DONE = 10  # 1 if the forced card was put in the seat's hands (ruling PL10), else 0
-PENDING = 11  # a search's pending decision (DAWN or DAY of the active seat), search.py
-PENDING_N = 12  # its choice rows (the rows of Table.choices a copy of the table needs)
+PENDING = 11  # a search's pending decision (DAWN or DAY of the active seat, searched_choice)
 RESUME = 13  # where play_turns takes the active seat's turn up: TURN_START (0) and below
 RESUME_CHOICE = 14  # the choice row made where it resumes after a choice
 TRACING = 15  # 1 while the game records each seat's standing after each round (ruling PL11)
@@ -292,8 +301,8 @@ Table = namedtuple(
         "taken",  # int64[N_CARD_TYPES]: the cards of a clearing being taken
         "values",  # int64[N_FAIRY_TYPES]: each fairy's value for the current action
         "evil",  # int64[CLEARINGS]: goblins and ogres in each clearing (Dawn, L3)
-        "gains",  # float64[CLEARINGS * DAWN_STATES]: greedy's Dawn (greedy.dawn_answer)
-        "worth",  # float64[MAX_SEATS, CLEARINGS]: value-bidder's clearing values (value_bidder.py)
+        "gains",  # float64[CLEARINGS * DAWN_STATES]: greedy's Dawn (shortcuts.greedy.dawn_answer)
+        "worth",  # float64[MAX_SEATS, CLEARINGS]: value-bidder's clearing values (its shortcut)
         "relief",  # float64[MAX_SEATS, CLEARINGS]: the Warrior's relief in them
         "purses",  # int64[MAX_SEATS]: what each seat can pay in the auction under way
         "stats",  # int64[MAX_SEATS, N_STATS]
@@ -312,7 +321,7 @@ Table = namedtuple(
 
 
 Scratch = namedtuple("Scratch", ["det", "work", "totals"])
-"""A worker's search scratch (:func:`.search.searched_choice`): two tables beside the real one
+"""A worker's search scratch (:func:`searched_choice`): two tables beside the real one
 (a determinization and a play-out) and the choices' float64 totals. Allocated in every run, read
 only where a seat searches."""
 
@@ -692,7 +701,7 @@ def dawn_choice(t, seat, seats, error, scratch, search):
     """Draw the top 2 forest cards (1 if only 1 is left) into ``V_DAWN_CARDS``; the row of the 2
     clearings they go to: an evil card to a clearing with the fewest evil cards, a second evil
     card to the fewest-evil clearing of the other two (counts before either is placed). A
-    searching seat's placement is searched (``search``, :func:`.search.searched_choice`)."""
+    searching seat's placement is searched (``search``, :func:`searched_choice`)."""
     v = t.public
     left = v[V_FOREST_LEFT] - 1
     first = t.forest[left]
@@ -708,7 +717,7 @@ def dawn_choice(t, seat, seats, error, scratch, search):
         t.evil[c] = v[at + GOBLIN] + v[at + OGRE]
     n = dawn_choices(t.evil, first, second, t.choices)
     t.counters[KNOWN] = 0  # value-bidder's clearing values of the turn before are stale
-    if n > 1 and seats.policy_ids[seat] == GREEDY:  # the greedy shortcut (greedy.py)
+    if n > 1 and seats.policy_ids[seat] == GREEDY:  # the greedy shortcut (shortcuts/greedy.py)
         k = dawn_answer(v, t.choices, n, seat, seats.weights[seat], t.gains)
     elif n > 1 and seats.policy_ids[seat] == VALUE_BIDDER:  # the value-bidder shortcut
         k = value_bidder.dawn_answer(v, t.choices, n, seat, seats.weights[seat], t.worth, t.relief)
@@ -719,9 +728,7 @@ def dawn_choice(t, seat, seats, error, scratch, search):
     else:
         k = ask(t, seats, error, seat, DAWN, n)
     if search is not None:
-        searched = table_search.searched_choice(
-            t, scratch, seat, DAWN, n, k, seats.policies, search
-        )
+        searched = searched_choice(t, scratch, seat, DAWN, n, k, seats.policies, search)
         if searched != k:  # value-bidder's known clearings were those k's cards left alone
             t.counters[KNOWN] = 0
             k = searched
@@ -822,9 +829,9 @@ def explore(t, seat, c, n_players, seats, error):
         if can_pay <= high:  # only a pass: not asked (PL1)
             continue
         policy_id = seats.policy_ids[bidder]
-        if policy_id == GREEDY:  # the lowest bid or a pass (greedy.py)
+        if policy_id == GREEDY:  # the lowest bid or a pass (shortcuts/greedy.py)
             bid = high + 1 if bid_answer(v, c, bidder, high, seats.weights[bidder]) else PASS
-        elif policy_id == VALUE_BIDDER:  # the value-bidder shortcut (value_bidder.py)
+        elif policy_id == VALUE_BIDDER:  # the value-bidder shortcut (shortcuts/value_bidder.py)
             bid, t.counters[KNOWN] = value_bidder.bid_answer(
                 v, c, bidder, t.purses, seats.weights[bidder], t.worth, t.relief, t.counters[KNOWN]
             )
@@ -846,7 +853,7 @@ def explore(t, seat, c, n_players, seats, error):
     # The winner plays fairies worth at least the bid, the bonus counting (L14).
     hand = v[V_HAND + winner]
     bonus = v[V_BID_BONUS + winner]
-    if seats.policy_ids[winner] == GREEDY:  # the greedy shortcut (greedy.py)
+    if seats.policy_ids[winner] == GREEDY:  # the greedy shortcut (shortcuts/greedy.py)
         face_value = v[V_FACE_VALUE : V_FACE_VALUE + N_FAIRY_TYPES]
         mask, value = payment_answer(hand, t.values, face_value, bonus, high)
     elif seats.policy_ids[winner] == VALUE_BIDDER:  # the value-bidder shortcut
@@ -982,7 +989,7 @@ def use_item(t, seat, item, seats, error):
 def day_choice(t, seat, n_players, seats, error, scratch, search):
     """The row of the action ``seat`` takes among explore clearing 0, 1, 2 (always), the Queen,
     the Druids, the Crest, each usable item held whose effect changes something (L4, L16). A
-    searching seat's action is searched (``search``, :func:`.search.searched_choice`)."""
+    searching seat's action is searched (``search``, :func:`searched_choice`)."""
     v = t.public
     sizes = v[V_CLEARING_SIZE] + v[V_CLEARING_SIZE + 1] + v[V_CLEARING_SIZE + 2]
     n = day_choices(
@@ -997,7 +1004,7 @@ def day_choice(t, seat, n_players, seats, error, scratch, search):
         v[V_DRUIDS_LEFT],
         t.choices,
     )
-    if seats.policy_ids[seat] == GREEDY:  # the greedy shortcut (greedy.py)
+    if seats.policy_ids[seat] == GREEDY:  # the greedy shortcut (shortcuts/greedy.py)
         k = day_answer(v, t.choices, n, seat, seats.weights[seat])
     elif seats.policy_ids[seat] == VALUE_BIDDER:  # the value-bidder shortcut
         weights = seats.weights[seat]
@@ -1007,7 +1014,7 @@ def day_choice(t, seat, n_players, seats, error, scratch, search):
     else:
         k = ask(t, seats, error, seat, DAY, n)
     if search is not None:
-        k = table_search.searched_choice(t, scratch, seat, DAY, n, k, seats.policies, search)
+        k = searched_choice(t, scratch, seat, DAY, n, k, seats.policies, search)
     return k
 
 
@@ -1154,7 +1161,7 @@ def end_turn(t, seat, n_players):
 @nb.njit(cache=True, _nrt=False)
 def play_turns(t, n_players, seats, error, scratch, search):
     """Play the game on to its end (not scored) from the active seat's turn: from its Dawn, or,
-    on a table a search plays out (:func:`.search.play_out`), from the choice
+    on a table a search plays out (:func:`play_out`), from the choice
     ``counters[RESUME]`` says is made (``counters[RESUME_CHOICE]``)."""
     v = t.public
     while True:
@@ -1322,7 +1329,7 @@ def play_games(
         recorded when it has no rows.
     forced : int8[games, 2] or int8[1, 2]
         Under an intervention, each game's ``(held, done)`` (:func:`force_card`); else unused.
-    search : table_search.SearchContext or None
+    search : .search.SearchContext or None
         The searching seats and their play-outs (:mod:`.rollout`); None when no seat searches.
     """
     n_games = out.score.shape[0]
@@ -1422,6 +1429,73 @@ def new_outcome(games: int, seats: int) -> Outcome:
     )
 
 
-# The search's functions call back into the loop above (a play-out is the rest of a game): the
-# module is imported last, and the loop reads it only where a context is passed.
-from fairysim.sim.fairyland import search as table_search  # noqa: E402
+# --- The search (:mod:`fairysim.sim.search`): the play-out resumes the loop above ---------------
+
+PlayoutContext = namedtuple("PlayoutContext", ["search", "functions"])
+"""The context the search contract's functions get: the run's :data:`SearchContext` and its
+seats' function tuple (entry ``s``: searching seat ``s``'s play-out policy)."""
+
+assert MAX_SEATS == 4  # play_out seats a play-out policy's function as a 4-tuple
+
+
+@nb.njit(cache=True)
+def play_out(t, seat, choice, context):
+    """The search contract's play-out: ``choice`` at the pending decision, then the rest of the
+    game with every seat playing ``seat``'s play-out policy."""
+    t.counters[LOGGING] = 0
+    t.counters[TRACING] = 0  # the standings are the real game's (ruling PL11)
+    t.counters[KNOWN] = 0  # value-bidder's values were the pending choice's default
+    t.counters[RESUME] = DAWN_CHOSEN if t.counters[PENDING] == DAWN else DAY_CHOSEN
+    t.counters[RESUME_CHOICE] = choice
+    search = context.search
+    f = context.functions[seat]
+    seats = SeatPolicies(
+        search.playout_ids[seat],
+        (f, f, f, f),
+        search.playout_reads[seat],
+        search.playout_weights[seat],
+    )
+    # play_turns as the ordinary game compiles it: no search, a scratch of its type never read
+    n_players = search.players
+    play_turns(t, n_players, seats, search.error[1:], Scratch(t, t, t.gains), None)
+    final_scoring(t, n_players)
+    return 1.0 if t.rank[seat] == 1 else 0.0
+
+
+rollout_search = make_rollout_search(copy_table, redraw_hidden, play_out)
+
+
+def compile_play_out(table, search: SearchContext, functions: tuple) -> None:
+    """Compile :func:`play_out` for a run's types (``table`` a table of the run's worker type)
+    before the kernel that searches is compiled.
+
+    Compiled from inside that kernel, while :func:`play_turns` is being compiled for
+    the search, numba would take its call of ``play_turns`` (without search) for recursion and
+    leave the symbol to be resolved in the process: the kernel ran where it was compiled and
+    crashed when a new process loaded it from the cache. Compiled first, it is linked in."""
+    context = PlayoutContext(search, functions)
+    play_out.compile((nb.typeof(table), nb.types.int64, nb.types.int64, nb.typeof(context)))
+
+
+@nb.njit(cache=True)
+def searched_choice(t, scratch, seat, pending, n, default, functions, search):
+    """The choice ``seat`` makes at its pending Dawn or Day (``pending``) of ``n`` rows, its
+    play-out policy having answered ``default``: the search's, where the seat searches.
+    ``functions`` is the run's function tuple."""
+    rollouts = search.rollouts[seat]
+    if rollouts <= 0 or n <= 1:
+        return default
+    t.counters[PENDING] = pending
+    t.counters[PENDING_N] = n
+    return rollout_search(
+        t,
+        scratch.det,
+        scratch.work,
+        seat,
+        n,
+        default,
+        rollouts,
+        t.policy_rng[seat],
+        scratch.totals,
+        PlayoutContext(search, functions),
+    )

@@ -571,7 +571,7 @@ def courtier_policy(decision, view, choices, n_choices, weights, rng):
 # One table of the built-ins (fairysim.sim.dispatch): a built-in's place in it is its dispatch
 # id. Random, greedy and value-bidder (:data:`CALLED_DIRECTLY`, the first ids) are called
 # directly through ``call_builtin``, which LLVM can inline: the engine's own shortcuts answer for
-# greedy and value-bidder (:mod:`.greedy`, :mod:`.value_bidder`) and these answer the rest. The
+# greedy and value-bidder (:mod:`.shortcuts`) and these answer the rest. The
 # other built-ins, like user policies, go through their first-class function: each decision of
 # theirs values clearings for microseconds, beside which an indirect call (no reference counting
 # in ``engine.decide``) costs nothing, and the engine then compiles none of them: a run compiles

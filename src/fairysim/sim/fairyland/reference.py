@@ -57,7 +57,6 @@ import numpy as np
 
 from fairysim.runtime.errors import FairysimError, IllegalChoiceError
 from fairysim.sim.fairyland.cards import Court, FairyLandCards
-from fairysim.sim.fairyland.play import FORCED_COLUMNS, FairyLandSetup
 from fairysim.sim.fairyland.rules import (
     ACT_CREST,
     ACT_DRUIDS,
@@ -172,6 +171,7 @@ from fairysim.sim.fairyland.rules import (
     WIND,
     WIND_HAND_LIMIT,
 )
+from fairysim.sim.fairyland.setup import FORCED_COLUMNS, FairyLandSetup
 from fairysim.sim.policy import MAX_WEIGHTS
 from fairysim.sim.rng import (
     DEAL_STREAM,
@@ -959,7 +959,7 @@ def play_game(
         (bitmask of the game's 9 items), and the conservation counts ``forest_left``,
         ``druids_left``, ``clearing_cards``, ``box``, ``forest_accounted`` (every forest card
         found somewhere), ``court_left``, ``court_accounted``; under a card-effect
-        intervention (ruling PL10) also :data:`.play.FORCED_COLUMNS`.
+        intervention (ruling PL10) also :data:`.setup.FORCED_COLUMNS`.
     """
     if any(p.function is rollout_stub for p in setup.policies):
         raise FairysimError(

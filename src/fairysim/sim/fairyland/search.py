@@ -1,5 +1,10 @@
-"""Fairy Land's side of the ``rollout`` search (:mod:`fairysim.sim.search`): the search contract
-over the engine's :class:`.engine.Table`, and the context a run that seats ``rollout`` passes.
+"""Fairy Land's side of the ``rollout`` search (:mod:`fairysim.sim.search`): copy a table, redraw
+what a seat cannot see, and the context a run that seats ``rollout`` passes.
+
+The split follows Fantastique's (:mod:`fairysim.sim.fantastique.search`): what a search needs
+that the game loop does not is here, importing nothing of the engine; the play-out
+(:func:`.engine.play_out`), which resumes the engine's turn loop, and the search itself
+(:func:`.engine.searched_choice`, :data:`.engine.rollout_search`) are in :mod:`.engine`.
 
 What is searched
 ----------------
@@ -16,7 +21,7 @@ heuristic) was written for.
 
 At a searched decision the seat is first answered by its play-out policy (the engine's own
 shortcut for greedy and value-bidder, the same answers the policy gives), then
-:func:`searched_choice` runs the search with ``rollouts`` (K) determinizations, every legal
+:func:`.engine.searched_choice` runs the search with ``rollouts`` (K) determinizations, every legal
 choice played out on each. K = 0, or a decision with one legal choice, plays exactly as the
 play-out policy, draw for draw.
 
@@ -37,8 +42,8 @@ deals the court deck's size of them back. So every determinization agrees with t
 
 The play-outs
 -------------
-:func:`play_out` makes the choice on a copy of the table and plays the game to its end with
-:func:`.engine.play_turns`, the ordinary loop compiled with no search, every seat playing the
+:func:`.engine.play_out` makes the choice on a copy of the table and plays the game to its end
+with :func:`.engine.play_turns`, the ordinary loop compiled with no search, every seat playing the
 searching seat's play-out policy; it returns the seat's win share (ties are broken by L12, so
 it is 1 or 0). A play-out logs no auction and records no standing.
 """
@@ -52,32 +57,10 @@ import numba as nb
 import numpy as np
 
 from fairysim.sim.blocks import ERROR_RECORD
-from fairysim.sim.fairyland.engine import (
-    COURT_BOTTOM,
-    DAWN_CHOSEN,
-    DAY_CHOSEN,
-    DRUID_BOTTOM,
-    KNOWN,
-    LOGGING,
-    N_COUNTERS,
-    N_STATS,
-    PENDING,
-    PENDING_N,
-    RESUME,
-    RESUME_CHOICE,
-    RING,
-    RING_MASK,
-    TRACING,
-    Scratch,
-    SeatPolicies,
-    final_scoring,
-    play_turns,
-)
 from fairysim.sim.fairyland.policies import POLICIES
 from fairysim.sim.fairyland.rules import (
     CHOICE_WIDTH,
     CLEARINGS,
-    DAWN,
     DAWN_DRAW,
     FIRST_FOREST_TYPE,
     ITEM_UNSEEN,
@@ -105,9 +88,20 @@ from fairysim.sim.rng import (
     key_of_stream,
     shuffle_prefix,
 )
-from fairysim.sim.search import ROLLOUTS, make_rollout_search, playout_policy
+from fairysim.sim.search import ROLLOUTS, copy_1d, playout_policy
 
 ROLLOUT = POLICIES["rollout"].builtin_id
+
+RING = 16
+"""Slots of the Druid and court deck rings (``Table.druids``, ``Table.court``): a power of two
+above the 9 cards of a deck (L2)."""
+RING_MASK = RING - 1
+
+# Table.counters slots that the copy and the determinization read (:mod:`.engine` lays out the
+# rest around them).
+DRUID_BOTTOM = 4  # ring slot of the Druid deck's bottom card
+COURT_BOTTOM = 5  # ring slot of the court deck's bottom item
+PENDING_N = 12  # a search's pending choice rows (the rows of Table.choices a copy needs)
 
 SearchContext = namedtuple(
     "SearchContext",
@@ -124,13 +118,7 @@ SearchContext = namedtuple(
 """The search context of a run that seats ``rollout`` (:func:`search_context`): row ``s`` of
 the play-out arrays seats the play-out policy of searching seat ``s`` at every seat. Arrays only:
 the play-outs' functions are the run's own function tuple (a searching seat is seated as its
-play-out policy), joined to the context at the decision (:data:`PlayoutContext`)."""
-
-PlayoutContext = namedtuple("PlayoutContext", ["search", "functions"])
-"""The context the search contract's functions get: the run's :data:`SearchContext` and its
-seats' function tuple (entry ``s``: searching seat ``s``'s play-out policy)."""
-
-assert MAX_SEATS == 4  # play_out seats a play-out policy's function as a 4-tuple
+play-out policy), joined to the context at the decision (:data:`.engine.PlayoutContext`)."""
 
 
 # --- The search contract ---------------------------------------------------------------------
@@ -154,18 +142,18 @@ def copy_table(src, dst):
         for c in range(CHOICE_WIDTH):
             dst.choices[r, c] = src.choices[r, c]
     copy_array(src.forest, dst.forest, src.public[V_FOREST_LEFT])
-    copy_array(src.druids, dst.druids, RING)
-    copy_array(src.court, dst.court, RING)
+    copy_1d(src.druids, dst.druids)
+    copy_1d(src.court, dst.court)
     copy_array(src.gains, dst.gains, len(src.gains))
     for s in range(MAX_SEATS):
         for c in range(CLEARINGS):
             dst.worth[s, c] = src.worth[s, c]
             dst.relief[s, c] = src.relief[s, c]
-        for k in range(N_STATS):
+        for k in range(src.stats.shape[1]):
             dst.stats[s, k] = src.stats[s, k]
         dst.policy_rng[s, RNG_KEY] = src.policy_rng[s, RNG_KEY]
         dst.policy_rng[s, RNG_COUNTER] = src.policy_rng[s, RNG_COUNTER]
-    copy_array(src.counters, dst.counters, N_COUNTERS)
+    copy_1d(src.counters, dst.counters)
     dst.deal_rng[RNG_KEY] = src.deal_rng[RNG_KEY]
     dst.deal_rng[RNG_COUNTER] = src.deal_rng[RNG_COUNTER]
 
@@ -222,69 +210,6 @@ def redraw_hidden(t, seat, key, context):
         t.court[(bottom + j) & RING_MASK] = items[j]
 
 
-@nb.njit(cache=True)
-def play_out(t, seat, choice, context):
-    """The search contract's play-out: ``choice`` at the pending decision, then the rest of the
-    game with every seat playing ``seat``'s play-out policy."""
-    t.counters[LOGGING] = 0
-    t.counters[TRACING] = 0  # the standings are the real game's (ruling PL11)
-    t.counters[KNOWN] = 0  # value-bidder's values were the pending choice's default
-    t.counters[RESUME] = DAWN_CHOSEN if t.counters[PENDING] == DAWN else DAY_CHOSEN
-    t.counters[RESUME_CHOICE] = choice
-    search = context.search
-    f = context.functions[seat]
-    seats = SeatPolicies(
-        search.playout_ids[seat],
-        (f, f, f, f),
-        search.playout_reads[seat],
-        search.playout_weights[seat],
-    )
-    # play_turns as the ordinary game compiles it: no search, a scratch of its type never read
-    n_players = search.players
-    play_turns(t, n_players, seats, search.error[1:], Scratch(t, t, t.gains), None)
-    final_scoring(t, n_players)
-    return 1.0 if t.rank[seat] == 1 else 0.0
-
-
-rollout_search = make_rollout_search(copy_table, redraw_hidden, play_out)
-
-
-def compile_play_out(table, search: SearchContext, functions: tuple) -> None:
-    """Compile :func:`play_out` for a run's types (``table`` a table of the run's worker type)
-    before the kernel that searches is compiled.
-
-    Compiled from inside that kernel, while :func:`.engine.play_turns` is being compiled for
-    the search, numba would take its call of ``play_turns`` (without search) for recursion and
-    leave the symbol to be resolved in the process: the kernel ran where it was compiled and
-    crashed when a new process loaded it from the cache. Compiled first, it is linked in."""
-    context = PlayoutContext(search, functions)
-    play_out.compile((nb.typeof(table), nb.types.int64, nb.types.int64, nb.typeof(context)))
-
-
-@nb.njit(cache=True)
-def searched_choice(t, scratch, seat, pending, n, default, functions, search):
-    """The choice ``seat`` makes at its pending Dawn or Day (``pending``) of ``n`` rows, its
-    play-out policy having answered ``default``: the search's, where the seat searches.
-    ``functions`` is the run's function tuple."""
-    rollouts = search.rollouts[seat]
-    if rollouts <= 0 or n <= 1:
-        return default
-    t.counters[PENDING] = pending
-    t.counters[PENDING_N] = n
-    return rollout_search(
-        t,
-        scratch.det,
-        scratch.work,
-        seat,
-        n,
-        default,
-        rollouts,
-        t.policy_rng[seat],
-        scratch.totals,
-        PlayoutContext(search, functions),
-    )
-
-
 # --- A run's context ----------------------------------------------------------------------------
 
 
@@ -326,15 +251,15 @@ def search_context(
 
 
 __all__ = [
+    "COURT_BOTTOM",
+    "DRUID_BOTTOM",
+    "PENDING_N",
+    "RING",
+    "RING_MASK",
     "ROLLOUT",
-    "PlayoutContext",
     "SearchContext",
-    "compile_play_out",
     "copy_table",
     "is_rollout",
-    "play_out",
     "redraw_hidden",
-    "rollout_search",
     "search_context",
-    "searched_choice",
 ]

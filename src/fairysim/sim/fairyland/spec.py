@@ -263,14 +263,14 @@ SPEC = register(
         # 18 rounds at 4, 3 and 2 players with the rulebook's deck; ruling PL11).
         trace_prefix="score_round_",
         card_effects=CardEffects(
-            cards="fairysim.sim.fairyland.play:effect_cards",
+            cards="fairysim.sim.fairyland.setup:effect_cards",
             intervention="before the first turn the seat takes the card as if it had gained it "
             "(a forest card: the bottommost of its type in the forest deck, which then gives out "
             "the same cards but that one; a court item: from the box, or from the court deck, "
             "the first item left out taking its place) (PL10)",
             card_label="card type",
             ruling="PL10",
-            held="fairysim.sim.fairyland.play:effect_held",
+            held="fairysim.sim.fairyland.setup:effect_held",
             held_text="it owned at the end of the game",
             stronger="better for the seat than not having it",
             weaker="worse for the seat than not having it",
@@ -281,7 +281,7 @@ SPEC = register(
         table_cards=(
             TableCards(
                 "card_removals",
-                variants="fairysim.sim.fairyland.play:removal_variants",
+                variants="fairysim.sim.fairyland.setup:removal_variants",
                 heading="A card type removed from the forest, by turn position",
                 intervention="the forest is shuffled as shipped, then every card of the type "
                 "leaves it, the others closing up in their order, before the Druid deck and the "

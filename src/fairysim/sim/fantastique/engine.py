@@ -38,8 +38,6 @@ from fairysim.sim.fantastique.policies import (
     GREEDY_KEY_RADIX,
     ROLLOUT,
     ask_policy,
-    greedy_fan_key,
-    greedy_stack,
 )
 from fairysim.sim.fantastique.rules import (
     BRONZE_MIN_PLAYERS,
@@ -74,6 +72,7 @@ from fairysim.sim.fantastique.rules import (
     rank_players,
 )
 from fairysim.sim.fantastique.search import copy_table, redraw_hidden
+from fairysim.sim.fantastique.shortcuts.greedy import greedy_fan_key, greedy_stack
 from fairysim.sim.policy import MAX_WEIGHTS
 from fairysim.sim.rng import (
     RNG_STATE_SIZE,
@@ -84,6 +83,11 @@ from fairysim.sim.rng import (
 )
 from fairysim.sim.scratch import stack_float64, stack_int64
 from fairysim.sim.search import ROLLOUTS, make_rollout_search
+
+SeatPolicies = namedtuple("SeatPolicies", ["policy_ids", "policies", "reads_view", "weights"])
+"""Who decides for each seat, passed through the game loop as one value: each seat's built-in
+policy id (-1 for a user policy), policy function, whether it reads the view, and weights (the
+arrays of :func:`fairysim.sim.policy.seat_policies`, in its order)."""
 
 Table = namedtuple(
     "Table",
@@ -550,7 +554,7 @@ def take_chosen_stack(t, seat, c):
 
 
 @nb.njit(cache=True, inline="always")
-def decide(t, policy_ids, policies, weights, seat, decision, n, round_, phase, index, search):
+def decide(t, seats, seat, decision, n, round_, phase, index, search):
     """The choice of ``seat`` among the ``n`` in ``t.choices``: its policy's answer, or, for a
     ``rollout`` seat of a searching run, the search's (:func:`search_decision`), which resumes
     its play-outs at (``round_``, ``phase``, ``index``).
@@ -560,20 +564,20 @@ def decide(t, policy_ids, policies, weights, seat, decision, n, round_, phase, i
     """
     # Two ifs, not one "and": numba drops a branch only on a test of the argument alone.
     if search is not None:  # noqa: SIM102
-        if policy_ids[seat] == ROLLOUT:
+        if seats.policy_ids[seat] == ROLLOUT:
             t.counters[ROUND] = round_
             t.counters[PHASE] = phase
             t.counters[INDEX] = index
-            return search_decision(t, seat, decision, n, weights[seat], search)
+            return search_decision(t, seat, decision, n, seats.weights[seat], search)
     return ask_policy(
-        policy_ids,
-        policies,
+        seats.policy_ids,
+        seats.policies,
         seat,
         decision,
         t.seat_view,
         t.choices,
         n,
-        weights[seat],
+        seats.weights[seat],
         t.policy_rng[seat],
     )
 
@@ -584,10 +588,7 @@ def play_round(
     round_,
     fan,
     n_players,
-    policy_ids,
-    policies,
-    reads_view,
-    weights,
+    seats,
     medal_values,
     error,
     search,
@@ -604,10 +605,7 @@ def play_round(
         n_players,
         FANS_PHASE,
         0,
-        policy_ids,
-        policies,
-        reads_view,
-        weights,
+        seats,
         medal_values,
         error,
         search,
@@ -622,10 +620,7 @@ def finish_round(
     n_players,
     phase,
     first,
-    policy_ids,
-    policies,
-    reads_view,
-    weights,
+    seats,
     medal_values,
     error,
     search,
@@ -640,7 +635,7 @@ def finish_round(
         # Phase 2: fans in turn order (F4)
         for turn in range(first, n_players):
             seat = turn_seat(start, turn, n_players)
-            if policy_ids[seat] == GREEDY:
+            if seats.policy_ids[seat] == GREEDY:
                 # Greedy's choice read straight off the hand, equal to asking it (tested).
                 key = greedy_fan_key(t.hands[seat], t.taken_fans)
                 if key >= GREEDY_KEY_RADIX:
@@ -649,22 +644,10 @@ def finish_round(
             n = legal_fans(t, seat)
             if n == 0:
                 continue
-            if reads_view[seat]:
+            if seats.reads_view[seat]:
                 fill_view(t, round_, fan, n_players, seat)
                 fill_next_medals(t, n_players, medal_values)
-            c = decide(
-                t,
-                policy_ids,
-                policies,
-                weights,
-                seat,
-                PLAY_FAN,
-                n,
-                round_,
-                FANS_PHASE,
-                turn,
-                search,
-            )
+            c = decide(t, seats, seat, PLAY_FAN, n, round_, FANS_PHASE, turn, search)
             if c < 0 or c >= n:
                 error[0] = seat
                 error[1] = PLAY_FAN
@@ -681,7 +664,7 @@ def finish_round(
         first = 0
     for i in range(first, n_players):
         seat = t.order[i]
-        if policy_ids[seat] == GREEDY:
+        if seats.policy_ids[seat] == GREEDY:
             s = greedy_stack(t.stack_value, t.stack_size)
             if s < 0:
                 break  # F3: fewer stacks than players when both piles ran dry
@@ -690,12 +673,10 @@ def finish_round(
         n = stack_choices(t)
         if n == 0:
             break  # F3: fewer stacks than players when both piles ran dry
-        if reads_view[seat]:
+        if seats.reads_view[seat]:
             fill_view(t, round_, fan, n_players, seat)
             fill_next_medals(t, n_players, medal_values)
-        c = decide(
-            t, policy_ids, policies, weights, seat, TAKE_STACK, n, round_, STACKS_PHASE, i, search
-        )
+        c = decide(t, seats, seat, TAKE_STACK, n, round_, STACKS_PHASE, i, search)
         if c < 0 or c >= n:
             error[0] = seat
             error[1] = TAKE_STACK
@@ -747,10 +728,7 @@ def play_game(
     game,
     n_players,
     fan,
-    policy_ids,
-    policies,
-    reads_view,
-    weights,
+    seats,
     deck,
     medal_values,
     finale_medals,
@@ -775,19 +753,7 @@ def play_game(
         forced[row, 0] = t.counters[FORCED_HELD]
         forced[row, 1] = t.counters[FORCED_DONE]
     for round_ in range(ROUNDS):
-        if not play_round(
-            t,
-            round_,
-            fan,
-            n_players,
-            policy_ids,
-            policies,
-            reads_view,
-            weights,
-            medal_values,
-            error,
-            search,
-        ):
+        if not play_round(t, round_, fan, n_players, seats, medal_values, error, search):
             return False
         if record_trace:
             for s in range(n_players):
@@ -908,10 +874,7 @@ def continue_game(
     first,
     fan,
     n_players,
-    ids,
-    policies,
-    reads_view,
-    weights,
+    seats,
     medal_values,
     error,
     search,
@@ -919,25 +882,11 @@ def continue_game(
     """Play the game on ``t`` to its end from turn ``first`` of ``phase`` in round ``round_``;
     False if a policy answered illegally. The play-outs call it with ``search`` None."""
     if not finish_round(
-        t,
-        round_,
-        fan,
-        n_players,
-        phase,
-        first,
-        ids,
-        policies,
-        reads_view,
-        weights,
-        medal_values,
-        error,
-        search,
+        t, round_, fan, n_players, phase, first, seats, medal_values, error, search
     ):
         return False
     for r in range(round_ + 1, ROUNDS):
-        if not play_round(
-            t, r, fan, n_players, ids, policies, reads_view, weights, medal_values, error, search
-        ):
+        if not play_round(t, r, fan, n_players, seats, medal_values, error, search):
             return False
     return True
 
@@ -975,10 +924,7 @@ def play_out(t, seat, choice, searcher):
         t.counters[INDEX] + 1,
         context.fan,
         context.n_players,
-        searcher.ids,
-        searcher.policies,
-        context.reads_view,
-        searcher.weights,
+        SeatPolicies(searcher.ids, searcher.policies, context.reads_view, searcher.weights),
         context.medal_values,
         searcher.error,
         None,
@@ -1044,10 +990,7 @@ def play_block(
     hi,
     n_players,
     fan,
-    policy_ids,
-    policies,
-    reads_view,
-    weights,
+    seats,
     deck,
     medal_values,
     finale_medals,
@@ -1072,10 +1015,7 @@ def play_block(
             first_game + row,
             n_players,
             fan,
-            policy_ids,
-            policies,
-            reads_view,
-            weights,
+            seats,
             deck,
             medal_values,
             finale_medals,
@@ -1152,9 +1092,9 @@ def play_games(
         block_trace = borrowed(trace)
         # Every array the game loop reads is borrowed: the helpers play_game still calls
         # (scoring, random streams) count references, atomically for an owned array.
-        block_policy_ids = borrowed(policy_ids)
-        block_weights = borrowed(weights)
-        block_reads_view = borrowed(reads_view)
+        seats = SeatPolicies(
+            borrowed(policy_ids), policies, borrowed(reads_view), borrowed(weights)
+        )
         block_deck = borrowed(deck)
         block_medal_values = borrowed(medal_values)
         block_finale_medals = borrowed(finale_medals)
@@ -1171,10 +1111,7 @@ def play_games(
                 hi,
                 n_players,
                 fan,
-                block_policy_ids,
-                policies,
-                block_reads_view,
-                block_weights,
+                seats,
                 block_deck,
                 block_medal_values,
                 block_finale_medals,
@@ -1207,7 +1144,8 @@ def kernel_levels(
     searcher = None
     if search is not None:
         searcher = Searcher(search, policies.functions, table, table, *new_search_scratch())
-    arrays = (*policies, deck, medal_values, finale_medals, force, out, trace)
+    seats = SeatPolicies(*policies)
+    arrays = (seats, deck, medal_values, finale_medals, force, out, trace)
     blocks = apart(
         play_block,
         (

@@ -298,7 +298,8 @@ def reveal_displays(S, piles, rngs):
 @nb.njit(cache=True, inline="always")
 def play_greedy_fans(S, n_players):
     """Phase 2 of every game (F4): each seat in turn plays greedy's fan (most cards, then
-    highest value, among the fans still free), as :func:`.policies.greedy_fan_key` reads it."""
+    highest value, among the fans still free), as :func:`.shortcuts.greedy.greedy_fan_key` reads
+    it."""
     for r in range(TAKEN_ROWS):
         for lane in range(LANES):
             S[at(TAKEN + r, lane)] = 0

@@ -24,7 +24,6 @@ from fairysim.runtime.errors import UNKNOWN_BUILTIN
 from fairysim.sim.dispatch import builtin_table, seat_asker
 from fairysim.sim.fantastique.rules import (
     BRONZE_MIN_PLAYERS,
-    DISPLAY_STACKS,
     MEDAL_ROWS,
     N_VALUES,
     PLAY_FAN,
@@ -67,43 +66,6 @@ def greedy_policy(decision, view, choices, n_choices, weights, rng):
         key = choices[i, 1] * GREEDY_KEY_RADIX + choices[i, 0]
         better = key > best_key
         best = i if better else best
-        best_key = key if better else best_key
-    return best
-
-
-@nb.njit(cache=True, inline="always")
-def greedy_fan_key(hand, taken_fans):
-    """Greedy's fan read straight off a hand: ``count * GREEDY_KEY_RADIX + value``.
-
-    ``hand[v]`` counts the cards of value ``v``; bit ``k`` of ``taken_fans[v]`` is set once the
-    fan (v, k) was played this round (F4). The key is that of the fan :func:`greedy_policy` picks
-    from the legal fans, and below ``GREEDY_KEY_RADIX`` when no fan is legal. The engine calls
-    this for a greedy seat instead of listing the legal fans, which costs more than the choice.
-    """
-    best_key = 0
-    for value in range(1, N_VALUES + 1):
-        count = hand[value]
-        # The biggest fan of this value still free. Bit 0 is never set (no fan has no card), so
-        # the loop ends at count 0 when every size is taken; usually it does not run at all.
-        while (taken_fans[value] >> count) & 1:
-            count -= 1
-        best_key = max(best_key, count * GREEDY_KEY_RADIX + value)
-    return best_key
-
-
-@nb.njit(cache=True, inline="always")
-def greedy_stack(stack_value, stack_size):
-    """The display stack :func:`greedy_policy` takes (biggest, then highest value), -1 if none.
-
-    A taken or never-dealt stack has size 0; among equal stacks the first in display order is
-    taken, as the engine does with greedy's answer.
-    """
-    best = -1
-    best_key = GREEDY_KEY_RADIX - 1  # below every stack with a card
-    for s in range(DISPLAY_STACKS):
-        key = stack_size[s] * GREEDY_KEY_RADIX + stack_value[s]
-        better = key > best_key
-        best = s if better else best
         best_key = key if better else best_key
     return best
 

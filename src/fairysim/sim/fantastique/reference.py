@@ -41,7 +41,6 @@ import numpy as np
 
 from fairysim.runtime.errors import CardFileError, IllegalChoiceError
 from fairysim.sim.batch import check_games
-from fairysim.sim.fantastique.play import FORCED_COLUMNS, SEAT_COLUMNS, FantastiqueSetup
 from fairysim.sim.fantastique.rules import (
     BRONZE_MIN_PLAYERS,
     DECISIONS,
@@ -73,6 +72,8 @@ from fairysim.sim.fantastique.rules import (
     VIEW_SIZE,
     fan_index,
 )
+from fairysim.sim.fantastique.setup import FORCED_COLUMNS, FantastiqueSetup
+from fairysim.sim.fantastique.spec import SEAT_COLUMNS
 from fairysim.sim.policy import MAX_WEIGHTS
 from fairysim.sim.rng import (
     DEAL_STREAM,

@@ -154,7 +154,7 @@ SPEC = register(
         ),
         score_parts=("medal_points", "finale_points"),
         card_effects=CardEffects(
-            cards="fairysim.sim.fantastique.play:effect_cards",
+            cards="fairysim.sim.fantastique.setup:effect_cards",
             intervention="before the deal, the first card the seat is dealt of another value "
             "changes places with the top card of that value left in the draw pile (PF5)",
             card_label="card value",

@@ -7,6 +7,6 @@ are :mod:`..rules` and :mod:`..engine`.
   what a rival is expected to bid, what to bid, the cheapest fairies to pay with;
 - :mod:`.style_play`: every decision answered from a style, the play the four share.
 
-Each reads one seat's view only (ruling PL2). The engine's shortcuts (:mod:`..greedy`,
-:mod:`..value_bidder`) call them to answer as the policies would.
+Each reads one seat's view only (ruling PL2). The engine's shortcuts (:mod:`..shortcuts`)
+call them to answer as the policies would.
 """
