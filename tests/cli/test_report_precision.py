@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from typer.testing import CliRunner
 
-from fairysim.analysis.studies.base import PRECISION_CAP, play_study
+from fairysim.analysis.report.pipeline import play_study
+from fairysim.analysis.report.registry import PRECISION_CAP, get_report
 from fairysim.cli import app
-from fairysim.sim.game import get_game
 from fairysim.stats.precision import look_schedule, study_to_precision
 
 RUNNER = CliRunner()
@@ -64,7 +64,7 @@ def test_a_report_without_games_plays_to_its_own_precision_and_a_fixed_count_whe
 
 @pytest.mark.parametrize("name", ["fantastique", "concerto", "fairyland"])
 def test_report_help_states_the_default_precision_and_cap_as_numbers(name):
-    report = get_game(name).report(name)
+    report = get_report(name)
     result = RUNNER.invoke(app, ["report", name, "--help"], env={"COLUMNS": "400"})
     text = " ".join(result.output.replace("│", " ").split())
     assert report.precision_default is not None
