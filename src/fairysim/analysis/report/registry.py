@@ -182,14 +182,26 @@ def _discover() -> None:
     if _discovered:
         return
     _discovered = True
-    for module in BUILTIN_REPORT_DECLARATIONS:
-        importlib.import_module(module)
-    for entry in entry_points(group=ENTRY_POINT_GROUP):
-        importlib.import_module(entry.value.partition(":")[0])
+    modules = [
+        *BUILTIN_REPORT_DECLARATIONS,
+        *(entry.value.partition(":")[0] for entry in entry_points(group=ENTRY_POINT_GROUP)),
+    ]
+    # In the order the modules are listed (a module imported earlier registered its reports
+    # first), then any registered outside a declaration module.
+    ordered: dict[str, ReportSpec] = {}
+    for module in modules:
+        for value in vars(importlib.import_module(module)).values():
+            if isinstance(value, ReportSpec) and REPORTS.get(value.name) is value:
+                ordered[value.name] = value
+    rest = {name: spec for name, spec in REPORTS.items() if name not in ordered}
+    REPORTS.clear()
+    REPORTS.update(ordered | rest)
 
 
 def reports() -> dict[str, ReportSpec]:
-    """Every registered report, by name."""
+    """Every registered report, by name, in the order of :data:`BUILTIN_REPORT_DECLARATIONS`
+    and then of the plugins' entry points (what ``fairysim report --help`` lists and ``fairysim
+    report all`` writes)."""
     _discover()
     return dict(REPORTS)
 
