@@ -53,7 +53,10 @@ def score_card_check(
         base, other, KEYS, "lift",
         policy=policy, best=best, players=players, games=games, arm="in one run", seed=seed,
     )  # fmt: skip
-    check.table = check.table.join(base.set_index(list(KEYS))[["asks_for"]], on=list(KEYS))
+    table = check.table.join(base.set_index(list(KEYS))[["asks_for"]], on=list(KEYS))
+    check.table = table[
+        [*KEYS, "asks_for", *(c for c in table.columns if c not in (*KEYS, "asks_for"))]
+    ]
     return check
 
 
