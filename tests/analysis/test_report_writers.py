@@ -12,6 +12,7 @@ from fairysim.analysis.concerto import report as concerto_report
 from fairysim.analysis.concerto import solo_report
 from fairysim.analysis.fairyland import report as fairyland_report
 from fairysim.analysis.fantastique import report as fantastique_report
+from fairysim.analysis.report.registry import PRECISION_CAP, get_report
 from fairysim.sim.concerto.policies import SOLO_POLICIES
 
 WRITERS = {
@@ -24,14 +25,14 @@ WRITERS = {
         {
             "players": (2, 3, 4),
             "policy": "greedy",
-            "auction_games": fairyland_report.DEFAULT_AUCTION_GAMES,
+            "auction_games": get_report("fairyland").default("auction_games"),
         },
     ),
     "concerto-solo": (
         solo_report,
         "solo_study",
         {
-            "lookahead_games": solo_report.DEFAULT_LOOKAHEAD_GAMES,
+            "lookahead_games": get_report("concerto-solo").default("lookahead_games"),
             "policies": SOLO_POLICIES,
         },
     ),
@@ -61,12 +62,10 @@ def test_the_report_sizes_itself_and_writes_nothing_on_failure(study_calls, tmp_
     name = request.node.callspec.params["study_calls"]
     _, _, own = WRITERS[name]
     # A report with a default precision plays its first look (1,000 games per run) first.
-    from fairysim.analysis.studies.base import PRECISION_CAP
-    from fairysim.cli.report import reports
-
-    first = module.DEFAULT_GAMES
-    if reports()[name][1].precision_default is not None:
-        first = min(1000, PRECISION_CAP * module.DEFAULT_GAMES)
+    declared = get_report(name)
+    first = declared.games_default
+    if declared.precision_default is not None:
+        first = min(1000, PRECISION_CAP * declared.games_default)
     assert calls[0]["games"] == first
     assert calls[0]["seed"] == 1
     for name, value in own.items():
@@ -94,19 +93,30 @@ def test_the_shared_options_reach_the_study(study_calls, tmp_path):
         module.write_report(tmp_path, 7)  # the options are keywords
 
 
-def test_each_game_package_offers_its_writers_and_sizes():
+def test_each_game_package_offers_its_writers():
     import fairysim.analysis.concerto as concerto
     import fairysim.analysis.fairyland as fairyland
     import fairysim.analysis.fantastique as fantastique
 
-    assert fairyland.write_report is fairyland_report.write_report
-    assert fairyland.DEFAULT_GAMES == fairyland_report.DEFAULT_GAMES
-    assert fairyland.DEFAULT_AUCTION_GAMES == fairyland_report.DEFAULT_AUCTION_GAMES
+    assert fairyland.write_report == fairyland_report.write_report
+    assert fantastique.write_report == fantastique_report.write_report
+    assert concerto.write_report == concerto_report.write_report
+    assert concerto.write_solo_report == solo_report.write_report
+    with pytest.raises(AttributeError):
+        concerto.no_such_writer  # noqa: B018
 
-    assert fantastique.write_report is fantastique_report.write_report
-    assert fantastique.DEFAULT_GAMES == fantastique_report.DEFAULT_GAMES
-    assert concerto.write_report is concerto_report.write_report
-    assert concerto.write_solo_report is solo_report.write_report
-    assert concerto.DEFAULT_GAMES == concerto_report.DEFAULT_GAMES
-    assert concerto.SOLO_DEFAULT_GAMES == solo_report.DEFAULT_GAMES
-    assert concerto.SOLO_DEFAULT_LOOKAHEAD_GAMES == solo_report.DEFAULT_LOOKAHEAD_GAMES
+
+@pytest.mark.parametrize("name", WRITERS)
+def test_every_report_is_declared_with_the_writer_its_package_offers(name):
+    module, _, _ = WRITERS[name]
+    declared = get_report(name)
+    assert declared.load_writer() == module.write_report
+    assert f"{name}-report.html" == module.REPORT_FILENAME
+
+
+def test_a_report_refuses_an_option_it_does_not_take(tmp_path):
+    with pytest.raises(TypeError, match="heuristic_games"):
+        solo_report.write_report(tmp_path, heuristic_games=10)
+    with pytest.raises(TypeError, match="lookahead_games"):
+        fantastique_report.write_report(tmp_path, lookahead_games=10)
+    assert not any(tmp_path.iterdir())

@@ -20,7 +20,10 @@ from fairysim.sim.game import games
 
 runner = CliRunner(env={"COLUMNS": "200"})  # wide enough that rich never folds a name
 README = Path(__file__).resolve().parents[2] / "README.md"
-REPORT_MODULE = "fairysim.analysis.concerto"
+REPORT_MODULES = {
+    "balance": "fairysim.analysis.concerto.report",
+    "solo": "fairysim.analysis.concerto.solo_report",
+}
 
 
 def simulate(*args: str):
@@ -363,10 +366,10 @@ def fake_writers(monkeypatch):
 
         return write
 
-    module = types.ModuleType(REPORT_MODULE)
-    module.write_report = writer("balance")
-    module.write_solo_report = writer("solo")
-    monkeypatch.setitem(sys.modules, REPORT_MODULE, module)
+    for kind, name in REPORT_MODULES.items():
+        module = types.ModuleType(name)
+        module.write_report = writer(kind)
+        monkeypatch.setitem(sys.modules, name, module)
     return calls
 
 

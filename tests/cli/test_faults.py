@@ -122,9 +122,9 @@ def test_a_full_disk_during_a_report_keeps_the_old_report(tmp_path, monkeypatch)
         page.file("meta.json", b"{}")
         return page.write(out_dir)
 
-    module = types.ModuleType("fairysim.analysis.fantastique")
+    module = types.ModuleType("fairysim.analysis.fantastique.report")
     module.write_report = write_report
-    monkeypatch.setitem(sys.modules, "fairysim.analysis.fantastique", module)
+    monkeypatch.setitem(sys.modules, "fairysim.analysis.fantastique.report", module)
     out = tmp_path / "report"
     out.mkdir()
     (out / "index.html").write_text("the earlier report")

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from fairysim.cli import app
 
 runner = CliRunner(env={"COLUMNS": "200"})
-REPORT_MODULE = "fairysim.analysis.fantastique"
+REPORT_MODULE = "fairysim.analysis.fantastique.report"
 DEFAULTS = {"games": 6_000, "seed": 1}  # the stand-in writer's own defaults
 
 
@@ -142,8 +142,9 @@ def test_real_report_writes_html(tmp_path):
 @pytest.mark.parametrize(
     ("name", "default"),
     [
-        ("fantastique", "fairysim.sim.fantastique.spec"),
-        ("fairyland", "fairysim.sim.fairyland.spec"),
+        ("fantastique", "fairysim.analysis.fantastique.declaration"),
+        ("concerto", "fairysim.analysis.concerto.declaration"),
+        ("fairyland", "fairysim.analysis.fairyland.declaration"),
     ],
 )
 def test_the_heuristic_check_states_its_game_count_as_a_number(name, default):

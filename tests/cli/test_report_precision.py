@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
-from fairysim.analysis.studies.base import PRECISION_CAP, play_study
+from fairysim.analysis.report.pipeline import play_study
+from fairysim.analysis.report.registry import PRECISION_CAP, get_report
 from fairysim.cli import app
-from fairysim.sim.game import get_game
 from fairysim.stats.precision import look_schedule, study_to_precision
 
 RUNNER = CliRunner()
@@ -64,7 +65,7 @@ def test_a_report_without_games_plays_to_its_own_precision_and_a_fixed_count_whe
 
 @pytest.mark.parametrize("name", ["fantastique", "concerto", "fairyland"])
 def test_report_help_states_the_default_precision_and_cap_as_numbers(name):
-    report = get_game(name).report(name)
+    report = get_report(name)
     result = RUNNER.invoke(app, ["report", name, "--help"], env={"COLUMNS": "400"})
     text = " ".join(result.output.replace("│", " ").split())
     assert report.precision_default is not None
@@ -79,6 +80,7 @@ def test_a_report_played_to_a_precision_says_what_it_reached(tmp_path):
         app,
         ["report", "concerto", "--precision", "0.2", "--max-games", "2000", "--seed", "3",
          "--card-games", "200", "--ladder-games", "200", "--search-games", "0",
+         "--heuristic-games", "200",
          "--out-dir", str(tmp_path)],
         catch_exceptions=False,
     )  # fmt: skip
@@ -86,6 +88,10 @@ def test_a_report_played_to_a_precision_says_what_it_reached(tmp_path):
     page = (tmp_path / "concerto-report.html").read_text(encoding="utf-8")
     assert "Played to a precision: precision reached" in page
     assert "fairysim report concerto --precision 0.2 --max-games 2000 --seed 3" in page
+    # Fairy Concerto's score cards checked under chaser, at the one player count it checks.
+    check = pd.read_csv(tmp_path / "concerto-score_card_check.csv")
+    assert len(check) == 26 and set(check["changed"]) <= {True, False}
+    assert "under the best heuristic, chaser, at every seat, beside greedy at every seat: 4" in page
 
 
 @pytest.mark.parametrize(

@@ -23,29 +23,35 @@ Fairy Land's auction log through that game's public ``play_auctions``, and a rep
 through the game's ``narrate`` module (the reference engine).
 """
 
-from fairysim.analysis.studies.what_if import compare, compare_to_precision
-from fairysim.stats.estimates import (
-    PairedDifference,
-    decisiveness,
-    lead_changes,
-    paired_difference,
-    seat_advantage,
-    seat_test,
-    wilson_interval,
-    win_rates,
-    winning_margins,
-)
+from importlib import import_module
+from typing import Any
 
-__all__ = [
-    "PairedDifference",
-    "compare",
-    "compare_to_precision",
-    "decisiveness",
-    "lead_changes",
-    "paired_difference",
-    "seat_advantage",
-    "seat_test",
-    "wilson_interval",
-    "win_rates",
-    "winning_margins",
-]
+_LAZY = {
+    "compare": "fairysim.analysis.studies.what_if",
+    "compare_to_precision": "fairysim.analysis.studies.what_if",
+    **dict.fromkeys(
+        (
+            "PairedDifference",
+            "decisiveness",
+            "lead_changes",
+            "paired_difference",
+            "seat_advantage",
+            "seat_test",
+            "wilson_interval",
+            "win_rates",
+            "winning_margins",
+        ),
+        "fairysim.stats.estimates",
+    ),
+}
+"""The names this package offers and the module each comes from: imported on first use, so that
+reading a report's declaration (``fairysim report --help``) loads neither pandas nor scipy."""
+
+__all__ = sorted(_LAZY)
+
+
+def __getattr__(name: str) -> Any:
+    """One of :data:`__all__`, imported from its module on first use."""
+    if name not in _LAZY:
+        raise AttributeError(name)
+    return getattr(import_module(_LAZY[name]), name)

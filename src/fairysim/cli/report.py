@@ -1,7 +1,8 @@
 """``fairysim report NAME``: run a game's standard study and write its HTML report.
 
-One command per report that a registered game declares (:attr:`GameSpec.reports`); the options
-every report shares are declared once here, the report adds its own (:class:`ReportOption`).
+One command per report that a game's analysis declares (:mod:`fairysim.analysis.report.registry`,
+read without importing an engine); the options every report shares are declared once here, the
+report adds its own (:class:`~fairysim.analysis.report.registry.ReportOption`).
 ``fairysim report all`` writes every report, each at its defaults, into its own folder, and
 ``index.html`` linking them (:mod:`fairysim.analysis.report.index`).
 """
@@ -9,27 +10,18 @@ every report shares are declared once here, the report adds its own (:class:`Rep
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from fairysim.analysis.report.registry import PRECISION_CAP, REPORT_SEED, ReportSpec, reports
 from fairysim.cli.by_game import Param, game_group, make_command, option
 from fairysim.cli.common import ProgressBar, check_threads, handle_errors, stdout_console
 from fairysim.cli.simulate import load_card_option
 from fairysim.runtime.errors import FairysimError
-from fairysim.sim.game import REPORT_SEED, games, load_entry
-
-if TYPE_CHECKING:
-    from fairysim.sim.game import GameSpec, ReportSpec
-
-
-def reports() -> dict[str, tuple[GameSpec, ReportSpec]]:
-    """Every registered report by name, with its game."""
-    return {report.name: (spec, report) for spec in games().values() for report in spec.reports}
+from fairysim.sim.game import GameSpec, get_game
 
 
 def report_params(spec: GameSpec, report: ReportSpec) -> list[Param]:
     """The options of ``fairysim report <name>``."""
-    from fairysim.analysis.studies.base import PRECISION_CAP
-
     cap = PRECISION_CAP * report.games_default
     if report.precision_default is None:
         games_default = f"default: {report.games_default:,}"
@@ -119,7 +111,7 @@ def run_report(spec: GameSpec, report: ReportSpec, **options: Any) -> None:
             spec.make_setup(policies=value, seed=0, cards=given.get("cards"))
             given[extra.name] = value
     out_dir = prepare_out_dir(options["out_dir"])
-    write = load_entry(report.writer)
+    write = report.load_writer()
     with ProgressBar("report") as progress:
         html = write(out_dir, threads=threads, progress=progress, **given)
     stdout_console().print(f"Report written to {html}", soft_wrap=True)
@@ -139,9 +131,7 @@ def seed_option(seed: int | None) -> dict[str, Any]:
 
 def precision_options(report: ReportSpec, options: dict[str, Any]) -> dict[str, Any]:
     """``--precision`` and ``--max-games`` as the writer takes them, checked; a report whose
-    writer plays no balance card refuses them."""
-    import inspect
-
+    study has no balance card refuses them."""
     from fairysim.sim.batch import check_games
 
     given: dict[str, Any] = {}
@@ -149,7 +139,7 @@ def precision_options(report: ReportSpec, options: dict[str, Any]) -> dict[str, 
     if precision is None and cap is None:
         return given
     name = "--precision" if precision is not None else "--max-games"
-    if "precision" not in inspect.signature(load_entry(report.writer)).parameters:
+    if not report.balance_card:
         raise FairysimError(name, f"the {report.name} report plays a fixed count: give --games")
     if precision is not None:
         if options["games"] is not None:
@@ -228,8 +218,8 @@ def run_all(**options: Any) -> None:
     threads = check_threads(options["threads"])
     root = prepare_out_dir(options["out_dir"])
     written = []
-    for name, (_spec, report) in reports().items():
-        write = load_entry(report.writer)
+    for name, report in reports().items():
+        write = report.load_writer()
         with ProgressBar(f"report {name}") as progress:
             html = write(root / name, threads=threads, progress=progress, **given)
         stdout_console().print(f"Report written to {html}", soft_wrap=True)
@@ -246,7 +236,8 @@ def report_command(name: str) -> Any:
             all_params(),
             "Write every report at its defaults, one folder each, and index.html linking them.",
         )
-    spec, report = reports()[name]
+    report = reports()[name]
+    spec = get_game(report.game)
 
     def body(**options: Any) -> None:
         run_report(spec, report, **options)

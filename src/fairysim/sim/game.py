@@ -8,7 +8,7 @@ line, sweeps, the benchmark and the contract test reach a game only through its 
 so a new game is one package and one registration line.
 
 A spec is a frozen dataclass of plain data plus ``"module:attribute"`` strings for the heavy
-entry points (the jitted engine, the policies, the reports), resolved on first use. Declaring
+entry points (the jitted engine, the policies), resolved on first use. Declaring
 data rather than implementing a Protocol is what keeps ``fairysim --help`` instant: the spec
 module of a game imports neither numba nor pandas, and a command loads a game's engine only when
 it runs. This module imports nothing heavy either.
@@ -161,10 +161,6 @@ class SummaryColumn:
         return self.template.format(value)
 
 
-REPORT_SEED = 1
-"""Seed of every run of a report unless the user gives one."""
-
-
 @dataclass(frozen=True)
 class TurnOrder:
     """Where a game's rows say each seat's turn position (0 = the seat that acts first): what
@@ -192,8 +188,8 @@ class TurnOrder:
 
 @dataclass(frozen=True)
 class CardEffects:
-    """How a game measures a card's own effect (:mod:`fairysim.analysis.studies.card_effects`): an
-    intervention on otherwise identical deals, declared by the game.
+    """How a game measures a card's own effect (the card-effect study of the
+    analysis layer): an intervention on otherwise identical deals, declared by the game.
 
     A setup of such a game has the fields ``forced_card`` (a card id, 0 for none) and
     ``forced_seat``; under them every game's deal puts the card in the seat's reach, as
@@ -227,8 +223,8 @@ class CardEffects:
 
 @dataclass(frozen=True)
 class TableCards:
-    """Cards measured on the whole table (:mod:`fairysim.analysis.studies.table_cards`): each card
-    one what-if variant of the report's setup, played on the same seeds against the setup as
+    """Cards measured on the whole table (the table-card study of the analysis layer): each
+    card one what-if variant of the report's setup, played on the same seeds against the setup as
     shipped, where no seat can be dealt the card (a card never held; a card that is the table's, not
     a seat's).
 
@@ -255,100 +251,6 @@ class TableCards:
     games_share: float = 1.0
     """Games per arm as a share of a report's ``--card-games`` (a study of many cards plays
     fewer games an arm, to keep the report's time)."""
-
-
-@dataclass(frozen=True)
-class ReportOption:
-    """An option a report takes besides ``--games``, ``--seed``, ``--out-dir``, ``--threads``
-    and ``--cards``: ``kind`` is ``"games"`` (a positive game count), ``"games_or_zero"`` (the
-    same, or 0 to leave the part out) or ``"policy"`` (one policy every seat plays)."""
-
-    name: str
-    option: str
-    help: str
-    kind: str
-    default: Any = None
-    games_default: int | None = None
-
-
-def ladder_games_option(default: int, setup: str = "") -> ReportOption:
-    """A report's ``--ladder-games``: games per mirror table of its skill-ladder section
-    (:mod:`fairysim.analysis.studies.ladder`); ``setup`` says what it plays on (", the random
-    court")."""
-    return ReportOption(
-        "ladder_games",
-        "--ladder-games",
-        "Games per mirror table of the skill-ladder section (each rung at every seat, every "
-        f"player count{setup}); its tournament plays a tenth of it per mix and rotation",
-        kind="games",
-        games_default=default,
-    )
-
-
-def search_games_option(default: int) -> ReportOption:
-    """A report's ``--search-games``: games of the skill ladder's search rung
-    (:mod:`fairysim.analysis.studies.ladder`), its mirror table and each seat of its rotation
-    against the best heuristic, at every player count; 0 leaves the rung out."""
-    return ReportOption(
-        "search_games",
-        "--search-games",
-        "Games of the skill ladder's search rung at every player count: its mirror table, and "
-        "each seat of one searching seat among the best heuristic (0 leaves it out)",
-        kind="games_or_zero",
-        games_default=default,
-    )
-
-
-def card_games_option(default: int, arms: str) -> ReportOption:
-    """A report's ``--card-games``: games per arm of its card-effect section
-    (:mod:`fairysim.analysis.studies.card_effects`); ``arms`` says what the arms are."""
-    return ReportOption(
-        "card_games",
-        "--card-games",
-        f"Games per arm of the card-effect section: the baseline and one arm {arms}",
-        kind="games",
-        games_default=default,
-    )
-
-
-def heuristic_games_option(default: int, arms: str) -> ReportOption:
-    """A report's ``--heuristic-games``: games per arm of the check of its headline verdicts under
-    the best heuristic (:mod:`fairysim.analysis.studies.heuristic_check`); ``arms`` says what an arm
-    is and what is compared."""
-    return ReportOption(
-        "heuristic_games",
-        "--heuristic-games",
-        f"Games {arms}, under --policy and again under the best heuristic (the top heuristic "
-        "rung of the ladder), each at every seat, at one player count (the game's default where "
-        "the report plays it)",
-        kind="games",
-        games_default=default,
-    )
-
-
-@dataclass(frozen=True)
-class ReportSpec:
-    """A report of a game: ``fairysim report <name>``.
-
-    ``writer`` names ``write(out_dir, *, threads, progress, **given)``, which returns the path
-    of the HTML page; ``given`` holds only the options the user gave (``games``, ``seed``,
-    ``cards`` where ``takes_cards``, and ``options``): the report owns its defaults, sized to
-    its run time. ``games_help`` says what ``--games`` counts and ``games_default`` is the
-    report's own count (the constant its writer uses, so that ``--help`` states it).
-    ``precision_default`` is the half-width a report with a balance card plays to where the
-    user gives neither ``--games`` nor ``--precision`` (its writer's default, sized to about a
-    minute warm on two cores); ``games_default`` is then the scale of its cap. None: the
-    report plays ``games_default``.
-    """
-
-    name: str
-    help: str
-    writer: str
-    games_help: str
-    games_default: int
-    takes_cards: bool = False
-    options: tuple[ReportOption, ...] = ()
-    precision_default: float | None = None
 
 
 @dataclass(frozen=True)
@@ -403,8 +305,6 @@ class GameSpec:
         The reference engine's ``play_games(setup, games, first_game=0)`` (the spec in code).
     bench : tuple of BenchSpec
         The benchmark's cases, fast engine against reference engine.
-    reports : tuple of ReportSpec
-        The game's reports.
     policies_note : str
         Printed under ``fairysim policies <game>``.
     compile_seconds : int, optional
@@ -425,7 +325,7 @@ class GameSpec:
         Cards the game measures on the whole table (a removal, a table card fixed).
     ladder : tuple of str
         Built-in policies from the weakest rung of its skill ladder to the strongest (random,
-        one-step greedy, the best heuristic), what :mod:`fairysim.analysis.studies.ladder` plays.
+        one-step greedy, the best heuristic), what the analysis layer's ladder study plays.
     search : str
         The game's search player (``rollout``, :mod:`fairysim.sim.search`), the ladder's top
         rung above the best heuristic; ``""`` where the game has none.
@@ -456,7 +356,6 @@ class GameSpec:
     cards_help: str
     axes: tuple[SetupAxis, ...] = ()
     flags: tuple[Flag, ...] = ()
-    reports: tuple[ReportSpec, ...] = ()
     policies_note: str = ""
     compile_seconds: int | None = None
     score_parts: tuple[str, ...] = ()
@@ -535,13 +434,6 @@ class GameSpec:
                 f"got {players!r}",
             )
         return count
-
-    def report(self, name: str) -> ReportSpec:
-        """The report called ``name``."""
-        for spec in self.reports:
-            if spec.name == name:
-                return spec
-        raise KeyError(name)
 
 
 @dataclass(frozen=True)
@@ -715,8 +607,6 @@ __all__ = [
     "Flag",
     "GameSetup",
     "GameSpec",
-    "ReportOption",
-    "ReportSpec",
     "SetupAxis",
     "SummaryColumn",
     "TurnOrder",

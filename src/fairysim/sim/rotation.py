@@ -4,9 +4,9 @@ A lineup seat mixes its policy with a place in the turn order: where a game's se
 order, a seat is a position, and where the starter is drawn per game a seat still is not a policy's
 own (the spec's ``TurnOrder`` says which). So ``simulate`` plays a lineup of N entries that seats
 different policies N times, rotation ``r`` putting entry ``(s + r) mod N`` at seat ``s`` (the
-tournament's rotation, :func:`fairysim.analysis.tournament.play.rotate`), each rotation on games ``0
-.. G-1`` of the run's seed. The engines draw every rule random number from the deal stream and each
-seat's policy from its own stream (docs/architecture.md, "Random numbers"), so game ``g`` of every
+tournament's rotation, the analysis layer's ``rotate``), each rotation on games ``0 .. G-1``
+of the run's seed. The engines draw every rule random number from the deal stream and each seat's
+policy from its own stream (docs/architecture.md, "Random numbers"), so game ``g`` of every
 rotation has the same deal: every entry meets every seat on the same deals, and ``--games`` counts
 deals (each played N times).
 
@@ -89,7 +89,7 @@ def entry_piece(
 
 def rotated_setups(setup: Any) -> list[Any]:
     """The setup of each rotation ``r = 0 .. N-1``: the lineup's policies (weights and all)
-    moved by :func:`~fairysim.analysis.tournament.play.rotate`, everything else the same."""
+    moved as a tournament's ``rotate`` moves them, everything else the same."""
     return [
         dataclasses.replace(setup, policies=tuple(rotate(setup.policies, r)))
         for r in range(setup.players)

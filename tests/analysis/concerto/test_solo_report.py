@@ -32,8 +32,8 @@ def test_solo_report_states_provisional_games_seed_version_and_command(study):
     assert "<title>Fairy Concerto solo: how often do you beat Pahha? (PROVISIONAL cards)" in page
     assert "PROVISIONAL card set (ruling C9)" in text
     assert text.index("PROVISIONAL card set") < text.index("1. Win rate")  # at the top
-    command = "fairysim report concerto-solo --games 400 --lookahead-games 40 --search-games 0"
-    assert f"{command} --seed 3" in text
+    command = "fairysim report concerto-solo --games 400 --seed 3 --lookahead-games 40"
+    assert f"{command} --search-games 0" in text
     assert "The search player, rollout, was not played" in text
     assert f"fairysim {fairysim.__version__}" in text
     assert "greedy 400" in text and "lookahead 40" in text  # games each number rests on

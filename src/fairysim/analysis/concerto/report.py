@@ -1,7 +1,9 @@
 """The Fairy Concerto card-balance report, 2 to 4 players.
 
-``fairysim report concerto`` calls :func:`write_report`, which runs
-:func:`fairysim.analysis.concerto.study.card_balance` and writes ``concerto-report.html`` (figures
+``fairysim report concerto`` calls :func:`write_report`: the standard report
+(:mod:`fairysim.analysis.report.pipeline`) of :func:`fairysim.analysis.concerto.study.card_balance`
+with the card-balance sections written here, and the score cards' lifts checked under the best
+heuristic (:mod:`fairysim.analysis.concerto.check`). It writes ``concerto-report.html`` (figures
 embedded) with its tables as CSV files and its figures (:mod:`fairysim.analysis.concerto.figures`)
 as PNG files beside it; nothing is written until the whole report is built. The card set is
 labelled as ruling C9 asks (:mod:`fairysim.analysis.concerto.cards`).
@@ -9,12 +11,11 @@ labelled as ruling C9 asks (:mod:`fairysim.analysis.concerto.cards`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from pathlib import Path
-
 import pandas as pd
 
 from fairysim.analysis.concerto.cards import card_section, cards_option, contest_label, new_report
+from fairysim.analysis.concerto.check import score_card_check
+from fairysim.analysis.concerto.declaration import REPORT
 from fairysim.analysis.concerto.figures import (
     contest_figure,
     contest_spread_figure,
@@ -23,7 +24,6 @@ from fairysim.analysis.concerto.figures import (
     score_card_lift_figure,
 )
 from fairysim.analysis.concerto.study import PLAYER_COUNTS, CardBalance, card_balance
-from fairysim.analysis.report.card_effects import card_effect_section, rerun_command
 from fairysim.analysis.report.formats import (
     fmt_interval,
     fmt_intervals,
@@ -31,36 +31,13 @@ from fairysim.analysis.report.formats import (
     fmt_points,
     verdict,
 )
-from fairysim.analysis.report.ladder import ladder_command, ladder_section
+from fairysim.analysis.report.heuristic_check import check_paragraphs
 from fairysim.analysis.report.page import Report
+from fairysim.analysis.report.pipeline import ReportRun, StandardReport, Studies
 from fairysim.analysis.report.plots import plain_caption
-from fairysim.analysis.report.sections import (
-    balance_section,
-    games_option,
-    precision_note,
-    replay_section,
-    run_block,
-    statistics_note,
-    turn_order_section,
-)
-from fairysim.analysis.studies.base import (
-    DEFAULT_SEED,
-    card_and_ladder_studies,
-    play_study,
-    search_ahead,
-)
 from fairysim.analysis.studies.card_effects import CardEffectStudy, disagreements
+from fairysim.analysis.studies.heuristic_check import HeuristicCheck
 from fairysim.analysis.studies.ladder import LadderStudy
-from fairysim.sim.batch import Progress
-from fairysim.sim.concerto import ConcertoCards
-from fairysim.sim.concerto.spec import (
-    REPORT_CARD_GAMES,
-    REPORT_GAMES,
-    REPORT_LADDER_GAMES,
-    REPORT_PRECISION,
-    REPORT_SEARCH_GAMES,
-    SPEC,
-)
 from fairysim.stats.ranking import group_label, leading_group
 
 STANDING = (
@@ -70,113 +47,101 @@ STANDING = (
 )
 """What the balance card says a standing is (beside its comeback line)."""
 
-DEFAULT_GAMES = REPORT_GAMES
-"""The report's scale in games per player count: by default it plays to
-:data:`~fairysim.sim.concerto.spec.REPORT_PRECISION`, at most
-:data:`~fairysim.analysis.studies.base.PRECISION_CAP` times this many games per player count
-(``--max-games`` sets another cap); ``--games`` plays a fixed count instead."""
 
-REPORT_FILENAME = "concerto-report.html"
-FILE_PREFIX = "concerto-"
+class ConcertoReport(StandardReport):
+    """The card-balance sections of the standard report
+    (:mod:`fairysim.analysis.report.pipeline`)."""
+
+    declaration = REPORT
+    title = "Fairy Concerto: card balance, 2 to 4 players"
+    players = PLAYER_COUNTS
+    check = staticmethod(score_card_check)
+
+    def study(self, run: ReportRun, games: int, alpha: float) -> CardBalance:
+        """The card-balance study (:func:`~fairysim.analysis.concerto.study.card_balance`)."""
+        return card_balance(
+            games, run.seed, run.players, run.policy, run.cards, run.threads, run.progress, alpha
+        )
+
+    def new_page(self, study: CardBalance) -> Report:
+        return new_report(self.title, self.filename, self.prefix, study.cards)
+
+    def run_what(self, study: CardBalance) -> tuple[str, int]:
+        meta = study.meta
+        games, players = meta["games"], meta["players"]
+        covers = ""
+        if list(players) != list(PLAYER_COUNTS):
+            covers = f" ({', '.join(map(str, players))} players only, from Python)"
+        what = (
+            f"{games:,} games per player count ({', '.join(map(str, players))} players){covers}; "
+            f"every seat plays {meta['policy']}; engine version {meta['engine_version']}; cards: "
+            f"{study.cards.label}"
+        )
+        return what, games * len(players)
+
+    def cards_option(self, study: CardBalance) -> str:
+        return cards_option(study.cards)
+
+    def balance_words(self, study: CardBalance) -> dict[str, str]:
+        return {"what": "every run", "standing": STANDING}
+
+    def replay_command(self, study: CardBalance, example: dict) -> str:
+        meta = study.meta
+        return (
+            f"fairysim replay concerto --players {int(example['players'])} "
+            f"--policy {meta['policy']} --seed {meta['seed']} --games {meta['games']} "
+            f"--game {int(example['game'])}{cards_option(study.cards)}"
+        )
+
+    def introduction(self, report: Report, studies: Studies) -> None:
+        report.paragraph(
+            f"Every seat plays the same policy ({studies.study.meta['policy']}), so differences "
+            "between cards and seats come from the cards and the seating, not from the players. "
+            "Rates carry Wilson intervals, means and differences normal ones."
+        )
+
+    def sections_before_effects(self, report: Report, studies: Studies) -> None:
+        _parts_section(report, studies.study)
+        _score_card_section(report, studies.study, studies.check)
+
+    def sections_after_effects(self, report: Report, studies: Studies) -> None:
+        _contest_section(report, studies.study)
+        _popularity_section(report, studies.study)
+
+    def closing_sections(self, report: Report, studies: Studies) -> None:
+        balance = studies.study
+        card_section(report, balance.cards)
+        report.section("Files")
+        report.paragraph(
+            "Every table is also a CSV file beside this page, in full precision, with the per "
+            f"player count tables `{self.prefix}score_cards.csv` and "
+            f"`{self.prefix}contests.csv` and the pairwise comparisons behind each ranking "
+            f"(`{self.prefix}*_pairs.csv`); every figure is also an SVG file; "
+            f"`{self.prefix}metadata.json` records the configuration."
+        )
+        report.data("score_cards", balance.score_cards)
+        report.data("contests", balance.contests)
+
+
+CONCERTO_REPORT = ConcertoReport()
+write_report = CONCERTO_REPORT.write
+"""``write_report(out_dir, *, games=None, seed=None, threads=None, progress=None, cards=None,
+players=None, precision=None, max_games=None, policy="greedy", card_games=None,
+ladder_games=None, search_games=None, heuristic_games=None)``: play the study and write the
+report (:meth:`~fairysim.analysis.report.pipeline.StandardReport.write`; the defaults are
+:data:`~fairysim.analysis.concerto.declaration.REPORT`'s)."""
+
+FILE_PREFIX = CONCERTO_REPORT.prefix
 """CSV and PNG files are named ``concerto-<table>.csv`` / ``concerto-<figure>.png``."""
 
-
-def write_report(
-    out_dir: str | Path,
-    *,
-    games: int | None = None,
-    seed: int | None = None,
-    threads: int | None = None,
-    progress: Progress | None = None,
-    cards: str | Path | ConcertoCards | None = None,
-    players: Sequence[int] | None = None,
-    policy: str = "greedy",
-    precision: float | None = None,
-    max_games: int | None = None,
-    card_games: int | None = None,
-    ladder_games: int | None = None,
-    search_games: int | None = None,
-) -> Path:
-    """Run the card-balance study and write its HTML report with CSV and PNG files.
-
-    Parameters
-    ----------
-    out_dir : str or Path
-        Folder for the report (created if missing).
-    games : int, optional
-        Games per player count, a fixed count; without it the study plays
-        to ``precision``.
-    seed : int, default :data:`~fairysim.analysis.studies.base.DEFAULT_SEED`
-        Seed of every run.
-    threads : int, optional
-        numba threads; never changes the numbers.
-    progress : callable, optional
-        ``progress(games_done, games_total)`` over the whole study.
-    cards : path or ConcertoCards, optional
-        Card file (the shipped provisional set by default).
-    players : sequence of int, default (2, 3, 4)
-        Player counts.
-    policy : str, default ``"greedy"``
-        The policy every seat plays.
-    precision, max_games : float and int, optional
-        Without ``games``: play the study at doubling game counts until the balance card's
-        corrected turn-order half-widths are at most ``precision`` (default
-        :data:`~fairysim.sim.concerto.spec.REPORT_PRECISION`), at most ``max_games`` per
-        player count (default :data:`~fairysim.analysis.studies.base.PRECISION_CAP` times
-        :data:`DEFAULT_GAMES`; :func:`~fairysim.analysis.studies.base.play_study`).
-    card_games : int, default :data:`~fairysim.sim.concerto.spec.REPORT_CARD_GAMES`
-        Games per arm of the card-effect section
-        (:func:`~fairysim.analysis.studies.card_effects.card_effects`: the baseline and one arm per
-        score card, at every player count, ``policy`` at every seat).
-    ladder_games : int, default :data:`~fairysim.sim.concerto.spec.REPORT_LADDER_GAMES`
-        Games per mirror table of the skill-ladder section
-        (:func:`~fairysim.analysis.studies.ladder.ladder_study`).
-    search_games : int, default :data:`~fairysim.sim.concerto.spec.REPORT_SEARCH_GAMES`
-        Games of the ladder's search rung (``rollout``) at each player count.
-
-    Returns
-    -------
-    Path
-        ``out_dir / "concerto-report.html"``.
-    """
-    search_games = REPORT_SEARCH_GAMES if search_games is None else search_games
-    # the search player's kernel compiles while the rest of the report plays
-    search_ahead(SPEC, PLAYER_COUNTS if players is None else players, search_games)
-    balance = play_study(
-        lambda n, alpha: card_balance(
-            n,
-            DEFAULT_SEED if seed is None else seed,
-            PLAYER_COUNTS if players is None else players,
-            policy,
-            cards,
-            threads,
-            progress,
-            alpha,
-        ),
-        games,
-        DEFAULT_GAMES,
-        precision,
-        max_games,
-        default_precision=REPORT_PRECISION,
-    )
-    effects, ladder = card_and_ladder_studies(
-        SPEC,
-        players=PLAYER_COUNTS if players is None else players,
-        seed=DEFAULT_SEED if seed is None else seed,
-        card_games=REPORT_CARD_GAMES if card_games is None else card_games,
-        ladder_games=REPORT_LADDER_GAMES if ladder_games is None else ladder_games,
-        search_games=search_games,
-        policy=policy,
-        cards=cards,
-        threads=threads,
-    )
-    return build_report(balance, effects, ladder).write(out_dir)
+REPORT_FILENAME = CONCERTO_REPORT.filename
 
 
 def build_report(
     balance: CardBalance,
     effects: CardEffectStudy | None = None,
     ladder: LadderStudy | None = None,
+    check: HeuristicCheck | None = None,
 ) -> Report:
     """Assemble the card-balance report of a finished study in memory (nothing is written).
 
@@ -190,78 +155,17 @@ def build_report(
     ladder : LadderStudy, optional
         The skill ladder (:func:`~fairysim.analysis.studies.ladder.ladder_study`); its section is
         left out without it.
+    check : HeuristicCheck, optional
+        The score cards' lifts under the best heuristic
+        (:func:`~fairysim.analysis.concerto.check.score_card_check`), shown in the score cards'
+        section.
 
     Returns
     -------
     Report
         Call :meth:`Report.write` to write it.
     """
-    meta = balance.meta
-    cards = balance.cards
-    report = new_report(
-        "Fairy Concerto: card balance, 2 to 4 players",
-        REPORT_FILENAME,
-        FILE_PREFIX,
-        cards,
-    )
-    games, seed, players = meta["games"], meta["seed"], meta["players"]
-    command = f"fairysim report concerto {games_option(meta)} --seed {seed}"
-    if meta["policy"] != "greedy":
-        command += f" --policy {meta['policy']}"
-    command += cards_option(cards)
-    covers = ""
-    if list(players) != list(PLAYER_COUNTS):
-        covers = f" ({', '.join(map(str, players))} players only, from Python)"
-    run_block(
-        report,
-        f"{games:,} games per player count ({', '.join(map(str, players))} players){covers}; "
-        f"every seat plays {meta['policy']}; engine version {meta['engine_version']}; cards: "
-        f"{cards.label}",
-        games * len(players),
-        seed,
-        meta["package_version"],
-        command,
-    )
-    precision_note(report, meta)
-    report.paragraph(
-        f"Every seat plays the same policy ({meta['policy']}), so differences between cards and "
-        "seats come from the cards and the seating, not from the players. Rates carry Wilson "
-        "intervals, means and differences normal ones."
-    )
-    statistics_note(report)
-    balance_section(report, balance.balance, SPEC.turn_order, what="every run", standing=STANDING)
-    _parts_section(report, balance)
-    _score_card_section(report, balance)
-    if effects is not None:
-        card_effect_section(
-            report, effects, rerun_command("concerto", effects, cards_option(cards))
-        )
-    _contest_section(report, balance)
-    _popularity_section(report, balance)
-    turn_order_section(report, balance.balance, SPEC.turn_order)
-    if ladder is not None:
-        ladder_section(report, ladder, ladder_command("concerto", ladder, cards_option(cards)))
-    replay_section(
-        report,
-        balance.balance,
-        lambda e: (
-            f"fairysim replay concerto --players {int(e['players'])} --policy {meta['policy']} "
-            f"--seed {seed} --games {games} --game {int(e['game'])}{cards_option(cards)}"
-        ),
-    )
-    card_section(report, cards)
-    report.section("Files")
-    report.paragraph(
-        "Every table is also a CSV file beside this page, in full precision, with the per player "
-        f"count tables `{FILE_PREFIX}score_cards.csv` and "
-        f"`{FILE_PREFIX}contests.csv` and the pairwise comparisons behind each ranking "
-        f"(`{FILE_PREFIX}*_pairs.csv`); every figure is also an SVG file; "
-        f"`{FILE_PREFIX}metadata.json` records the configuration."
-    )
-    report.data("score_cards", balance.score_cards)
-    report.data("contests", balance.contests)
-    report.metadata(meta)
-    return report
+    return CONCERTO_REPORT.build(Studies(balance, effects, ladder, check))
 
 
 def _lift_disagreements(balance: CardBalance, effects: CardEffectStudy) -> list[str]:
@@ -298,7 +202,9 @@ def _parts_section(report: Report, balance: CardBalance) -> None:
     report.table("parts", parts, "Mean points per seat by part of the score.", display=display)
 
 
-def _score_card_section(report: Report, balance: CardBalance) -> None:
+def _score_card_section(
+    report: Report, balance: CardBalance, check: HeuristicCheck | None = None
+) -> None:
     report.section("Score cards")
     s = balance.score_cards_pooled
     dominated = balance.meta.get("dominated", [])
@@ -375,6 +281,23 @@ def _score_card_section(report: Report, balance: CardBalance) -> None:
         f"`{FILE_PREFIX}score_cards.csv`.",
         display=display,
     )
+    if check is not None:
+        check_paragraphs(
+            report,
+            check,
+            "score cards' holders' lifts",
+            lambda r: f"{r.card} ({r.asks_for})",
+            _check_value,
+            "score_card_check",
+            note="Here the lift is the holders' at that one player count, not averaged over the "
+            "counts as above.",
+        )
+
+
+def _check_value(row, prefix: str) -> str:
+    """One policy's holders' lift of a score card with its corrected interval."""
+    value, low, high = (getattr(row, prefix + k) for k in ("value", "low", "high"))
+    return f"{fmt_points(value)} {fmt_interval(low, high, points=True)}"
 
 
 def _contest_section(report: Report, balance: CardBalance) -> None:
@@ -503,4 +426,4 @@ def _completion_list(cards: pd.DataFrame, group: list) -> str:
     )
 
 
-__all__ = ["DEFAULT_GAMES", "FILE_PREFIX", "REPORT_FILENAME", "build_report", "write_report"]
+__all__ = ["FILE_PREFIX", "REPORT_FILENAME", "ConcertoReport", "build_report", "write_report"]

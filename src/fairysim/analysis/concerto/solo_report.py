@@ -1,7 +1,9 @@
 """The Fairy Concerto solo report: how often do you beat Pahha?
 
-``fairysim report concerto-solo`` calls :func:`write_report`, which runs
-:func:`fairysim.analysis.concerto.solo_study.solo_study` and writes ``concerto-solo-report.html``
+``fairysim report concerto-solo`` calls :func:`write_report`: the standard report
+(:mod:`fairysim.analysis.report.pipeline`) of
+:func:`fairysim.analysis.concerto.solo_study.solo_study` with the solo sections written here. It
+writes ``concerto-solo-report.html``
 (figures embedded) with its tables as CSV files and its figures
 (:mod:`fairysim.analysis.concerto.solo_figures`) as PNG files beside it; nothing is written until
 the whole report is built. The card set is labelled as ruling C9 asks
@@ -10,8 +12,7 @@ the whole report is built. The card set is labelled as ruling C9 asks
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from pathlib import Path
+from types import MappingProxyType
 
 import numpy as np
 import pandas as pd
@@ -24,6 +25,7 @@ from fairysim.analysis.concerto.cards import (
     new_report,
     soloist_label,
 )
+from fairysim.analysis.concerto.declaration import SOLO_REPORT
 from fairysim.analysis.concerto.solo_figures import (
     margin_figure,
     setup_card_figure,
@@ -31,7 +33,6 @@ from fairysim.analysis.concerto.solo_figures import (
     solo_policy_figure,
 )
 from fairysim.analysis.concerto.solo_study import SoloStudy, solo_study
-from fairysim.analysis.report.card_effects import card_effect_section, rerun_command
 from fairysim.analysis.report.formats import (
     fmt_interval,
     fmt_intervals,
@@ -40,111 +41,126 @@ from fairysim.analysis.report.formats import (
     verdict,
 )
 from fairysim.analysis.report.page import Report
+from fairysim.analysis.report.pipeline import ReportRun, StandardReport, Studies
 from fairysim.analysis.report.plots import plain_caption
-from fairysim.analysis.report.sections import run_block, statistics_note
-from fairysim.analysis.studies.base import DEFAULT_SEED, search_ahead
 from fairysim.analysis.studies.card_effects import CardEffectStudy, card_effects
-from fairysim.sim.batch import Progress
-from fairysim.sim.concerto import ConcertoCards
 from fairysim.sim.concerto.policies import SOLO_POLICIES
 from fairysim.sim.concerto.rules import SOLOIST_NAMES
-from fairysim.sim.concerto.spec import (
-    SOLO_CARD_GAMES,
-    SOLO_LOOKAHEAD_GAMES,
-    SOLO_REPORT_GAMES,
-    SOLO_SEARCH_GAMES,
-    SPEC,
-)
+from fairysim.sim.concerto.spec import SPEC
 from fairysim.stats.ranking import group_label, leading_group
 
-DEFAULT_GAMES = SOLO_REPORT_GAMES
-"""Games per fast solo policy (random, greedy, chaser, maestro, denier) in the solo report.
 
-The greedy run gives the setup table about 2,800 games per soloist x pianist x harpist
-combination (a 95 % interval of about +/- 1.7 percentage points on each), and every win rate a
-Wilson interval of about +/- 0.3 points. On 2 shared cores the five runs take 5 to 25 s
-(measured with a warm numba cache, depending on the load)."""
+class SoloReport(StandardReport):
+    """The solo sections of the standard report (:mod:`fairysim.analysis.report.pipeline`): a
+    study without a balance card (one player against Pahha), no ladder and no best-heuristic
+    check (the policies section compares every solo policy)."""
 
-DEFAULT_LOOKAHEAD_GAMES = SOLO_LOOKAHEAD_GAMES
-"""Games of the lookahead policy in the solo report.
+    declaration = SOLO_REPORT
+    title = "Fairy Concerto solo: how often do you beat Pahha?"
+    players = (1,)
+    own_defaults = MappingProxyType({"policies": SOLO_POLICIES})
 
-Lookahead plays every decision by Monte Carlo rollouts and manages about 750 to 1,400 games a
-second on 2 shared cores, so these games take 15 to 30 s: with the fast policies, the default
-report took 23 to 62 s warm (well under the 2-minute budget). Its gain over greedy, paired on these
-deals, has a 95 % interval of about +/- 0.7 percentage points."""
+    def study(self, run: ReportRun, games: int, alpha: float) -> SoloStudy:
+        """The solo study (:func:`~fairysim.analysis.concerto.solo_study.solo_study`), every
+        policy on the same deals."""
+        options = run.options
+        return solo_study(
+            games,
+            run.seed,
+            options["lookahead_games"],
+            options["policies"],
+            run.cards,
+            run.threads,
+            run.progress,
+            search_games=options["search_games"],
+        )
 
-REPORT_FILENAME = "concerto-solo-report.html"
-FILE_PREFIX = "concerto-solo-"
+    def card_and_ladder(self, run: ReportRun) -> tuple[CardEffectStudy, None]:
+        """The card effects of greedy against Pahha (no ladder: one player)."""
+        effects = card_effects(
+            SPEC,
+            players=1,
+            games=run.options["card_games"],
+            seed=run.seed,
+            cards=run.cards,
+            threads=run.threads,
+        )
+        return effects, None
+
+    def new_page(self, study: SoloStudy) -> Report:
+        return new_report(self.title, self.filename, self.prefix, study.cards)
+
+    def run_what(self, study: SoloStudy) -> tuple[str, int]:
+        meta = study.meta
+        policy_games = ", ".join(
+            f"{p.policy} {int(p.games):,}" for p in study.policies.itertuples(index=False)
+        )
+        what = (
+            f"Games per policy: {policy_games}; engine version {meta['engine_version']}; cards: "
+            f"{study.cards.label}"
+        )
+        return what, int(study.policies["games"].sum())
+
+    def own_options(self, meta: dict) -> str:
+        text = ""
+        if meta["lookahead_games"] is not None:
+            text += f" --lookahead-games {meta['lookahead_games']}"
+        return text + f" --search-games {meta['search_games']}"
+
+    def cards_option(self, study: SoloStudy) -> str:
+        return cards_option(study.cards)
+
+    def introduction(self, report: Report, studies: Studies) -> None:
+        report.paragraph(
+            "Solo rules (ruling C8): seven rounds draw 2, 3, 4, 5, 6, 4 and 2 tokens; you keep 1, "
+            "1, 2, 2, 3, 2 and 1 of them and Pahha takes the rest (you end with 12 tokens, Pahha "
+            "with 14). Pahha scores 3 per face-down score card whatever it asks for. You win only "
+            "with a strictly higher total: a tie is a loss. Every policy plays the same deals and "
+            "setups (same seed, and the deal never depends on the policy), so policies are "
+            "compared game by game. Win rates carry Wilson intervals, paired differences normal "
+            "ones."
+        )
+
+    def sections_before_effects(self, report: Report, studies: Studies) -> None:
+        _solo_policy_section(report, studies.study)
+        _solo_lookahead_section(report, studies.study)
+        _solo_setup_section(report, studies.study)
+
+    def sections_after_effects(self, report: Report, studies: Studies) -> None:
+        _solo_margin_section(report, studies.study)
+
+    def closing_sections(self, report: Report, studies: Studies) -> None:
+        study = studies.study
+        prefix = self.prefix
+        card_section(report, study.cards)
+        report.section("Files")
+        report.paragraph(
+            "Every table is also a CSV file beside this page, in full precision: "
+            f"`{prefix}policies.csv`, `{prefix}lookahead.csv`, "
+            f"`{prefix}setups.csv` (every policy, every setup), "
+            f"`{prefix}setup_cards.csv`, `{prefix}margins.csv` (the full "
+            f"distribution), `{prefix}margin_summary.csv` and "
+            f"`{prefix}cards.csv`, and the pairwise comparisons behind each ranking "
+            f"(`{prefix}*_pairs.csv`); every figure is also an SVG file; "
+            f"`{prefix}metadata.json` records the configuration."
+        )
+        report.data("setups", study.setups)
+        report.data("setup_cards", study.setup_cards)
+        report.data("margins", study.margins)
+
+
+SOLO = SoloReport()
+write_report = SOLO.write
+"""``write_report(out_dir, *, games=None, seed=None, threads=None, progress=None, cards=None,
+lookahead_games=None, policies=SOLO_POLICIES, card_games=None, search_games=None)``: play the
+solo study and write the report (:meth:`~fairysim.analysis.report.pipeline.StandardReport.write`;
+the defaults are :data:`~fairysim.analysis.concerto.declaration.SOLO_REPORT`'s, ``policies``
+are the policies compared, greedy always played as the baseline)."""
+
+FILE_PREFIX = SOLO.prefix
 """CSV and PNG files are named ``concerto-solo-<table>.csv`` / ``concerto-solo-<figure>.png``."""
 
-
-def write_report(
-    out_dir: str | Path,
-    *,
-    games: int | None = None,
-    seed: int | None = None,
-    threads: int | None = None,
-    progress: Progress | None = None,
-    cards: str | Path | ConcertoCards | None = None,
-    lookahead_games: int | None = None,
-    policies: Sequence[str] = SOLO_POLICIES,
-    card_games: int | None = None,
-    search_games: int | None = None,
-) -> Path:
-    """Run the solo study and write its HTML report with CSV and PNG files.
-
-    Parameters
-    ----------
-    out_dir : str or Path
-        Folder for the report (created if missing).
-    games : int, default :data:`DEFAULT_GAMES`
-        Games per fast policy.
-    seed : int, default :data:`~fairysim.analysis.studies.base.DEFAULT_SEED`
-        Seed of every run (every policy plays the same deals).
-    threads : int, optional
-        numba threads; never changes the numbers.
-    progress : callable, optional
-        ``progress(games_done, games_total)`` over the whole study.
-    cards : path or ConcertoCards, optional
-        Card file (the shipped provisional set by default).
-    lookahead_games : int, default :data:`DEFAULT_LOOKAHEAD_GAMES`
-        Games of the (slow) lookahead policy.
-    search_games : int, default :data:`~fairysim.sim.concerto.spec.SOLO_SEARCH_GAMES`
-        Games of the search player (``rollout``); 0 leaves it out (its engine is the report's
-        longest first compile).
-    policies : sequence of str, default all solo policies
-        Policies to compare (greedy is always played: it is the baseline).
-    card_games : int, default :data:`~fairysim.sim.concerto.spec.SOLO_CARD_GAMES`
-        Games per arm of the card-effect section (greedy against Pahha, the baseline and one
-        arm per score card; :func:`~fairysim.analysis.studies.card_effects.card_effects`).
-
-    Returns
-    -------
-    Path
-        ``out_dir / "concerto-solo-report.html"``.
-    """
-    search_games = SOLO_SEARCH_GAMES if search_games is None else search_games
-    # the search player's kernel compiles while the rest of the report plays
-    search_ahead(SPEC, [1], search_games)
-    study = solo_study(
-        DEFAULT_GAMES if games is None else games,
-        DEFAULT_SEED if seed is None else seed,
-        DEFAULT_LOOKAHEAD_GAMES if lookahead_games is None else lookahead_games,
-        policies,
-        cards,
-        threads,
-        progress,
-        search_games=search_games,
-    )
-    effects = card_effects(
-        SPEC,
-        players=1,
-        games=SOLO_CARD_GAMES if card_games is None else card_games,
-        seed=DEFAULT_SEED if seed is None else seed,
-        cards=cards,
-        threads=threads,
-    )
-    return build_report(study, effects).write(out_dir)
+REPORT_FILENAME = SOLO.filename
 
 
 def build_report(study: SoloStudy, effects: CardEffectStudy | None = None) -> Report:
@@ -162,66 +178,7 @@ def build_report(study: SoloStudy, effects: CardEffectStudy | None = None) -> Re
     Report
         Call :meth:`Report.write` to write it.
     """
-    meta = study.meta
-    cards = study.cards
-    report = new_report(
-        "Fairy Concerto solo: how often do you beat Pahha?",
-        REPORT_FILENAME,
-        FILE_PREFIX,
-        cards,
-    )
-    games, la_games, seed = meta["games"], meta["lookahead_games"], meta["seed"]
-    command = f"fairysim report concerto-solo --games {games}"
-    if la_games is not None:
-        command += f" --lookahead-games {la_games}"
-    command += f" --search-games {meta['search_games']}"
-    command += f" --seed {seed}{cards_option(cards)}"
-    policy_games = ", ".join(
-        f"{p.policy} {int(p.games):,}" for p in study.policies.itertuples(index=False)
-    )
-    total = int(study.policies["games"].sum())
-    run_block(
-        report,
-        f"Games per policy: {policy_games}; engine version {meta['engine_version']}; cards: "
-        f"{cards.label}",
-        total,
-        seed,
-        meta["package_version"],
-        command,
-    )
-    report.paragraph(
-        "Solo rules (ruling C8): seven rounds draw 2, 3, 4, 5, 6, 4 and 2 tokens; you keep 1, 1, "
-        "2, 2, 3, 2 and 1 of them and Pahha takes the rest (you end with 12 tokens, Pahha with "
-        "14). Pahha scores 3 per face-down score card whatever it asks for. You win only with a "
-        "strictly higher total: a tie is a loss. Every policy plays the same deals and setups "
-        "(same seed, and the deal never depends on the policy), so policies are compared game "
-        "by game. Win rates carry Wilson intervals, paired differences normal ones."
-    )
-    statistics_note(report)
-    _solo_policy_section(report, study)
-    _solo_lookahead_section(report, study)
-    _solo_setup_section(report, study)
-    if effects is not None:
-        command = rerun_command("concerto-solo", effects, cards_option(cards))
-        card_effect_section(report, effects, command)
-    _solo_margin_section(report, study)
-    card_section(report, cards)
-    report.section("Files")
-    report.paragraph(
-        "Every table is also a CSV file beside this page, in full precision: "
-        f"`{FILE_PREFIX}policies.csv`, `{FILE_PREFIX}lookahead.csv`, "
-        f"`{FILE_PREFIX}setups.csv` (every policy, every setup), "
-        f"`{FILE_PREFIX}setup_cards.csv`, `{FILE_PREFIX}margins.csv` (the full "
-        f"distribution), `{FILE_PREFIX}margin_summary.csv` and "
-        f"`{FILE_PREFIX}cards.csv`, and the pairwise comparisons behind each ranking "
-        f"(`{FILE_PREFIX}*_pairs.csv`); every figure is also an SVG file; "
-        f"`{FILE_PREFIX}metadata.json` records the configuration."
-    )
-    report.data("setups", study.setups)
-    report.data("setup_cards", study.setup_cards)
-    report.data("margins", study.margins)
-    report.metadata(meta)
-    return report
+    return SOLO.build(Studies(study, effects))
 
 
 def _solo_policy_section(report: Report, study: SoloStudy) -> None:
@@ -507,10 +464,9 @@ def _solo_margin_section(report: Report, study: SoloStudy) -> None:
 
 
 __all__ = [
-    "DEFAULT_GAMES",
-    "DEFAULT_LOOKAHEAD_GAMES",
     "FILE_PREFIX",
     "REPORT_FILENAME",
+    "SoloReport",
     "build_report",
     "write_report",
 ]

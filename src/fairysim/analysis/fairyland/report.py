@@ -5,8 +5,10 @@ length), each a short function beside the display helpers it alone uses; the sha
 in :mod:`fairysim.analysis.report.sections`, :mod:`~fairysim.analysis.report.card_effects` and
 :mod:`~fairysim.analysis.report.ladder`.
 
-``fairysim report fairyland`` calls :func:`write_report`, which runs
-:func:`fairysim.analysis.fairyland.study.fairyland_study` and writes ``fairyland-report.html``
+``fairysim report fairyland`` calls :func:`write_report`: the standard report
+(:mod:`fairysim.analysis.report.pipeline`) of
+:func:`fairysim.analysis.fairyland.study.fairyland_study` with Fairy Land's sections written here.
+It writes ``fairyland-report.html``
 (figures embedded) with its tables as CSV files and its figures
 (:mod:`fairysim.analysis.fairyland.figures`) as PNG files beside it; nothing is written until the
 whole report is built. The Queen's Court is labelled PROVISIONAL (ruling L13) wherever results
@@ -17,13 +19,13 @@ comparisons it belongs with (Holm).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
-from pathlib import Path
+from types import MappingProxyType
 
 import pandas as pd
 
 from fairysim.analysis.fairyland.check import court_check
 from fairysim.analysis.fairyland.contest import CONTEST_PLAYERS, two_player_contest
+from fairysim.analysis.fairyland.declaration import REPORT
 from fairysim.analysis.fairyland.figures import (
     COURT_FIGURE_MEASURES,
     auction_figure,
@@ -41,7 +43,6 @@ from fairysim.analysis.fairyland.study import (
     clearly_first,
     fairyland_study,
 )
-from fairysim.analysis.report.card_effects import card_effect_section, rerun_command
 from fairysim.analysis.report.formats import (
     fmt_interval,
     fmt_intervals,
@@ -50,40 +51,12 @@ from fairysim.analysis.report.formats import (
     verdict,
 )
 from fairysim.analysis.report.heuristic_check import check_paragraphs
-from fairysim.analysis.report.ladder import ladder_command, ladder_section
 from fairysim.analysis.report.page import Report
+from fairysim.analysis.report.pipeline import ReportRun, StandardReport, Studies
 from fairysim.analysis.report.plots import plain_caption
-from fairysim.analysis.report.sections import (
-    balance_section,
-    games_option,
-    precision_note,
-    replay_section,
-    run_block,
-    statistics_note,
-    turn_order_section,
-)
-from fairysim.analysis.studies.base import (
-    DEFAULT_SEED,
-    card_and_ladder_studies,
-    play_study,
-    search_ahead,
-    under_best_heuristic,
-)
 from fairysim.analysis.studies.card_effects import CardEffectStudy
 from fairysim.analysis.studies.heuristic_check import HeuristicCheck
 from fairysim.analysis.studies.ladder import LadderStudy
-from fairysim.sim.batch import Progress
-from fairysim.sim.fairyland import FairyLandCards
-from fairysim.sim.fairyland.spec import (
-    REPORT_AUCTION_GAMES,
-    REPORT_CARD_GAMES,
-    REPORT_GAMES,
-    REPORT_HEURISTIC_GAMES,
-    REPORT_LADDER_GAMES,
-    REPORT_PRECISION,
-    REPORT_SEARCH_GAMES,
-    SPEC,
-)
 
 STANDING = (
     "A round is one turn of every seat from the starting seat, and a seat's standing after it "
@@ -93,143 +66,132 @@ STANDING = (
 )
 """What the balance card says a standing is (beside its comeback line)."""
 
-DEFAULT_GAMES = REPORT_GAMES
-"""The report's scale in games per (court, player count) run: by default it plays to
-:data:`~fairysim.sim.fairyland.spec.REPORT_PRECISION`, at most
-:data:`~fairysim.analysis.studies.base.PRECISION_CAP` times this many games per run (``--max-games``
-sets another cap); ``--games`` plays a fixed count instead."""
 
-DEFAULT_AUCTION_GAMES = REPORT_AUCTION_GAMES
-"""Games per player count whose every auction is logged (about 28,000 auctions per player
-count; :func:`fairysim.sim.fairyland.play_auctions`): the mean price and prize of a clearing
-size are then known to +/- 0.03 to 0.2 fairy value or point (+/- 0.35 for the rare clearings of
-6 cards or more; seed 1, greedy, 2026-12-02). Logging costs the fast engine two scorings an
-auction, about a second of the report."""
+class FairyLandReport(StandardReport):
+    """Fairy Land's sections of the standard report (:mod:`fairysim.analysis.report.pipeline`):
+    cards, auctions, the Queen's Court (PROVISIONAL, ruling L13) and game length."""
 
-REPORT_FILENAME = "fairyland-report.html"
-FILE_PREFIX = "fairyland-"
-"""CSV and PNG files are named ``fairyland-<table>.csv`` / ``fairyland-<figure>.png``."""
+    declaration = REPORT
+    title = "Fairy Land: cards, auctions, the Queen's Court and seats"
+    players = PLAYER_COUNTS
+    axes = MappingProxyType({"court": BALANCE_COURT})
+    check = staticmethod(court_check)
 
-
-def write_report(
-    out_dir: str | Path,
-    *,
-    games: int | None = None,
-    seed: int | None = None,
-    threads: int | None = None,
-    progress: Progress | None = None,
-    cards: str | Path | FairyLandCards | None = None,
-    players: Sequence[int] | None = None,
-    policy: str = "greedy",
-    auction_games: int | None = None,
-    precision: float | None = None,
-    max_games: int | None = None,
-    card_games: int | None = None,
-    ladder_games: int | None = None,
-    search_games: int | None = None,
-    heuristic_games: int | None = None,
-) -> Path:
-    """Run the Fairy Land study and write its HTML report with CSV and PNG files.
-
-    Parameters
-    ----------
-    out_dir : str or Path
-        Folder for the report (created if missing).
-    games : int, optional
-        Games per (court, player count), a fixed count; without it the study plays
-        to ``precision``.
-    seed : int, default :data:`~fairysim.analysis.studies.base.DEFAULT_SEED`
-        Seed of every run.
-    threads : int, optional
-        numba threads; never changes the numbers.
-    progress : callable, optional
-        ``progress(games_done, games_total)`` over the whole study.
-    cards : path or FairyLandCards, optional
-        Card file (the rulebook's forest and House cards by default).
-    players : sequence of int, default (2, 3, 4)
-        Player counts.
-    policy : str, default ``"greedy"``
-        The policy every seat plays.
-    auction_games : int, default :data:`DEFAULT_AUCTION_GAMES`
-        Games per player count whose every auction is logged.
-    precision, max_games : float and int, optional
-        Without ``games``: play the study at doubling game counts until the balance card's
-        corrected turn-order half-widths are at most ``precision`` (default
-        :data:`~fairysim.sim.fairyland.spec.REPORT_PRECISION`), at most ``max_games`` per
-        (court, player count) (default :data:`~fairysim.analysis.studies.base.PRECISION_CAP` times
-        :data:`DEFAULT_GAMES`; :func:`~fairysim.analysis.studies.base.play_study`).
-    card_games : int, default :data:`~fairysim.sim.fairyland.spec.REPORT_CARD_GAMES`
-        Games per arm of the card-effect section
-        (:func:`~fairysim.analysis.studies.card_effects.card_effects`: the baseline and one arm per
-        card type, at every player count, the random court, ``policy`` at every seat, seat 0).
-    ladder_games : int, default :data:`~fairysim.sim.fairyland.spec.REPORT_LADDER_GAMES`
-        Games per mirror table of the skill-ladder section
-        (:func:`~fairysim.analysis.studies.ladder.ladder_study`, the random court).
-    search_games : int, default :data:`~fairysim.sim.fairyland.spec.REPORT_SEARCH_GAMES`
-        Games of the ladder's search rung (``rollout``) at each player count.
-    heuristic_games : int, default :data:`~fairysim.sim.fairyland.spec.REPORT_HEURISTIC_GAMES`
-        Games per court of the court check under the best heuristic
-        (:func:`~fairysim.analysis.fairyland.check.court_check`: ``policy`` and then
-        value-bidder at every seat, at one player count, the game's default where played).
-
-    Returns
-    -------
-    Path
-        ``out_dir / "fairyland-report.html"``.
-    """
-    search_games = REPORT_SEARCH_GAMES if search_games is None else search_games
-    # the search player's kernel compiles while the rest of the report plays
-    search_ahead(SPEC, PLAYER_COUNTS if players is None else players, search_games)
-    study = play_study(
-        lambda n, alpha: fairyland_study(
-            n,
-            DEFAULT_SEED if seed is None else seed,
-            PLAYER_COUNTS if players is None else players,
-            policy=policy,
-            cards=cards,
-            auction_games=DEFAULT_AUCTION_GAMES if auction_games is None else auction_games,
-            threads=threads,
-            progress=progress,
+    def study(self, run: ReportRun, games: int, alpha: float) -> FairyLandStudy:
+        """The Fairy Land study (:func:`~fairysim.analysis.fairyland.study.fairyland_study`)."""
+        return fairyland_study(
+            games,
+            run.seed,
+            run.players,
+            policy=run.policy,
+            cards=run.cards,
+            auction_games=run.options["auction_games"],
+            threads=run.threads,
+            progress=run.progress,
             alpha=alpha,
-        ),
-        games,
-        DEFAULT_GAMES,
-        precision,
-        max_games,
-        default_precision=REPORT_PRECISION,
-    )
-    effects, ladder = card_and_ladder_studies(
-        SPEC,
-        players=PLAYER_COUNTS if players is None else players,
-        seed=DEFAULT_SEED if seed is None else seed,
-        card_games=REPORT_CARD_GAMES if card_games is None else card_games,
-        ladder_games=REPORT_LADDER_GAMES if ladder_games is None else ladder_games,
-        search_games=search_games,
-        policy=policy,
-        cards=cards,
-        threads=threads,
-        court=BALANCE_COURT,
-    )
-    check = under_best_heuristic(
-        SPEC,
-        court_check,
-        policy=policy,
-        players=PLAYER_COUNTS if players is None else players,
-        games=REPORT_HEURISTIC_GAMES if heuristic_games is None else heuristic_games,
-        seed=DEFAULT_SEED if seed is None else seed,
-        cards=cards,
-        threads=threads,
-    )
-    contest = None
-    if CONTEST_PLAYERS in study.meta["players"]:
+        )
+
+    def more(self, study: FairyLandStudy, run: ReportRun) -> dict[str, pd.DataFrame]:
+        """Two-player auctions under several policies, where the study plays two players."""
+        if CONTEST_PLAYERS not in study.meta["players"]:
+            return {}
         contest = two_player_contest(
             study.meta["auction_games"],
             study.meta["seed"],
-            policy,
-            cards=cards,
-            threads=threads,
+            run.policy,
+            cards=run.cards,
+            threads=run.threads,
         )
-    return build_report(study, effects, ladder, check, contest).write(out_dir)
+        return {"contest": contest}
+
+    def run_what(self, study: FairyLandStudy) -> tuple[str, int]:
+        meta = study.meta
+        games, players = meta["games"], meta["players"]
+        runs = len(players) * len(meta["courts"])
+        what = (
+            f"{games:,} games per court ({', '.join(meta['courts'])}) and player count "
+            f"({', '.join(map(str, players))} players): {runs} runs, and "
+            f"{meta['auction_games']:,} games per player count logged auction by auction; every "
+            f"seat plays {meta['policy']}; engine version {meta['engine_version']}; Queen's "
+            f"Court: {meta['court_label']}; starred: {meta['starred_label']}"
+        )
+        return what, games * runs
+
+    def own_options(self, meta: dict) -> str:
+        return f" --auction-games {meta['auction_games']}"
+
+    def balance_words(self, study: FairyLandStudy) -> dict[str, str]:
+        return {
+            "what": f"the {BALANCE_COURT} court (PROVISIONAL, ruling L13)",
+            "standing": STANDING,
+        }
+
+    def replay_command(self, study: FairyLandStudy, example: dict) -> str:
+        return replay_command(study.meta, example)
+
+    def introduction(self, report: Report, studies: Studies) -> None:
+        report.paragraph(
+            "The Queen's Court items are PROVISIONAL (ruling L13): the rulebook does not print "
+            "the 19 items, and every number that involves an item is played with the project's "
+            "stand-in court (src/fairysim/sim/fairyland/data/court.toml). Every run uses the same "
+            "seed, and a game's forest, starting player and court deck positions do not depend "
+            "on the court (rulings PL6, PL9), so the courts are compared game by game on the "
+            "same forests (paired differences), which removes the luck of the deal from the "
+            "comparison."
+        )
+        report.paragraph(
+            "Shares carry Wilson intervals, means and differences normal ones; card lifts have "
+            "standard errors clustered by game, since the seats of one game share one win. The "
+            "families: card types; court effects; turn positions. Nobody ties in Fairy Land "
+            "(L12), so a win share is the share of games won."
+        )
+
+    def sections_before_effects(self, report: Report, studies: Studies) -> None:
+        _card_section(report, studies.study)
+        if studies.effects is not None:
+            _card_effect_note(report, studies.effects)
+
+    def sections_after_effects(self, report: Report, studies: Studies) -> None:
+        study = studies.study
+        _auction_section(report, study, studies.extra.get("contest"))
+        _court_section(report, study, studies.check)
+        _length_section(report, study)
+
+    def closing_sections(self, report: Report, studies: Studies) -> None:
+        study, prefix = studies.study, self.prefix
+        report.section("Files")
+        report.paragraph(
+            "Every table is also a CSV file beside this page, in full precision: the card "
+            f"balance per player count (`{prefix}cards.csv`), every recorded auction "
+            f"(`{prefix}auctions.csv`), the courts' means (`{prefix}court_levels.csv`) and "
+            f"the distribution of auctions per game (`{prefix}auction_counts.csv`)"
+            + (
+                f", the card effects (`{prefix}card_effects.csv`) and removals "
+                f"(`{prefix}card_removals.csv`)"
+                if studies.effects is not None
+                else ""
+            )
+            + f"; every figure is also an SVG file; `{prefix}metadata.json` records the "
+            "configuration."
+        )
+        report.data("cards", study.cards)
+        report.data("auctions", study.auctions)
+        report.data("court_levels", study.court_levels)
+        report.data("auction_counts", study.auction_counts)
+
+
+FAIRYLAND_REPORT = FairyLandReport()
+write_report = FAIRYLAND_REPORT.write
+"""``write_report(out_dir, *, games=None, seed=None, threads=None, progress=None, cards=None,
+players=None, precision=None, max_games=None, policy="greedy", auction_games=None,
+card_games=None, ladder_games=None, search_games=None, heuristic_games=None)``: play the study
+and write the report (:meth:`~fairysim.analysis.report.pipeline.StandardReport.write`; the
+defaults are :data:`~fairysim.analysis.fairyland.declaration.REPORT`'s)."""
+
+FILE_PREFIX = FAIRYLAND_REPORT.prefix
+"""CSV and PNG files are named ``fairyland-<table>.csv`` / ``fairyland-<figure>.png``."""
+
+REPORT_FILENAME = FAIRYLAND_REPORT.filename
 
 
 def build_report(
@@ -264,92 +226,8 @@ def build_report(
     Report
         Call :meth:`Report.write` to write it.
     """
-    meta = study.meta
-    report = Report(
-        "Fairy Land: cards, auctions, the Queen's Court and seats", REPORT_FILENAME, FILE_PREFIX
-    )
-    games, seed, players = meta["games"], meta["seed"], meta["players"]
-    runs = len(players) * len(meta["courts"])
-    run_block(
-        report,
-        f"{games:,} games per court ({', '.join(meta['courts'])}) and player count "
-        f"({', '.join(map(str, players))} players): {runs} runs, and "
-        f"{meta['auction_games']:,} games per player count logged auction by auction; every "
-        f"seat plays {meta['policy']}; engine version {meta['engine_version']}; Queen's Court: "
-        f"{meta['court_label']}; starred: {meta['starred_label']}",
-        games * runs,
-        seed,
-        meta["package_version"],
-        command(meta),
-    )
-    precision_note(report, meta)
-    report.paragraph(
-        "The Queen's Court items are PROVISIONAL (ruling L13): the rulebook does not print the "
-        "19 items, and every number that involves an item is played with the project's "
-        "stand-in court (src/fairysim/sim/fairyland/data/court.toml). Every run uses the same "
-        "seed, and a game's forest, starting player and court deck positions do not depend on "
-        "the court (rulings PL6, PL9), so the courts are compared game by game on the same "
-        "forests (paired differences), which removes the luck of the deal from the comparison."
-    )
-    report.paragraph(
-        "Shares carry Wilson intervals, means and differences normal ones; card lifts have "
-        "standard errors clustered by game, since the seats of one game share one win. The "
-        "families: card types; court effects; turn positions. Nobody ties in Fairy Land (L12), "
-        "so a win share is the share of games won."
-    )
-    statistics_note(report, meta["correction"])
-    balance_section(
-        report,
-        study.balance,
-        SPEC.turn_order,
-        what=f"the {BALANCE_COURT} court (PROVISIONAL, ruling L13)",
-        standing=STANDING,
-    )
-    _card_section(report, study)
-    if effects is not None:
-        _card_effect_note(report, effects)
-        cards_option = f" --cards {meta['cards']}" if "cards" in meta else ""
-        card_effect_section(report, effects, rerun_command("fairyland", effects, cards_option))
-    _auction_section(report, study, contest)
-    _court_section(report, study, check)
-    _length_section(report, study)
-    turn_order_section(report, study.balance, SPEC.turn_order)
-    if ladder is not None:
-        cards_option = f" --cards {meta['cards']}" if "cards" in meta else ""
-        ladder_section(report, ladder, ladder_command("fairyland", ladder, cards_option))
-    replay_section(report, study.balance, lambda e: replay_command(meta, e))
-    report.section("Files")
-    report.paragraph(
-        "Every table is also a CSV file beside this page, in full precision: the card balance "
-        f"per player count (`{FILE_PREFIX}cards.csv`), every recorded auction "
-        f"(`{FILE_PREFIX}auctions.csv`), the courts' means (`{FILE_PREFIX}court_levels.csv`) and "
-        f"the distribution of auctions per game (`{FILE_PREFIX}auction_counts.csv`)"
-        + (
-            f", the card effects (`{FILE_PREFIX}card_effects.csv`) and removals "
-            f"(`{FILE_PREFIX}card_removals.csv`)"
-            if effects is not None
-            else ""
-        )
-        + f"; every figure is also an SVG file; `{FILE_PREFIX}metadata.json` records the "
-        "configuration."
-    )
-    report.data("cards", study.cards)
-    report.data("auctions", study.auctions)
-    report.data("court_levels", study.court_levels)
-    report.data("auction_counts", study.auction_counts)
-    report.metadata(meta)
-    return report
-
-
-def command(meta: dict) -> str:
-    """The command line that writes the same report."""
-    text = f"fairysim report fairyland {games_option(meta)} --seed {meta['seed']}"
-    text += f" --auction-games {meta['auction_games']}"
-    if meta["policy"] != "greedy":
-        text += f" --policy {meta['policy']}"
-    if "cards" in meta:
-        text += f" --cards {meta['cards']}"
-    return text
+    extra = {} if contest is None else {"contest": contest}
+    return FAIRYLAND_REPORT.build(Studies(study, effects, ladder, check, extra))
 
 
 def replay_command(meta: dict, example: dict) -> str:
@@ -756,11 +634,9 @@ def _fmt_range(low: float, high: float, unit: str) -> str:
 
 
 __all__ = [
-    "DEFAULT_AUCTION_GAMES",
-    "DEFAULT_GAMES",
     "FILE_PREFIX",
     "REPORT_FILENAME",
+    "FairyLandReport",
     "build_report",
-    "command",
     "write_report",
 ]

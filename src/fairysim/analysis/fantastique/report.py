@@ -1,20 +1,22 @@
 """The Fantastique designer report: how strong is each Grande Finale fan?
 
-``fairysim report fantastique`` calls :func:`write_report`, which runs
-:func:`fairysim.analysis.fantastique.study.fan_strength` and writes ``fantastique-report.html``
-(figures embedded) with the tables behind it as CSV files and the figures
+``fairysim report fantastique`` calls :func:`write_report`: the standard report
+(:mod:`fairysim.analysis.report.pipeline`) of
+:func:`fairysim.analysis.fantastique.study.fan_strength` with the fans' own sections, written here.
+It writes ``fantastique-report.html`` (figures
+embedded) with the tables behind it as CSV files and the figures
 (:mod:`fairysim.analysis.fantastique.figures`) as PNG files.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from pathlib import Path
+from types import MappingProxyType
 
 import numpy as np
 import pandas as pd
 
 from fairysim.analysis.fantastique.check import fan_check
+from fairysim.analysis.fantastique.declaration import REPORT
 from fairysim.analysis.fantastique.figures import (
     decides_figure,
     gain_figure,
@@ -28,7 +30,6 @@ from fairysim.analysis.fantastique.study import (
     fan_strength,
     report_lineups,
 )
-from fairysim.analysis.report.card_effects import card_effect_section, rerun_command
 from fairysim.analysis.report.formats import (
     fmt_interval,
     fmt_intervals,
@@ -37,165 +38,89 @@ from fairysim.analysis.report.formats import (
     verdict,
 )
 from fairysim.analysis.report.heuristic_check import check_paragraphs
-from fairysim.analysis.report.ladder import ladder_command, ladder_section
 from fairysim.analysis.report.page import Report
+from fairysim.analysis.report.pipeline import ReportRun, StandardReport, Studies
 from fairysim.analysis.report.plots import plain_caption
-from fairysim.analysis.report.sections import (
-    balance_section,
-    games_option,
-    precision_note,
-    replay_section,
-    run_block,
-    statistics_note,
-    turn_order_section,
-)
-from fairysim.analysis.studies.base import (
-    DEFAULT_SEED,
-    card_and_ladder_studies,
-    play_study,
-    search_ahead,
-    under_best_heuristic,
-)
 from fairysim.analysis.studies.card_effects import CardEffectStudy
 from fairysim.analysis.studies.heuristic_check import HeuristicCheck
 from fairysim.analysis.studies.ladder import LadderStudy
-from fairysim.sim.batch import Progress
-from fairysim.sim.fantastique import FantastiqueCards
-from fairysim.sim.fantastique.spec import (
-    REPORT_CARD_GAMES,
-    REPORT_GAMES,
-    REPORT_HEURISTIC_GAMES,
-    REPORT_LADDER_GAMES,
-    REPORT_PRECISION,
-    REPORT_SEARCH_GAMES,
-    SPEC,
-)
 from fairysim.stats.ranking import top_wording
 
-DEFAULT_GAMES = REPORT_GAMES
-"""The report's scale in games per (fan, player count, lineup) cell: by default it plays to
-:data:`~fairysim.sim.fantastique.spec.REPORT_PRECISION`, at most
-:data:`~fairysim.analysis.studies.base.PRECISION_CAP` times this many games per cell
-(``--max-games`` sets another cap); ``--games`` plays a fixed count instead."""
 
-REPORT_FILENAME = "fantastique-report.html"
-FILE_PREFIX = "fantastique-"
+class FantastiqueReport(StandardReport):
+    """The fans' sections of the standard report (:mod:`fairysim.analysis.report.pipeline`)."""
+
+    declaration = REPORT
+    title = "Fantastique: how strong is each Grande Finale fan?"
+    players = PLAYER_COUNTS
+    axes = MappingProxyType({"fan": "I"})
+    check = staticmethod(fan_check)
+
+    def study(self, run: ReportRun, games: int, alpha: float) -> FanStrength:
+        """The Grande Finale study (:func:`~fairysim.analysis.fantastique.study.fan_strength`):
+        every report lineup around the baseline ``run.policy``, at ``games`` per cell."""
+        return fan_strength(
+            games,
+            run.seed,
+            run.players,
+            threads=run.threads,
+            progress=run.progress,
+            cards=run.cards,
+            alpha=alpha,
+            lineups=report_lineups(run.policy),
+        )
+
+    def run_what(self, study: FanStrength) -> tuple[str, int]:
+        meta = study.meta
+        games, runs = meta["games"], len(study.cells)
+        covers = ""
+        if list(meta["players"]) != list(PLAYER_COUNTS):
+            covers = f" ({_join(map(str, meta['players']))} players only, from Python)"
+        what = f"{games:,} games per cell (fan x player count x lineup), {runs} runs{covers}"
+        return what, games * runs
+
+    def policy_of(self, meta: dict) -> str:
+        """The baseline lineup's policy."""
+        return next(lu for lu in meta["lineups"] if lu["name"] == meta["baseline"])["seat0"]
+
+    def balance_words(self, study: FanStrength) -> dict[str, str]:
+        baseline = study.meta["baseline"]
+        return {"what": f"the {baseline} lineup under every fan (each deal counted once)"}
+
+    def replay_command(self, study: FanStrength, example: dict) -> str:
+        return _replay_command(study, example)
+
+    def introduction(self, report: Report, studies: Studies) -> None:
+        meta = studies.study.meta
+        report.paragraph(
+            "Every run uses the same seed, so game i deals the same cards in every lineup and "
+            "under every fan: lineups and fans are compared game by game on identical deals "
+            "(paired differences), which removes the luck of the deal from the comparison."
+        )
+        report.bullets(_lineup_lines(meta["lineups"], meta["baseline"]))
+
+    def sections_before_effects(self, report: Report, studies: Studies) -> None:
+        strength = studies.study
+        _strength_section(report, strength, studies.check)
+        _decides_section(report, strength)
+        _gain_section(report, strength)
+
+    def closing_sections(self, report: Report, studies: Studies) -> None:
+        _more_tables(report, studies.study)
+
+
+FANTASTIQUE_REPORT = FantastiqueReport()
+write_report = FANTASTIQUE_REPORT.write
+"""``write_report(out_dir, *, games=None, seed=None, threads=None, progress=None, cards=None,
+players=None, precision=None, max_games=None, policy="greedy", card_games=None,
+ladder_games=None, search_games=None, heuristic_games=None)``: play the study and write the
+report (:meth:`~fairysim.analysis.report.pipeline.StandardReport.write`; the defaults are
+:data:`~fairysim.analysis.fantastique.declaration.REPORT`'s)."""
+
+FILE_PREFIX = FANTASTIQUE_REPORT.prefix
 """CSV and PNG files are named ``fantastique-<table>.csv`` / ``fantastique-<figure>.png``."""
 
-
-def write_report(
-    out_dir: str | Path,
-    *,
-    games: int | None = None,
-    seed: int | None = None,
-    threads: int | None = None,
-    progress: Progress | None = None,
-    cards: str | Path | FantastiqueCards | None = None,
-    players: Sequence[int] | None = None,
-    precision: float | None = None,
-    max_games: int | None = None,
-    policy: str = "greedy",
-    card_games: int | None = None,
-    ladder_games: int | None = None,
-    search_games: int | None = None,
-    heuristic_games: int | None = None,
-) -> Path:
-    """Run the Grande Finale study and write the HTML report with its CSV and PNG files.
-
-    Parameters
-    ----------
-    out_dir : str or Path
-        Folder for the report (created if missing).
-    games : int, optional
-        Games per (fan, player count, lineup) cell, a fixed count; without it the study plays
-        to ``precision``.
-    seed : int, default :data:`~fairysim.analysis.studies.base.DEFAULT_SEED`
-        Seed of every run (all runs share it, so lineups and fans play identical deals).
-    threads : int, optional
-        numba threads (all cores by default); never changes the numbers.
-    progress : callable, optional
-        ``progress(games_done, games_total)`` over the whole study.
-    cards : path or FantastiqueCards, optional
-        Card file (deck and medal rows); the rulebook's by default.
-    players : sequence of int, default (2, 3, 4, 5)
-        Player counts.
-    precision, max_games : float and int, optional
-        Without ``games``: play the study at doubling game counts until the balance card's
-        corrected turn-order half-widths are at most ``precision`` (default
-        :data:`~fairysim.sim.fantastique.spec.REPORT_PRECISION`), at most ``max_games`` per
-        cell (default :data:`~fairysim.analysis.studies.base.PRECISION_CAP` times
-        :data:`DEFAULT_GAMES`; :func:`~fairysim.analysis.studies.base.play_study`).
-    policy : str, default ``"greedy"``
-        The baseline's policy, at every seat, and around the fan-aware seat
-        (:func:`~fairysim.analysis.fantastique.study.report_lineups`).
-    card_games : int, default :data:`~fairysim.sim.fantastique.spec.REPORT_CARD_GAMES`
-        Games per arm of the card-effect section
-        (:func:`~fairysim.analysis.studies.card_effects.card_effects`: the baseline and one arm per
-        card value, at every player count, fan I, ``policy`` at every seat).
-    ladder_games : int, default :data:`~fairysim.sim.fantastique.spec.REPORT_LADDER_GAMES`
-        Games per mirror table of the skill-ladder section
-        (:func:`~fairysim.analysis.studies.ladder.ladder_study`, fan I).
-    search_games : int, default :data:`~fairysim.sim.fantastique.spec.REPORT_SEARCH_GAMES`
-        Games of the ladder's search rung (``rollout``) at each player count.
-    heuristic_games : int, default :data:`~fairysim.sim.fantastique.spec.REPORT_HEURISTIC_GAMES`
-        Games per fan of the fan-strength check under the best heuristic
-        (:func:`~fairysim.analysis.fantastique.check.fan_check`: ``policy`` and then balancer at
-        every seat, at one player count, the game's default where played).
-
-    Returns
-    -------
-    Path
-        ``out_dir / "fantastique-report.html"``.
-
-    Notes
-    -----
-    Nothing is written until the study and every figure are complete; then every file is
-    staged beside its destination and renamed into place, the HTML last, so a failed or
-    interrupted run never leaves a half-written report.
-    """
-    search_games = REPORT_SEARCH_GAMES if search_games is None else search_games
-    # the search player's kernel compiles while the rest of the report plays
-    search_ahead(SPEC, PLAYER_COUNTS if players is None else players, search_games)
-    strength = play_study(
-        lambda n, alpha: fan_strength(
-            n,
-            DEFAULT_SEED if seed is None else seed,
-            PLAYER_COUNTS if players is None else players,
-            threads=threads,
-            progress=progress,
-            cards=cards,
-            alpha=alpha,
-            lineups=report_lineups(policy),
-        ),
-        games,
-        DEFAULT_GAMES,
-        precision,
-        max_games,
-        default_precision=REPORT_PRECISION,
-    )
-    effects, ladder = card_and_ladder_studies(
-        SPEC,
-        players=PLAYER_COUNTS if players is None else players,
-        seed=DEFAULT_SEED if seed is None else seed,
-        card_games=REPORT_CARD_GAMES if card_games is None else card_games,
-        ladder_games=REPORT_LADDER_GAMES if ladder_games is None else ladder_games,
-        search_games=search_games,
-        policy=policy,
-        cards=cards,
-        threads=threads,
-        fan="I",
-    )
-    check = under_best_heuristic(
-        SPEC,
-        fan_check,
-        policy=policy,
-        players=PLAYER_COUNTS if players is None else players,
-        games=REPORT_HEURISTIC_GAMES if heuristic_games is None else heuristic_games,
-        seed=DEFAULT_SEED if seed is None else seed,
-        cards=cards,
-        threads=threads,
-    )
-    return build_report(strength, effects, ladder, check).write(out_dir)
+REPORT_FILENAME = FANTASTIQUE_REPORT.filename
 
 
 def build_report(
@@ -225,60 +150,7 @@ def build_report(
     Report
         Call :meth:`Report.write` to write it.
     """
-    meta = strength.meta
-    games, seed = meta["games"], meta["seed"]
-    runs = len(strength.cells)
-    baseline = meta["baseline"]
-    report = Report(
-        "Fantastique: how strong is each Grande Finale fan?", REPORT_FILENAME, FILE_PREFIX
-    )
-
-    command = f"fairysim report fantastique {games_option(meta)} --seed {seed}"
-    if "cards" in meta:
-        command += f" --cards {meta['cards']}"
-    base_policy = next(lu for lu in meta["lineups"] if lu["name"] == baseline)["seat0"]
-    if base_policy != "greedy":
-        command += f" --policy {base_policy}"
-    covers = ""
-    if list(meta["players"]) != list(PLAYER_COUNTS):
-        covers = f" ({_join(map(str, meta['players']))} players only, from Python)"
-    run_block(
-        report,
-        f"{games:,} games per cell (fan x player count x lineup), {runs} runs{covers}",
-        games * runs,
-        seed,
-        meta["package_version"],
-        command,
-    )
-    precision_note(report, meta)
-    report.paragraph(
-        "Every run uses the same seed, so game i deals the same cards in every lineup and "
-        "under every fan: lineups and fans are compared game by game on identical deals "
-        "(paired differences), which removes the luck of the deal from the comparison."
-    )
-    statistics_note(report)
-    report.bullets(_lineup_lines(meta["lineups"], baseline))
-    balance_section(
-        report,
-        strength.balance,
-        SPEC.turn_order,
-        what=f"the {baseline} lineup under every fan (each deal counted once)",
-    )
-    _strength_section(report, strength, check)
-    _decides_section(report, strength)
-    _gain_section(report, strength)
-    if effects is not None:
-        cards_option = f" --cards {meta['cards']}" if "cards" in meta else ""
-        card_effect_section(report, effects, rerun_command("fantastique", effects, cards_option))
-    turn_order_section(report, strength.balance, SPEC.turn_order)
-    if ladder is not None:
-        cards_option = f" --cards {meta['cards']}" if "cards" in meta else ""
-        ladder_section(report, ladder, ladder_command("fantastique", ladder, cards_option))
-    replay_section(report, strength.balance, lambda e: _replay_command(strength, e))
-    _more_tables(report, strength)
-
-    report.metadata(meta)
-    return report
+    return FANTASTIQUE_REPORT.build(Studies(strength, effects, ladder, check))
 
 
 # --------------------------------------------------------------------------------------------
@@ -552,9 +424,9 @@ def _join(items) -> str:
 
 
 __all__ = [
-    "DEFAULT_GAMES",
     "FILE_PREFIX",
     "REPORT_FILENAME",
+    "FantastiqueReport",
     "build_report",
     "write_report",
 ]

@@ -13,10 +13,6 @@ from typing import Any, TypeVar
 from fairysim.jit import ahead as compile_ahead
 from fairysim.runtime.errors import CardFileError, FairysimError
 from fairysim.sim.batch import Progress
-from fairysim.sim.game import REPORT_SEED
-
-DEFAULT_SEED = REPORT_SEED
-"""Seed of every run of a report unless the user gives one (the spec contract's)."""
 
 Cards = TypeVar("Cards")
 
@@ -124,85 +120,17 @@ class ProgressTracker:
 
 
 __all__ = [
-    "DEFAULT_SEED",
     "ProgressTracker",
     "best_heuristic",
     "card_and_ladder_studies",
     "check_player_counts",
     "check_players",
     "load_card_set",
-    "play_study",
     "under_best_heuristic",
 ]
 
 
-PRECISION_CAP = 8
-"""Without ``--max-games``, ``--precision`` plays at most this many times a report's game count."""
-
 Study = TypeVar("Study")
-
-
-def play_study(
-    run: Callable[[int, float], Study],
-    games: int | None,
-    default_games: int,
-    precision: float | None = None,
-    max_games: int | None = None,
-    default_precision: float | None = None,
-) -> Study:
-    """A report's study played until its balance card is precise, or at a fixed game count.
-
-    Parameters
-    ----------
-    run : callable
-        ``run(games, alpha)`` plays the study (``alpha``: its turn-order family's error rate).
-    games : int or None
-        Games per run the user gave (``--games``).
-    default_games : int
-        The report's own count.
-    precision : float, optional
-        ``--precision``: the widest corrected half-width of the balance card's turn-order win
-        shares to reach (:func:`fairysim.stats.precision.study_to_precision`).
-    max_games : int, optional
-        ``--max-games``: the cap of games per run (default :data:`PRECISION_CAP` times
-        ``default_games``).
-    default_precision : float, optional
-        The report's own precision (``ReportSpec.precision_default``), played where the user
-        gives neither ``games`` nor ``precision``; without it the default is ``default_games``.
-
-    Returns
-    -------
-    Study
-        Its ``meta`` records ``precision``, ``max_games`` and ``precision_reached`` (the line
-        the report prints) when played to a precision.
-    """
-    from fairysim.stats.precision import study_to_precision
-
-    if games is not None:
-        if precision is not None:
-            raise FairysimError("--precision", "give --games or --precision, not both")
-        if max_games is not None:
-            raise FairysimError("--max-games", "only caps --precision; give --precision too")
-        return run(games, 0.05)
-    if precision is None:
-        precision = default_precision
-    if precision is None:
-        if max_games is not None:
-            raise FairysimError("--max-games", "only caps --precision; give --precision too")
-        return run(default_games, 0.05)
-    if not 0 < precision <= 0.5:
-        raise FairysimError("--precision", f"must be above 0 and at most 0.5, got {precision}")
-    cap = PRECISION_CAP * default_games if max_games is None else max_games
-    study, reached = study_to_precision(
-        run, lambda s: s.balance.half_width(), precision, cap, first_look=min(1000, cap)
-    )
-    study.meta.update(
-        precision=precision,
-        max_games=cap,
-        precision_reached=reached.message(),
-        precision_looks=reached.looks,
-    )
-    return study
 
 
 def card_and_ladder_studies(

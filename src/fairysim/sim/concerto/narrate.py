@@ -1,6 +1,6 @@
 """How a Fairy Concerto replay names things: fairy tokens, score cards, contest cards and the
 event records of :mod:`.reference` (the same module, with the same functions, is in every
-game's package; :mod:`fairysim.analysis.report.replay` renders them). Pure Python, no numba."""
+game's package; the replay page of the analysis layer renders them). Pure Python, no numba."""
 
 from __future__ import annotations
 

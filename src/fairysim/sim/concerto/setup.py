@@ -31,8 +31,8 @@ class ConcertoSetup(GameSetup):
     pianist and harpist cards, each None when drawn at random for every game.
 
     ``forced_card`` (a score card's index in file order plus one, 0 for none) and
-    ``forced_seat`` are a card-effect intervention (ruling PC5;
-    :mod:`fairysim.analysis.studies.card_effects`): every game's setup deal puts that card among the
+    ``forced_seat`` are a card-effect intervention (ruling PC5; the
+    card-effect study of the analysis layer): every game's setup deal puts that card among the
     seat's two setup cards where no other seat is dealt it.
     """
 

@@ -1,5 +1,5 @@
 """Fairy Concerto's declared contract (:mod:`fairysim.sim.game`): what the command line, sweeps,
-the benchmark and the reports know of the game. Imports no numba: ``fairysim --help`` reads it.
+and the benchmark know of the game. Imports no numba: ``fairysim --help`` reads it.
 """
 
 from __future__ import annotations
@@ -9,16 +9,11 @@ from fairysim.sim.game import (
     CardEffects,
     Flag,
     GameSpec,
-    ReportOption,
-    ReportSpec,
     SetupAxis,
     SummaryColumn,
     TableCards,
     TurnOrder,
-    card_games_option,
-    ladder_games_option,
     register,
-    search_games_option,
 )
 
 NAME = "concerto"
@@ -71,42 +66,6 @@ PAHHA_POLICY = "pahha"
 PAHHA_NOTE = "A tie with Pahha is a loss; Pahha scores 3 per face-down score card (ruling C8)."
 """Printed under every table with a solo seat against Pahha."""
 
-REPORT_GAMES = 60_000
-"""Games per player count of the card-balance report at ``--games``'s scale: the
-default report plays to :data:`REPORT_PRECISION`, at most eight times this."""
-
-REPORT_PRECISION = 0.005
-"""The corrected half-width (win-share units) of the balance card's turn-order win shares the
-default report plays to (seed 1, greedy: 128,000 games per player
-count; its time in docs/performance-log.md)."""
-
-REPORT_SEARCH_GAMES = 100
-"""Games of the report's search rung at each player count: its mirror table, and each seat of
-one rollout seat among chasers (2 to 4 players: about 30 s warm)."""
-
-REPORT_LADDER_GAMES = 20_000
-"""Games per mirror table of the report's skill-ladder section (every seat one rung, at each
-player count); its tournament of the rungs plays a tenth of it per mix and rotation."""
-
-REPORT_CARD_GAMES = 10_000
-"""Games per arm (the baseline and one per score card) of the card-balance report's card-effect
-section, at each player count: 3 x 27 x 10,000 = 810,000 games. The soloist, pianist and
-harpist cards fixed against the card drawn (ruling PC3) play half of it an arm, the drawn card
-and one arm per contest card: 3 x 11 x 5,000 = 165,000 games more."""
-
-SOLO_REPORT_GAMES = 100_000
-"""Games per fast policy of the solo report (its writer's default)."""
-
-SOLO_LOOKAHEAD_GAMES = 20_000
-"""Games of the lookahead policy in the solo report (its writer's default)."""
-
-SOLO_SEARCH_GAMES = 20_000
-"""Games of the search player (``rollout``) in the solo report (its writer's default); 0 leaves
-it out."""
-
-SOLO_CARD_GAMES = 20_000
-"""Games per arm (the baseline and one per score card) of the solo report's card-effect section:
-27 x 20,000 = 540,000 games of greedy against Pahha."""
 
 SPEC = register(
     GameSpec(
@@ -249,63 +208,6 @@ SPEC = register(
         # --trace adds each seat's standing after round r as score_round_r (2 rounds at 3-4
         # players, 4 at two, 7 solo; ruling PC6).
         trace_prefix="score_round_",
-        reports=(
-            ReportSpec(
-                "concerto",
-                "Write the Fairy Concerto card-balance report (2 to 4 players) and print where "
-                "it is.",
-                writer="fairysim.analysis.concerto:write_report",
-                games_help="Games per player count",
-                games_default=REPORT_GAMES,
-                precision_default=REPORT_PRECISION,
-                takes_cards=True,
-                options=(
-                    ReportOption(
-                        "policy",
-                        "--policy",
-                        "The one policy every seat plays (a built-in or module:function).",
-                        kind="policy",
-                        default="greedy",
-                    ),
-                    ladder_games_option(REPORT_LADDER_GAMES),
-                    search_games_option(REPORT_SEARCH_GAMES),
-                    card_games_option(
-                        REPORT_CARD_GAMES,
-                        "per score card, at every player count; half of it per arm of the "
-                        "soloist, pianist and harpist cards fixed (the card drawn at random and "
-                        "one arm per contest card, ruling PC3)",
-                    ),
-                ),
-            ),
-            ReportSpec(
-                "concerto-solo",
-                "Write the Fairy Concerto solo report (win rates against Pahha) and print where "
-                "it is.",
-                writer="fairysim.analysis.concerto:write_solo_report",
-                games_help="Games per fast policy",
-                games_default=SOLO_REPORT_GAMES,
-                takes_cards=True,
-                options=(
-                    ReportOption(
-                        "lookahead_games",
-                        "--lookahead-games",
-                        "Games of the slow lookahead policy, paired with greedy on the first "
-                        "deals.",
-                        kind="games",
-                        games_default=SOLO_LOOKAHEAD_GAMES,
-                    ),
-                    ReportOption(
-                        "search_games",
-                        "--search-games",
-                        "Games of the search player (rollout), paired with greedy on the first "
-                        "deals (0 leaves it out, and its engine's minutes of first compile).",
-                        kind="games_or_zero",
-                        games_default=SOLO_SEARCH_GAMES,
-                    ),
-                    card_games_option(SOLO_CARD_GAMES, "per score card, greedy against Pahha"),
-                ),
-            ),
-        ),
         compile_seconds=45,
         policies_note="lookahead is for solo (--players 1); other forms refuse it. rollout "
         "searches in every form (--weights rollouts=K,default=<built-in>).",

@@ -1,6 +1,6 @@
 """How a Fairy Land replay names things: card types, court items, clearings, actions and the
 event records of :mod:`.reference` (the same module, with the same functions, is in every
-game's package; :mod:`fairysim.analysis.report.replay` renders them). Pure Python, no numba.
+game's package; the replay page of the analysis layer renders them). Pure Python, no numba.
 
 The reference engine keeps scores in half points (:data:`.rules.HALF`); :data:`UNIT` says so,
 and :func:`points` shows them as the rulebook's points, the unit of the fast engine's rows.

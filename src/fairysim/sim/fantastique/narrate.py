@@ -1,6 +1,6 @@
 """How a Fantastique replay names things: fan cards, fans, stacks, medals and the event records
 of :mod:`.reference` (the same module, with the same functions, is in every game's package;
-:mod:`fairysim.analysis.report.replay` renders them). Pure Python, no numba."""
+the replay page of the analysis layer renders them). Pure Python, no numba."""
 
 from __future__ import annotations
 

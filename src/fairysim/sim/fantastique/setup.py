@@ -26,7 +26,7 @@ class FantastiqueSetup(GameSetup):
     """A validated run configuration (:class:`~fairysim.sim.game.GameSetup`) with its fan.
 
     ``forced_card`` (a card value, 0 for none) and ``forced_seat`` are a card-effect intervention
-    (ruling PF5; :mod:`fairysim.analysis.studies.card_effects`): every game's deal gives the seat
+    (ruling PF5; the card-effect study of the analysis layer): every game's deal gives the seat
     one more card of that value, in exchange for the first other card it is dealt.
     """
 

@@ -1,0 +1,68 @@
+"""Fantastique's report, declared (:mod:`fairysim.analysis.report.registry`): its name, options and
+defaults, light enough for ``fairysim report --help``; :mod:`~fairysim.analysis.fantastique.report`
+writes it."""
+
+from __future__ import annotations
+
+from fairysim.analysis.report.registry import (
+    ReportSpec,
+    card_games_option,
+    heuristic_games_option,
+    ladder_games_option,
+    policy_option,
+    register_report,
+    search_games_option,
+)
+
+REPORT_GAMES = 6_000
+"""Games per (fan, player count, lineup) cell of the report at ``--games``'s scale: the default
+report plays to :data:`REPORT_PRECISION`, at most eight times this."""
+
+REPORT_PRECISION = 0.015
+"""The corrected half-width (win-share units) of the balance card's turn-order win shares the
+default report plays to (seed 1, greedy: 16,000 games per cell; its time in
+docs/performance-log.md)."""
+
+REPORT_LADDER_GAMES = 20_000
+"""Games per mirror table of the report's skill-ladder section (every seat one rung, at each
+player count); its tournament of the rungs plays a tenth of it per mix and rotation."""
+
+REPORT_SEARCH_GAMES = 400
+"""Games of the report's search rung at each player count: its mirror table, and each seat of
+one rollout seat among three balancers (2 to 5 players: about 20 s warm)."""
+
+REPORT_CARD_GAMES = 20_000
+"""Games per arm (the baseline and one per card value) of the report's card-effect section,
+at each player count: 4 x 9 x 20,000 = 720,000 games, a few seconds warm."""
+
+REPORT_HEURISTIC_GAMES = 20_000
+"""Games per fan under each policy of the report's fan-strength check under the best heuristic
+(greedy, then balancer, at every seat, 4 players): 6 x 2 x 20,000 = 240,000 games, about 3 s
+warm on 2 cores."""
+
+REPORT = register_report(
+    ReportSpec(
+        "fantastique",
+        game="fantastique",
+        help="Write the Fantastique balance report (2 to 5 players) and print where the HTML is.",
+        writer="fairysim.analysis.fantastique.report:write_report",
+        games_help="Games per (fan, player count, lineup) cell",
+        games_default=REPORT_GAMES,
+        precision_default=REPORT_PRECISION,
+        takes_cards=True,
+        options=(
+            ladder_games_option(REPORT_LADDER_GAMES),
+            search_games_option(REPORT_SEARCH_GAMES),
+            card_games_option(REPORT_CARD_GAMES, "per card value, at every player count, fan I"),
+            heuristic_games_option(
+                REPORT_HEURISTIC_GAMES,
+                "per fan of the check of fan strength (every pair of fans compared)",
+            ),
+            policy_option(
+                "The baseline's policy: at every seat, and around the fan-aware seat "
+                "(a built-in or module:function)."
+            ),
+        ),
+    )
+)
+"""``fairysim report fantastique``."""

@@ -1,0 +1,454 @@
+"""The standard report pipeline, written once: options, precision, the card-effect, ladder and
+best-heuristic studies, the fixed sections and the reproduce command.
+
+A game's report is a subclass of :class:`StandardReport` in its ``analysis/<game>/report.py``: it
+names its declaration (:class:`~fairysim.analysis.report.registry.ReportSpec`), plays its own
+study (:meth:`StandardReport.study`) and writes its own sections (the ``*_sections`` hooks); the
+pipeline does the rest in the same order for every game::
+
+    run block, precision note, the game's introduction, statistics note, balance card,
+    the game's sections, card effects, the game's sections, seat advantage by turn order,
+    skill ladder, replay commands, the game's closing sections, metadata
+
+A part the game's study does not have is left out (a study without a balance card has no balance
+card, turn-order or replay section; a report without ``--ladder-games`` plays no ladder, one
+without ``--heuristic-games`` no best-heuristic check). :func:`play_study` plays a study with a
+balance card to a precision. The report's own options and their defaults are its declaration's:
+the writer reads every default from there, so ``--help`` states what the writer plays.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, ClassVar
+
+from fairysim.analysis.report.card_effects import card_effect_section, rerun_command
+from fairysim.analysis.report.ladder import ladder_command, ladder_section
+from fairysim.analysis.report.page import Report
+from fairysim.analysis.report.registry import PRECISION_CAP, REPORT_SEED, ReportSpec
+from fairysim.analysis.report.sections import (
+    balance_section,
+    games_option,
+    precision_note,
+    replay_section,
+    run_block,
+    statistics_note,
+    turn_order_section,
+)
+from fairysim.analysis.studies.base import (
+    card_and_ladder_studies,
+    search_ahead,
+    under_best_heuristic,
+)
+from fairysim.runtime.errors import FairysimError
+from fairysim.sim.batch import Progress
+from fairysim.sim.game import GameSpec, get_game
+from fairysim.stats.precision import study_to_precision
+
+
+@dataclass
+class Studies:
+    """What a report's page is built from: the game's study and the standard studies beside it.
+
+    Attributes
+    ----------
+    study : Any
+        The game's study (its ``meta`` records ``games``, ``seed`` and ``package_version``; a
+        study with a balance card has ``balance``).
+    effects : CardEffectStudy, optional
+        The card-effect study; its section is left out without it.
+    ladder : LadderStudy, optional
+        The skill ladder; its section is left out without it.
+    check : HeuristicCheck, optional
+        The headline comparisons under the best heuristic, shown in the game's own section.
+    extra : dict
+        What else the game played for its sections (Fairy Land's two-player auctions).
+    """
+
+    study: Any
+    effects: Any = None
+    ladder: Any = None
+    check: Any = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ReportRun:
+    """A report's options, every default filled in from its declaration.
+
+    Attributes
+    ----------
+    seed : int
+        Seed of every run.
+    players : tuple of int
+        Player counts of the study and of the standard studies.
+    policy : str
+        The policy the study seats (``"greedy"`` where the report takes none).
+    cards : path, card set or None
+        The card file (the shipped one for None).
+    threads : int, optional
+        numba threads; never changes the numbers.
+    progress : callable, optional
+        ``progress(games_done, games_total)`` over the game's study.
+    options : dict
+        Every option of the report by keyword (``card_games``, ``auction_games``), given or
+        defaulted.
+    """
+
+    seed: int
+    players: tuple[int, ...]
+    policy: str
+    cards: Any
+    threads: int | None
+    progress: Progress | None
+    options: Mapping[str, Any]
+
+
+def play_study(
+    run: Callable[[int, float], Any],
+    games: int | None,
+    default_games: int,
+    precision: float | None = None,
+    max_games: int | None = None,
+    default_precision: float | None = None,
+) -> Any:
+    """A report's study played until its balance card is precise, or at a fixed game count.
+
+    Parameters
+    ----------
+    run : callable
+        ``run(games, alpha)`` plays the study (``alpha``: its turn-order family's error rate).
+    games : int or None
+        Games per run the user gave (``--games``).
+    default_games : int
+        The report's own count.
+    precision : float, optional
+        ``--precision``: the widest corrected half-width of the balance card's turn-order win
+        shares to reach (:func:`fairysim.stats.precision.study_to_precision`).
+    max_games : int, optional
+        ``--max-games``: the cap of games per run (default :data:`PRECISION_CAP` times
+        ``default_games``).
+    default_precision : float, optional
+        The report's own precision (``ReportSpec.precision_default``), played where the user
+        gives neither ``games`` nor ``precision``; without it the default is ``default_games``.
+
+    Returns
+    -------
+    The study
+        Its ``meta`` records ``precision``, ``max_games`` and ``precision_reached`` (the line
+        the report prints) when played to a precision.
+    """
+    if games is not None:
+        if precision is not None:
+            raise FairysimError("--precision", "give --games or --precision, not both")
+        if max_games is not None:
+            raise FairysimError("--max-games", "only caps --precision; give --precision too")
+        return run(games, 0.05)
+    if precision is None:
+        precision = default_precision
+    if precision is None:
+        if max_games is not None:
+            raise FairysimError("--max-games", "only caps --precision; give --precision too")
+        return run(default_games, 0.05)
+    if not 0 < precision <= 0.5:
+        raise FairysimError("--precision", f"must be above 0 and at most 0.5, got {precision}")
+    cap = PRECISION_CAP * default_games if max_games is None else max_games
+    study, reached = study_to_precision(
+        run, lambda s: s.balance.half_width(), precision, cap, first_look=min(1000, cap)
+    )
+    study.meta.update(
+        precision=precision,
+        max_games=cap,
+        precision_reached=reached.message(),
+        precision_looks=reached.looks,
+    )
+    return study
+
+
+class StandardReport:
+    """The standard report pipeline; a game's report subclasses it.
+
+    A subclass sets :attr:`declaration`, :attr:`title` and :attr:`players`, plays its study in
+    :meth:`study` and writes its sections in :meth:`introduction`, :meth:`sections_before_effects`,
+    :meth:`sections_after_effects` and :meth:`closing_sections`; it overrides the other hooks
+    only where its page says something its own way.
+    """
+
+    declaration: ClassVar[ReportSpec]
+    """The report's declaration (its name, options and defaults)."""
+    title: ClassVar[str]
+    """The page's title."""
+    players: ClassVar[tuple[int, ...]] = ()
+    """The player counts the report plays unless told others (from Python)."""
+    axes: ClassVar[Mapping[str, Any]] = MappingProxyType({})
+    """The setup choices the card-effect and ladder studies play (Fantastique's fan I)."""
+    check: ClassVar[Callable[..., Any] | None] = None
+    """The game's check of its headline comparisons under the best heuristic
+    (:func:`fairysim.analysis.studies.heuristic_check.heuristic_check`'s arguments), played where
+    the declaration has ``--heuristic-games``."""
+    own_defaults: ClassVar[Mapping[str, Any]] = MappingProxyType({})
+    """Keywords of the writer that have no command-line option, with their defaults."""
+
+    @property
+    def name(self) -> str:
+        """The report's name (``fairysim report <name>``)."""
+        return self.declaration.name
+
+    @property
+    def prefix(self) -> str:
+        """The prefix of every file the report writes (``fantastique-``)."""
+        return f"{self.name}-"
+
+    @property
+    def filename(self) -> str:
+        """The report's page (``fantastique-report.html``)."""
+        return f"{self.prefix}report.html"
+
+    @property
+    def spec(self) -> GameSpec:
+        """The game's spec."""
+        return get_game(self.declaration.game)
+
+    # ----------------------------------------------------------------------------------------
+    # Writing
+
+    def write(
+        self,
+        out_dir: str | Path,
+        *,
+        games: int | None = None,
+        seed: int | None = None,
+        threads: int | None = None,
+        progress: Progress | None = None,
+        cards: Any = None,
+        **options: Any,
+    ) -> Path:
+        """Play the report's studies and write its HTML page with its CSV, PNG and SVG files.
+
+        Parameters
+        ----------
+        out_dir : str or Path
+            Folder for the report (created if missing).
+        games : int, optional
+            The study's games per run, a fixed count; without it a report with a balance card
+            plays to its precision (``precision``, default the declaration's), at most
+            ``max_games`` per run (default :data:`~fairysim.analysis.report.registry.PRECISION_CAP`
+            times the declaration's ``games_default``), and one without plays
+            ``games_default``.
+        seed : int, default :data:`~fairysim.analysis.report.registry.REPORT_SEED`
+            Seed of every run.
+        threads : int, optional
+            numba threads; never changes the numbers.
+        progress : callable, optional
+            ``progress(games_done, games_total)`` over the game's study.
+        cards : path or card set, optional
+            Card file (the shipped one by default).
+        **options
+            The report's own options by keyword (``policy``, ``card_games``, ``ladder_games``,
+            ``search_games``, ``heuristic_games``, ``auction_games``; see ``fairysim report
+            <name> --help`` for each default), ``players`` (a report with a balance card) and
+            :attr:`own_defaults`' keywords.
+
+        Returns
+        -------
+        Path
+            The HTML page, ``out_dir / <prefix>report.html``.
+
+        Notes
+        -----
+        Nothing is written until every study and every figure is complete; then every file is
+        staged beside its destination and renamed into place, the HTML last, so a failed or
+        interrupted run never leaves a half-written report.
+        """
+        run = self.resolve(seed, threads, progress, cards, options)
+        return self.build(self.play(games, run)).write(out_dir)
+
+    def resolve(
+        self,
+        seed: int | None,
+        threads: int | None,
+        progress: Progress | None,
+        cards: Any,
+        options: Mapping[str, Any],
+    ) -> ReportRun:
+        """The report's options with every default filled in.
+
+        Raises
+        ------
+        TypeError
+            Naming a keyword the report does not take.
+        """
+        declared = self.declaration
+        known = {extra.name: declared.default(extra.name) for extra in declared.options}
+        if declared.balance_card:
+            known |= {"players": self.players, "precision": None, "max_games": None}
+        known |= dict(self.own_defaults)
+        for key in options:
+            if key not in known:
+                raise TypeError(f"the {self.name} report takes no option {key!r}")
+        values = known | {key: value for key, value in options.items() if value is not None}
+        return ReportRun(
+            seed=REPORT_SEED if seed is None else seed,
+            players=tuple(values.get("players", self.players)),
+            policy=values.get("policy", "greedy"),
+            cards=cards,
+            threads=threads,
+            progress=progress,
+            options=values,
+        )
+
+    def play(self, games: int | None, run: ReportRun) -> Studies:
+        """Play the game's study, then the card-effect and ladder studies, the best-heuristic
+        check and what else the game's sections show."""
+        options = run.options
+        # the search player's kernel compiles while the rest of the report plays
+        search_ahead(self.spec, run.players, options.get("search_games", 0))
+        declared = self.declaration
+        if declared.balance_card:
+            study = play_study(
+                lambda n, alpha: self.study(run, n, alpha),
+                games,
+                declared.games_default,
+                options["precision"],
+                options["max_games"],
+                default_precision=declared.precision_default,
+            )
+        else:
+            study = self.study(run, declared.games_default if games is None else games, 0.05)
+        effects, ladder = self.card_and_ladder(run)
+        check = None
+        if self.check is not None and "heuristic_games" in options:
+            check = under_best_heuristic(
+                self.spec,
+                self.check,
+                policy=run.policy,
+                players=run.players,
+                games=options["heuristic_games"],
+                seed=run.seed,
+                cards=run.cards,
+                threads=run.threads,
+            )
+        return Studies(study, effects, ladder, check, self.more(study, run))
+
+    def card_and_ladder(self, run: ReportRun) -> tuple[Any, Any]:
+        """The card-effect and skill-ladder studies (:func:`card_and_ladder_studies`), on the
+        report's player counts and :attr:`axes`; ``(None, None)`` where the report has neither
+        ``--card-games`` nor ``--ladder-games``."""
+        options = run.options
+        if "card_games" not in options or "ladder_games" not in options:
+            return None, None
+        return card_and_ladder_studies(
+            self.spec,
+            players=run.players,
+            seed=run.seed,
+            card_games=options["card_games"],
+            ladder_games=options["ladder_games"],
+            search_games=options.get("search_games", 0),
+            policy=run.policy,
+            cards=run.cards,
+            threads=run.threads,
+            **self.axes,
+        )
+
+    # ----------------------------------------------------------------------------------------
+    # The page
+
+    def build(self, studies: Studies) -> Report:
+        """Assemble the page of finished studies in memory (nothing is written); call
+        :meth:`Report.write` to write it."""
+        study = studies.study
+        meta = study.meta
+        report = self.new_page(study)
+        what, total = self.run_what(study)
+        run_block(report, what, total, meta["seed"], meta["package_version"], self.command(study))
+        precision_note(report, meta)
+        self.introduction(report, studies)
+        statistics_note(report, meta.get("correction", "holm"))
+        card = getattr(study, "balance", None)
+        order = self.spec.turn_order
+        if card is not None:
+            balance_section(report, card, order, **self.balance_words(study))
+        self.sections_before_effects(report, studies)
+        cards = self.cards_option(study)
+        if studies.effects is not None:
+            command = rerun_command(self.name, studies.effects, cards)
+            card_effect_section(report, studies.effects, command)
+        self.sections_after_effects(report, studies)
+        if card is not None:
+            turn_order_section(report, card, order)
+        if studies.ladder is not None:
+            ladder_section(report, studies.ladder, ladder_command(self.name, studies.ladder, cards))
+        if card is not None:
+            replay_section(report, card, lambda example: self.replay_command(study, example))
+        self.closing_sections(report, studies)
+        report.metadata(meta)
+        return report
+
+    def command(self, study: Any) -> str:
+        """The command that writes the same report: its games, seed, own options, policy (where
+        not greedy) and card file."""
+        meta = study.meta
+        text = f"fairysim report {self.name} {games_option(meta)} --seed {meta['seed']}"
+        text += self.own_options(meta)
+        policy = self.policy_of(meta)
+        if policy is not None and policy != "greedy":
+            text += f" --policy {policy}"
+        return text + self.cards_option(study)
+
+    # ----------------------------------------------------------------------------------------
+    # What a game supplies
+
+    def study(self, run: ReportRun, games: int, alpha: float) -> Any:
+        """The game's study at ``games`` per run, its turn-order family at error rate ``alpha``."""
+        raise NotImplementedError
+
+    def more(self, study: Any, run: ReportRun) -> dict[str, Any]:
+        """What else the game's sections show, played after the standard studies (none here)."""
+        return {}
+
+    def new_page(self, study: Any) -> Report:
+        """The empty page."""
+        return Report(self.title, self.filename, self.prefix)
+
+    def run_what(self, study: Any) -> tuple[str, int]:
+        """How the games are laid out, for the run block, and the games played in all."""
+        raise NotImplementedError
+
+    def own_options(self, meta: dict[str, Any]) -> str:
+        """The report's own options in its reproduce command, after ``--seed`` (none here)."""
+        return ""
+
+    def policy_of(self, meta: dict[str, Any]) -> str | None:
+        """The policy the study seated (``--policy``); None where the report takes none."""
+        return meta.get("policy")
+
+    def cards_option(self, study: Any) -> str:
+        """The ``--cards`` option that reproduces the study: empty for the shipped card file."""
+        meta = study.meta
+        return f" --cards {meta['cards']}" if "cards" in meta else ""
+
+    def balance_words(self, study: Any) -> dict[str, str]:
+        """Keywords of :func:`balance_section`: which runs the card reads, what a standing is."""
+        return {}
+
+    def replay_command(self, study: Any, example: dict[str, Any]) -> str:
+        """The ``fairysim replay`` command of one of the balance card's example games."""
+        raise NotImplementedError
+
+    def introduction(self, report: Report, studies: Studies) -> None:
+        """The game's paragraphs between the run block and the statistics note."""
+
+    def sections_before_effects(self, report: Report, studies: Studies) -> None:
+        """The game's sections between the balance card and the card effects."""
+
+    def sections_after_effects(self, report: Report, studies: Studies) -> None:
+        """The game's sections between the card effects and seat advantage by turn order."""
+
+    def closing_sections(self, report: Report, studies: Studies) -> None:
+        """The game's sections after the replay commands (its files)."""
+
+
+__all__ = ["ReportRun", "StandardReport", "Studies", "play_study"]
