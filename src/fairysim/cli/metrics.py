@@ -17,6 +17,7 @@ from rich.table import Table
 
 from fairysim.cli.by_game import Param, game_group, game_names, make_command, spec_of
 from fairysim.cli.common import (
+    POLICY_FLAG,
     ProgressBar,
     check_threads,
     handle_errors,
@@ -161,7 +162,7 @@ def metrics_command(name: str) -> Any:
         run_metrics(spec, **options)
 
     return make_command(
-        handle_errors(body),
+        handle_errors(body, flags=POLICY_FLAG),
         metrics_params(spec),
         f"Play {spec.title} games and print the balance card: turn order, margins, comebacks.",
     )

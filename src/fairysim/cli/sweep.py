@@ -18,7 +18,13 @@ from rich.measure import Measurement
 from rich.table import Table
 
 from fairysim.cli.by_game import Param, game_group, game_names, make_command, option, spec_of
-from fairysim.cli.common import ProgressBar, handle_errors, stdout_console, stop_message
+from fairysim.cli.common import (
+    POLICY_FLAG,
+    ProgressBar,
+    handle_errors,
+    stdout_console,
+    stop_message,
+)
 from fairysim.cli.simulate import entry_note, load_card_option, seat_note, verdict
 
 if TYPE_CHECKING:
@@ -436,7 +442,7 @@ def sweep_command(name: str) -> Any:
     spec = spec_of(name)
     grid = " x ".join(["player counts", *(axis.name for axis in spec.axes), "lineups"])
     return make_command(
-        handle_errors(functools.partial(sweep_and_print, spec)),
+        handle_errors(functools.partial(sweep_and_print, spec), flags=POLICY_FLAG),
         sweep_params(spec),
         f"Sweep {spec.title} over {grid}; print win shares per cell by turn order, corrected.",
     )

@@ -10,7 +10,6 @@ from typing import Any
 
 import pandas as pd
 
-from fairysim.runtime.errors import FairysimError
 from fairysim.runtime.files import AtomicParquetWriter
 from fairysim.sim.batch import (
     Progress,
@@ -171,7 +170,7 @@ def run_sweep(
         }
     else:
         target = {"games": games}
-    task_games = check_games(task_games, "--task-games")
+    task_games = check_games(task_games, "task_games")
     check_cluster_options(scheduler, workers)
     plan = plan_cells(game, {PLAYERS: players, **axes}, lineups, seed, cards)
     cells = plan.cells
@@ -215,13 +214,13 @@ def run_sweep(
         [cell_frame(plan.spec.name, cell, records[cell.cell_id]) for cell in cells],
         ignore_index=True,
     )
-    with AtomicParquetWriter(out / SUMMARY_NAME, manifest, "--out-dir") as writer:
+    with AtomicParquetWriter(out / SUMMARY_NAME, manifest, "out_dir") as writer:
         writer.write(summary)
     shares = pd.concat(
         [shares_frame(plan.spec.name, cell, records[cell.cell_id]) for cell in cells],
         ignore_index=True,
     )
-    with AtomicParquetWriter(out / SHARES_NAME, manifest, "--out-dir") as writer:
+    with AtomicParquetWriter(out / SHARES_NAME, manifest, "out_dir") as writer:
         writer.write(shares)
     summary.attrs["fairysim"] = {
         **manifest,
@@ -374,7 +373,7 @@ def play_cells(
             index, cell = owner.pop(future)
             result: TaskResult = future.result()
             if result.error is not None:
-                raise FairysimError(*result.error)
+                raise result.error
             pieces[cell.cell_id] += result.pieces
             done += sum(piece[1] for piece in result.pieces) * cell.rotations
             left[cell.cell_id] -= 1

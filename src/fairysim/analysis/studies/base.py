@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from fairysim.jit import ahead as compile_ahead
-from fairysim.runtime.errors import CardFileError, FairysimError
+from fairysim.runtime.errors import CardFileError, ParameterError
 from fairysim.sim.batch import Progress
 from fairysim.sim.game import REPORT_SEED
 
@@ -53,7 +53,7 @@ def check_player_counts(
             if study is None
             else f"the {study} covers {minimum} to {maximum} players"
         )
-        raise FairysimError("--players", f"{limits}, got {list(players)}")
+        raise ParameterError("players", f"{limits}, got {list(players)}")
     return values
 
 
@@ -88,7 +88,7 @@ def load_card_set(
     try:
         return load_cards(cards)
     except CardFileError as error:
-        raise FairysimError("--cards", str(error)) from None
+        raise ParameterError("cards", str(error)) from None
 
 
 class ProgressTracker:
@@ -176,22 +176,15 @@ def play_study(
         Its ``meta`` records ``precision``, ``max_games`` and ``precision_reached`` (the line
         the report prints) when played to a precision.
     """
-    from fairysim.stats.precision import study_to_precision
+    from fairysim.stats.precision import check_counts, study_to_precision
 
+    check_counts(games, precision, max_games, default_precision=default_precision is not None)
     if games is not None:
-        if precision is not None:
-            raise FairysimError("--precision", "give --games or --precision, not both")
-        if max_games is not None:
-            raise FairysimError("--max-games", "only caps --precision; give --precision too")
         return run(games, 0.05)
     if precision is None:
         precision = default_precision
     if precision is None:
-        if max_games is not None:
-            raise FairysimError("--max-games", "only caps --precision; give --precision too")
         return run(default_games, 0.05)
-    if not 0 < precision <= 0.5:
-        raise FairysimError("--precision", f"must be above 0 and at most 0.5, got {precision}")
     cap = PRECISION_CAP * default_games if max_games is None else max_games
     study, reached = study_to_precision(
         run, lambda s: s.balance.half_width(), precision, cap, first_look=min(1000, cap)

@@ -66,7 +66,7 @@ from fairysim.analysis.tournament.design import (
     tournament_design,
     tournament_mixes,
 )
-from fairysim.runtime.errors import FairysimError
+from fairysim.runtime.errors import FairysimError, ParameterError
 from fairysim.sim.batch import DEFAULT_CHUNK_GAMES, run_metadata
 from fairysim.sim.game import GameSpec, get_game
 from fairysim.sim.policy import policies_resolved_once
@@ -120,14 +120,14 @@ def check_tournament(
         [p.strip() for p in policies.split(",")] if isinstance(policies, str) else list(policies)
     )
     if any(not name for name in names):
-        raise FairysimError("--policies", f"empty policy name in {','.join(names)!r}")
+        raise ParameterError("policies", f"empty policy name in {','.join(names)!r}")
     if len(names) < 2:
-        raise FairysimError(
-            "--policies", f"a tournament needs two policies or more, got {','.join(names)!r}"
+        raise ParameterError(
+            "policies", f"a tournament needs two policies or more, got {','.join(names)!r}"
         )
-    count = spec.check_players(players, "--players")
+    count = spec.check_players(players, "players")
     if count < 2:
-        raise FairysimError("--players", f"a tournament needs two seats or more, got {count}")
+        raise ParameterError("players", f"a tournament needs two seats or more, got {count}")
     tournament_design(len(names), count, seed)
     return tuple(names), count
 
@@ -242,18 +242,22 @@ def play_tournament(
 
         check_cluster_options(scheduler, workers)
         task_games = check_games(
-            DEFAULT_TASK_GAMES if task_games is None else task_games, "--task-games"
+            DEFAULT_TASK_GAMES if task_games is None else task_games, "task_games"
         )
         if not on_dask:
-            raise FairysimError("--task-games", "sizes Dask tasks: give --scheduler or --workers")
+            raise ParameterError(
+                "task_games",
+                "sizes Dask tasks: give {scheduler} or {workers}",
+                mentions=("scheduler", "workers"),
+            )
     # Each policy alone at every seat: an unknown name or a bad user policy fails here, before
     # the first game, naming the tournament's option.
     for name in dict.fromkeys(names):
         try:
             spec.make_setup(players=players, policies=name, seed=seed, cards=cards, **axes)
         except FairysimError as error:
-            if error.where in ("--policy", "policies"):
-                raise FairysimError("--policies", error.message) from None
+            if error.where == "policies":
+                raise ParameterError.about("policies", error) from None
             raise
     design = tournament_design(len(names), players, seed)
     mixes = design.mixes
@@ -587,7 +591,7 @@ def save_tournament(t: Tournament, out_dir: Any, tables: dict[str, pd.DataFrame]
                 writer.write(frame)
         except OSError as error:
             reason = error.strerror or str(error)
-            raise FairysimError("--out-dir", f"cannot write {path} ({reason})") from None
+            raise ParameterError("out_dir", f"cannot write {path} ({reason})") from None
         written.append(path)
     return written
 

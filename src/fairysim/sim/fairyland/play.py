@@ -11,7 +11,7 @@ import numba as nb
 import numpy as np
 import pandas as pd
 
-from fairysim.runtime.errors import CardFileError, FairysimError
+from fairysim.runtime.errors import CardFileError, FairysimError, ParameterError
 from fairysim.sim.batch import (
     DEFAULT_CHUNK_GAMES,
     Progress,
@@ -257,8 +257,8 @@ def parse_court(court: str | Path | Court | None) -> tuple[str, Court]:
     try:
         return name, load_court(Path(name))
     except CardFileError as error:
-        raise FairysimError(
-            "--court", f"must be {', '.join(COURTS)} or a court file; {error}"
+        raise ParameterError(
+            "court", f"must be {', '.join(COURTS)} or a court file; {error}"
         ) from None
 
 

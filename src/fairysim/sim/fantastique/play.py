@@ -11,7 +11,7 @@ import numba as nb
 import numpy as np
 import pandas as pd
 
-from fairysim.runtime.errors import CardFileError, FairysimError
+from fairysim.runtime.errors import CardFileError, FairysimError, ParameterError
 from fairysim.sim.batch import (
     DEFAULT_CHUNK_GAMES,
     Progress,
@@ -109,7 +109,7 @@ def make_setup(
         fan = str(fan).upper()
         fan_index(fan)
     except ValueError as exc:
-        raise FairysimError("--fan", str(exc)) from None
+        raise ParameterError("fan", str(exc)) from None
     card_set = cards if isinstance(cards, FantastiqueCards) else load_cards(cards)
     return FantastiqueSetup.checked(
         players=players,
