@@ -47,6 +47,9 @@ PRECISION_MAX_GAMES = 1_000_000
 """Equal to fairysim.sweep.run.PRECISION_MAX_GAMES (shown in --help without the engines)."""
 
 
+SWEEP_FLAGS = {**POLICY_FLAG, "lineups": "--lineup"}
+"""How ``sweep`` names the library's parameters where the flag is not the name with hyphens."""
+
 POLICY_WIDTH = 16
 """Characters a line of a sweep table's policy column has at least (longer names fold)."""
 
@@ -442,7 +445,7 @@ def sweep_command(name: str) -> Any:
     spec = spec_of(name)
     grid = " x ".join(["player counts", *(axis.name for axis in spec.axes), "lineups"])
     return make_command(
-        handle_errors(functools.partial(sweep_and_print, spec), flags=POLICY_FLAG),
+        handle_errors(functools.partial(sweep_and_print, spec), flags=SWEEP_FLAGS),
         sweep_params(spec),
         f"Sweep {spec.title} over {grid}; print win shares per cell by turn order, corrected.",
     )

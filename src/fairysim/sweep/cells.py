@@ -231,7 +231,7 @@ def resolve_lineup(spec: GameSpec, lineup: str, players: int) -> list[Any]:
     items = lineup.split(",")
     if len(items) not in (1, players):
         raise ParameterError(
-            "lineup",
+            "lineups",
             f"{lineup!r} names {len(items)} seats but the sweep has {players}-player cells; give "
             f"one policy for every seat or exactly {players}",
         )
@@ -239,7 +239,7 @@ def resolve_lineup(spec: GameSpec, lineup: str, players: int) -> list[Any]:
     for item in items * (players // len(items)):
         if (spec.name, item) not in _POLICY_CACHE:
             (_POLICY_CACHE[spec.name, item],) = resolve_policies(
-                item, 1, spec.policies, option="lineup"
+                item, 1, spec.policies, option="lineups"
             )
         seats.append(_POLICY_CACHE[spec.name, item])
     return seats
@@ -395,11 +395,11 @@ def parse_lineups(lineups: Any) -> list[str]:
         lineups = [lineups]
     normalised = [",".join(part.strip() for part in str(x).split(",")) for x in lineups or []]
     if not normalised:
-        raise ParameterError("lineup", "give at least one lineup")
+        raise ParameterError("lineups", "give at least one lineup")
     for lineup in normalised:
         if "" in lineup.split(","):
-            raise ParameterError("lineup", f"{lineup!r} has an empty seat")
-    return no_duplicates(normalised, "lineup")
+            raise ParameterError("lineups", f"{lineup!r} has an empty seat")
+    return no_duplicates(normalised, "lineups")
 
 
 def no_duplicates(values: Sequence[Any], option: str) -> list[Any]:
@@ -438,7 +438,7 @@ def make_cell(
         # A lineup the game refuses for this cell (solo lookahead at 2-4 players) is the
         # sweep's --lineup, whatever option the setup names.
         if error.where == "policies":
-            raise ParameterError.about("lineup", error) from None
+            raise ParameterError.about("lineups", error) from None
         raise
     from fairysim.sim.rotation import mixes_policies
 

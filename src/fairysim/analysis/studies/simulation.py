@@ -361,6 +361,79 @@ def rotated_to_precision(
     return summary, reached
 
 
+TRACE_FLAG = "trace"
+"""A game flag of this name records per-round totals; :func:`simulate_balance` turns it on for
+the comeback rate and lead changes."""
+
+
+def check_balance_run(
+    games: int | None, chunk_games: int | None, threads: int | None
+) -> tuple[int, int]:
+    """A balance run's ``(games, chunk_games)`` checked, with the defaults filled in, each
+    error naming its parameter (before the setup is made)."""
+    from fairysim.sim.batch import check_chunk_games, check_games, check_threads
+
+    games = check_games(GAMES if games is None else games, "games")
+    chunk_games = check_chunk_games(chunk_games)
+    check_threads(threads)
+    return games, chunk_games
+
+
+def simulate_balance(
+    setup: Any,
+    *,
+    games: int | None = None,
+    chunk_games: int | None = None,
+    threads: int | None = None,
+    progress: Progress | None = None,
+) -> Any:
+    """The balance card of one run of ``setup``, as ``fairysim metrics`` prints it.
+
+    Played chunk by chunk (memory stays bounded whatever ``games``), with the game's
+    :data:`TRACE_FLAG` on where it has one, so that the card has its comebacks and lead changes.
+
+    Parameters
+    ----------
+    setup : a game's setup
+        Every seat a player (the card compares the players' turn positions).
+    games : int, optional
+        Games to play (default :data:`GAMES`).
+    chunk_games, threads, progress
+        As for :func:`simulate_setup` (``progress`` in games).
+
+    Returns
+    -------
+    fairysim.analysis.studies.balance.BalanceCard
+        Win share by turn position against the fair share, the margin, ties and the rest.
+    """
+    from fairysim.analysis.studies.balance import BalanceRows, balance_card
+    from fairysim.runtime.errors import ParameterError
+
+    games, chunk_games = check_balance_run(games, chunk_games, threads)
+    if setup.seats != setup.players:
+        # The card compares the players' turn positions; a row of no player (an invisible
+        # opponent's) has none.
+        raise ParameterError(
+            "players",
+            f"the balance card compares players' turn positions, and {setup.table()} has "
+            f"{setup.seats - setup.players} seat of no player; play 2 or more players",
+        )
+    spec = get_game(setup.game, "setup")
+    flags = {flag.name: flag.name == TRACE_FLAG for flag in spec.flags}
+    rows = BalanceRows(
+        spec.turn_order,
+        length_column=spec.length_column,
+        trace_prefix=spec.trace_prefix if flags.get(TRACE_FLAG) else None,
+    )
+    chunk_frame = spec.entry("chunk_frame")
+    chunks = spec.play_chunks(
+        setup, games, chunk_games=chunk_games, threads=threads, progress=progress, **flags
+    )
+    for first, arrays in chunks:
+        rows.add(chunk_frame(setup, first, arrays))
+    return balance_card(rows)
+
+
 def _looks(
     play: Callable[[int, int], Iterator[Any]],
     precision: float,
@@ -385,10 +458,13 @@ __all__ = [
     "GAMES",
     "MAX_GAMES",
     "SEAT",
+    "TRACE_FLAG",
     "TURN",
     "Simulation",
+    "check_balance_run",
     "check_simulation",
     "rotated_to_precision",
+    "simulate_balance",
     "simulate_setup",
     "simulate_to_precision",
 ]
