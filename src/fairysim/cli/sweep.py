@@ -41,7 +41,8 @@ RANDOM = "random"
 """The default of an axis drawn per game; equal to fairysim.sweep.RANDOM (same reason)."""
 
 GAMES = 10_000
-"""Games per cell without ``--games`` or ``--precision``."""
+"""Equal to fairysim.sweep.run.GAMES, the games per cell without ``--games`` or
+``--precision`` (shown in --help without the engines)."""
 
 PRECISION_MAX_GAMES = 1_000_000
 """Equal to fairysim.sweep.run.PRECISION_MAX_GAMES (shown in --help without the engines)."""
@@ -198,10 +199,7 @@ def sweep_and_print(spec: GameSpec, **options: Any) -> pd.DataFrame:
 
     games, precision, max_games = options["games"], options["precision"], options["max_games"]
     check_counts(games, precision, max_games)
-    if games is None and precision is None:
-        games = GAMES
     card_set = load_card_option(spec, options["cards"])
-    task_games = options["task_games"]
     out_dir = folder_option(options["out_dir"], "--out-dir")
     start = time.perf_counter()
     console = stdout_console()
@@ -219,7 +217,7 @@ def sweep_and_print(spec: GameSpec, **options: Any) -> pd.DataFrame:
             cards=card_set,
             scheduler=options["scheduler"],
             workers=options["workers"],
-            task_games=DEFAULT_TASK_GAMES if task_games is None else task_games,
+            task_games=options["task_games"],
             progress=progress,
             log=lambda line: console.print(line, soft_wrap=True),
             **{axis.sweep_keyword_name: options[axis.name] for axis in spec.axes},
