@@ -115,11 +115,11 @@ def test_a_user_policy_compiles_once_per_tournament(tmp_path, monkeypatch):
 @pytest.mark.parametrize(
     ("policies", "players", "where"),
     [
-        ("stand", 2, "--policies"),
-        ("stand,nosuch", 2, "--policies"),
-        ("stand,", 2, "--policies"),
-        ("stand,coin", 9, "--players"),
-        ("stand,coin", 1, "--players"),
+        ("stand", 2, "policies"),
+        ("stand,nosuch", 2, "policies"),
+        ("stand,", 2, "policies"),
+        ("stand,coin", 9, "players"),
+        ("stand,coin", 1, "players"),
     ],
 )
 def test_bad_input_names_the_option(policies, players, where):
@@ -133,7 +133,7 @@ def test_a_sample_that_cannot_seat_every_pair_together_is_refused():
     spec = get_game("highcard")
     with pytest.raises(FairysimError, match="balanced sample") as error:
         tm.check_tournament(spec, ",".join(["stand"] * 80), 4)
-    assert error.value.where == "--policies"
+    assert error.value.where == "policies"
 
 
 def test_full_enumeration_is_kept_where_it_fits():
