@@ -269,12 +269,12 @@ def test_narrow_precision_doubles_on_the_same_deals(wide):
 @pytest.mark.parametrize(
     ("options", "where"),
     [
-        ({"games": 10, "precision": 0.1}, "--precision"),
-        ({"precision": 0.7}, "--precision"),
-        ({"precision": 0.0}, "--precision"),
-        ({"games": 10, "max_games": 100}, "--max-games"),
-        ({"precision": 0.1, "max_games": 0}, "--max-games"),
-        ({}, "--games"),
+        ({"games": 10, "precision": 0.1}, "precision"),
+        ({"precision": 0.7}, "precision"),
+        ({"precision": 0.0}, "precision"),
+        ({"games": 10, "max_games": 100}, "max_games"),
+        ({"precision": 0.1, "max_games": 0}, "max_games"),
+        ({"games": 0}, "games"),
     ],
 )
 def test_bad_counts_name_the_option(options, where):
