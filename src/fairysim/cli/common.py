@@ -51,8 +51,8 @@ def flag_of(name: str, flags: Mapping[str, str] | None = None) -> str:
 
     Examples
     --------
-    >>> flag_of("max_games"), flag_of("policies", {"policies": "--policy"}), flag_of("--fan")
-    ('--max-games', '--policy', '--fan')
+    >>> flag_of("max_games"), flag_of("policies", {"policies": "--policy"}), flag_of("--seed")
+    ('--max-games', '--policy', '--seed')
     """
     if flags and name in flags:
         return flags[name]

@@ -151,7 +151,7 @@ def run_sweep(
     fairysim.runtime.errors.ParameterError
         Naming the parameter at fault (``players``, ``lineups``, ``games``, ``precision``,
         ``max_games``, ``seed``, ``cards``, ``out_dir``, ``scheduler``, ``workers``,
-        ``task_games``; an axis by its sweep option, ``--fans``), which ``fairysim sweep``
+        ``task_games``; an axis by its sweep option), which ``fairysim sweep``
         words as its flag.
 
     Examples

@@ -165,7 +165,7 @@ def simulate_setup(
         ``progress(done, total)``: in games for a fixed count (deals x rotations for a mixed
         lineup), in games (deals) of the cap for a run to a precision.
     **flags
-        The game's ``play_chunks`` flags (Fantastique's ``trace``).
+        The game's ``play_chunks`` flags (a game's ``trace``).
 
     Returns
     -------
