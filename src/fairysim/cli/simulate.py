@@ -1,8 +1,9 @@
 """``fairysim simulate GAME``: play a run, print a per-seat summary, optionally save every row.
 
-One module past 600 lines: the options, the run (fixed, to a precision, or rotated for a mixed
-lineup) and the table it prints (rows, corrected intervals, the notes under it) are one
-command's parts, and ``sweep`` imports the table and its notes from here.
+The run itself (fixed, to a precision, or rotated for a mixed lineup) is
+:func:`fairysim.analysis.studies.simulation.simulate_setup`, which Python users call alike; this
+module parses the options, calls it and prints the table (rows, corrected intervals, the notes
+under it), and ``sweep`` imports the table and its notes from here.
 
 One command per registered game, made from its spec (:mod:`fairysim.cli.by_game`): the options
 every game shares are declared once here; the game adds its setup axes and flags.
