@@ -150,7 +150,7 @@ def test_every_setup_is_the_contract_s_setup_and_refuses_a_player_count_one_way(
     for bad in (spec.min_players - 1, spec.max_players + 1, True, "many", str(spec.min_players)):
         with pytest.raises(FairysimError) as caught:
             spec.make_setup(players=bad)
-        assert str(caught.value) == f"--players: {limits}, got {bad!r}"
+        assert str(caught.value) == f"players: {limits}, got {bad!r}"
 
 
 def _with_rules() -> list:

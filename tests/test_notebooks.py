@@ -231,7 +231,7 @@ def test_custom_policy_key_outputs(custom_policy):
     assert figure_count(custom_policy) == 3, "the three figures were not drawn"
     text = stream_text(custom_policy)
     assert "collector takes stack 2: value 8" in text  # the hand-made decision
-    assert "refused: --policy: __main__:halfway returns float64" in text
+    assert "refused: policies: __main__:halfway returns float64" in text
     assert "16 mixes x 3 rotations" in text
 
 

@@ -136,5 +136,5 @@ def test_playout_tables_and_the_reference_refusal():
     assert ids.tolist() == [1, 0, 0, 0]
     assert weights[0, 0] == 0.5 and not weights[1:].any()
     refuse_unsearched(lineup[1:2])
-    with pytest.raises(FairysimError, match="--policy: rollout searches the fast engine"):
+    with pytest.raises(FairysimError, match="policies: rollout searches the fast engine"):
         refuse_unsearched(lineup)

@@ -66,11 +66,11 @@ def test_a_tournament_to_a_precision_on_a_cluster_stops_where_it_stops_in_proces
 @pytest.mark.parametrize(
     ("options", "where"),
     [
-        ({"workers": 0}, "--workers"),
-        ({"workers": 2, "scheduler": "tcp://localhost:8786"}, "--workers"),
-        ({"scheduler": "not an address"}, "--scheduler"),
-        ({"task_games": 100}, "--task-games"),
-        ({"workers": 1, "task_games": 0}, "--task-games"),
+        ({"workers": 0}, "workers"),
+        ({"workers": 2, "scheduler": "tcp://localhost:8786"}, "workers"),
+        ({"scheduler": "not an address"}, "scheduler"),
+        ({"task_games": 100}, "task_games"),
+        ({"workers": 1, "task_games": 0}, "task_games"),
     ],
 )
 def test_bad_cluster_options_name_the_option_before_any_game(options, where):

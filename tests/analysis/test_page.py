@@ -52,7 +52,7 @@ def test_atomic_write_cleans_up_on_failure(tmp_path, monkeypatch):
 
     monkeypatch.setattr(files.os, "fsync", no_sync)
     with pytest.raises(
-        FairysimError, match=f"--out-dir: cannot write {target} .no space.; {target} untouched"
+        FairysimError, match=f"out_dir: cannot write {target} .no space.; {target} untouched"
     ):
         atomic_write_text(target, "second")
     assert target.read_text() == "first"

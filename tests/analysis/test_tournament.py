@@ -115,11 +115,11 @@ def test_a_user_policy_compiles_once_per_tournament(tmp_path, monkeypatch):
 @pytest.mark.parametrize(
     ("policies", "players", "where"),
     [
-        ("stand", 2, "--policies"),
-        ("stand,nosuch", 2, "--policies"),
-        ("stand,", 2, "--policies"),
-        ("stand,coin", 9, "--players"),
-        ("stand,coin", 1, "--players"),
+        ("stand", 2, "policies"),
+        ("stand,nosuch", 2, "policies"),
+        ("stand,", 2, "policies"),
+        ("stand,coin", 9, "players"),
+        ("stand,coin", 1, "players"),
     ],
 )
 def test_bad_input_names_the_option(policies, players, where):
@@ -133,7 +133,7 @@ def test_a_sample_that_cannot_seat_every_pair_together_is_refused():
     spec = get_game("highcard")
     with pytest.raises(FairysimError, match="balanced sample") as error:
         tm.check_tournament(spec, ",".join(["stand"] * 80), 4)
-    assert error.value.where == "--policies"
+    assert error.value.where == "policies"
 
 
 def test_full_enumeration_is_kept_where_it_fits():
@@ -269,12 +269,12 @@ def test_narrow_precision_doubles_on_the_same_deals(wide):
 @pytest.mark.parametrize(
     ("options", "where"),
     [
-        ({"games": 10, "precision": 0.1}, "--precision"),
-        ({"precision": 0.7}, "--precision"),
-        ({"precision": 0.0}, "--precision"),
-        ({"games": 10, "max_games": 100}, "--max-games"),
-        ({"precision": 0.1, "max_games": 0}, "--max-games"),
-        ({}, "--games"),
+        ({"games": 10, "precision": 0.1}, "precision"),
+        ({"precision": 0.7}, "precision"),
+        ({"precision": 0.0}, "precision"),
+        ({"games": 10, "max_games": 100}, "max_games"),
+        ({"precision": 0.1, "max_games": 0}, "max_games"),
+        ({"games": 0}, "games"),
     ],
 )
 def test_bad_counts_name_the_option(options, where):

@@ -73,7 +73,13 @@ def test_the_command_line_sweeps_and_bench_name_no_game():
     pattern = re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, words))) + ")", re.IGNORECASE)
     files = [*(SRC / "cli").rglob("*.py"), *(SRC / "sweep").rglob("*.py"), SRC / "bench.py"]
     files += [
-        SRC / "analysis" / name for name in ("variants.py", "what_if.py", "what_if_figures.py")
+        SRC / "analysis" / name
+        for name in (
+            "studies/variants.py",
+            "studies/what_if.py",
+            "studies/simulation.py",
+            "report/what_if.py",
+        )
     ]
     found = [
         f"{path.relative_to(SRC)}:{number}: {line.strip()}"

@@ -92,20 +92,20 @@ def test_the_reference_engine_refuses_rollout():
     setup = make_setup(players=3, policies="rollout,chaser,chaser")
     with pytest.raises(FairysimError) as info:
         reference.play_games(setup, 1)
-    assert info.value.where == "--policy"
+    assert info.value.where == "policies"
 
 
 def test_a_rollout_playing_out_with_lookahead_is_for_solo_only():
     with pytest.raises(FairysimError) as info:
         make_setup(players=4, policies=[ROLLOUT.with_weights(default="lookahead")] * 4)
-    assert info.value.where == "--policy"
+    assert info.value.where == "policies"
 
 
 def test_rollout_seats_of_one_run_play_out_with_one_policy():
     policies = [ROLLOUT, ROLLOUT.with_weights(default="greedy"), POLICIES["chaser"]]
     with pytest.raises(FairysimError) as info:
         make_setup(players=3, policies=policies)
-    assert info.value.where == "--weights"
+    assert info.value.where == "weights"
 
 
 def view_after_setup(players, seat, key):

@@ -37,12 +37,12 @@ def test_simulate_schema():
 @pytest.mark.parametrize(
     ("kwargs", "option"),
     [
-        ({"players": 5}, "--players"),
-        ({"players": 0}, "--players"),
-        ({"soloist": "E"}, "--soloist"),
-        ({"pianist": "P9"}, "--pianist"),
-        ({"harpist": "P1"}, "--harpist"),
-        ({"policies": "nope"}, "--policy"),
+        ({"players": 5}, "players"),
+        ({"players": 0}, "players"),
+        ({"soloist": "E"}, "soloist"),
+        ({"pianist": "P9"}, "pianist"),
+        ({"harpist": "P1"}, "harpist"),
+        ({"policies": "nope"}, "policies"),
     ],
 )
 def test_bad_input_names_the_option(kwargs, option):

@@ -442,13 +442,13 @@ def test_weights_out_of_range_are_refused(name):
         for value in bad:
             with pytest.raises(FairysimError, match=f"weight {key} must be") as err:
                 policy.with_weights(**{key: value})
-            assert err.value.where == "--weights"
+            assert err.value.where == "weights"
 
 
 def test_the_weights_option_refuses_a_weight_out_of_range_in_one_line():
     with pytest.raises(FairysimError) as err:
         apply_weights([POLICIES["value-bidder"]], "value-bidder:share=1.5")
-    assert err.value.where == "--weights"
+    assert err.value.where == "weights"
     assert err.value.message == (
         "policy value-bidder: weight share must be a number from 0 to 1, got 1.5"
     )

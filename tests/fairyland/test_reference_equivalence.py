@@ -376,13 +376,13 @@ def test_the_spec_names_the_rules_columns():
 @pytest.mark.parametrize(
     ("options", "where"),
     [
-        ({"players": 1}, "--players"),
-        ({"players": 5}, "--players"),
-        ({"players": "4"}, "--players"),
-        ({"policies": "nobody"}, "--policy"),
-        ({"policies": ["random", "greedy"]}, "--policy"),
-        ({"court": "everything"}, "--court"),
-        ({"seed": -1}, "--seed"),
+        ({"players": 1}, "players"),
+        ({"players": 5}, "players"),
+        ({"players": "4"}, "players"),
+        ({"policies": "nobody"}, "policies"),
+        ({"policies": ["random", "greedy"]}, "policies"),
+        ({"court": "everything"}, "court"),
+        ({"seed": -1}, "seed"),
     ],
 )
 def test_bad_options_are_one_line_naming_the_option(options, where):
@@ -411,7 +411,7 @@ def test_a_malformed_court_file_is_one_line_naming_court_and_the_file(tmp_path, 
     path.write_text(text)
     with pytest.raises(FairysimError) as error:
         make_setup(players=3, court=str(path))
-    assert error.value.where == "--court"
+    assert error.value.where == "court"
     assert str(path) in str(error.value) and says in str(error.value)
     assert "\n" not in str(error.value)
 

@@ -130,7 +130,7 @@ def test_a_determinization_redeals_only_what_the_seat_cannot_see():
 
 def test_the_reference_engine_refuses_a_searching_seat_in_one_line():
     setup = make_setup(players=3, policies=[rollout(), "greedy", "greedy"], seed=1)
-    with pytest.raises(FairysimError, match="--policy: rollout searches the fast engine"):
+    with pytest.raises(FairysimError, match="policies: rollout searches the fast engine"):
         ref.play_game(setup, 0)
 
 

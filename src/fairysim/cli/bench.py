@@ -20,13 +20,19 @@ from fairysim.bench import (
     select_cases,
     select_compile_cases,
 )
-from fairysim.cli.common import ProgressBar, handle_errors, positive_int, stdout_console
+from fairysim.cli.common import (
+    POLICY_FLAG,
+    ProgressBar,
+    handle_errors,
+    positive_int,
+    stdout_console,
+)
 
 if TYPE_CHECKING:
     from fairysim.bench import BenchResult, CompileResult
 
 
-@handle_errors
+@handle_errors(flags=POLICY_FLAG)
 def bench(
     games: Annotated[
         int, typer.Option("--games", help="Games per timed run of each fast engine.")

@@ -7,9 +7,10 @@ imported inside each command so that ``fairysim --help`` and ``fairysim --versio
 from __future__ import annotations
 
 import functools
+import re
 import sys
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
 
 import typer
 from typer.core import TyperGroup
@@ -30,11 +31,8 @@ from rich.progress import (
 )
 
 from fairysim.runtime.environment import raise_environment_error
-from fairysim.runtime.errors import FairysimError
+from fairysim.runtime.errors import FairysimError, ParameterError
 from fairysim.runtime.stops import stops_noted
-
-if TYPE_CHECKING:
-    pass
 
 USAGE_ERROR = 2
 """Exit code of every bad-input error, the same one click uses for its own usage errors."""
@@ -42,22 +40,52 @@ USAGE_ERROR = 2
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def fail(error: FairysimError) -> typer.Exit:
+POLICY_FLAG = {"policies": "--policy"}
+"""How the commands that take one lineup as ``--policy`` name the library's ``policies``."""
+
+
+def flag_of(name: str, flags: Mapping[str, str] | None = None) -> str:
+    """The command-line flag of a Python parameter ``name``: ``flags[name]`` where a command
+    names it otherwise (``simulate``'s ``--policy`` for ``policies``), else ``--`` and the name
+    with hyphens (``max_games`` is ``--max-games``); a name that already is a flag stays.
+
+    Examples
+    --------
+    >>> flag_of("max_games"), flag_of("policies", {"policies": "--policy"}), flag_of("--seed")
+    ('--max-games', '--policy', '--seed')
+    """
+    if flags and name in flags:
+        return flags[name]
+    if not re.fullmatch(r"[a-z][a-z0-9_]*", name):
+        return name
+    return "--" + name.replace("_", "-")
+
+
+def fail(error: FairysimError, flags: Mapping[str, str] | None = None) -> typer.Exit:
     """Print ``error`` as one line on stderr and return the exit that ends the command.
 
     Parameters
     ----------
     error : FairysimError
-        Its text starts with ``where`` (the option or file to fix).
+        Its text starts with ``where`` (the option or file to fix); a
+        :class:`~fairysim.runtime.errors.ParameterError` names Python parameters, worded here
+        as their flags (:func:`flag_of`).
+    flags : mapping, optional
+        The command's flags whose names are not :func:`flag_of`'s default.
 
     Returns
     -------
     typer.Exit
         Exit with code :data:`USAGE_ERROR`, for the caller to raise.
     """
+    line = (
+        error.worded(lambda name: flag_of(name, flags))
+        if isinstance(error, ParameterError)
+        else str(error)
+    )
     # Collapse newlines so that messages quoting a compiler or parser stay one line; plain echo
     # rather than rich so that the line is never wrapped at the console width.
-    message = " ".join(str(error).split())
+    message = " ".join(line.split())
     typer.echo(f"Error: {message}", err=True)
     return typer.Exit(USAGE_ERROR)
 
@@ -110,15 +138,19 @@ STOPPED = 130
 """Exit code of a run stopped by SIGINT or SIGTERM (128 + SIGINT, as shells report Ctrl-C)."""
 
 
-def handle_errors(command: F) -> F:
+def handle_errors(command: F | None = None, *, flags: Mapping[str, str] | None = None) -> Any:
     """Decorator for commands: every :class:`FairysimError` becomes a one-line error, exit 2;
     SIGINT (Ctrl-C) and SIGTERM end the command with one line, exit 130.
 
+    The library's errors name Python parameters; the line names them as the command's flags
+    (:func:`fail`, ``flags`` where a command's flag is not the parameter's name with hyphens).
     A stop is noticed between chunks of games, when a kernel hands control back to Python (a user
     policy that never returns cannot be stopped this way: README, "Writing your own policy"); one
     that Python dropped is raised again there (:mod:`fairysim.runtime.stops`). What the line says is
     the command's :func:`stop_message`. Anything else is a bug in fairysim and keeps its traceback.
     """
+    if command is None:
+        return functools.partial(handle_errors, flags=flags)
 
     @functools.wraps(command)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -127,13 +159,13 @@ def handle_errors(command: F) -> F:
             with stops_noted():
                 return command(*args, **kwargs)
         except FairysimError as error:
-            raise fail(error) from None
+            raise fail(error, flags) from None
         except KeyboardInterrupt:
             message = _stop_message[-1]() if _stop_message else "nothing written"
             typer.echo(f"Stopped: {message}", err=True)
             raise typer.Exit(STOPPED) from None
 
-    return wrapper  # type: ignore[return-value]
+    return wrapper
 
 
 _stop_message: list[Callable[[], str]] = []
@@ -209,13 +241,8 @@ def positive_int(value: int | None, option: str) -> int | None:
 
 
 def check_threads(threads: int | None, option: str = "--threads") -> int | None:
-    """Return ``threads`` (None passes) if numba can run that many threads, else raise naming
-    ``option``: checked before any folder or file is made."""
-    import numba
+    """:func:`fairysim.sim.batch.check_threads`, imported when a command runs (numba is not
+    imported for ``--help``)."""
+    from fairysim.sim.batch import check_threads as checked
 
-    positive_int(threads, option)
-    if threads is not None and threads > numba.config.NUMBA_NUM_THREADS:
-        raise FairysimError(
-            option, f"must be between 1 and {numba.config.NUMBA_NUM_THREADS}, got {threads}"
-        )
-    return threads
+    return checked(threads, option)

@@ -17,7 +17,13 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from fairysim.cli.common import ProgressBar, check_threads, handle_errors, stdout_console
+from fairysim.cli.common import (
+    POLICY_FLAG,
+    ProgressBar,
+    check_threads,
+    handle_errors,
+    stdout_console,
+)
 from fairysim.runtime.errors import FairysimError
 
 SETUP_HELP = (
@@ -170,7 +176,7 @@ def given_variants(
     return variants, labels
 
 
-@handle_errors
+@handle_errors(flags={**POLICY_FLAG, "variants": "--variant"})
 def compare_command(
     game: Annotated[str, typer.Argument(help="The game, as fairysim simulate names it.")],
     out_dir: Annotated[Path, typer.Option("--out-dir", help="Folder for tables and figure.")],

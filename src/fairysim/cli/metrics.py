@@ -17,20 +17,20 @@ from rich.table import Table
 
 from fairysim.cli.by_game import Param, game_group, game_names, make_command, spec_of
 from fairysim.cli.common import (
+    POLICY_FLAG,
     ProgressBar,
-    check_threads,
     handle_errors,
     stdout_console,
     stop_message,
 )
-from fairysim.cli.simulate import GAMES, setup_from_options, simulate_params
-from fairysim.runtime.errors import FairysimError
+from fairysim.cli.simulate import setup_from_options, simulate_params
 
 if TYPE_CHECKING:
     from fairysim.sim.game import GameSpec
 
 TRACE_FLAG = "trace"
-"""A game flag of this name records per-round totals; ``metrics`` turns it on for comebacks."""
+"""Mirrors :data:`fairysim.analysis.studies.simulation.TRACE_FLAG` (the options are made
+without importing it)."""
 
 LEFT_OUT = ("precision", "max_games", "out")
 """``simulate`` options ``metrics`` does not take (it plays a fixed count and keeps no rows)."""
@@ -43,37 +43,24 @@ def metrics_params(spec: GameSpec) -> list[Param]:
 
 
 def run_metrics(spec: GameSpec, **options: Any) -> None:
-    """Check every option, play the run chunk by chunk and print its balance card."""
-    from fairysim.analysis.studies.balance import BalanceRows, balance_card
-    from fairysim.sim.batch import check_chunk_games, check_games
+    """Check every option, play the run (:func:`fairysim.analysis.studies.simulation.
+    simulate_balance`) and print its balance card."""
+    from fairysim.analysis.studies.simulation import check_balance_run, simulate_balance
 
-    games = check_games(GAMES if options["games"] is None else options["games"], "--games")
-    chunk_games = check_chunk_games(options["chunk_games"], "--chunk-games")
-    threads = check_threads(options["threads"])
-    setup = setup_from_options(spec, options)
-    if setup.seats != setup.players:
-        # The card compares the players' turn positions; a row of no player (an invisible
-        # opponent's) has none.
-        raise FairysimError(
-            "--players",
-            f"the balance card compares players' turn positions, and {setup.table()} has "
-            f"{setup.seats - setup.players} seat of no player; play 2 or more players",
-        )
-    flags = {flag.name: flag.name == TRACE_FLAG for flag in spec.flags}
-    rows = BalanceRows(
-        spec.turn_order,
-        length_column=spec.length_column,
-        trace_prefix=spec.trace_prefix if flags.get(TRACE_FLAG) else None,
+    games, chunk_games = check_balance_run(
+        options["games"], options["chunk_games"], options["threads"]
     )
-    chunk_frame = spec.entry("chunk_frame")
+    setup = setup_from_options(spec, options)
     start = time.perf_counter()
     with ProgressBar("simulating", total=games) as progress:
         stop_message(lambda: f"stopped after {progress.done:,} games; nothing written")
-        for first, arrays in spec.play_chunks(
-            setup, games, chunk_games=chunk_games, threads=threads, progress=progress, **flags
-        ):
-            rows.add(chunk_frame(setup, first, arrays))
-    card = balance_card(rows)
+        card = simulate_balance(
+            setup,
+            games=games,
+            chunk_games=chunk_games,
+            threads=options["threads"],
+            progress=progress,
+        )
     elapsed = time.perf_counter() - start
     console = stdout_console()
     console.print(f"{setup.headline(games)} ({elapsed:.1f} s wall time)")
@@ -87,7 +74,7 @@ def run_metrics(spec: GameSpec, **options: Any) -> None:
     console.print(turn_table(card))
     console.print("Balance:", soft_wrap=True)
     console.print(card_table(card))
-    if TRACE_FLAG not in flags:
+    if TRACE_FLAG not in {flag.name for flag in spec.flags}:
         console.print(
             f"No comebacks or lead changes: {spec.title}'s engine records no per-round totals.",
             soft_wrap=True,
@@ -161,7 +148,7 @@ def metrics_command(name: str) -> Any:
         run_metrics(spec, **options)
 
     return make_command(
-        handle_errors(body),
+        handle_errors(body, flags=POLICY_FLAG),
         metrics_params(spec),
         f"Play {spec.title} games and print the balance card: turn order, margins, comebacks.",
     )

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from fairysim.cli.by_game import Param, game_group, game_names, make_command, option, spec_of
-from fairysim.cli.common import handle_errors, stdout_console
+from fairysim.cli.common import POLICY_FLAG, handle_errors, stdout_console
 from fairysim.cli.simulate import GAMES, setup_from_options, simulate_params
 from fairysim.runtime.errors import FairysimError
 from fairysim.sim.game import GameSpec
@@ -88,7 +88,7 @@ def replay_command(name: str) -> Any:
         run_replay(spec, **options)
 
     return make_command(
-        handle_errors(body),
+        handle_errors(body, flags=POLICY_FLAG),
         replay_params(spec),
         f"Replay one {spec.title} game of a run: the deal, each decision with the choices the "
         "seat had, the score after each round and the final breakdown (reference engine).",

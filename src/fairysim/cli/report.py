@@ -14,7 +14,13 @@ from typing import Any
 
 from fairysim.analysis.report.registry import PRECISION_CAP, REPORT_SEED, ReportSpec, reports
 from fairysim.cli.by_game import Param, game_group, make_command, option
-from fairysim.cli.common import ProgressBar, check_threads, handle_errors, stdout_console
+from fairysim.cli.common import (
+    POLICY_FLAG,
+    ProgressBar,
+    check_threads,
+    handle_errors,
+    stdout_console,
+)
 from fairysim.cli.simulate import load_card_option
 from fairysim.runtime.errors import FairysimError
 from fairysim.sim.game import GameSpec, get_game
@@ -132,7 +138,7 @@ def seed_option(seed: int | None) -> dict[str, Any]:
 def precision_options(report: ReportSpec, options: dict[str, Any]) -> dict[str, Any]:
     """``--precision`` and ``--max-games`` as the writer takes them, checked; a report whose
     study has no balance card refuses them."""
-    from fairysim.sim.batch import check_games
+    from fairysim.stats.precision import check_counts
 
     given: dict[str, Any] = {}
     precision, cap = options["precision"], options["max_games"]
@@ -141,18 +147,13 @@ def precision_options(report: ReportSpec, options: dict[str, Any]) -> dict[str, 
     name = "--precision" if precision is not None else "--max-games"
     if not report.balance_card:
         raise FairysimError(name, f"the {report.name} report plays a fixed count: give --games")
+    check_counts(
+        options["games"], precision, cap, default_precision=report.precision_default is not None
+    )
     if precision is not None:
-        if options["games"] is not None:
-            raise FairysimError("--precision", "give --games or --precision, not both")
-        from fairysim.stats.precision import check_precision
-
-        given["precision"] = check_precision(precision)
+        given["precision"] = float(precision)
     if cap is not None:
-        if options["games"] is not None:
-            raise FairysimError("--max-games", "caps --precision; --games plays a fixed count")
-        if precision is None and report.precision_default is None:
-            raise FairysimError("--max-games", "only caps --precision; give --precision too")
-        given["max_games"] = check_games(cap, "--max-games")
+        given["max_games"] = cap
     return given
 
 
@@ -232,7 +233,7 @@ def report_command(name: str) -> Any:
     """The ``report`` command called ``name``."""
     if name == ALL:
         return make_command(
-            handle_errors(run_all),
+            handle_errors(run_all, flags=POLICY_FLAG),
             all_params(),
             "Write every report at its defaults, one folder each, and index.html linking them.",
         )
@@ -242,7 +243,9 @@ def report_command(name: str) -> Any:
     def body(**options: Any) -> None:
         run_report(spec, report, **options)
 
-    return make_command(handle_errors(body), report_params(spec, report), report.help)
+    return make_command(
+        handle_errors(body, flags=POLICY_FLAG), report_params(spec, report), report.help
+    )
 
 
 app = game_group(

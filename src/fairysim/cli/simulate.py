@@ -1,8 +1,9 @@
 """``fairysim simulate GAME``: play a run, print a per-seat summary, optionally save every row.
 
-One module past 600 lines: the options, the run (fixed, to a precision, or rotated for a mixed
-lineup) and the table it prints (rows, corrected intervals, the notes under it) are one
-command's parts, and ``sweep`` imports the table and its notes from here.
+The run itself (fixed, to a precision, or rotated for a mixed lineup) is
+:func:`fairysim.analysis.studies.simulation.simulate_setup`, which Python users call alike; this
+module parses the options, calls it and prints the table (rows, corrected intervals, the notes
+under it), and ``sweep`` imports the table and its notes from here.
 
 One command per registered game, made from its spec (:mod:`fairysim.cli.by_game`): the options
 every game shares are declared once here; the game adds its setup axes and flags.
@@ -11,7 +12,6 @@ every game shares are declared once here; the game adds its setup axes and flags
 from __future__ import annotations
 
 import dataclasses
-import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -20,8 +20,8 @@ from rich.table import Table
 
 from fairysim.cli.by_game import Param, game_group, game_names, make_command, option, spec_of
 from fairysim.cli.common import (
+    POLICY_FLAG,
     ProgressBar,
-    check_threads,
     handle_errors,
     stdout_console,
     stop_message,
@@ -48,9 +48,10 @@ def load_card_option(spec: GameSpec, cards: Path | None, option_name: str = "--c
 
 
 GAMES = 10_000
-"""Games of a run given neither ``--games`` nor ``--precision``."""
+"""Mirrors :data:`fairysim.analysis.studies.simulation.GAMES` (help text without importing it;
+a test checks that they agree)."""
 MAX_GAMES = 1_000_000
-"""Most games ``--precision`` plays unless ``--max-games`` says otherwise."""
+"""Mirrors :data:`fairysim.analysis.studies.simulation.MAX_GAMES` (help text)."""
 
 
 def simulate_params(spec: GameSpec) -> list[Param]:
@@ -131,220 +132,82 @@ def simulate_params(spec: GameSpec) -> list[Param]:
 
 
 def run_simulate(spec: GameSpec, **options: Any) -> None:
-    """Check every option, play the run and print its summary (and write ``--out``)."""
-    from fairysim.runtime.files import check_out_file
-    from fairysim.sim.batch import check_chunk_games
-    from fairysim.sim.run import simulate_summary
-    from fairysim.stats.precision import check_counts
-
-    # Every check runs before the first game, so a bad option costs no compile and no file.
-    precision = options["precision"]
-    check_counts(options["games"], precision, options["max_games"])
-    games = GAMES if options["games"] is None else options["games"]
-    max_games = MAX_GAMES if options["max_games"] is None else options["max_games"]
-    chunk_games = check_chunk_games(options["chunk_games"], "--chunk-games")
-    threads = check_threads(options["threads"])
-    out = options["out"]
-    if out is not None:
-        out = check_out_file(out, "--out")
-    setup = setup_from_options(spec, options)
-    flags = {flag.name: options[flag.name] for flag in spec.flags}
-
+    """Check every option, play the run (:func:`fairysim.analysis.studies.simulation.
+    simulate_setup`) and print its summary (and write ``--out``)."""
+    from fairysim.analysis.studies.simulation import ENTRY, TURN, check_simulation, simulate_setup
     from fairysim.sim.rotation import mixes_policies
 
-    labels = [policy_label(p) for p in setup.policies]
-    if mixes_policies(setup):
-        # A seat mixes its policy with a turn position, so the lineup is played on every
-        # rotation of its seats and its rows are the lineup's entries.
-        run_rotated(spec, setup, labels, games, max_games, chunk_games, threads, flags, options)
-        return
-    # Seat advantage is by turn order: where every seat plays one policy and the game draws its
-    # starter per game, the rows are turn positions, else the seat index is the turn order.
-    by_turn = spec.turn_order.drawn
-    start = time.perf_counter()
-    reached = None
-    if precision is not None:
-        summary, reached = play_to_precision(
-            spec, setup, precision, max_games, chunk_games, threads, flags, out, by_turn
-        )
-        games = int(summary["games"].iloc[0])
-    else:
-        summary = play_fixed(
-            simulate_summary, setup, games, games, out, chunk_games, threads, flags, by_turn
-        )
-    elapsed = time.perf_counter() - start
-
-    console = stdout_console()
-    console.print(f"{setup.headline(games)} ({elapsed:.1f} s wall time)")
-    for line in setup.preamble():
-        console.print(line, soft_wrap=True)
-    order = spec.turn_order
-    looks = [] if reached is None else reached.planned
-    rows = summary.attrs["by_turn"] if by_turn else summary
-    if by_turn:
-        console.print(table_title(spec, "turn position", len(rows), looks), soft_wrap=True)
-        console.print(
-            summary_table(spec, rows, [labels[0]] * len(rows), first=order.label, looks=looks)
-        )
-        notes = [f"{order.label}: {order.note}; every seat plays {labels[0]}"]
-    else:
-        console.print(table_title(spec, "seat", len(summary), looks), soft_wrap=True)
-        console.print(summary_table(spec, summary, setup.row_labels(labels), looks=looks))
-        notes = [seat_note(order)]
-    notes.append(verdict_line(corrected_rows(rows, looks), order.label if by_turn else "seat"))
-    print_footer(console, spec, setup, notes, reached, out, games * setup.seats)
-
-
-def play_fixed(
-    summarise: Any,
-    setup: Any,
-    count: int,
-    games: int,
-    out: Path | None,
-    chunk_games: int,
-    threads: int | None,
-    flags: dict[str, Any],
-    by_turn: bool | None = None,
-) -> pd.DataFrame:
-    """A run of ``count`` games (or deals) through ``summarise`` (``simulate_summary`` or
-    ``rotated_summary``), ``games`` games in all, under a progress bar and a stop message."""
-    extra = {} if by_turn is None else {"by_turn": by_turn}
-    with ProgressBar("simulating", total=games) as progress:
+    # Every check runs before the first game, so a bad option costs no compile and no file.
+    games, max_games, chunk_games, out = check_simulation(
+        options["games"],
+        options["precision"],
+        options["max_games"],
+        options["chunk_games"],
+        options["threads"],
+        options["out"],
+    )
+    setup = setup_from_options(spec, options)
+    flags = {flag.name: options[flag.name] for flag in spec.flags}
+    precision = options["precision"]
+    rotated = mixes_policies(setup)
+    unit = "deals" if rotated and precision is not None else "games"
+    total = max_games if precision is not None else games * (setup.players if rotated else 1)
+    described = "simulating" if precision is None else "simulating to precision"
+    with ProgressBar(described, unit, total=total) as progress:
         kept = "nothing written" if out is None else f"nothing written, {out} untouched"
-        stop_message(lambda: f"stopped after {progress.done:,} games; {kept}")
-        return summarise(
+        stop_message(lambda: f"stopped after {progress.done:,} {unit}; {kept}")
+        run = simulate_setup(
             setup,
-            count,
+            games=None if precision is not None else games,
+            precision=precision,
+            max_games=max_games if precision is not None else None,
             out=out,
             chunk_games=chunk_games,
-            threads=threads,
+            threads=options["threads"],
             progress=progress,
-            **extra,
             **flags,
         )
 
-
-def print_footer(
-    console: Any,
-    spec: GameSpec,
-    setup: Any,
-    notes: list[str],
-    reached: Any,
-    out: Path | None,
-    rows: int,
-) -> None:
-    """The lines under the table: its notes and legends, what a precision reached, the file."""
-    for line in [*notes, *column_legends(spec), *setup.footnotes()]:
-        console.print(line, soft_wrap=True)
-    if reached is not None:
-        console.print(reached.message(), soft_wrap=True)
-    if out is not None:
-        console.print(f"Wrote {rows:,} rows to {out}", soft_wrap=True)
-
-
-def run_rotated(
-    spec: GameSpec,
-    setup: Any,
-    labels: Sequence[str],
-    deals: int,
-    max_deals: int,
-    chunk_games: int,
-    threads: int | None,
-    flags: dict[str, Any],
-    options: dict[str, Any],
-) -> None:
-    """Play a mixed lineup on every rotation of its seats (:mod:`fairysim.sim.rotation`)
-    and print one row per lineup entry, pooled over the rotations."""
-    from fairysim.sim.rotation import entry_labels, rotated_summary
-
-    precision, out = options["precision"], options["out"]
-    n = setup.players
-    start = time.perf_counter()
-    reached = None
-    if precision is not None:
-        summary, reached = rotated_to_precision(
-            spec, setup, precision, max_deals, chunk_games, threads, flags, out
-        )
-        deals = int(summary["games"].iloc[0])
-    else:
-        summary = play_fixed(
-            rotated_summary, setup, deals, deals * n, out, chunk_games, threads, flags
-        )
-    elapsed = time.perf_counter() - start
-
     console = stdout_console()
-    parts = [spec.title, setup.table(), *setup.choices()]
-    counts = f"{deals:,} deals x {n} seat rotations = {deals * n:,} games"
-    console.print(
-        f"{', '.join([*parts, counts, f'seed {setup.seed}'])} ({elapsed:.1f} s wall time)",
-        soft_wrap=True,
-    )
+    labels = [policy_label(p) for p in setup.policies]
+    order = spec.turn_order
+    looks = run.looks
+    n = len(run.rows)
+    if run.rows_are == ENTRY:
+        parts = [spec.title, setup.table(), *setup.choices()]
+        counts = f"{run.deals:,} deals x {n} seat rotations = {run.games:,} games"
+        headline = ", ".join([*parts, counts, f"seed {setup.seed}"])
+    else:
+        headline = setup.headline(run.games)
+    console.print(f"{headline} ({run.seconds:.1f} s wall time)", soft_wrap=True)
     for line in setup.preamble():
         console.print(line, soft_wrap=True)
-    looks = [] if reached is None else reached.planned
-    console.print(table_title(spec, "lineup entry", n, looks), soft_wrap=True)
-    console.print(summary_table(spec, summary, entry_labels(labels), first="entry", looks=looks))
-    notes = [
-        entry_note(spec.turn_order, f"the {n} rotations", f"the same {deals:,} deals"),
-        verdict_line(corrected_rows(summary, looks), "entry"),
-    ]
-    print_footer(console, spec, setup, notes, reached, out, deals * n * setup.seats)
+    console.print(table_title(spec, run.rows_are, n, looks), soft_wrap=True)
+    if run.rows_are == ENTRY:
+        from fairysim.sim.rotation import entry_labels
 
-
-def rotated_to_precision(
-    spec: GameSpec,
-    setup: Any,
-    precision: float,
-    max_deals: int,
-    chunk_games: int,
-    threads: int | None,
-    flags: dict[str, Any],
-    out: Path | None,
-) -> tuple[pd.DataFrame, Any]:
-    """:func:`play_to_precision` for a rotated lineup: the looks count deals (each played once
-    per rotation) and watch the entries' intervals, clustered by deal and Holm-corrected over
-    the entries at the look's error rate; with ``--out`` the deals played are replayed into the
-    file."""
-    from fairysim.sim.batch import SeatAggregate
-    from fairysim.sim.rotation import (
-        entry_frame,
-        entry_means,
-        lineup_names,
-        play_rotations,
-        rotated_metadata,
-        rotated_setups,
-        rotated_summary,
-    )
-    from fairysim.stats.precision import corrected_shares
-
-    setups = rotated_setups(setup)
-    aggregate = SeatAggregate(spec.seat_columns, setup.players)
-
-    def play(first: int, n: int) -> Any:
-        chunks = play_rotations(
-            spec, setups, n, first_game=first, chunk_games=chunk_games, threads=threads, **flags
+        console.print(
+            summary_table(spec, run.rows, entry_labels(labels), first="entry", looks=looks)
         )
-        for _, rotations in chunks:
-            means = entry_means(spec, rotations)
-            aggregate.add(means)
-            yield means
-
-    def intervals(games: Any, wins: Any, alpha: float) -> tuple[Any, Any]:
-        table = corrected_shares(entry_frame(aggregate, lineup_names(setup)), alpha)
-        return table["low"].to_numpy(), table["high"].to_numpy()
-
-    reached = looks_to_precision(play, precision, max_deals, aggregate, out, intervals, "deals")
-    reached.watched = "lineup entry's win share"
-    reached.note = f", Holm-corrected over the {setup.players} rows, clustered by deal"
-    reached.unit = f"deals ({reached.games * setup.players:,} games)"
+        notes = [entry_note(order, f"the {n} rotations", f"the same {run.deals:,} deals")]
+        first = "entry"
+    elif run.rows_are == TURN:
+        console.print(
+            summary_table(spec, run.rows, [labels[0]] * n, first=order.label, looks=looks)
+        )
+        notes = [f"{order.label}: {order.note}; every seat plays {labels[0]}"]
+        first = order.label
+    else:
+        console.print(summary_table(spec, run.rows, setup.row_labels(labels), looks=looks))
+        notes = [seat_note(order)]
+        first = "seat"
+    notes.append(verdict_line(run.corrected(), first))
+    for line in [*notes, *column_legends(spec), *setup.footnotes()]:
+        console.print(line, soft_wrap=True)
+    if run.reached is not None:
+        console.print(run.reached.message(), soft_wrap=True)
     if out is not None:
-        summary = rotated_summary(
-            setup, reached.games, out=out, chunk_games=chunk_games, threads=threads, **flags
-        )
-        return summary, reached
-    summary = entry_frame(aggregate, lineup_names(setup))
-    summary.attrs["fairysim"] = rotated_metadata(spec, setup, reached.games)
-    return summary, reached
+        console.print(f"Wrote {run.seat_rows:,} rows to {out}", soft_wrap=True)
 
 
 def entry_note(order: Any, rotations: str, deals: str) -> str:
@@ -388,85 +251,6 @@ def setup_from_options(spec: GameSpec, options: dict[str, Any]) -> Any:
         **axes,
     )
     return dataclasses.replace(setup, policies=apply_weights(setup.policies, options["weights"]))
-
-
-def play_to_precision(
-    spec: GameSpec,
-    setup: Any,
-    precision: float,
-    max_games: int,
-    chunk_games: int,
-    threads: int | None,
-    flags: dict[str, Any],
-    out: Path | None,
-    by_turn: bool = False,
-) -> tuple[pd.DataFrame, Any]:
-    """Play ``setup`` until :func:`fairysim.stats.precision.run_to_precision` stops; with
-    ``--out``, the games played are replayed into the file (game ``i`` depends only on the seed
-    and ``i``, so the rows are the same games). With ``by_turn`` the stopping rule looks at the
-    win shares by turn position, the rows the table then shows; either way it watches the
-    table's own intervals, Holm-corrected over its rows at the look's error rate."""
-    from fairysim.sim.batch import SeatAggregate
-    from fairysim.sim.run import by_turn_order, simulate_summary
-    from fairysim.stats.precision import corrected_intervals
-
-    aggregate = SeatAggregate(spec.seat_columns, setup.seats)
-    turns = SeatAggregate(spec.seat_columns, setup.seats)
-
-    def play(first: int, n: int) -> Any:
-        chunks = spec.play_chunks(
-            setup, n, first_game=first, chunk_games=chunk_games, threads=threads, **flags
-        )
-        for _, arrays in chunks:
-            aggregate.add(arrays)
-            ordered = by_turn_order(spec, arrays)
-            turns.add(ordered)
-            yield ordered if by_turn else arrays
-
-    reached = looks_to_precision(play, precision, max_games, aggregate, out, corrected_intervals)
-    reached.watched = "turn-position win share" if by_turn else "seat's win share"
-    reached.note = f", Holm-corrected over the {setup.seats} rows"
-    if out is not None:
-        return simulate_summary(
-            setup,
-            reached.games,
-            out=out,
-            chunk_games=chunk_games,
-            threads=threads,
-            by_turn=by_turn,
-            **flags,
-        ), reached
-    summary = aggregate.frame(setup.policy_names)
-    if by_turn:
-        lineup = setup.policy_names[0]
-        frame = turns.frame([lineup] * setup.seats).rename(columns={"seat": "turn"})
-        summary.attrs["by_turn"] = frame
-    return summary, reached
-
-
-def looks_to_precision(
-    play: Any,
-    precision: float,
-    cap: int,
-    aggregate: Any,
-    out: Path | None,
-    intervals: Any,
-    unit: str = "games",
-) -> Any:
-    """:func:`fairysim.stats.precision.run_to_precision` under a progress bar (``aggregate``
-    counts what is played, in ``unit``) and a stop message."""
-    from fairysim.stats.precision import run_to_precision
-
-    kept = "nothing written" if out is None else f"nothing written, {out} untouched"
-    with ProgressBar("simulating to precision", unit, total=cap) as progress:
-        stop_message(lambda: f"stopped after {progress.done:,} {unit}; {kept}")
-        return run_to_precision(
-            play,
-            precision,
-            cap,
-            on_chunk=lambda _, __: progress(aggregate.games, cap),
-            intervals=intervals,
-        )
 
 
 def table_title(spec: GameSpec, unit: str, rows: int, looks: Sequence[int] = ()) -> str:
@@ -616,7 +400,7 @@ def simulate_command(name: str) -> Any:
         run_simulate(spec, **options)
 
     return make_command(
-        handle_errors(body),
+        handle_errors(body, flags=POLICY_FLAG),
         simulate_params(spec),
         f"Simulate {spec.title} games and print win shares with corrected intervals and mean "
         "points.",

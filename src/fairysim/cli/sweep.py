@@ -18,7 +18,13 @@ from rich.measure import Measurement
 from rich.table import Table
 
 from fairysim.cli.by_game import Param, game_group, game_names, make_command, option, spec_of
-from fairysim.cli.common import ProgressBar, handle_errors, stdout_console, stop_message
+from fairysim.cli.common import (
+    POLICY_FLAG,
+    ProgressBar,
+    handle_errors,
+    stdout_console,
+    stop_message,
+)
 from fairysim.cli.simulate import entry_note, load_card_option, seat_note, verdict
 
 if TYPE_CHECKING:
@@ -35,11 +41,15 @@ RANDOM = "random"
 """The default of an axis drawn per game; equal to fairysim.sweep.RANDOM (same reason)."""
 
 GAMES = 10_000
-"""Games per cell without ``--games`` or ``--precision``."""
+"""Equal to fairysim.sweep.run.GAMES, the games per cell without ``--games`` or
+``--precision`` (shown in --help without the engines)."""
 
 PRECISION_MAX_GAMES = 1_000_000
 """Equal to fairysim.sweep.run.PRECISION_MAX_GAMES (shown in --help without the engines)."""
 
+
+SWEEP_FLAGS = {**POLICY_FLAG, "lineups": "--lineup"}
+"""How ``sweep`` names the library's parameters where the flag is not the name with hyphens."""
 
 POLICY_WIDTH = 16
 """Characters a line of a sweep table's policy column has at least (longer names fold)."""
@@ -189,10 +199,7 @@ def sweep_and_print(spec: GameSpec, **options: Any) -> pd.DataFrame:
 
     games, precision, max_games = options["games"], options["precision"], options["max_games"]
     check_counts(games, precision, max_games)
-    if games is None and precision is None:
-        games = GAMES
     card_set = load_card_option(spec, options["cards"])
-    task_games = options["task_games"]
     out_dir = folder_option(options["out_dir"], "--out-dir")
     start = time.perf_counter()
     console = stdout_console()
@@ -210,7 +217,7 @@ def sweep_and_print(spec: GameSpec, **options: Any) -> pd.DataFrame:
             cards=card_set,
             scheduler=options["scheduler"],
             workers=options["workers"],
-            task_games=DEFAULT_TASK_GAMES if task_games is None else task_games,
+            task_games=options["task_games"],
             progress=progress,
             log=lambda line: console.print(line, soft_wrap=True),
             **{axis.sweep_keyword_name: options[axis.name] for axis in spec.axes},
@@ -436,7 +443,7 @@ def sweep_command(name: str) -> Any:
     spec = spec_of(name)
     grid = " x ".join(["player counts", *(axis.name for axis in spec.axes), "lineups"])
     return make_command(
-        handle_errors(functools.partial(sweep_and_print, spec)),
+        handle_errors(functools.partial(sweep_and_print, spec), flags=SWEEP_FLAGS),
         sweep_params(spec),
         f"Sweep {spec.title} over {grid}; print win shares per cell by turn order, corrected.",
     )

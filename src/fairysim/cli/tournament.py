@@ -17,16 +17,14 @@ from fairysim.cli.common import (
     ProgressBar,
     check_threads,
     handle_errors,
-    positive_int,
     stdout_console,
     stop_message,
 )
 from fairysim.cli.simulate import load_card_option
 from fairysim.cli.sweep import cluster_params
-from fairysim.runtime.errors import FairysimError
 
 GAMES = 2_000
-"""Games per (mix, rotation) without ``--games`` or ``--precision``."""
+"""Mirrors :data:`fairysim.analysis.tournament.play.GAMES` (help text without importing it)."""
 
 FIRST_LOOK = 1000
 """Mirrors :data:`fairysim.analysis.tournament.play.FIRST_LOOK` (help text without importing it)."""
@@ -107,38 +105,23 @@ def tournament_params(spec: GameSpec) -> list[Param]:
     return params
 
 
-def check_out_dir(path: Path | None) -> Path | None:
-    """``--out-dir`` as a writable existing folder, or one error line."""
-    import os
-
-    if path is None:
-        return None
-    if not path.exists():
-        raise FairysimError("--out-dir", f"folder {path} does not exist")
-    if not path.is_dir():
-        raise FairysimError("--out-dir", f"{path} is a file, not a folder")
-    if not os.access(path, os.W_OK):
-        raise FairysimError("--out-dir", f"folder {path} is not writable")
-    return path
-
-
 def run_tournament(spec: GameSpec, **options: Any) -> None:
     """Check every option, play the tournament, print its tables (and write ``--out-dir``)."""
     from fairysim.analysis.tournament import play as tm
-    from fairysim.sim.batch import DEFAULT_CHUNK_GAMES
     from fairysim.stats.precision import check_counts
 
+    # The checks play_tournament makes too, here before the card file is read and the
+    # progress bar drawn; each error names its parameter, worded as its flag.
     names, players = tm.check_tournament(
         spec, options["policies"], options["players"], options["seed"]
     )
     precision, max_games = options["precision"], options["max_games"]
     check_counts(options["games"], precision, max_games)
-    games = None if precision is not None else (options["games"] or GAMES)
+    games = None if precision is not None else (options["games"] or tm.GAMES)
     if precision is not None and max_games is None:
         max_games = tm.PRECISION_MAX_GAMES
-    chunk_games = positive_int(options["chunk_games"], "--chunk-games") or DEFAULT_CHUNK_GAMES
     threads = check_threads(options["threads"])
-    out_dir = check_out_dir(options["out_dir"])
+    out_dir = tm.check_out_dir(options["out_dir"])
     card_set = load_card_option(spec, options["cards"])
     axes = {
         axis.name: axis.parse(options[axis.name], card_set)
@@ -161,7 +144,7 @@ def run_tournament(spec: GameSpec, **options: Any) -> None:
             max_games=max_games,
             seed=options["seed"],
             cards=card_set,
-            chunk_games=chunk_games,
+            chunk_games=options["chunk_games"],
             threads=threads,
             progress=progress,
             scheduler=options["scheduler"],

@@ -21,7 +21,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from fairysim.runtime.errors import FairysimError
+from fairysim.runtime.errors import FairysimError, ParameterError
 
 PARQUET_METADATA_KEY = b"fairysim"
 """Key of the run's metadata (JSON) in a Parquet file's schema metadata."""
@@ -53,18 +53,18 @@ def probe_folder(folder: Path, option: str) -> None:
         os.close(fd)
         os.unlink(probe)
     except OSError as error:
-        raise FairysimError(option, f"cannot write to {folder} ({_reason(error)})") from None
+        raise ParameterError(option, f"cannot write to {folder} ({_reason(error)})") from None
 
 
-def folder_option(text: str | Path, option: str = "--out-dir") -> Path:
+def folder_option(text: str | Path, option: str = "out_dir") -> Path:
     """``text`` as a folder path, refusing the empty string (which would mean the current
     folder and scatter a command's files there)."""
     if not str(text).strip():
-        raise FairysimError(option, "is empty; name a folder (use '.' for the current folder)")
+        raise ParameterError(option, "is empty; name a folder (use '.' for the current folder)")
     return Path(text)
 
 
-def check_out_file(out: str | Path, option: str = "--out", suffix: str = ".parquet") -> Path:
+def check_out_file(out: str | Path, option: str = "out", suffix: str = ".parquet") -> Path:
     """Return ``out`` as a Path if a ``suffix`` file can be written there, else raise naming
     ``option``. Nothing is created.
 
@@ -74,24 +74,24 @@ def check_out_file(out: str | Path, option: str = "--out", suffix: str = ".parqu
     """
     path = Path(out)
     if not str(out).strip():
-        raise FairysimError(option, "is empty; name a file")
+        raise ParameterError(option, "is empty; name a file")
     if path.suffix.lower() != suffix:
-        raise FairysimError(option, f"{path} must end in {suffix}")
+        raise ParameterError(option, f"{path} must end in {suffix}")
     if path.is_symlink():
-        raise FairysimError(option, f"{path} is a symbolic link; name the file itself")
+        raise ParameterError(option, f"{path} is a symbolic link; name the file itself")
     if path.exists() and path.is_dir():
-        raise FairysimError(option, f"{path} is a directory")
+        raise ParameterError(option, f"{path} is a directory")
     if path.exists() and not path.is_file():
-        raise FairysimError(option, f"{path} is not a regular file")
+        raise ParameterError(option, f"{path} is not a regular file")
     parent = path.parent if str(path.parent) else Path(".")
     if not parent.exists():
-        raise FairysimError(option, f"folder {parent} does not exist")
+        raise ParameterError(option, f"folder {parent} does not exist")
     if not parent.is_dir():
-        raise FairysimError(option, f"{parent} is a file, not a folder")
+        raise ParameterError(option, f"{parent} is a file, not a folder")
     if not os.access(parent, os.W_OK):
-        raise FairysimError(option, f"folder {parent} is not writable")
+        raise ParameterError(option, f"folder {parent} is not writable")
     if path.exists() and not os.access(path, os.W_OK):
-        raise FairysimError(option, f"{path} is not writable")
+        raise ParameterError(option, f"{path} is not writable")
     probe_folder(parent, option)
     return path
 
@@ -105,15 +105,15 @@ def check_in_file(path: str | Path, option: str) -> Path:
     except OSError:
         return path  # the reader says it is missing or unreadable
     if stat.S_ISDIR(mode):
-        raise FairysimError(option, f"{path} is a folder, not a file")
+        raise ParameterError(option, f"{path} is a folder, not a file")
     if not stat.S_ISREG(mode):
-        raise FairysimError(option, f"{path} is not a regular file")
+        raise ParameterError(option, f"{path} is not a regular file")
     return path
 
 
 def _failed(path: Path, option: str, error: OSError, existed: bool) -> FairysimError:
     kept = f"{path} untouched" if existed else "nothing written"
-    return FairysimError(option, f"cannot write {path} ({_reason(error)}); {kept}")
+    return ParameterError(option, f"cannot write {path} ({_reason(error)}); {kept}")
 
 
 def stage_bytes(path: Path, data: bytes) -> Path:
@@ -161,12 +161,12 @@ def write_files(files: Iterable[tuple[str | Path, bytes]], option: str) -> list[
     return [path for _, path in staged]
 
 
-def write_bytes(path: str | Path, data: bytes, option: str = "--out") -> Path:
+def write_bytes(path: str | Path, data: bytes, option: str = "out") -> Path:
     """Write ``data`` to ``path`` atomically (:func:`write_files` of one file)."""
     return write_files([(path, data)], option)[0]
 
 
-def write_text(path: str | Path, text: str, option: str = "--out") -> Path:
+def write_text(path: str | Path, text: str, option: str = "out") -> Path:
     """:func:`write_bytes` of UTF-8 ``text``."""
     return write_bytes(path, text.encode("utf-8"), option)
 
@@ -180,7 +180,7 @@ class AtomicParquetWriter:
     is left untouched; a failed write raises :class:`FairysimError` naming ``option``.
     """
 
-    def __init__(self, path: str | Path, metadata: Mapping[str, Any], option: str = "--out"):
+    def __init__(self, path: str | Path, metadata: Mapping[str, Any], option: str = "out"):
         self.path = Path(path)
         self.option = option
         self.existed = self.path.exists()

@@ -22,7 +22,7 @@ import pandas as pd
 import pyarrow.parquet as pq
 
 from fairysim.runtime.environment import raise_environment_error
-from fairysim.runtime.errors import FairysimError, IllegalChoiceError
+from fairysim.runtime.errors import FairysimError, IllegalChoiceError, ParameterError
 from fairysim.runtime.files import PARQUET_METADATA_KEY, AtomicParquetWriter
 from fairysim.runtime.files import check_out_file as check_out_path
 from fairysim.runtime.stops import check as check_stop
@@ -50,26 +50,38 @@ MAX_GAMES = 10**13
 a second, and far from the 2**63 game indices the random streams can key."""
 
 
-def check_games(games: int, option: str = "--games") -> int:
+def check_games(games: int, option: str = "games") -> int:
     """Return ``games`` if it is a whole number from 1 to :data:`MAX_GAMES`, else raise naming
     ``option``."""
     if isinstance(games, bool) or not isinstance(games, int | np.integer) or games <= 0:
-        raise FairysimError(option, f"must be a positive whole number of games, got {games!r}")
+        raise ParameterError(option, f"must be a positive whole number of games, got {games!r}")
     if games > MAX_GAMES:
-        raise FairysimError(option, f"must be at most {MAX_GAMES:,} games, got {games:,}")
+        raise ParameterError(option, f"must be at most {MAX_GAMES:,} games, got {games:,}")
     return int(games)
 
 
-def check_chunk_games(chunk_games: int | None, option: str = "--chunk-games") -> int:
+def check_chunk_games(chunk_games: int | None, option: str = "chunk_games") -> int:
     """``chunk_games`` (None: :data:`DEFAULT_CHUNK_GAMES`) if between 1 and
     :data:`MAX_CHUNK_GAMES`, else raise naming ``option``."""
     if chunk_games is None:
         return DEFAULT_CHUNK_GAMES
     if not 1 <= chunk_games <= MAX_CHUNK_GAMES:
-        raise FairysimError(
+        raise ParameterError(
             option, f"must be between 1 and {MAX_CHUNK_GAMES:,} games, got {chunk_games:,}"
         )
     return chunk_games
+
+
+def check_threads(threads: int | None, option: str = "threads") -> int | None:
+    """``threads`` (None: all of numba's) if numba can run that many threads, else raise
+    naming ``option``: checked before any folder or file is made."""
+    if threads is not None and threads < 1:
+        raise ParameterError(option, f"must be a positive whole number, got {threads}")
+    if threads is not None and threads > nb.config.NUMBA_NUM_THREADS:
+        raise ParameterError(
+            option, f"must be between 1 and {nb.config.NUMBA_NUM_THREADS}, got {threads}"
+        )
+    return threads
 
 
 def chunk_ranges(games: int, chunk_games: int = DEFAULT_CHUNK_GAMES) -> Iterator[tuple[int, int]]:
@@ -91,8 +103,8 @@ def numba_threads(threads: int | None) -> Iterator[None]:
         yield
         return
     if threads < 1 or threads > nb.config.NUMBA_NUM_THREADS:
-        raise FairysimError(
-            "--threads", f"must be between 1 and {nb.config.NUMBA_NUM_THREADS}, got {threads}"
+        raise ParameterError(
+            "threads", f"must be between 1 and {nb.config.NUMBA_NUM_THREADS}, got {threads}"
         )
     before = nb.get_num_threads()
     nb.set_num_threads(threads)

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from typing import Any, ClassVar, Self
 
-from fairysim.runtime.errors import FairysimError
+from fairysim.runtime.errors import FairysimError, ParameterError
 
 BUILTIN_GAME_SPECS = (
     "fairysim.sim.fantastique.spec",
@@ -113,7 +113,7 @@ class SetupAxis:
         by_key = {value.casefold(): value for value in allowed}
         value = by_key.get(str(text).strip().casefold())
         if value is None:
-            raise FairysimError(
+            raise ParameterError(
                 option or self.option, f"must be one of {', '.join(allowed)}, got {text!r}"
             )
         return value
@@ -416,7 +416,7 @@ class GameSpec:
         shown = self.search_weights_text(players)
         return f"{self.search} ({shown})" if shown else self.search
 
-    def check_players(self, players: Any, option: str = "--players", *, text: bool = True) -> int:
+    def check_players(self, players: Any, option: str = "players", *, text: bool = True) -> int:
         """``players`` as a whole number in the game's range, or an error naming ``option``.
 
         ``text`` takes a number written as text (a sweep's ``--players 2,4``); without it, as
@@ -428,7 +428,7 @@ class GameSpec:
             except ValueError:
                 count = None
         if count is None or not self.min_players <= count <= self.max_players:
-            raise FairysimError(
+            raise ParameterError(
                 option,
                 f"{self.title} is for {self.min_players} to {self.max_players} players, "
                 f"got {players!r}",
@@ -493,7 +493,7 @@ class GameSetup:
         try:
             seed = check_seed(seed)
         except ValueError as exc:
-            raise FairysimError("--seed", str(exc)) from None
+            raise ParameterError("seed", str(exc)) from None
         seated = resolve_policies(policies, count, spec.policies)
         return cls(players=count, policies=seated, seed=seed, **fields)
 

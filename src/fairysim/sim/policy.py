@@ -53,7 +53,7 @@ from numba.core.compiler_lock import global_compiler_lock
 from numba.core.errors import NumbaExperimentalFeatureWarning
 from numba.core.registry import CPUDispatcher
 
-from fairysim.runtime.errors import POLICY_RAISED, FairysimError
+from fairysim.runtime.errors import POLICY_RAISED, FairysimError, ParameterError
 
 # Per-seat dispatch through first-class functions is numba's documented way to pass functions to
 # a compiled kernel; numba flags the feature as experimental. We rely on it deliberately (measured
@@ -298,8 +298,8 @@ class Policy:
         weights = list(self.weights)
         for key, value in updates.items():
             if key not in self.weight_names:
-                raise FairysimError(
-                    "--weights",
+                raise ParameterError(
+                    "weights",
                     f"policy {self.name} has no weight {key!r}"
                     + (f" (it has {', '.join(self.weight_names)})" if self.weight_names else ""),
                 )
@@ -307,7 +307,7 @@ class Policy:
                 value = self.ranges[self.weight_names.index(key)].value_of(value)
             problem = self.weight_problem(key, value)
             if problem:
-                raise FairysimError("--weights", problem)
+                raise ParameterError("weights", problem)
             weights[self.weight_names.index(key)] = float(value)
         return dataclasses.replace(self, weights=tuple(weights))
 
@@ -341,7 +341,7 @@ def builtin(
     )
 
 
-def load_user_policy(spec: str, option: str = "--policy") -> Policy:
+def load_user_policy(spec: str, option: str = "policies") -> Policy:
     """Import ``module:function``, check it and return it as a :class:`Policy`.
 
     The function may be a plain Python function or one decorated with :func:`policy`; either way
@@ -366,7 +366,7 @@ def _import_function(spec: str, option: str) -> tuple[pytypes.ModuleType, Callab
     :func:`load_user_policy`)."""
     module_name, _, attr = spec.partition(":")
     if not module_name or not attr:
-        raise FairysimError(option, f"{spec!r} is neither a built-in policy nor module:function")
+        raise ParameterError(option, f"{spec!r} is neither a built-in policy nor module:function")
     cwd = str(Path.cwd())
     if cwd not in sys.path:
         sys.path.insert(0, cwd)
@@ -375,12 +375,12 @@ def _import_function(spec: str, option: str) -> tuple[pytypes.ModuleType, Callab
     except _StopHeardError:
         raise KeyboardInterrupt from None
     except BaseException as exc:  # the user's module, whatever it raises (sys.exit included)
-        raise FairysimError(
+        raise ParameterError(
             option, f"cannot import module {module_name!r} ({_one_line(exc)})"
         ) from None
     function = getattr(module, attr, None)
     if function is None:
-        raise FairysimError(option, f"module {module_name!r} has no function {attr!r}")
+        raise ParameterError(option, f"module {module_name!r} has no function {attr!r}")
     return module, function
 
 
@@ -439,21 +439,21 @@ def _one_line(exc: BaseException) -> str:
 def _user_weights(raw: object, spec: str, option: str) -> tuple[float, ...]:
     where = f"{spec.partition(':')[2]}_weights"
     if not isinstance(raw, tuple | list):
-        raise FairysimError(
+        raise ParameterError(
             option, f"{where} must be a tuple or list of numbers, got {type(raw).__name__}"
         )
     if len(raw) > MAX_WEIGHTS:
-        raise FairysimError(option, f"{where} has {len(raw)} weights; at most {MAX_WEIGHTS}")
+        raise ParameterError(option, f"{where} has {len(raw)} weights; at most {MAX_WEIGHTS}")
     for i, value in enumerate(raw):
         if isinstance(value, bool | np.bool_) or not isinstance(value, numbers.Real):
-            raise FairysimError(option, f"{where}[{i}] must be a number, got {value!r}")
+            raise ParameterError(option, f"{where}[{i}] must be a number, got {value!r}")
         try:
             finite = math.isfinite(value)
         except OverflowError:  # an int past a float's range, such as 10**400
             finite = False
         if not finite:
             got = _clipped(repr(value), 40)
-            raise FairysimError(option, f"{where}[{i}] must be a finite float, got {got}")
+            raise ParameterError(option, f"{where}[{i}] must be a finite float, got {got}")
     return tuple(float(w) for w in raw)
 
 
@@ -467,11 +467,11 @@ def _as_policy_function(function: Callable, spec: str, option: str) -> Callable:
     """
     py_func = getattr(function, "py_func", function)
     if not isinstance(py_func, pytypes.FunctionType):
-        raise FairysimError(option, f"{spec} is not a Python function")
+        raise ParameterError(option, f"{spec} is not a Python function")
     _check_parameters(py_func, spec, option)
     site = _raise_site(py_func, set())
     if site:
-        raise FairysimError(
+        raise ParameterError(
             option,
             f"{spec} can raise an exception ({site}); a policy must not raise or assert, since "
             "an exception cannot leave a policy called by the compiled engine",
@@ -479,14 +479,14 @@ def _as_policy_function(function: Callable, spec: str, option: str) -> Callable:
     try:
         typed = nb.njit(POLICY_SIGNATURE.args, error_model="numpy")(py_func)
     except Exception as exc:  # any compile failure is the user's function, reported in one line
-        raise FairysimError(
+        raise ParameterError(
             option,
             f"{spec} does not compile as a policy "
             f"({', '.join(POLICY_PARAMETERS)}) -> int: {_compile_reason(exc)}",
         ) from None
     returns = typed.nopython_signatures[0].return_type
     if not isinstance(returns, types.Integer):
-        raise FairysimError(
+        raise ParameterError(
             option,
             f"{spec} returns {returns}; a policy returns the integer index of its choice",
         )
@@ -521,7 +521,7 @@ def _check_parameters(py_func: Callable, spec: str, option: str) -> None:
         p.kind not in positional for p in parameters
     ):
         given = ", ".join(str(p) for p in parameters)
-        raise FairysimError(
+        raise ParameterError(
             option,
             f"{spec} takes ({given}); a policy takes the {len(POLICY_PARAMETERS)} parameters "
             f"({', '.join(POLICY_PARAMETERS)})",
@@ -603,7 +603,7 @@ def resolve_policies(
     policies: str | Policy | Sequence[str | Policy],
     players: int,
     registry: Mapping[str, Policy],
-    option: str = "--policy",
+    option: str = "policies",
 ) -> tuple[Policy, ...]:
     """One :class:`Policy` per seat from names, ``module:function`` specs or Policy objects.
 
@@ -636,7 +636,7 @@ def resolve_policies(
     if len(items) == 1:
         items = items * players
     if len(items) != players:
-        raise FairysimError(
+        raise ParameterError(
             option, f"gave {len(items)} policies for {players} players; give 1 or {players}"
         )
     resolved: list[Policy] = []
@@ -646,7 +646,7 @@ def resolve_policies(
         if isinstance(item, Policy):
             resolved.append(_checked_builtin_id(item, registry))
         elif not item:
-            raise FairysimError(option, "an empty policy name")
+            raise ParameterError(option, "an empty policy name")
         elif item in registry:
             resolved.append(registry[item])
         elif ":" in item:
@@ -659,7 +659,7 @@ def resolve_policies(
                 cache[key] = named or _user_policy(module, function, item, option)
             resolved.append(cache[key])
         else:
-            raise FairysimError(
+            raise ParameterError(
                 option,
                 f"unknown policy {item!r}; built-ins are {', '.join(registry)}, "
                 "or give module:function",

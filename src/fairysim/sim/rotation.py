@@ -232,7 +232,7 @@ def rotated_summary(
     chunks = play_rotations(spec, setups, deals, chunk_games=chunk_games, threads=threads, **flags)
     done = 0
     # A failed write (a full disk) is a FairysimError naming --out; the old file stays.
-    with AtomicParquetWriter(out, meta, "--out") if out is not None else nullcontext() as writer:
+    with AtomicParquetWriter(out, meta, "out") if out is not None else nullcontext() as writer:
         for first, rotations in chunks:
             means = entry_means(spec, rotations)
             aggregate.add(means)

@@ -133,7 +133,7 @@ def simulate_summary(
     else:
         chunk_frame = spec.entry("chunk_frame")
         # A failed write (a full disk) is a FairysimError naming --out; the old file stays.
-        with AtomicParquetWriter(out, meta, "--out") as writer:
+        with AtomicParquetWriter(out, meta, "out") as writer:
             for first, arrays in chunks:
                 aggregate.add(arrays)
                 if turns is not None:

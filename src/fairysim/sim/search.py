@@ -37,7 +37,7 @@ from collections.abc import Callable, Mapping, Sequence
 import numba as nb
 import numpy as np
 
-from fairysim.runtime.errors import FairysimError
+from fairysim.runtime.errors import ParameterError
 from fairysim.sim.policy import MAX_WEIGHTS, Policy, builtin, choice_weight, policy, weight
 from fairysim.sim.rng import next_u64
 
@@ -145,8 +145,8 @@ def refuse_unsearched(policies: Sequence[Policy], engine: str = "the reference e
         Naming ``--policy``.
     """
     if searches(policies):
-        raise FairysimError(
-            "--policy",
+        raise ParameterError(
+            "policies",
             f"{NAME} searches the fast engine's table; {engine} cannot play it "
             "(seat its play-out policy instead)",
         )

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from fairysim.runtime.errors import FairysimError
+from fairysim.runtime.errors import ParameterError
 from fairysim.sim.policy import Policy
 
 
@@ -50,13 +50,13 @@ def apply_weights(policies: Sequence[Policy], spec: str | None) -> tuple[Policy,
         target, _, name = key.strip().rpartition(":")
         name = name.strip()
         if not sep or not name:
-            raise FairysimError("--weights", f"{item.strip()!r} is not [seat or policy:]name=value")
+            raise ParameterError("weights", f"{item.strip()!r} is not [seat or policy:]name=value")
         # The same weight of the same seats twice: which one the user meant is not for us to
         # guess (a later item for other seats, '1:w0=3' after 'w0=2', is fine).
         if (target.strip(), name) in given:
             first = given[target.strip(), name]
-            raise FairysimError(
-                "--weights", f"{item.strip()!r} sets the same weight as {first!r}; give it once"
+            raise ParameterError(
+                "weights", f"{item.strip()!r} sets the same weight as {first!r}; give it once"
             )
         given[target.strip(), name] = item.strip()
         chosen = _weight_targets(seats, target.strip(), name, item.strip())
@@ -81,12 +81,12 @@ def _weight_value(
                 if raw in labels:
                     return raw
                 if labels:
-                    raise FairysimError(
-                        "--weights", f"{item!r}: {raw!r} is not one of {', '.join(labels)}"
+                    raise ParameterError(
+                        "weights", f"{item!r}: {raw!r} is not one of {', '.join(labels)}"
                     ) from None
-        raise FairysimError("--weights", f"{item!r}: {raw!r} is not a number") from None
+        raise ParameterError("weights", f"{item!r}: {raw!r} is not a number") from None
     if not math.isfinite(value):
-        raise FairysimError("--weights", f"{item!r}: the value must be finite")
+        raise ParameterError("weights", f"{item!r}: the value must be finite")
     return value
 
 
@@ -94,18 +94,18 @@ def _weight_targets(seats: Sequence[Policy], target: str, name: str, item: str) 
     if target.isdigit():
         seat = int(target)
         if seat >= len(seats):
-            raise FairysimError(
-                "--weights", f"{item!r}: there is no seat {seat} (seats are 0..{len(seats) - 1})"
+            raise ParameterError(
+                "weights", f"{item!r}: there is no seat {seat} (seats are 0..{len(seats) - 1})"
             )
         return [seat]
     if target:
         chosen = [s for s, p in enumerate(seats) if p.name == target]
         if not chosen:
-            raise FairysimError("--weights", f"{item!r}: no seat plays policy {target!r}")
+            raise ParameterError("weights", f"{item!r}: no seat plays policy {target!r}")
         return chosen
     chosen = [s for s, p in enumerate(seats) if name in p.weight_names]
     if not chosen:
-        raise FairysimError("--weights", f"{item!r}: no seat's policy has a weight {name!r}")
+        raise ParameterError("weights", f"{item!r}: no seat's policy has a weight {name!r}")
     return chosen
 
 

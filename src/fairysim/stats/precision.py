@@ -39,13 +39,13 @@ ChunkPlayer = Callable[[int, int], Iterable[Mapping[str, np.ndarray]]]
 """``play(first_game, n_games)`` yields chunks whose ``win_share`` has shape (games, seats)."""
 
 
-def check_precision(precision: float, option: str = "--precision") -> float:
+def check_precision(precision: float, option: str = "precision") -> float:
     """``precision`` if it is a half-width in (0, 0.5] (win-share units), else raise naming
     ``option``."""
-    from fairysim.runtime.errors import FairysimError
+    from fairysim.runtime.errors import ParameterError
 
     if not 0 < precision <= 0.5:
-        raise FairysimError(option, f"must be above 0 and at most 0.5, got {precision}")
+        raise ParameterError(option, f"must be above 0 and at most 0.5, got {precision}")
     return float(precision)
 
 
@@ -55,26 +55,53 @@ def check_counts(
     max_games: int | None,
     *,
     required: bool = False,
+    default_precision: bool = False,
 ) -> None:
-    """``--games``, ``--precision`` and ``--max-games`` as a run takes them, or one line naming
-    the option: not both of the first two (and, ``required``, one of them), a cap only with a
-    precision.
+    """``games``, ``precision`` and ``max_games`` as every run takes them (``simulate``, a
+    sweep, a tournament, a comparison, a report), or one error naming the parameter: not both
+    of the first two (and, ``required``, one of them), a cap only with a precision.
+
+    Parameters
+    ----------
+    games : int, optional
+        A fixed game count.
+    precision : float, optional
+        Instead of ``games``: the half-width to play to, in (0, 0.5] (win-share units).
+    max_games : int, optional
+        The cap on the games ``precision`` may play.
+    required : bool
+        Whether the run has no count of its own, so one of ``games`` and ``precision`` is
+        needed.
+    default_precision : bool
+        Whether the run plays to a precision of its own given neither (a report's), so a cap
+        alone caps that, and a cap beside ``games`` is refused as capping a fixed count.
     """
-    from fairysim.runtime.errors import FairysimError
+    from fairysim.runtime.errors import ParameterError
     from fairysim.sim.batch import check_games
 
+    both = ("games", "precision")
     if games is not None:
-        check_games(games, "--games")
+        check_games(games, "games")
         if precision is not None:
-            raise FairysimError("--precision", "give --games or --precision, not both")
+            raise ParameterError(
+                "precision", "give {games} or {precision}, not both", mentions=both
+            )
     elif required and precision is None:
-        raise FairysimError("--games", "give --games or --precision")
+        raise ParameterError("games", "give {games} or {precision}", mentions=both)
     if precision is not None:
         check_precision(precision)
     if max_games is not None:
-        if precision is None:
-            raise FairysimError("--max-games", "only caps --precision; give --precision too")
-        check_games(max_games, "--max-games")
+        if precision is None and games is not None and default_precision:
+            raise ParameterError(
+                "max_games", "caps {precision}; {games} plays a fixed count", mentions=both
+            )
+        if precision is None and not default_precision:
+            raise ParameterError(
+                "max_games",
+                "only caps {precision}; give {precision} too",
+                mentions=("precision",),
+            )
+        check_games(max_games, "max_games")
 
 
 def look_schedule(first_look: int, max_games: int) -> list[int]:

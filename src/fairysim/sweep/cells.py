@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from fairysim.runtime.errors import CardFileError, FairysimError
+from fairysim.runtime.errors import CardFileError, FairysimError, ParameterError
 from fairysim.sim.game import GameSpec, SetupAxis, games, get_game
 
 RANDOM = "random"
@@ -84,8 +84,8 @@ class CellSetup:
             try:
                 importlib.import_module(self.package)
             except ImportError as exc:
-                raise FairysimError(
-                    "--scheduler",
+                raise ParameterError(
+                    "scheduler",
                     f"a worker cannot import {self.package} to play {self.game} ({exc}); "
                     "install it on every worker",
                 ) from None
@@ -230,8 +230,8 @@ def resolve_lineup(spec: GameSpec, lineup: str, players: int) -> list[Any]:
 
     items = lineup.split(",")
     if len(items) not in (1, players):
-        raise FairysimError(
-            "--lineup",
+        raise ParameterError(
+            "lineups",
             f"{lineup!r} names {len(items)} seats but the sweep has {players}-player cells; give "
             f"one policy for every seat or exactly {players}",
         )
@@ -239,7 +239,7 @@ def resolve_lineup(spec: GameSpec, lineup: str, players: int) -> list[Any]:
     for item in items * (players // len(items)):
         if (spec.name, item) not in _POLICY_CACHE:
             (_POLICY_CACHE[spec.name, item],) = resolve_policies(
-                item, 1, spec.policies, option="--lineup"
+                item, 1, spec.policies, option="lineups"
             )
         seats.append(_POLICY_CACHE[spec.name, item])
     return seats
@@ -333,7 +333,7 @@ def load_card_set(spec: GameSpec, cards: Any) -> Any:
     try:
         return spec.load_cards(cards)
     except CardFileError as error:
-        raise FairysimError("--cards", str(error)) from None
+        raise ParameterError("cards", str(error)) from None
 
 
 def items_of(values: Any) -> list[str]:
@@ -350,16 +350,16 @@ def parse_list(values: Any, option: str) -> list[str] | None:
     """The items of an axis, or None for ``all``; an empty item is an error naming ``option``."""
     items = items_of(values)
     if not items or "" in items:
-        raise FairysimError(option, f"give a comma-separated list, got {values!r}")
+        raise ParameterError(option, f"give a comma-separated list, got {values!r}")
     return None if [item.casefold() for item in items] == [ALL] else items
 
 
 def parse_players(spec: GameSpec, values: Any) -> list[int]:
     """The player counts of ``--players`` (default: the game's)."""
-    items = parse_list(spec.default_players if values is None else values, "--players")
+    items = parse_list(spec.default_players if values is None else values, "players")
     if items is None:
         return list(range(spec.min_players, spec.max_players + 1))
-    return no_duplicates([spec.check_players(item, "--players") for item in items], "--players")
+    return no_duplicates([spec.check_players(item, "players") for item in items], "players")
 
 
 def parse_axis(axis: SetupAxis, values: Any, cards: Any) -> list[str]:
@@ -371,7 +371,7 @@ def parse_axis(axis: SetupAxis, values: Any, cards: Any) -> list[str]:
     allowed = axis.allowed(cards)
     if items is None:
         if not lists_values(axis):
-            raise FairysimError(option, f"takes any value, so '{ALL}' cannot list them; give them")
+            raise ParameterError(option, f"takes any value, so '{ALL}' cannot list them; give them")
         return list(allowed)
     parsed = []
     for item in items:
@@ -382,7 +382,7 @@ def parse_axis(axis: SetupAxis, values: Any, cards: Any) -> list[str]:
             parsed.append(axis.parse(item, cards, option))
         except FairysimError:
             also = f", {RANDOM} or {ALL}" if draws else f" or {ALL}"
-            raise FairysimError(
+            raise ParameterError(
                 option, f"must be one of {', '.join(allowed)}{also}, got {item!r}"
             ) from None
     return no_duplicates(parsed, option)
@@ -395,11 +395,11 @@ def parse_lineups(lineups: Any) -> list[str]:
         lineups = [lineups]
     normalised = [",".join(part.strip() for part in str(x).split(",")) for x in lineups or []]
     if not normalised:
-        raise FairysimError("--lineup", "give at least one lineup")
+        raise ParameterError("lineups", "give at least one lineup")
     for lineup in normalised:
         if "" in lineup.split(","):
-            raise FairysimError("--lineup", f"{lineup!r} has an empty seat")
-    return no_duplicates(normalised, "--lineup")
+            raise ParameterError("lineups", f"{lineup!r} has an empty seat")
+    return no_duplicates(normalised, "lineups")
 
 
 def no_duplicates(values: Sequence[Any], option: str) -> list[Any]:
@@ -407,7 +407,7 @@ def no_duplicates(values: Sequence[Any], option: str) -> list[Any]:
     seen = set()
     for value in values:
         if value in seen:
-            raise FairysimError(option, f"{value} is given twice")
+            raise ParameterError(option, f"{value} is given twice")
         seen.add(value)
     return list(values)
 
@@ -437,8 +437,8 @@ def make_cell(
     except FairysimError as error:
         # A lineup the game refuses for this cell (solo lookahead at 2-4 players) is the
         # sweep's --lineup, whatever option the setup names.
-        if error.where in ("--policy", "policies"):
-            raise FairysimError("--lineup", error.message) from None
+        if error.where == "policies":
+            raise ParameterError.about("lineups", error) from None
         raise
     from fairysim.sim.rotation import mixes_policies
 

@@ -15,7 +15,7 @@ from typing import Any
 import numba as nb
 import numpy as np
 
-from fairysim.runtime.errors import FairysimError
+from fairysim.runtime.errors import ParameterError
 from fairysim.runtime.stops import check as check_stop
 from fairysim.runtime.stops import stops_noted
 
@@ -32,18 +32,19 @@ POLL_S = 0.05
 def check_cluster_options(scheduler: str | None, workers: int | None) -> None:
     """Refuse a bad ``--scheduler`` or ``--workers`` (or both together) before any start-up."""
     if scheduler is not None and workers is not None:
-        raise FairysimError(
-            "--workers",
-            "applies to the local cluster only; with --scheduler the cluster has the workers "
+        raise ParameterError(
+            "workers",
+            "applies to the local cluster only; with {scheduler} the cluster has the workers "
             "it was started with",
+            mentions=("scheduler",),
         )
     if workers is not None and (
         isinstance(workers, bool) or not isinstance(workers, int | np.integer) or workers < 1
     ):
-        raise FairysimError("--workers", f"must be a positive whole number, got {workers!r}")
+        raise ParameterError("workers", f"must be a positive whole number, got {workers!r}")
     if scheduler is not None and (not isinstance(scheduler, str) or not scheduler.strip()):
-        raise FairysimError(
-            "--scheduler", f"give an address such as tcp://host:8786, got {scheduler!r}"
+        raise ParameterError(
+            "scheduler", f"give an address such as tcp://host:8786, got {scheduler!r}"
         )
     if scheduler is not None:
         check_address(scheduler)
@@ -63,8 +64,8 @@ def check_address(scheduler: str) -> None:
                 raise ValueError(f"{host!r} is not a host name")
     except (ValueError, TypeError) as exc:
         reason = " ".join(str(exc).split()) or type(exc).__name__
-        raise FairysimError(
-            "--scheduler", f"{scheduler!r} is not an address such as tcp://host:8786 ({reason})"
+        raise ParameterError(
+            "scheduler", f"{scheduler!r} is not an address such as tcp://host:8786 ({reason})"
         ) from None
 
 
@@ -177,8 +178,8 @@ def connect(stack: ExitStack, scheduler: str | None, workers: int | None) -> tup
             client = Client(scheduler, timeout=CONNECT_TIMEOUT_S, set_as_default=False)
         except Exception as exc:  # any failure to connect is the address the user gave
             reason = " ".join(str(exc).split()) or type(exc).__name__
-            raise FairysimError(
-                "--scheduler", f"cannot connect to {scheduler!r} ({reason})"
+            raise ParameterError(
+                "scheduler", f"cannot connect to {scheduler!r} ({reason})"
             ) from None
         stack.enter_context(client)
         # Remote workers use all their numba threads; size them when starting the workers

@@ -35,7 +35,7 @@ class PairingPiece:
 
     first: int
     arrays: dict[str, np.ndarray] = field(default_factory=dict)
-    error: tuple[str, str] | None = None
+    error: FairysimError | None = None
 
 
 def run_pairing_task(
@@ -67,7 +67,7 @@ def run_pairing_task(
                 parts["position"].append(positions_of_arrays(arrays, spec.turn_order, setup.seats))
         piece.arrays = {name: np.concatenate(values) for name, values in parts.items()}
     except FairysimError as error:
-        piece.error = (error.where, error.message)
+        piece.error = error
     return piece
 
 
@@ -122,7 +122,7 @@ class DaskPairings:
                 index = owner.pop(future)
                 piece: PairingPiece = future.result()
                 if piece.error is not None:
-                    raise FairysimError(*piece.error)
+                    raise piece.error
                 self.parts[index][piece.first] = piece.arrays
                 if progress is not None:
                     progress(len(piece.arrays["win_share"]))

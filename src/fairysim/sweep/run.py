@@ -10,7 +10,6 @@ from typing import Any
 
 import pandas as pd
 
-from fairysim.runtime.errors import FairysimError
 from fairysim.runtime.files import AtomicParquetWriter
 from fairysim.sim.batch import (
     Progress,
@@ -39,6 +38,9 @@ from fairysim.sweep.tasks import DEFAULT_TASK_GAMES, Piece, TaskResult, run_task
 
 Log = Callable[[str], None]
 
+GAMES = 10_000
+"""Games of each cell of a sweep given neither ``games`` nor ``precision``."""
+
 PRECISION_MAX_GAMES = 1_000_000
 """Games a cell played to ``precision`` may play without ``max_games``."""
 
@@ -54,7 +56,7 @@ def run_sweep(
     cards: Any = None,
     scheduler: str | None = None,
     workers: int | None = None,
-    task_games: int = DEFAULT_TASK_GAMES,
+    task_games: int | None = None,
     progress: Progress | None = None,
     log: Log | None = None,
     precision: float | None = None,
@@ -77,10 +79,10 @@ def run_sweep(
         Policy specs as ``--policy`` takes them: one name for every seat, or a comma-separated
         policy per seat (then the seat count must match every player count of the sweep).
     games : int, optional
-        Games per cell; give it or ``precision``. A cell whose lineup mixes policies is played
-        on every rotation of its seats on the same deals (as ``simulate`` plays it,
-        :mod:`fairysim.sim.rotation`): there ``games`` (and ``max_games``) count deals,
-        each played once per rotation.
+        Games per cell (default :data:`GAMES`); give it or ``precision``, not both. A cell
+        whose lineup mixes policies is played on every rotation of its seats on the same
+        deals (as ``simulate`` plays it, :mod:`fairysim.sim.rotation`): there ``games`` (and
+        ``max_games``) count deals, each played once per rotation.
     seed : int
         Seed of every cell: cells share their deals (game ``i`` has the same deal in every cell
         with the same setup).
@@ -95,9 +97,10 @@ def run_sweep(
     workers : int, optional
         Worker processes of the local cluster (default 1, with all numba threads; N workers
         share the cores). Not allowed with ``scheduler``.
-    task_games : int
-        Games per task (a mixed lineup's task is one chunk of 65,536 deals on every rotation,
-        whatever ``task_games``); it never changes a number. Tasks are cut into
+    task_games : int, optional
+        Games per task (default :data:`~fairysim.sweep.tasks.DEFAULT_TASK_GAMES`; a mixed
+        lineup's task is one chunk of 65,536 deals on every rotation, whatever
+        ``task_games``); it never changes a number. Tasks are cut into
         ``simulate_summary``'s chunks of 65,536 games and their sums folded in game order, so the
         results are bit for bit those of ``simulate_summary``. (Only with a task size that is not a
         multiple of 65,536 could a sum of win shares differ in its last bit, and only after a three-
@@ -145,10 +148,11 @@ def run_sweep(
 
     Raises
     ------
-    FairysimError
-        Naming the option at fault (``--players``, an axis's sweep option, ``--lineup``,
-        ``--games``, ``--precision``, ``--max-games``, ``--seed``, ``--cards``, ``--out-dir``,
-        ``--scheduler``, ``--workers``, ``--task-games``).
+    fairysim.runtime.errors.ParameterError
+        Naming the parameter at fault (``players``, ``lineups``, ``games``, ``precision``,
+        ``max_games``, ``seed``, ``cards``, ``out_dir``, ``scheduler``, ``workers``,
+        ``task_games``; an axis by its sweep option), which ``fairysim sweep``
+        words as its flag.
 
     Examples
     --------
@@ -159,7 +163,9 @@ def run_sweep(
     # Every check runs before the cluster starts, so a typo costs no worker start-up.
     from fairysim.stats.precision import StoppingRule, check_counts
 
-    check_counts(games, precision, max_games, required=True)
+    check_counts(games, precision, max_games)
+    if games is None and precision is None:
+        games = GAMES
     rule = None
     if precision is not None:
         rule = StoppingRule(precision, PRECISION_MAX_GAMES if max_games is None else max_games)
@@ -171,7 +177,7 @@ def run_sweep(
         }
     else:
         target = {"games": games}
-    task_games = check_games(task_games, "--task-games")
+    task_games = check_games(DEFAULT_TASK_GAMES if task_games is None else task_games, "task_games")
     check_cluster_options(scheduler, workers)
     plan = plan_cells(game, {PLAYERS: players, **axes}, lineups, seed, cards)
     cells = plan.cells
@@ -215,13 +221,13 @@ def run_sweep(
         [cell_frame(plan.spec.name, cell, records[cell.cell_id]) for cell in cells],
         ignore_index=True,
     )
-    with AtomicParquetWriter(out / SUMMARY_NAME, manifest, "--out-dir") as writer:
+    with AtomicParquetWriter(out / SUMMARY_NAME, manifest, "out_dir") as writer:
         writer.write(summary)
     shares = pd.concat(
         [shares_frame(plan.spec.name, cell, records[cell.cell_id]) for cell in cells],
         ignore_index=True,
     )
-    with AtomicParquetWriter(out / SHARES_NAME, manifest, "--out-dir") as writer:
+    with AtomicParquetWriter(out / SHARES_NAME, manifest, "out_dir") as writer:
         writer.write(shares)
     summary.attrs["fairysim"] = {
         **manifest,
@@ -374,7 +380,7 @@ def play_cells(
             index, cell = owner.pop(future)
             result: TaskResult = future.result()
             if result.error is not None:
-                raise FairysimError(*result.error)
+                raise result.error
             pieces[cell.cell_id] += result.pieces
             done += sum(piece[1] for piece in result.pieces) * cell.rotations
             left[cell.cell_id] -= 1
@@ -419,6 +425,7 @@ def fold_pieces(
 
 
 __all__ = [
+    "GAMES",
     "PRECISION_MAX_GAMES",
     "CellPlay",
     "fold_pieces",

@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from fairysim.runtime.errors import FairysimError
+from fairysim.runtime.errors import ParameterError
 from fairysim.runtime.files import folder_option, probe_folder, write_text
 from fairysim.sim.batch import SeatAggregate
 from fairysim.sweep.cells import CellSpec
@@ -43,7 +43,7 @@ SUMMARY_NAME = "summary.parquet"
 SHARES_NAME = "shares.parquet"
 
 
-def check_out_dir(out_dir: str | Path, option: str = "--out-dir") -> Path:
+def check_out_dir(out_dir: str | Path, option: str = "out_dir") -> Path:
     """Return ``out_dir`` as a Path if the sweep can write there; raise naming ``option``.
 
     Nothing is created: a folder that does not exist yet is made only once the sweep is sure
@@ -52,12 +52,12 @@ def check_out_dir(out_dir: str | Path, option: str = "--out-dir") -> Path:
     """
     path = folder_option(out_dir, option)
     if path.exists() and not path.is_dir():
-        raise FairysimError(option, f"{path} exists and is not a folder")
+        raise ParameterError(option, f"{path} exists and is not a folder")
     existing = path.absolute()
     while not existing.exists():
         existing = existing.parent
     if not existing.is_dir():
-        raise FairysimError(option, f"{existing} is not a folder, so {path} cannot be made")
+        raise ParameterError(option, f"{existing} is not a folder, so {path} cannot be made")
     probe_folder(existing, option)
     return path
 
@@ -67,14 +67,14 @@ def make_out_dir(path: Path) -> None:
     try:
         (path / CELLS_DIR).mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise FairysimError("--out-dir", f"cannot make {path} ({exc.strerror or exc})") from None
+        raise ParameterError("out_dir", f"cannot make {path} ({exc.strerror or exc})") from None
 
 
 def write_atomic(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` atomically (:func:`fairysim.runtime.files.write_text`): a reader,
     or a resumed sweep, sees the old file or the whole new one; a failed write names
     ``--out-dir``."""
-    write_text(path, text, "--out-dir")
+    write_text(path, text, "out_dir")
 
 
 def new_manifest(config: dict[str, Any], cells: list[CellSpec]) -> dict[str, Any]:
@@ -97,7 +97,7 @@ def check_manifest(out_dir: Path, manifest: dict[str, Any]) -> bool:
     try:
         old = json.loads(path.read_text())
     except (OSError, ValueError) as exc:
-        raise FairysimError("--out-dir", f"{path} cannot be read ({exc})") from None
+        raise ParameterError("out_dir", f"{path} cannot be read ({exc})") from None
     old = old if isinstance(old, dict) else {}
     old_config = old.get("config", {})
     new_config = manifest["config"]
@@ -111,18 +111,20 @@ def check_manifest(out_dir: Path, manifest: dict[str, Any]) -> bool:
             f"{k} {_short(old_config.get(k))} there, {_short(new_config.get(k))} now"
             for k in changed
         )
-        raise FairysimError(
-            "--out-dir",
+        raise ParameterError(
+            "out_dir",
             f"{out_dir} holds a sweep with another configuration ({what}); use another "
-            f"--out-dir, or run the same command to resume it",
+            "{out_dir}, or run the same command to resume it",
+            mentions=("out_dir",),
         )
     if sorted(old.get("cells", [])) != sorted(manifest["cells"]):
         # The same options, other cells: policies whose defaults changed, or cells named
         # another way by another fairysim. Resuming would mix their files with this sweep's.
-        raise FairysimError(
-            "--out-dir",
+        raise ParameterError(
+            "out_dir",
             f"{out_dir} holds this sweep's options but other cells (written by fairysim "
-            f"{old.get('package_version', '?')}); use another --out-dir",
+            f"{old.get('package_version', '?')}); use another {{out_dir}}",
+            mentions=("out_dir",),
         )
     return True
 

@@ -14,7 +14,7 @@ from typing import Any
 import numba as nb
 import numpy as np
 
-from fairysim.runtime.errors import FairysimError
+from fairysim.runtime.errors import FairysimError, ParameterError
 from fairysim.sim.batch import DEFAULT_CHUNK_GAMES, SeatAggregate, numba_threads
 from fairysim.sweep.cells import CellSetup
 
@@ -41,7 +41,7 @@ class TaskResult:
     """
 
     pieces: list[Piece] = field(default_factory=list)
-    error: tuple[str, str] | None = None
+    error: FairysimError | None = None
 
 
 def task_pieces(
@@ -78,8 +78,8 @@ def worker_setup(task: CellSetup, threads: int | None, run: str) -> tuple[Any, A
     needs it: ``"sweep"``, ``"tournament"``)."""
     spec = task.spec()
     if spec.engine_version != task.engine_version:
-        raise FairysimError(
-            "--scheduler",
+        raise ParameterError(
+            "scheduler",
             f"a worker runs {spec.title} engine version {spec.engine_version}, the {run} "
             f"needs {task.engine_version}; install the same fairysim on every worker",
         )
@@ -157,7 +157,7 @@ def run_task(
                     + ((turns.sums, turns.squares) if by_turn else (None, None))
                 )
     except FairysimError as error:
-        result.error = (error.where, error.message)
+        result.error = error
     return result
 
 

@@ -26,7 +26,7 @@ from fairysim import __version__
 from fairysim.analysis.concerto.runs import SETUP_COLUMNS
 from fairysim.analysis.studies.base import ProgressTracker, load_card_set
 from fairysim.jit import ahead as compile_ahead
-from fairysim.runtime.errors import FairysimError
+from fairysim.runtime.errors import ParameterError
 from fairysim.sim.batch import Progress, check_games
 from fairysim.sim.concerto import POLICIES, ConcertoCards, load_cards, simulate
 from fairysim.sim.concerto.policies import SOLO_POLICIES
@@ -144,7 +144,7 @@ def solo_runs(
     if search_games is None:
         search_games = lookahead_games
     elif search_games != 0:
-        search_games = check_games(search_games, "--search-games")
+        search_games = check_games(search_games, "search_games")
     names = _check_solo_policies(policies)
     if search_games == 0:
         names = tuple(name for name in names if name != SPEC.search)
@@ -261,7 +261,7 @@ def summarise_solo(
     """
     card_set = load_cards() if cards is None else cards
     if BASELINE_POLICY not in runs:
-        raise FairysimError("--policy", "the solo study needs a greedy run as its baseline")
+        raise ParameterError("policies", "the solo study needs a greedy run as its baseline")
     base = runs[BASELINE_POLICY]
     policy_rows, setups, setup_cards, margins, margin_summary = [], [], [], [], []
     for name, run in runs.items():
@@ -402,11 +402,11 @@ def _lookahead_gain(runs: dict[str, pd.DataFrame]) -> pd.DataFrame:
 def _check_solo_policies(policies: Sequence[str]) -> tuple[str, ...]:
     names = [p.strip() for p in (policies.split(",") if isinstance(policies, str) else policies)]
     if not names or any(not p for p in names):
-        raise FairysimError("--policy", "give at least one solo policy")
+        raise ParameterError("policies", "give at least one solo policy")
     for name in names:
         if name not in POLICIES and ":" not in name:
-            raise FairysimError(
-                "--policy",
+            raise ParameterError(
+                "policies",
                 f"unknown policy {name!r}; built-ins are {', '.join(POLICIES)}, "
                 "or give module:function",
             )

@@ -200,7 +200,7 @@ def fairyland_study(
     300
     """
     games = check_games(games)
-    auction_games = check_games(auction_games, "--auction-games")
+    auction_games = check_games(auction_games, "auction_games")
     players = check_player_counts(players, MIN_PLAYERS, MAX_PLAYERS)
     courts = _check_courts(courts)
     card_set = load_card_set(cards, FairyLandCards, load_cards)

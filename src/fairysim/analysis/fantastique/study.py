@@ -45,7 +45,7 @@ from fairysim import __version__
 from fairysim.analysis.fantastique.runs import Lineup, summarise_run
 from fairysim.analysis.studies.balance import BalanceCard, BalanceRows, balance_card
 from fairysim.analysis.studies.base import ProgressTracker, check_player_counts, load_card_set
-from fairysim.runtime.errors import FairysimError
+from fairysim.runtime.errors import FairysimError, ParameterError
 from fairysim.sim.batch import Progress, check_games
 from fairysim.sim.fantastique import FANS, FantastiqueCards, load_cards, simulate
 from fairysim.sim.fantastique.cards import DEFAULT_CARDS
@@ -466,9 +466,9 @@ def _check_fans(fans: Sequence[str]) -> tuple[str, ...]:
     try:
         values = tuple(FANS[fan_index(f)] for f in fans)
     except ValueError as exc:
-        raise FairysimError("--fan", str(exc)) from None
+        raise ParameterError("fan", str(exc)) from None
     if not values:
-        raise FairysimError("--fan", "give at least one Grande Finale fan")
+        raise ParameterError("fan", "give at least one Grande Finale fan")
     return tuple(dict.fromkeys(values))
 
 

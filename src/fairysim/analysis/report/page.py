@@ -30,7 +30,7 @@ import matplotlib
 import pandas as pd
 from matplotlib.figure import Figure
 
-from fairysim.runtime.errors import FairysimError
+from fairysim.runtime.errors import ParameterError
 from fairysim.runtime.files import write_bytes, write_files
 
 DPI = 110
@@ -60,7 +60,7 @@ code { background: #f2f2f2; padding: 0 .25rem; overflow-wrap: anywhere; }
 # Files
 
 
-def atomic_write_bytes(path: str | Path, data: bytes, option: str = "--out-dir") -> Path:
+def atomic_write_bytes(path: str | Path, data: bytes, option: str = "out_dir") -> Path:
     """Write ``data`` to ``path`` atomically (:func:`fairysim.runtime.files.write_bytes`): readers
     see the old file or the new one, never half of one; a failed write raises naming ``option``.
 
@@ -81,7 +81,7 @@ def atomic_write_bytes(path: str | Path, data: bytes, option: str = "--out-dir")
     return write_bytes(path, data, option)
 
 
-def atomic_write_text(path: str | Path, text: str, option: str = "--out-dir") -> Path:
+def atomic_write_text(path: str | Path, text: str, option: str = "out_dir") -> Path:
     """:func:`atomic_write_bytes` for UTF-8 text."""
     return atomic_write_bytes(path, text.encode("utf-8"), option)
 
@@ -410,11 +410,11 @@ class Report:
             out.mkdir(parents=True, exist_ok=True)
         except OSError as error:
             reason = error.strerror or str(error)
-            raise FairysimError("--out-dir", f"cannot make {out} ({reason})") from None
+            raise ParameterError("out_dir", f"cannot make {out} ({reason})") from None
         files = [(out / a.name, a.data) for a in self.assets]
         files.append((out / self.filename, self.html().encode("utf-8")))
         # Staged all, then renamed, the HTML last; a failure removes every staged file.
-        write_files(files, "--out-dir")
+        write_files(files, "out_dir")
         return out / self.filename
 
     def _asset(self, name: str, data: bytes) -> str:

@@ -43,10 +43,9 @@ from fairysim.analysis.studies.base import (
     search_ahead,
     under_best_heuristic,
 )
-from fairysim.runtime.errors import FairysimError
 from fairysim.sim.batch import Progress
 from fairysim.sim.game import GameSpec, get_game
-from fairysim.stats.precision import study_to_precision
+from fairysim.stats.precision import check_counts, study_to_precision
 
 
 @dataclass
@@ -141,20 +140,13 @@ def play_study(
         Its ``meta`` records ``precision``, ``max_games`` and ``precision_reached`` (the line
         the report prints) when played to a precision.
     """
+    check_counts(games, precision, max_games, default_precision=default_precision is not None)
     if games is not None:
-        if precision is not None:
-            raise FairysimError("--precision", "give --games or --precision, not both")
-        if max_games is not None:
-            raise FairysimError("--max-games", "only caps --precision; give --precision too")
         return run(games, 0.05)
     if precision is None:
         precision = default_precision
     if precision is None:
-        if max_games is not None:
-            raise FairysimError("--max-games", "only caps --precision; give --precision too")
         return run(default_games, 0.05)
-    if not 0 < precision <= 0.5:
-        raise FairysimError("--precision", f"must be above 0 and at most 0.5, got {precision}")
     cap = PRECISION_CAP * default_games if max_games is None else max_games
     study, reached = study_to_precision(
         run, lambda s: s.balance.half_width(), precision, cap, first_look=min(1000, cap)

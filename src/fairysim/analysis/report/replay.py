@@ -206,7 +206,7 @@ def html_page(result: Replay) -> str:
     )
 
 
-def write_html(result: Replay, path: str | Path, option: str = "--html") -> Path:
+def write_html(result: Replay, path: str | Path, option: str = "html") -> Path:
     """Write :func:`html_page` to ``path`` atomically (a failure names ``option``)."""
     from fairysim.runtime.files import write_text
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from fairysim.jit import ahead as compile_ahead
-from fairysim.runtime.errors import CardFileError, FairysimError
+from fairysim.runtime.errors import CardFileError, ParameterError
 from fairysim.sim.batch import Progress
 
 Cards = TypeVar("Cards")
@@ -49,7 +49,7 @@ def check_player_counts(
             if study is None
             else f"the {study} covers {minimum} to {maximum} players"
         )
-        raise FairysimError("--players", f"{limits}, got {list(players)}")
+        raise ParameterError("players", f"{limits}, got {list(players)}")
     return values
 
 
@@ -84,7 +84,7 @@ def load_card_set(
     try:
         return load_cards(cards)
     except CardFileError as error:
-        raise FairysimError("--cards", str(error)) from None
+        raise ParameterError("cards", str(error)) from None
 
 
 class ProgressTracker:

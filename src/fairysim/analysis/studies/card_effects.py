@@ -181,7 +181,7 @@ def card_effects(
         ``seat`` and whatever ``make_setup`` names).
     """
     spec = _spec_with_effects(game)
-    games = check_games(games, "--games")
+    games = check_games(games, "games")
     counts = [players] if isinstance(players, int | str) else list(players)
     setups = [
         spec.make_setup(players=n, policies=policies, seed=seed, cards=cards, **axes)

@@ -41,7 +41,7 @@ import pandas as pd
 
 from fairysim.analysis.tournament.play import head_to_head, play_tournament, ratings
 from fairysim.jit import ahead as compile_ahead
-from fairysim.runtime.errors import FairysimError
+from fairysim.runtime.errors import FairysimError, ParameterError
 from fairysim.sim.batch import DEFAULT_CHUNK_GAMES, check_games, join_chunks
 from fairysim.sim.game import GameSpec, get_game
 from fairysim.stats.corrections import with_correction
@@ -146,19 +146,17 @@ def ladder_study(
         Naming ``GAME`` (no ladder), ``--players`` (a count below 2) or ``--games``.
     """
     spec = _spec_with_ladder(game)
-    games = check_games(games, "--games")
+    games = check_games(games, "games")
     counts = [players] if isinstance(players, int | str) else list(players)
     rungs, positions, gaps, rating_tables, searched = [], [], [], [], []
     ladder = list(spec.ladder)
     if spec.search and search_games > 0:
-        search_games = check_games(search_games, "--search-games")
+        search_games = check_games(search_games, "search_games")
         ladder.append(spec.search)
     for n in counts:
         base = spec.make_setup(players=n, policies=spec.ladder[0], seed=seed, cards=cards, **axes)
         if base.players < 2:
-            raise FairysimError(
-                "--players", "the ladder compares turn positions: 2 players or more"
-            )
+            raise ParameterError("players", "the ladder compares turn positions: 2 players or more")
         for rank, policy in enumerate(ladder):
             searching = rank == len(spec.ladder)
             if searching:  # its kernel may be compiling in the background (compile_ahead)

@@ -30,7 +30,7 @@ import numpy as np
 import pandas as pd
 
 from fairysim.analysis.studies.what_if import LENGTH, POOLED, POSITION, SPREAD, compare
-from fairysim.runtime.errors import FairysimError
+from fairysim.runtime.errors import FairysimError, ParameterError
 from fairysim.sim.batch import Progress, check_games
 from fairysim.sim.game import GameSpec, TableCards, get_game, load_entry
 from fairysim.sim.policy import policies_resolved_once
@@ -73,7 +73,7 @@ def table_card_studies(game: str | GameSpec, *, games: int, **options: Any) -> l
     declares (none: an empty list), each on its ``games_share`` of ``games`` (a report's
     ``--card-games``) an arm."""
     spec = game if isinstance(game, GameSpec) else get_game(game, "GAME")
-    games = check_games(games, "--card-games")
+    games = check_games(games, "card_games")
     return [
         table_card_study(
             spec, declared, games=max(2, round(games * declared.games_share)), **options
@@ -128,7 +128,7 @@ def table_card_study(
         if not spec.table_cards:
             raise FairysimError("GAME", f"{spec.name} declares no table-card study")
         declared = spec.table_cards[0]
-    games = check_games(games, "--games")
+    games = check_games(games, "games")
     counts = [players] if isinstance(players, int | str) else list(players)
     baseline = {"policies": policies, **axes}
     if cards is not None:
@@ -159,7 +159,7 @@ def table_card_study(
             result.pairing.rename(columns={"variant": "label"}).assign(players=base.players)
         )
     if not frames:
-        raise FairysimError("--cards", f"the card file holds no card {declared.name} measures")
+        raise ParameterError("cards", f"the card file holds no card {declared.name} measures")
     table = with_correction(
         pd.concat(frames, ignore_index=True), "difference", "se", method=method, prefix=PREFIX
     )

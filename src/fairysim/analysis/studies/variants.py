@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from fairysim.runtime.errors import FairysimError
+from fairysim.runtime.errors import FairysimError, ParameterError
 from fairysim.sim.game import GameSpec
 
 EXTRA_KEYS = ("weights",)
@@ -62,11 +62,11 @@ def parse_setup(text: str, option: str) -> dict[str, str]:
         key, equals, value = item.partition("=")
         key, value = key.strip(), value.strip()
         if not equals or not key:
-            raise FairysimError(option, f"{item!r} is not key=value (items are joined by ';')")
+            raise ParameterError(option, f"{item!r} is not key=value (items are joined by ';')")
         if not value:
-            raise FairysimError(option, f"{key!r} has no value")
+            raise ParameterError(option, f"{key!r} has no value")
         if key in items:
-            raise FairysimError(option, f"{key!r} is given twice")
+            raise ParameterError(option, f"{key!r} is given twice")
         items[key] = value
     return items
 
@@ -76,16 +76,18 @@ def check_keys(spec: GameSpec, options: Mapping[str, Any], option: str, players:
     allowed = setup_keys(spec)
     for key in options:
         if key in FIXED_KEYS:
-            raise FairysimError(
-                option, f"{key!r} cannot differ between setups: both are played on --seed"
+            raise ParameterError(
+                option,
+                f"{key!r} cannot differ between setups: both are played on {{seed}}",
+                mentions=("seed",),
             )
         if key not in allowed:
-            raise FairysimError(
+            raise ParameterError(
                 option,
                 f"unknown option {key!r} for {spec.title}; the options are {', '.join(allowed)}",
             )
     if "players" in options and str(options["players"]).strip() != str(players):
-        raise FairysimError(
+        raise ParameterError(
             option,
             f"changes the player count to {options['players']} (the run has {players}); "
             "a comparison pairs games of one player count",
@@ -121,7 +123,7 @@ def build_arm(
             policies = apply_weights(setup.policies, str(given["weights"]))
             setup = dataclasses.replace(setup, policies=policies)
     except FairysimError as error:
-        raise FairysimError(option, f"{error.where}: {error.message}") from None
+        raise ParameterError.inside(option, error) from None
     return Arm(label, given, setup)
 
 
@@ -150,7 +152,7 @@ def play_key(arm: Arm) -> tuple[str, str]:
 def check_distinct(baseline: Arm, variant: Arm, option: str) -> None:
     """Refuse a variant that plays the very games of the baseline."""
     if play_key(baseline) == play_key(variant):
-        raise FairysimError(
+        raise ParameterError(
             option,
             f"{variant.label!r} is the baseline's setup (same configuration and cards); "
             "nothing would differ",
@@ -183,10 +185,10 @@ def card_file_variants(
     """
     path = Path(folder)
     if not path.is_dir():
-        raise FairysimError(option, f"{folder} is not a folder")
+        raise ParameterError(option, f"{folder} is not a folder")
     files = sorted(p for p in path.iterdir() if p.suffix == CARD_FILE_SUFFIX and p.is_file())
     if not files:
-        raise FairysimError(option, f"{folder} holds no {CARD_FILE_SUFFIX} card file")
+        raise ParameterError(option, f"{folder} holds no {CARD_FILE_SUFFIX} card file")
     options = {k: v for k, v in (base or {}).items() if k != "cards"}
     return [(f.stem, {**options, "cards": str(f)}) for f in files]
 

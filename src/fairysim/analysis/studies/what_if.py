@@ -46,7 +46,7 @@ from fairysim.analysis.studies.variants import (
     parse_setup,
     same_cards,
 )
-from fairysim.runtime.errors import FairysimError
+from fairysim.runtime.errors import FairysimError, ParameterError
 from fairysim.sim.batch import DEFAULT_CHUNK_GAMES, Progress, check_games
 from fairysim.sim.game import GameSpec, get_game
 from fairysim.sim.policy import policies_resolved_once
@@ -289,23 +289,21 @@ def compare(
     """
     spec = game if isinstance(game, GameSpec) else get_game(game, "game")
     players = spec.check_players(spec.default_players if players is None else players)
-    games = check_games(games, "--games")
+    games = check_games(games, "games")
     if not variants:
-        raise FairysimError("--variant", "give at least one variant")
+        raise ParameterError("variants", "give at least one variant")
     if labels is not None and len(labels) != len(variants):
         raise FairysimError("labels", f"gave {len(labels)} labels for {len(variants)} variants")
-    base = _as_arm(
-        spec, baseline, players=players, seed=seed, option="--baseline", label="baseline"
-    )
+    base = _as_arm(spec, baseline, players=players, seed=seed, option="baseline", label="baseline")
     arms = []
     for k, given in enumerate(variants):
         label = None if labels is None else labels[k]
-        arm = _as_arm(spec, given, players=players, seed=seed, option="--variant", label=label)
+        arm = _as_arm(spec, given, players=players, seed=seed, option="variants", label=label)
         if not allow_identical:
-            check_distinct(base, arm, "--variant")
+            check_distinct(base, arm, "variants")
         arms.append(arm)
     if len({a.label for a in arms}) != len(arms):
-        raise FairysimError("--variant", "two variants have the same label")
+        raise ParameterError("variants", "two variants have the same label")
     if players == 1 and rank_position is None:
         rank_position = 0  # one seat: its only turn position is the whole table
     _check_rank(spec, rank_by, rank_position, players)
@@ -398,7 +396,7 @@ def compare_to_precision(
         if fixed in options:
             raise TypeError(f"compare_to_precision sets {fixed} itself")
     check_precision(precision)
-    max_games = check_games(max_games, "--max-games")
+    max_games = check_games(max_games, "max_games")
     result, reached = study_to_precision(
         lambda games, alpha: compare(game, games=games, alpha=alpha, **options),
         share_half_width,
@@ -422,18 +420,19 @@ def _check_rank(spec: GameSpec, rank_by: str, position: int | None, players: int
     known = [m.name for m in metrics(spec)] + [SPREAD] * (players > 1)
     known += [LENGTH] * (spec.length_column is not None)
     if rank_by not in known:
-        raise FairysimError("--rank-by", f"must be one of {', '.join(known)}, got {rank_by!r}")
+        raise ParameterError("rank_by", f"must be one of {', '.join(known)}, got {rank_by!r}")
     if position is not None:
         if rank_by in (SPREAD, LENGTH):
-            raise FairysimError("--rank-position", f"{rank_by} is a per-game metric (pooled)")
+            raise ParameterError("rank_position", f"{rank_by} is a per-game metric (pooled)")
         if not 0 <= position < players:
-            raise FairysimError(
-                "--rank-position", f"turn positions are 0..{players - 1}, got {position}"
+            raise ParameterError(
+                "rank_position", f"turn positions are 0..{players - 1}, got {position}"
             )
     elif rank_by == "win_share" and players > 1:
-        raise FairysimError(
-            "--rank-by",
-            "a game's win shares sum to 1, so pooled win share never moves: give --rank-position",
+        raise ParameterError(
+            "rank_by",
+            "a game's win shares sum to 1, so pooled win share never moves: give {rank_position}",
+            mentions=("rank_position",),
         )
 
 

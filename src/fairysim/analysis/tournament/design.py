@@ -46,7 +46,7 @@ from typing import Any
 
 import numpy as np
 
-from fairysim.runtime.errors import FairysimError
+from fairysim.runtime.errors import ParameterError
 
 MAX_MIXES = 500
 """The most mixes a tournament plays (every mix is played N times G games): beyond it, a
@@ -251,8 +251,8 @@ def tournament_design(entries: int, players: int, seed: int = 0) -> MixDesign:
     else:
         mixes, kind = balanced_mixes(entries, players, seed), "balanced sample"
         if not mixes:
-            raise FairysimError(
-                "--policies",
+            raise ParameterError(
+                "policies",
                 f"{entries} policies at {players} players make {every:,} mixes, and no "
                 f"balanced sample of {MAX_MIXES} seats every pair together; give fewer policies",
             )

@@ -53,6 +53,7 @@ import itertools
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -66,7 +67,7 @@ from fairysim.analysis.tournament.design import (
     tournament_design,
     tournament_mixes,
 )
-from fairysim.runtime.errors import FairysimError
+from fairysim.runtime.errors import FairysimError, ParameterError
 from fairysim.sim.batch import DEFAULT_CHUNK_GAMES, run_metadata
 from fairysim.sim.game import GameSpec, get_game
 from fairysim.sim.policy import policies_resolved_once
@@ -77,6 +78,9 @@ from fairysim.stats.turn_order import positions_of_arrays
 ALPHA = 0.05
 """Error rate of the head-to-head and turn-order intervals (of all looks together, under
 ``precision``)."""
+
+GAMES = 2_000
+"""Games per (mix, rotation) of a tournament given neither ``games`` nor ``precision``."""
 
 FIRST_LOOK = 1000
 """Games per (mix, rotation) at the first look of a tournament played to a precision."""
@@ -120,14 +124,14 @@ def check_tournament(
         [p.strip() for p in policies.split(",")] if isinstance(policies, str) else list(policies)
     )
     if any(not name for name in names):
-        raise FairysimError("--policies", f"empty policy name in {','.join(names)!r}")
+        raise ParameterError("policies", f"empty policy name in {','.join(names)!r}")
     if len(names) < 2:
-        raise FairysimError(
-            "--policies", f"a tournament needs two policies or more, got {','.join(names)!r}"
+        raise ParameterError(
+            "policies", f"a tournament needs two policies or more, got {','.join(names)!r}"
         )
-    count = spec.check_players(players, "--players")
+    count = spec.check_players(players, "players")
     if count < 2:
-        raise FairysimError("--players", f"a tournament needs two seats or more, got {count}")
+        raise ParameterError("players", f"a tournament needs two seats or more, got {count}")
     tournament_design(len(names), count, seed)
     return tuple(names), count
 
@@ -187,7 +191,7 @@ def play_tournament(
     games: int | None = None,
     seed: int = 0,
     cards: Any = None,
-    chunk_games: int = DEFAULT_CHUNK_GAMES,
+    chunk_games: int | None = None,
     threads: int | None = None,
     progress: Callable[[int, int], None] | None = None,
     precision: float | None = None,
@@ -199,27 +203,58 @@ def play_tournament(
     **axes: Any,
 ) -> Tournament:
     """Play every mix of ``policies`` at ``players`` seats (or the balanced sample of
-    :func:`tournament_design`), each rotated, ``games`` games each or to a ``precision``.
+    :func:`tournament_design`), each rotated, ``games`` games each or to a ``precision``:
+    everything ``fairysim tournament`` does before it prints.
+
+    Every parameter is checked before the first game, an error naming it
+    (:class:`~fairysim.runtime.errors.ParameterError`).
 
     Parameters
     ----------
+    game : str or GameSpec
+        The registered game.
+    policies : str or sequence of str
+        Two or more policies (comma-separated in a string); a name given twice is two entries.
+        Built-ins or ``module:function``.
+    players : int
+        Seats at every table, 2 or more.
     games : int, optional
-        Games per (mix, rotation); give this or ``precision``.
-    precision : float, optional
-        Instead of ``games``: the widest head-to-head half-width asked (share units, in
-        (0, 0.5]); looks at ``first_look`` games per (mix, rotation), doubling, and
-        ``max_games`` (:data:`PRECISION_MAX_GAMES` unless given), the intervals at
-        :data:`ALPHA` divided by the looks (module docstring, "Precision").
+        Games per (mix, rotation), every (mix, rotation) on the same deals ``0 .. games - 1``
+        (default :data:`GAMES`); give this or ``precision``, not both.
+    seed : int
+        Seed: game ``i`` of every (mix, rotation) has the same deal.
+    cards : card set, optional
+        The game's card set (default: the shipped one).
+    chunk_games : int, optional
+        Games per chunk, a positive whole number (default
+        :data:`~fairysim.sim.batch.DEFAULT_CHUNK_GAMES`; memory and progress granularity, never
+        changes a result).
+    threads : int, optional
+        Numba threads in this process (default: all).
     progress : callable, optional
         ``progress(done, total)`` in games; under ``precision`` ``total`` is that of the look
         being played.
-    scheduler, workers : optional
-        Play on Dask: the address of a running scheduler, or the worker processes of a local
-        cluster (:func:`fairysim.sweep.cluster.connect`; each task then uses the cores the
-        cluster gives it, not ``threads``). Neither: in this process.
+    precision : float, optional
+        Instead of ``games``: the widest head-to-head half-width asked, in share units (0.01 =
+        one percentage point, in (0, 0.5]); looks at ``first_look`` games per (mix, rotation),
+        doubling, and ``max_games``, the intervals at :data:`ALPHA` divided by the looks
+        (module docstring, "Precision").
+    max_games : int, optional
+        Cap on the games per (mix, rotation) ``precision`` may play (default
+        :data:`PRECISION_MAX_GAMES`).
+    first_look : int
+        Games per (mix, rotation) at the first look of a run to ``precision``.
+    scheduler : str, optional
+        Play on Dask: the address of a running scheduler (``tcp://host:8786``).
+    workers : int, optional
+        Play on Dask: the worker processes of a local cluster
+        (:func:`fairysim.sweep.cluster.connect`; each task then uses the cores the cluster
+        gives it, not ``threads``). Neither this nor ``scheduler``: in this process.
     task_games : int, optional
-        Games per Dask task (default :data:`fairysim.sweep.tasks.DEFAULT_TASK_GAMES`); never
-        changes a game.
+        Games per Dask task (default :data:`fairysim.sweep.tasks.DEFAULT_TASK_GAMES`); only
+        with ``scheduler`` or ``workers``, and never changes a game.
+    **axes
+        The game's setup axes (``fan="II"``), as its ``make_setup`` takes them.
 
     Returns
     -------
@@ -231,9 +266,14 @@ def play_tournament(
     """
     spec = game if isinstance(game, GameSpec) else get_game(game, "GAME")
     names, players = check_tournament(spec, policies, players, seed)
-    check_counts(games, precision, max_games, required=True)
+    check_counts(games, precision, max_games)
     if precision is not None:
         max_games = PRECISION_MAX_GAMES if max_games is None else max_games
+    elif games is None:
+        games = GAMES
+    if chunk_games is not None and chunk_games < 1:
+        raise ParameterError("chunk_games", f"must be a positive whole number, got {chunk_games}")
+    chunk_games = DEFAULT_CHUNK_GAMES if chunk_games is None else chunk_games
     on_dask = scheduler is not None or workers is not None
     if on_dask or task_games is not None:
         from fairysim.sim.batch import check_games
@@ -242,18 +282,22 @@ def play_tournament(
 
         check_cluster_options(scheduler, workers)
         task_games = check_games(
-            DEFAULT_TASK_GAMES if task_games is None else task_games, "--task-games"
+            DEFAULT_TASK_GAMES if task_games is None else task_games, "task_games"
         )
         if not on_dask:
-            raise FairysimError("--task-games", "sizes Dask tasks: give --scheduler or --workers")
+            raise ParameterError(
+                "task_games",
+                "sizes Dask tasks: give {scheduler} or {workers}",
+                mentions=("scheduler", "workers"),
+            )
     # Each policy alone at every seat: an unknown name or a bad user policy fails here, before
     # the first game, naming the tournament's option.
     for name in dict.fromkeys(names):
         try:
             spec.make_setup(players=players, policies=name, seed=seed, cards=cards, **axes)
         except FairysimError as error:
-            if error.where in ("--policy", "policies"):
-                raise FairysimError("--policies", error.message) from None
+            if error.where == "policies":
+                raise ParameterError.about("policies", error) from None
             raise
     design = tournament_design(len(names), players, seed)
     mixes = design.mixes
@@ -571,11 +615,27 @@ def turn_order(t: Tournament) -> pd.DataFrame:
     return pd.DataFrame(out)
 
 
+def check_out_dir(path: str | Path | None, option: str = "out_dir") -> Path | None:
+    """``path`` as an existing writable folder (None passes), or an error naming ``option``:
+    checked before the first game, so that a tournament is never played for a folder it
+    cannot write."""
+    import os
+
+    if path is None:
+        return None
+    path = Path(path)
+    if not path.exists():
+        raise ParameterError(option, f"folder {path} does not exist")
+    if not path.is_dir():
+        raise ParameterError(option, f"{path} is a file, not a folder")
+    if not os.access(path, os.W_OK):
+        raise ParameterError(option, f"folder {path} is not writable")
+    return path
+
+
 def save_tournament(t: Tournament, out_dir: Any, tables: dict[str, pd.DataFrame]) -> list[Any]:
     """Write the seat rows and each table as Parquet under ``out_dir``, each with the run's
     metadata (atomically, through :class:`fairysim.sim.batch.AtomicParquetWriter`)."""
-    from pathlib import Path
-
     from fairysim.sim.batch import AtomicParquetWriter
 
     folder = Path(out_dir)
@@ -587,7 +647,7 @@ def save_tournament(t: Tournament, out_dir: Any, tables: dict[str, pd.DataFrame]
                 writer.write(frame)
         except OSError as error:
             reason = error.strerror or str(error)
-            raise FairysimError("--out-dir", f"cannot write {path} ({reason})") from None
+            raise ParameterError("out_dir", f"cannot write {path} ({reason})") from None
         written.append(path)
     return written
 
@@ -595,11 +655,13 @@ def save_tournament(t: Tournament, out_dir: Any, tables: dict[str, pd.DataFrame]
 __all__ = [
     "ALPHA",
     "FIRST_LOOK",
+    "GAMES",
     "MAX_MIXES",
     "PRECISION_MAX_GAMES",
     "MixDesign",
     "Tournament",
     "balanced_mixes",
+    "check_out_dir",
     "check_tournament",
     "head_to_head",
     "mix_balance",

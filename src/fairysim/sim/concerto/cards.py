@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from fairysim.runtime.errors import CardFileError, FairysimError
+from fairysim.runtime.errors import CardFileError, FairysimError, ParameterError
 from fairysim.sim.concerto.rules import (
     KINDS,
     MIN_TOKENS,
@@ -111,11 +111,11 @@ class ConcertoCards:
         """Position of score card ``card_id``."""
         return _lookup(self.score_ids, card_id, option)
 
-    def pianist_index(self, card_id: str, option: str = "--pianist") -> int:
+    def pianist_index(self, card_id: str, option: str = "pianist") -> int:
         """Position of pianist card ``card_id``; error naming ``option`` if unknown."""
         return _lookup(self.pianist_ids, card_id, option)
 
-    def harpist_index(self, card_id: str, option: str = "--harpist") -> int:
+    def harpist_index(self, card_id: str, option: str = "harpist") -> int:
         """Position of harpist card ``card_id``; error naming ``option`` if unknown."""
         return _lookup(self.harpist_ids, card_id, option)
 
@@ -135,7 +135,7 @@ def _lookup(ids: tuple[str, ...], card_id: Any, option: str) -> int:
     for i, x in enumerate(ids):
         if x.lower() == key.lower():
             return i
-    raise FairysimError(
+    raise ParameterError(
         option, f"unknown card {shown(card_id)}; the card file has {', '.join(ids)}"
     )
 

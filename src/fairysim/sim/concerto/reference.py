@@ -17,7 +17,7 @@ from itertools import product
 
 import numpy as np
 
-from fairysim.runtime.errors import FairysimError, IllegalChoiceError
+from fairysim.runtime.errors import IllegalChoiceError, ParameterError
 from fairysim.sim.concerto.policies import ROLLOUT
 from fairysim.sim.concerto.rules import (
     CARD_DISCARDED,
@@ -643,5 +643,5 @@ def play_games(setup, games: int, first_game: int = 0, trace: bool = False) -> l
     :func:`play_game`."""
     assert MAX_SEATS >= 2
     if any(p.builtin_id == ROLLOUT for p in setup.policies):
-        raise FairysimError("--policy", "the reference engine cannot play rollout")
+        raise ParameterError("policies", "the reference engine cannot play rollout")
     return [play_game(setup, g, trace=trace) for g in range(first_game, first_game + games)]

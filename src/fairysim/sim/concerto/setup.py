@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from fairysim.runtime.errors import FairysimError
+from fairysim.runtime.errors import FairysimError, ParameterError
 from fairysim.sim.concerto.cards import ConcertoCards, load_cards
 from fairysim.sim.concerto.policies import POLICIES, ROLLOUT
 from fairysim.sim.concerto.rules import SOLOISTS, soloist_index
@@ -61,12 +61,14 @@ class ConcertoSetup(GameSetup):
         if self.players != 1 and (
             any(p.builtin_id == lookahead for p in self.policies) or "lookahead" in playouts
         ):
-            raise FairysimError(
-                "--policy", f"lookahead is for solo (--players 1), not for {self.players} players"
+            raise ParameterError(
+                "policies",
+                f"lookahead is for solo ({{players}} 1), not for {self.players} players",
+                mentions=("players",),
             )
         if len(playouts) > 1:
-            raise FairysimError(
-                "--weights",
+            raise ParameterError(
+                "weights",
                 f"every rollout seat of a run plays out with one policy, not {sorted(playouts)}",
             )
 
@@ -165,12 +167,12 @@ def make_setup(
         try:
             soloist = SOLOISTS[soloist_index(soloist)]
         except ValueError as exc:
-            raise FairysimError("--soloist", str(exc)) from None
+            raise ParameterError("soloist", str(exc)) from None
     card_set = cards if isinstance(cards, ConcertoCards) else load_cards(cards)
     if pianist is not None:
-        pianist = card_set.pianist_ids[card_set.pianist_index(pianist, "--pianist")]
+        pianist = card_set.pianist_ids[card_set.pianist_index(pianist, "pianist")]
     if harpist is not None:
-        harpist = card_set.harpist_ids[card_set.harpist_index(harpist, "--harpist")]
+        harpist = card_set.harpist_ids[card_set.harpist_index(harpist, "harpist")]
     return ConcertoSetup.checked(
         players=players,
         policies=policies,

@@ -55,7 +55,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from fairysim.runtime.errors import FairysimError, IllegalChoiceError
+from fairysim.runtime.errors import IllegalChoiceError, ParameterError
 from fairysim.sim.fairyland.cards import Court, FairyLandCards
 from fairysim.sim.fairyland.rules import (
     ACT_CREST,
@@ -962,8 +962,8 @@ def play_game(
         intervention (ruling PL10) also :data:`.setup.FORCED_COLUMNS`.
     """
     if any(p.function is rollout_stub for p in setup.policies):
-        raise FairysimError(
-            "--policy",
+        raise ParameterError(
+            "policies",
             "rollout searches in the jitted engine only; the reference engine cannot play it",
         )
     state = setup_game(setup, game)

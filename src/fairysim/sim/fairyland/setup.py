@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from fairysim.runtime.errors import CardFileError, FairysimError
+from fairysim.runtime.errors import CardFileError, FairysimError, ParameterError
 from fairysim.sim.fairyland.cards import (
     DEFAULT_COURT,
     Court,
@@ -197,8 +197,8 @@ def parse_court(court: str | Path | Court | None) -> tuple[str, Court]:
     try:
         return name, load_court(Path(name))
     except CardFileError as error:
-        raise FairysimError(
-            "--court", f"must be {', '.join(COURTS)} or a court file; {error}"
+        raise ParameterError(
+            "court", f"must be {', '.join(COURTS)} or a court file; {error}"
         ) from None
 
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from fairysim.runtime.errors import CardFileError, FairysimError
+from fairysim.runtime.errors import CardFileError, FairysimError, ParameterError
 from fairysim.sim.fantastique.cards import FantastiqueCards, load_cards
 from fairysim.sim.fantastique.rules import HAND_SIZE, N_VALUES, fan_index
 from fairysim.sim.fantastique.spec import NAME
@@ -86,7 +86,7 @@ def make_setup(
         fan = str(fan).upper()
         fan_index(fan)
     except ValueError as exc:
-        raise FairysimError("--fan", str(exc)) from None
+        raise ParameterError("fan", str(exc)) from None
     card_set = cards if isinstance(cards, FantastiqueCards) else load_cards(cards)
     return FantastiqueSetup.checked(
         players=players,
