@@ -1,0 +1,181 @@
+"""``fairysim tune`` (issue 42): a known answer on a planted defect, an honest "none met", the
+same files for the same seed, a resumed search equal to an uninterrupted one, and the measures
+equal to what the report code computes on the same games."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from fairysim.analysis.fantastique.runs import finale_decides
+from fairysim.analysis.tune import tune
+from fairysim.analysis.tune import run as tune_run
+from fairysim.analysis.tune.measures import measures_for
+from fairysim.sim.batch import join_chunks
+from fairysim.sim.fantastique.cards import DEFAULT_CARDS
+from fairysim.sim.game import get_game
+from fairysim.sim.run import simulate
+from fairysim.stats.estimates import winning_margins
+from fairysim.stats.turn_order import turn_advantage
+
+SPEC = get_game("fantastique")
+SMALL = {"search_games": 500, "final_games": 4_000}
+
+PLANTED = """
+players = [4]
+policies = ["greedy"]
+
+[vary]
+"grande_finale_medals.gold" = { min = 10, max = 200, step = 10 }
+"grande_finale_medals.silver" = { values = [5, 15] }
+"medals.gold[6]" = { values = [16, 20] }
+
+[targets]
+finale_decides = { between = [0.25, 0.45] }
+"""
+
+
+@pytest.fixture
+def broken(tmp_path: Path) -> Path:
+    """The shipped card file with the Gold Grande Finale medal ten times too large."""
+    text = DEFAULT_CARDS.read_text().replace("\ngold = 20\n", "\ngold = 200\n")
+    assert "gold = 200" in text
+    path = tmp_path / "broken.toml"
+    path.write_text(text)
+    return path
+
+
+def write(tmp_path: Path, text: str, name: str = "targets.toml") -> Path:
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+def fresh_decides(cards: Path, seed: int = 12345, games: int = 20_000) -> float:
+    """finale_decides of a card file at 4 players greedy, on a seed the tune never played."""
+    frame = simulate("fantastique", players=4, policies="greedy", games=games, seed=seed,
+                     cards=cards)  # fmt: skip
+    return float(finale_decides(frame)["decides"].mean())
+
+
+def test_planted_defect_is_found_and_fixed_on_fresh_seeds(tmp_path, broken):
+    assert fresh_decides(broken) > 0.6  # the defect breaks the band
+    targets = write(tmp_path, PLANTED)
+    result = tune("fantastique", targets=targets, cards=broken, out_dir=tmp_path / "out",
+                  seed=3, budget_games=40 * 500, **SMALL)  # fmt: skip
+    assert result.met
+    changes = pd.read_csv(tmp_path / "out" / "changes.csv")
+    assert changes.to_dict("records") == [
+        {"path": "grande_finale_medals.gold", "from": 200, "to": 20}
+    ]
+    tuned = tmp_path / "out" / "tuned_cards.toml"
+    SPEC.load_cards(tuned)  # a valid card file
+    assert 0.25 <= fresh_decides(tuned) <= 0.45
+    # The other numbers and the file's comments are the base file's
+    assert tuned.read_text() == broken.read_text().replace("gold = 200", "gold = 20")
+    final = result.final
+    base = final[final["candidate"] == "base"].iloc[0]
+    assert not base["met"] and base["low"] > 0.45
+    assert set(final.columns) >= {"low", "high", "games", "level", "met"}
+    page = (tmp_path / "out" / "tune.html").read_text()
+    assert "Recommended" in page and "grande_finale_medals.gold=20" in page
+    assert "fairysim compare fantastique" in result.compare_command
+
+
+def test_no_candidate_meets_the_targets_and_it_says_so(tmp_path):
+    targets = write(
+        tmp_path,
+        """
+players = [4]
+[vary]
+"medals.bronze[0]" = { values = [2, 3] }
+[targets]
+finale_decides = { min = 0.95 }
+""",
+    )
+    result = tune("fantastique", targets=targets, out_dir=tmp_path / "out", seed=1,
+                  budget_games=10_000, **SMALL)  # fmt: skip
+    assert not result.met
+    assert not result.final["met"].any()
+    text = (tmp_path / "out" / "tuned_cards.toml").read_text()
+    assert text.startswith("# fairysim tune: NO candidate met every target")
+    SPEC.load_cards(tmp_path / "out" / "tuned_cards.toml")  # still a valid card file
+    assert "No candidate met every target" in (tmp_path / "out" / "tune.html").read_text()
+
+
+def outputs(folder: Path) -> dict[str, object]:
+    candidates = pd.read_parquet(folder / "candidates.parquet")
+    return {
+        "tuned": (folder / "tuned_cards.toml").read_text(),
+        "changes": (folder / "changes.csv").read_text(),
+        "front": pd.read_csv(folder / "front.csv").drop(columns="trial"),
+        "candidates": candidates.drop(columns="trial"),
+    }
+
+
+def assert_same(a: dict[str, object], b: dict[str, object]) -> None:
+    assert a["tuned"] == b["tuned"]
+    assert a["changes"] == b["changes"]
+    pd.testing.assert_frame_equal(a["front"], b["front"])
+    pd.testing.assert_frame_equal(a["candidates"], b["candidates"])
+
+
+RESUMED = """
+players = [4]
+[vary]
+"grande_finale_medals.gold" = { min = 10, max = 60, step = 10 }
+"grande_finale_medals.silver" = { values = [5, 15, 20] }
+"medals.gold[6]" = { values = [14, 16, 20] }
+[targets]
+finale_decides = { between = [0.3, 0.4] }
+"""
+
+
+def test_same_seed_same_files_and_resume_equals_uninterrupted(tmp_path, monkeypatch):
+    targets = write(tmp_path, RESUMED)
+    options = {"targets": targets, "seed": 7, "budget_games": 30 * 500, **SMALL}
+    tune("fantastique", out_dir=tmp_path / "a", **options)
+    tune("fantastique", out_dir=tmp_path / "b", **options)
+    first = outputs(tmp_path / "a")
+    assert_same(first, outputs(tmp_path / "b"))
+    assert (first["candidates"]["phase"] == "nsga2").any()  # the search went past the singles
+
+    calls = []
+    play = tune_run.play_candidate
+
+    def stopped(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 20:  # Ctrl-C in the middle of a candidate
+            raise KeyboardInterrupt
+        return play(*args, **kwargs)
+
+    monkeypatch.setattr(tune_run, "play_candidate", stopped)
+    with pytest.raises(KeyboardInterrupt):
+        tune("fantastique", out_dir=tmp_path / "c", **options)
+    assert not (tmp_path / "c" / "tuned_cards.toml").exists()
+    monkeypatch.setattr(tune_run, "play_candidate", play)
+    tune("fantastique", out_dir=tmp_path / "c", resume=True, **options)
+    assert_same(first, outputs(tmp_path / "c"))
+
+
+def test_measures_equal_the_report_code(tmp_path):
+    measures = measures_for(SPEC)
+    assert {"turn_order_gap", "margin", "finale_decides"} <= set(measures)
+    assert "game_length" not in measures  # every Fantastique game has seven rounds
+    setup = SPEC.make_setup(players=4, policies="greedy", seed=5)
+    arrays = join_chunks(SPEC.play_chunks(setup, 3_000))
+    frame = simulate("fantastique", players=4, policies="greedy", games=3_000, seed=5)
+    margin = measures["margin"].read(SPEC, arrays, 4)
+    assert margin.value == pytest.approx(winning_margins(frame)["margin"].mean())
+    decides = measures["finale_decides"].read(SPEC, arrays, 4)
+    assert decides.value == pytest.approx(finale_decides(frame)["decides"].mean())
+    gap = measures["turn_order_gap"].read(SPEC, arrays, 4)
+    table = turn_advantage(frame, "first_seat")
+    np.testing.assert_allclose(gap.parts, table["win_share"].to_numpy())
+    assert gap.value == pytest.approx(np.abs(table["advantage"]).max())
+    low, high = gap.interval(gap.parts - 0.01, gap.parts + 0.01)
+    assert low == pytest.approx(max(0.0, gap.value - 0.01))
+    assert high == pytest.approx(gap.value + 0.01)
