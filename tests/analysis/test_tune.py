@@ -12,7 +12,7 @@ import pytest
 
 from fairysim.analysis.fantastique.runs import finale_decides
 from fairysim.analysis.tune import tune
-from fairysim.analysis.tune import run as tune_run
+from fairysim.analysis.tune import workers as tune_workers
 from fairysim.analysis.tune.measures import measures_for
 from fairysim.sim.batch import join_chunks
 from fairysim.sim.fantastique.cards import DEFAULT_CARDS
@@ -144,7 +144,7 @@ def test_same_seed_same_files_and_resume_equals_uninterrupted(tmp_path, monkeypa
     assert (first["candidates"]["phase"] == "nsga2").any()  # the search went past the singles
 
     calls = []
-    play = tune_run.play_candidate
+    play = tune_workers.play_candidate
 
     def stopped(*args, **kwargs):
         calls.append(1)
@@ -152,11 +152,11 @@ def test_same_seed_same_files_and_resume_equals_uninterrupted(tmp_path, monkeypa
             raise KeyboardInterrupt
         return play(*args, **kwargs)
 
-    monkeypatch.setattr(tune_run, "play_candidate", stopped)
+    monkeypatch.setattr(tune_workers, "play_candidate", stopped)
     with pytest.raises(KeyboardInterrupt):
         tune("fantastique", out_dir=tmp_path / "c", **options)
     assert not (tmp_path / "c" / "tuned_cards.toml").exists()
-    monkeypatch.setattr(tune_run, "play_candidate", play)
+    monkeypatch.setattr(tune_workers, "play_candidate", play)
     tune("fantastique", out_dir=tmp_path / "c", resume=True, **options)
     assert_same(first, outputs(tmp_path / "c"))
 
@@ -179,3 +179,11 @@ def test_measures_equal_the_report_code(tmp_path):
     low, high = gap.interval(gap.parts - 0.01, gap.parts + 0.01)
     assert low == pytest.approx(max(0.0, gap.value - 0.01))
     assert high == pytest.approx(gap.value + 0.01)
+
+
+def test_two_workers_give_what_one_process_gives(tmp_path):
+    targets = write(tmp_path, RESUMED)
+    options = {"targets": targets, "seed": 7, "budget_games": 12 * 500, **SMALL}
+    tune("fantastique", out_dir=tmp_path / "one", **options)
+    tune("fantastique", out_dir=tmp_path / "two", workers=2, **options)
+    assert_same(outputs(tmp_path / "one"), outputs(tmp_path / "two"))

@@ -31,7 +31,9 @@ def targets_text(vary: str = GOOD_VARY, target: str = GOOD_TARGET, head: str = "
         (targets_text(vary='"medals.gold" = { values = [1] }'), "is not a number"),
         (targets_text(vary='"medals" = { values = [1] }'), "is not a number"),
         (
-            targets_text(vary='"grande_finale_medals.gold" = { min = 100, max = 2000, step = 100 }'),
+            targets_text(
+                vary='"grande_finale_medals.gold" = { min = 100, max = 2000, step = 100 }'
+            ),
             "refused by the card checks",
         ),
         (

@@ -66,6 +66,20 @@ def tune_command(
     threads: Annotated[
         int | None, typer.Option("--threads", help="numba threads (default: all).")
     ] = None,
+    workers: Annotated[
+        int | None,
+        typer.Option(
+            "--workers",
+            help="Play the search's candidates on a local Dask cluster of this many worker "
+            "processes (the same results as one process).",
+        ),
+    ] = None,
+    scheduler: Annotated[
+        str | None,
+        typer.Option(
+            "--scheduler", help="Address of a running Dask scheduler to play candidates on."
+        ),
+    ] = None,
 ) -> None:
     """Search the card file's listed numbers for the fewest changes that meet every target."""
     from fairysim.analysis.tune import tune
@@ -84,6 +98,8 @@ def tune_command(
         search_games=search_games,
         final_games=final_games,
         threads=threads,
+        workers=workers,
+        scheduler=scheduler,
         echo=lambda line: typer.echo(line, err=True),
     )
     if result.met and not result.changes.empty:

@@ -110,6 +110,10 @@ def front_figure(result: Any) -> str:
     left.scatter(trials["changes"], trials["total_distance"], s=12, color="#999", label="candidate")
     front = result.front
     left.plot(front["changes"], front["distance"], "o-", color="#1f6feb", label="front")
+    from matplotlib.ticker import MaxNLocator
+
+    left.xaxis.set_major_locator(MaxNLocator(integer=True))
+    right.xaxis.set_major_locator(MaxNLocator(integer=True))
     left.set_xlabel("numbers changed")
     left.set_ylabel("distance to the targets (band units)")
     left.set_title("Search front (point estimates, search games)", fontsize=10)

@@ -19,24 +19,16 @@ import io
 import math
 import tempfile
 from collections.abc import Callable
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
-from fairysim.analysis.tune.evaluate import (
-    Judged,
-    cells,
-    changes,
-    corrected,
-    distance,
-    play_candidate,
-    point_rows,
-)
+from fairysim.analysis.tune.evaluate import Judged, cells, changes, corrected, play_candidate
 from fairysim.analysis.tune.search import (
     Budget,
-    Evaluation,
     choice_label,
     finalists,
     open_study,
@@ -44,6 +36,7 @@ from fairysim.analysis.tune.search import (
     trials_table,
 )
 from fairysim.analysis.tune.targets import TuneTargets, load_targets
+from fairysim.analysis.tune.workers import batch_player
 from fairysim.runtime.errors import FairysimError
 from fairysim.runtime.files import folder_option, write_files
 from fairysim.sim.game import GameSpec, get_game
@@ -114,6 +107,8 @@ def tune(
     search_games: int = SEARCH_GAMES,
     final_games: int = FINAL_GAMES,
     threads: int | None = None,
+    workers: int | None = None,
+    scheduler: str | None = None,
     echo: Callable[[str], None] | None = None,
     after_trial: Callable[[int], None] | None = None,
 ) -> TuneResult:
@@ -142,6 +137,10 @@ def tune(
         Games per cell of a search candidate, and of a finalist on fresh games.
     threads : int, optional
         numba threads (never changes the results).
+    workers, scheduler : optional
+        Play the search's candidates on a local Dask cluster of ``workers`` processes, or on
+        the running scheduler at ``scheduler`` (as ``fairysim sweep``); the same results as
+        one process.
     echo : callable, optional
         Called with a line of progress.
     after_trial : callable, optional
@@ -153,9 +152,11 @@ def tune(
     """
     from fairysim.sim.batch import check_games
     from fairysim.sim.rng import check_seed
+    from fairysim.sweep.cluster import check_cluster_options
 
     say = echo or (lambda line: None)
     spec = game if isinstance(game, GameSpec) else get_game(game, "GAME")
+    check_cluster_options(scheduler, workers)
     try:
         seed = check_seed(seed)
     except ValueError as exc:
@@ -184,21 +185,20 @@ def tune(
     url = storage or f"sqlite:///{(out / 'tune.db').resolve()}"
     study = open_study(url, resume, config)
     cost = search_games * len(cells(checked))
-    with tempfile.TemporaryDirectory(prefix="fairysim-tune-") as scratch:
-        folder = Path(scratch)
-
-        def evaluate(choice: tuple[int, ...]) -> Evaluation:
-            judged = play_candidate(
-                spec, checked, choice, folder, games=search_games, seed=seed, threads=threads
-            )
-            return Evaluation(
-                distance(checked, judged),
-                changes(choice),
-                point_rows(checked, judged),
-                0 if judged.refused else cost,
-                judged.refused,
-            )
-
+    with ExitStack() as stack:
+        folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="fairysim-tune-")))
+        evaluate = batch_player(
+            stack,
+            spec,
+            checked,
+            folder,
+            games=search_games,
+            seed=seed,
+            threads=threads,
+            cost=cost,
+            workers=workers,
+            scheduler=scheduler,
+        )
         say(f"searching: {len(checked.vary)} numbers, {cost:,} games a candidate")
         search(
             study,

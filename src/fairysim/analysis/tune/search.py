@@ -39,6 +39,9 @@ nothing new to try within its space)."""
 
 MAX_POPULATION = 50
 
+BATCH = 8
+"""Trials asked before any is told: the candidates a batch of workers plays at once."""
+
 
 @dataclass(frozen=True)
 class Budget:
@@ -157,7 +160,7 @@ def completed(study: Any) -> list[Any]:
 def search(
     study: Any,
     targets: TuneTargets,
-    evaluate: Callable[[tuple[int, ...]], Evaluation],
+    evaluate: Callable[[list[tuple[int, ...]]], list[Evaluation]],
     *,
     seed: int,
     budget: Budget,
@@ -166,11 +169,13 @@ def search(
 ) -> None:
     """Run the search until the budget is spent (``cost`` games a new candidate).
 
-    ``evaluate(choice)`` plays one candidate. ``after_trial(n)`` is called after each trial is
-    told (the command's progress; a test stops a search there)."""
+    Trials are asked :data:`BATCH` at a time, whatever the number of workers, and
+    ``evaluate(choices)`` plays the batch's new candidates (in parallel where it can), so one
+    process and several give the same trials. ``after_trial(n)`` is called after each trial is
+    told (the command's progress)."""
     import optuna
 
-    for trial in study.get_trials(deepcopy=False):  # a stopped run's unfinished trial
+    for trial in study.get_trials(deepcopy=False):  # a stopped run's unfinished trials
         if not trial.state.is_finished():
             study.tell(trial.number, state=optuna.trial.TrialState.FAIL)
     done = completed(study)
@@ -184,42 +189,47 @@ def search(
         total *= len(vary.choices)
     count, repeats, start = len(done), 0, time.monotonic()
     while True:
-        if budget.games is not None and played + cost > budget.games:
+        room = BATCH if budget.games is None else min(BATCH, (budget.games - played) // cost)
+        if room <= 0 or len(seen) >= total or repeats >= MAX_REPEATS:
             break
         if budget.seconds is not None and time.monotonic() - start > budget.seconds:
             break
-        if len(seen) >= total or repeats >= MAX_REPEATS:
-            break
-        study.sampler = _sampler(seed, count, population)
-        phase = "single" if pending else "nsga2"
-        if pending:
-            choice = pending.pop(0)
-            study.enqueue_trial({param(k): i for k, i in enumerate(choice)})
-        trial = study.ask(space)
-        choice = tuple(int(trial.params[param(k)]) for k in range(len(targets.vary)))
-        if choice in seen:
-            earlier = seen[choice]
-            result = Evaluation(earlier.distance, earlier.changes, earlier.rows, 0, earlier.refused)
-            repeats += 1
-        else:
-            result = evaluate(choice)
-            repeats = 0
-        trial.set_user_attr(
-            "kept",
-            {
-                "choice": list(choice),
-                "phase": phase,
-                "rows": result.rows,
-                "games": result.games,
-                "refused": result.refused,
-            },
-        )
-        study.tell(trial, [min(result.distance, REFUSED), result.changes])
-        seen.setdefault(choice, result)
-        played += result.games
-        count += 1
-        if after_trial is not None:
-            after_trial(count)
+        asked = []
+        for _ in range(room):
+            study.sampler = _sampler(seed, count + len(asked), population)
+            phase = "single" if pending else "nsga2"
+            if pending:
+                study.enqueue_trial({param(k): i for k, i in enumerate(pending.pop(0))})
+            trial = study.ask(space)
+            choice = tuple(int(trial.params[param(k)]) for k in range(len(targets.vary)))
+            asked.append((trial, choice, phase))
+        new = [c for c in dict.fromkeys(choice for _, choice, _ in asked) if c not in seen]
+        played_now = dict(zip(new, evaluate(new), strict=True))
+        repeats = repeats + len(asked) if not new else 0
+        for trial, choice, phase in asked:
+            if choice in played_now:
+                result = played_now.pop(choice)
+            else:  # played before, or earlier in this batch: told again at no cost
+                earlier = seen[choice]
+                result = Evaluation(
+                    earlier.distance, earlier.changes, earlier.rows, 0, earlier.refused
+                )
+            trial.set_user_attr(
+                "kept",
+                {
+                    "choice": list(choice),
+                    "phase": phase,
+                    "rows": result.rows,
+                    "games": result.games,
+                    "refused": result.refused,
+                },
+            )
+            study.tell(trial, [min(result.distance, REFUSED), result.changes])
+            seen.setdefault(choice, result)
+            played += result.games
+            count += 1
+            if after_trial is not None:
+                after_trial(count)
 
 
 def _kept(trial: Any) -> Evaluation:
