@@ -181,9 +181,26 @@ def test_measures_equal_the_report_code(tmp_path):
     assert high == pytest.approx(gap.value + 0.01)
 
 
+@pytest.mark.slow  # starts a local Dask cluster of two worker processes
 def test_two_workers_give_what_one_process_gives(tmp_path):
     targets = write(tmp_path, RESUMED)
     options = {"targets": targets, "seed": 7, "budget_games": 12 * 500, **SMALL}
     tune("fantastique", out_dir=tmp_path / "one", **options)
     tune("fantastique", out_dir=tmp_path / "two", workers=2, **options)
     assert_same(outputs(tmp_path / "one"), outputs(tmp_path / "two"))
+
+
+def test_a_combination_the_card_checks_refuse_is_never_played(tmp_path):
+    # Each value alone leaves enough cards for five hands of ten; all four together do not.
+    vary = "\n".join(f'"fan_cards.{v}" = {{ values = [0] }}' for v in (1, 2, 3, 4))
+    targets = write(tmp_path, f"players = [5]\n[vary]\n{vary}\n[targets]\nmargin = {{ max = 1 }}\n")
+    result = tune("fantastique", targets=targets, out_dir=tmp_path / "out", seed=2,
+                  budget_games=10_000, search_games=200, final_games=1_000)  # fmt: skip
+    search = result.candidates[result.candidates["stage"] == "search"]
+    refused = search[search["refused"] != ""]
+    assert set(refused["candidate"]) == {
+        "fan_cards.1=0; fan_cards.2=0; fan_cards.3=0; fan_cards.4=0"
+    }
+    assert "cannot deal 10" in refused["refused"].iloc[0]
+    assert search["trial"].nunique() >= 16  # the whole space, each candidate once
+    assert not result.front["candidate"].isin(refused["candidate"]).any()

@@ -12,7 +12,7 @@ from typing import Annotated
 
 import typer
 
-from fairysim.cli.common import check_threads, handle_errors
+from fairysim.cli.common import check_threads, handle_errors, stop_message
 
 
 @handle_errors
@@ -85,6 +85,12 @@ def tune_command(
     from fairysim.analysis.tune import tune
 
     threads = check_threads(threads)
+    stop_message(
+        lambda: (
+            "the trials played so far are kept in the study (--out-dir's tune.db or "
+            "--storage); the same command with --resume continues it"
+        )
+    )
     result = tune(
         game,
         targets=targets,
