@@ -11,6 +11,7 @@ import pandas as pd
 import pytest
 
 from fairysim.analysis.fantastique.runs import finale_decides
+from fairysim.analysis.studies.balance import BalanceRows, balance_card
 from fairysim.analysis.tune import tune
 from fairysim.analysis.tune import workers as tune_workers
 from fairysim.analysis.tune.measures import measures_for
@@ -163,7 +164,7 @@ def test_same_seed_same_files_and_resume_equals_uninterrupted(tmp_path, monkeypa
 
 def test_measures_equal_the_report_code(tmp_path):
     measures = measures_for(SPEC)
-    assert {"turn_order_gap", "margin", "finale_decides"} <= set(measures)
+    assert {"turn_order_gap", "margin", "comebacks", "finale_decides"} <= set(measures)
     assert "game_length" not in measures  # every Fantastique game has seven rounds
     setup = SPEC.make_setup(players=4, policies="greedy", seed=5)
     arrays = join_chunks(SPEC.play_chunks(setup, 3_000))
@@ -176,6 +177,14 @@ def test_measures_equal_the_report_code(tmp_path):
     table = turn_advantage(frame, "first_seat")
     np.testing.assert_allclose(gap.parts, table["win_share"].to_numpy())
     assert gap.value == pytest.approx(np.abs(table["advantage"]).max())
+    traced = join_chunks(SPEC.play_chunks(setup, 3_000, trace=True))
+    rows = BalanceRows(SPEC.turn_order, trace_prefix=SPEC.trace_prefix)
+    rows.add(simulate("fantastique", players=4, policies="greedy", games=3_000, seed=5, trace=True))
+    card = balance_card(rows).tables()["balance"].iloc[0]
+    comebacks = measures["comebacks"].read(SPEC, traced, 4)
+    assert comebacks.value == pytest.approx(card["comeback"])
+    assert comebacks.games == card["comeback_games"]
+    assert margin.value == pytest.approx(card["margin"])
     low, high = gap.interval(gap.parts - 0.01, gap.parts + 0.01)
     assert low == pytest.approx(max(0.0, gap.value - 0.01))
     assert high == pytest.approx(gap.value + 0.01)
@@ -204,3 +213,10 @@ def test_a_combination_the_card_checks_refuse_is_never_played(tmp_path):
     assert "cannot deal 10" in refused["refused"].iloc[0]
     assert search["trial"].nunique() >= 16  # the whole space, each candidate once
     assert not result.front["candidate"].isin(refused["candidate"]).any()
+
+
+def test_a_game_declares_its_own_measures():
+    concerto = measures_for(get_game("concerto"))
+    assert concerto["solo_win_rate"].max_players == 1
+    assert "finale_decides" not in concerto
+    assert "game_length" in measures_for(get_game("fairyland"))

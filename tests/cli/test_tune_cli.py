@@ -116,3 +116,13 @@ def test_documented_examples_are_valid(game: str):
     docs = Path(__file__).parents[2] / "docs" / "tune" / f"{game}.toml"
     targets = load_targets(get_game(game), docs)
     assert targets.vary and targets.targets
+
+
+def test_a_measure_of_one_table_size_is_refused_at_another(tmp_path: Path):
+    path = tmp_path / "targets.toml"
+    path.write_text('players = [2]\n[vary]\n"tokens.composer" = { values = [6] }\n'
+                    "[targets]\nsolo_win_rate = { min = 0.4 }\n")  # fmt: skip
+    result = runner.invoke(app, ["tune", "concerto", "--targets", str(path), "--out-dir",
+                                 str(tmp_path / "out")])  # fmt: skip
+    assert result.exit_code == 2, result.output
+    assert "targets.solo_win_rate: is measured at 1 player(s) at most" in result.output

@@ -95,12 +95,20 @@ def read_document(path: str | Path) -> tomlkit.TOMLDocument:
 def changed_text(
     document: tomlkit.TOMLDocument, changes: Mapping[tuple[Step, ...], int | float]
 ) -> str:
-    """The card file ``document`` with each path of ``changes`` set to its number."""
-    copy = tomlkit.parse(tomlkit.dumps(document))
-    for steps, number in changes.items():
-        parent = value_at(copy, steps[:-1])
-        parent[steps[-1]] = number
-    return tomlkit.dumps(copy)
+    """The card file ``document`` with each path of ``changes`` set to its number.
+
+    The numbers are set in ``document`` itself, the text written, and the items put back (a
+    search writes a file per candidate: parsing a copy each time cost more than the games)."""
+    saved = []
+    try:
+        for steps, number in changes.items():
+            parent = value_at(document, steps[:-1])
+            saved.append((parent, steps[-1], parent[steps[-1]]))
+            parent[steps[-1]] = number
+        return tomlkit.dumps(document)
+    finally:
+        for parent, key, item in reversed(saved):
+            parent[key] = item
 
 
 __all__ = [

@@ -15,6 +15,10 @@ Measures of every game:
   :func:`fairysim.stats.estimates.winning_margins` and the balance card compute it.
 - ``game_length``: the mean of the game's declared length column (``GameSpec.length_column``),
   for a game whose length varies.
+- ``comebacks``: the share of games whose sole leader after the first third of the rounds ends
+  without a win, among the games with a sole leader then, read from the engine's per-round
+  trace by the balance card's own function (:mod:`fairysim.analysis.studies.balance`), for a
+  game whose engine records one (``GameSpec.trace_prefix``).
 
 A game's own measures are declared in ``fairysim.analysis.<game>.measures`` as ``MEASURES``
 (Fantastique's ``finale_decides``), so that this module names no game.
@@ -29,6 +33,8 @@ from typing import Any
 
 import numpy as np
 
+# The balance card's reading of the per-round trace, so that both say the same comeback rate.
+from fairysim.analysis.studies.balance import _leads as balance_leads
 from fairysim.sim.game import GameSpec
 from fairysim.stats.turn_order import positions_of_arrays
 
@@ -72,8 +78,8 @@ def mean_reading(values: np.ndarray) -> Reading:
 class Measure:
     """A named measure: ``read(spec, arrays, players)`` gives its :class:`Reading`.
 
-    ``min_players`` is the smallest table it means something at; ``flags`` are the
-    ``play_chunks`` flags its runs need; ``available`` says whether a game has it."""
+    ``min_players`` and ``max_players`` are the tables it means something at; ``flags`` are
+    the ``play_chunks`` flags its runs need; ``available`` says whether a game has it."""
 
     name: str
     label: str
@@ -81,6 +87,7 @@ class Measure:
     description: str
     read: Callable[[GameSpec, Arrays, int], Reading]
     min_players: int = 1
+    max_players: int | None = None
     flags: Mapping[str, Any] = field(default_factory=dict)
     available: Callable[[GameSpec], bool] = lambda spec: True
 
@@ -119,6 +126,19 @@ def _game_length(spec: GameSpec, arrays: Arrays, players: int) -> Reading:
     return mean_reading(length if length.ndim == 1 else length[:, 0])
 
 
+def trace_array(spec: GameSpec) -> str:
+    """The name of a traced run's per-round array in a chunk (``medal_points_round``): the
+    spec's ``trace_prefix`` without its trailing ``_``."""
+    return str(spec.trace_prefix).rstrip("_")
+
+
+def _comebacks(spec: GameSpec, arrays: Arrays, players: int) -> Reading:
+    values = np.asarray(arrays[trace_array(spec)][:, :players, :], np.float64)
+    win = np.asarray(arrays["win_share"][:, :players], np.float64)
+    _, comeback = balance_leads(values, win)
+    return mean_reading(comeback[~np.isnan(comeback)])
+
+
 COMMON = (
     Measure(
         "turn_order_gap",
@@ -143,6 +163,17 @@ COMMON = (
         "the mean of the game's length column, where the length varies",
         _game_length,
         available=lambda spec: spec.length_column is not None,
+    ),
+    Measure(
+        "comebacks",
+        "comebacks",
+        "share of games",
+        "the share of games whose sole leader after the first third of the rounds does not "
+        "win (among games with a sole leader then)",
+        _comebacks,
+        min_players=2,
+        flags={"trace": True},
+        available=lambda spec: spec.trace_prefix is not None,
     ),
 )
 """The measures of every game (where :attr:`Measure.available`)."""

@@ -11,8 +11,8 @@ order; they make NSGA-II's first generation. NSGA-II then breeds candidates mini
 distance to the targets (:func:`fairysim.analysis.tune.evaluate.distance`) and the number of
 changed numbers.
 
-Reproducibility: before each trial the sampler is made afresh, seeded from the run's seed and
-the number of trials completed, and NSGA-II keeps its generations in the study's storage; so the
+Reproducibility: before each trial the sampler's random streams are seeded from the run's seed
+and the number of trials asked, and NSGA-II keeps its generations in the study's storage; so the
 same command and seed give the same trials, and a resumed search (its unfinished trial marked
 failed) gives the trials an uninterrupted one gives. A candidate proposed again is not played
 again: its earlier result is told, at no cost in games. ``--budget-seconds`` stops on the clock,
@@ -142,12 +142,17 @@ def open_study(url: str, resume: bool, config: dict[str, Any]) -> Any:
     return study
 
 
-def _sampler(seed: int, count: int, population: int) -> Any:
-    import optuna
+def _trial_seed(seed: int, count: int) -> int:
+    return (seed * 1_000_003 + count) % 2**32
 
-    return optuna.samplers.NSGAIISampler(
-        population_size=population, seed=(seed * 1_000_003 + count) % 2**32
-    )
+
+def _reseed(sampler: Any, seed: int) -> None:
+    """Seed ``sampler``'s two random streams (its own and its random sampler's, the streams
+    ``NSGAIISampler.reseed_rng`` reseeds at random) with ``seed``. One sampler is kept for the
+    whole search, so that its caches of the generations and the search space grow with the
+    trials instead of being rebuilt from the storage at every ask."""
+    sampler._rng.rng.seed(seed)
+    sampler._random_sampler._rng.rng.seed(_trial_seed(seed, 1))
 
 
 def completed(study: Any) -> list[Any]:
@@ -188,6 +193,7 @@ def search(
     for vary in targets.vary:
         total *= len(vary.choices)
     count, repeats, start = len(done), 0, time.monotonic()
+    study.sampler = optuna.samplers.NSGAIISampler(population_size=population, seed=seed)
     while True:
         room = BATCH if budget.games is None else min(BATCH, (budget.games - played) // cost)
         if room <= 0 or len(seen) >= total or repeats >= MAX_REPEATS:
@@ -196,7 +202,7 @@ def search(
             break
         asked = []
         for _ in range(room):
-            study.sampler = _sampler(seed, count + len(asked), population)
+            _reseed(study.sampler, _trial_seed(seed, count + len(asked)))
             phase = "single" if pending else "nsga2"
             if pending:
                 study.enqueue_trial({param(k): i for k, i in enumerate(pending.pop(0))})

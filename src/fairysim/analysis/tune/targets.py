@@ -187,7 +187,7 @@ def load_targets(spec: GameSpec, path: str | Path, cards: str | Path | None = No
     except FairysimError as error:
         raise where("setup", error.message) from None
     measures = measures_for(spec)
-    targets = _targets(data.get("targets"), measures, min(players), where)
+    targets = _targets(data.get("targets"), measures, players, where)
     document = read_document(base_cards.source)
     vary = _vary(data.get("vary"), document, where)
     checked = TuneTargets(
@@ -241,7 +241,7 @@ def _setup(spec: GameSpec, given: Any, where: _Where) -> dict[str, Any]:
 
 
 def _targets(
-    given: Any, measures: Mapping[str, Measure], players: int, where: _Where
+    given: Any, measures: Mapping[str, Measure], players: tuple[int, ...], where: _Where
 ) -> tuple[Target, ...]:
     if not isinstance(given, dict) or not given:
         raise where("targets", "give at least one target (a measure and its band)")
@@ -251,8 +251,10 @@ def _targets(
         measure = measures.get(name)
         if measure is None:
             raise where(key, f"unknown measure; this game's are {', '.join(measures)}")
-        if players < measure.min_players:
+        if min(players) < measure.min_players:
             raise where(key, f"needs at least {measure.min_players} players at every count")
+        if measure.max_players is not None and max(players) > measure.max_players:
+            raise where(key, f"is measured at {measure.max_players} player(s) at most")
         if not isinstance(band, dict) or len(band) != 1 or next(iter(band)) not in BANDS:
             raise where(key, "must be one of { between = [lo, hi] }, { max = x }, { min = x }")
         ((kind, value),) = band.items()

@@ -99,7 +99,7 @@ def batch_player(
 
     from fairysim.sweep.cluster import connect
 
-    client, worker_threads = connect(stack, scheduler, workers)
+    client, _ = connect(stack, scheduler, workers)  # one thread a candidate, as here
     texts = (
         Path(targets.source).read_text(encoding="utf-8"),
         Path(targets.cards).read_text(encoding="utf-8"),
@@ -108,7 +108,7 @@ def batch_player(
     def there(choices: list[tuple[int, ...]]) -> list[Evaluation]:
         futures: list[Any] = [
             client.submit(
-                play_on_worker, spec.name, *texts, c, games, seed, worker_threads, cost, pure=False
+                play_on_worker, spec.name, *texts, c, games, seed, threads, cost, pure=False
             )
             for c in choices
         ]
