@@ -15,6 +15,7 @@ from fairysim.analysis.studies.balance import BalanceRows, balance_card
 from fairysim.analysis.tune import tune
 from fairysim.analysis.tune import workers as tune_workers
 from fairysim.analysis.tune.measures import measures_for
+from fairysim.runtime.errors import FairysimError
 from fairysim.sim.batch import join_chunks
 from fairysim.sim.fantastique.cards import DEFAULT_CARDS
 from fairysim.sim.game import get_game
@@ -220,3 +221,18 @@ def test_a_game_declares_its_own_measures():
     assert concerto["solo_win_rate"].max_players == 1
     assert "finale_decides" not in concerto
     assert "game_length" in measures_for(get_game("fairyland"))
+
+
+def test_storage_url_keeps_the_study_elsewhere_and_resumes_there(tmp_path):
+    targets = write(tmp_path, RESUMED)
+    url = f"sqlite:///{tmp_path / 'elsewhere.db'}"
+    options = {"targets": targets, "seed": 4, "storage": url, "search_games": 200,
+               "final_games": 1_000}  # fmt: skip
+    tune("fantastique", out_dir=tmp_path / "out", budget_games=8 * 200, **options)
+    assert (tmp_path / "elsewhere.db").exists() and not (tmp_path / "out" / "tune.db").exists()
+    with pytest.raises(FairysimError, match="--resume"):
+        tune("fantastique", out_dir=tmp_path / "new", budget_games=16 * 200, **options)
+    assert not (tmp_path / "new").exists()  # refused before anything is written
+    result = tune("fantastique", out_dir=tmp_path / "out", budget_games=16 * 200, resume=True,
+                  **options)  # fmt: skip
+    assert result.candidates[result.candidates["stage"] == "search"]["trial"].nunique() == 16

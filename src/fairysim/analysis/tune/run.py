@@ -188,9 +188,11 @@ def tune(
         "seed": seed,
         "search_games": search_games,
     }
-    out.mkdir(parents=True, exist_ok=True)
+    if storage is None:  # the study's own file: _check_out_dir has refused a clash
+        out.mkdir(parents=True, exist_ok=True)
     url = storage or f"sqlite:///{(out / 'tune.db').resolve()}"
     study = open_study(url, resume, config)
+    out.mkdir(parents=True, exist_ok=True)
     cost = search_games * len(cells(checked))
     with ExitStack() as stack:
         folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="fairysim-tune-")))
@@ -245,7 +247,7 @@ def tune(
         candidates=_candidates(checked, trials, final, fresh, seed, search_games),
         front=_front(checked, trials),
         changes=_changes(checked, recommended if recommended is not None else closest),
-        compare_command=compare_command(checked, out),
+        compare_command=compare_command(checked, out, seed),
     )
     result.files = write_outputs(result, out)
     return result
@@ -353,12 +355,13 @@ def _changes(targets: TuneTargets, choice: tuple[int, ...]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["path", "from", "to"])
 
 
-def compare_command(targets: TuneTargets, out: Path) -> str:
-    """The ``fairysim compare`` command that plays the base file against the tuned one."""
+def compare_command(targets: TuneTargets, out: Path, seed: int) -> str:
+    """The ``fairysim compare`` command that plays the base file against the tuned one, on the
+    tune's seed, at its first player count and policy."""
     setup = "".join(f";{k}={v}" for k, v in targets.setup.items())
     policy = targets.policies[0]
     return (
-        f"fairysim compare {targets.game} --players {targets.players[0]} "
+        f"fairysim compare {targets.game} --players {targets.players[0]} --seed {seed} "
         f'--baseline "cards={targets.cards};policies={policy}{setup}" '
         f'--variant "cards={out / "tuned_cards.toml"};policies={policy}{setup}" '
         f"--out-dir {out / 'compare'}"
