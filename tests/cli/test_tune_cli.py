@@ -93,6 +93,7 @@ def test_the_key_at_fault_is_named(tmp_path: Path):
     [
         (["--budget-games", "10", "--budget-seconds", "5"], "--budget-games"),
         (["--budget-seconds", "0"], "--budget-seconds"),
+        (["--budget-games", "1999"], "--budget-games"),
         (["--search-games", "0"], "--search-games"),
         (["--resume"], "--resume"),
         (["--cards", "missing.toml"], "missing.toml"),

@@ -179,6 +179,14 @@ def tune(
     if budget_games is None and budget_seconds is None:
         budget_games = BUDGET_GAMES
     checked = load_targets(spec, targets, cards)
+    tables = len(cells(checked))
+    cost = search_games * tables
+    if budget_games is not None and budget_games < cost:
+        raise FairysimError(
+            "--budget-games",
+            f"{budget_games:,} games cannot play one candidate ({search_games:,} games at each "
+            f"of {tables} table{'s' * (tables != 1)}: {cost:,})",
+        )
     out = folder_option(out_dir)
     _check_out_dir(out, resume, storage)
     config = {
@@ -193,7 +201,6 @@ def tune(
     url = storage or f"sqlite:///{(out / 'tune.db').resolve()}"
     study = open_study(url, resume, config)
     out.mkdir(parents=True, exist_ok=True)
-    cost = search_games * len(cells(checked))
     with ExitStack() as stack:
         folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="fairysim-tune-")))
         evaluate = batch_player(
