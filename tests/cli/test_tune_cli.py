@@ -127,3 +127,17 @@ def test_a_measure_of_one_table_size_is_refused_at_another(tmp_path: Path):
                                  str(tmp_path / "out")])  # fmt: skip
     assert result.exit_code == 2, result.output
     assert "targets.solo_win_rate: is measured at 1 player(s) at most" in result.output
+
+
+def test_a_run_prints_the_verdict_the_files_and_the_compare_command(tmp_path: Path):
+    path = tmp_path / "targets.toml"
+    path.write_text(targets_text(target="finale_decides = { min = 0.99 }"))
+    out = tmp_path / "out"
+    result = runner.invoke(app, ["tune", "fantastique", "--targets", str(path), "--out-dir",
+                                 str(out), "--budget-games", "1500", "--search-games", "500",
+                                 "--final-games", "1000"])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "No candidate met every target on fresh games; the closest:" in result.output
+    for name in ("tuned_cards.toml", "changes.csv", "candidates.parquet", "front.csv"):
+        assert f"wrote {out / name}" in result.output
+    assert "fairysim compare fantastique --players 4 --seed 0" in result.output

@@ -57,14 +57,24 @@ def tune_command(
         typer.Option("--storage", help="An Optuna RDB storage URL in place of --out-dir/tune.db."),
     ] = None,
     search_games: Annotated[
-        int, typer.Option("--search-games", help="Games per table a search candidate plays.")
-    ] = 2_000,
+        int | None,
+        typer.Option(
+            "--search-games", help="Games per table a search candidate plays (default 2,000)."
+        ),
+    ] = None,
     final_games: Annotated[
-        int,
-        typer.Option("--final-games", help="Games per table of each finalist on fresh games."),
-    ] = 20_000,
+        int | None,
+        typer.Option(
+            "--final-games",
+            help="Games per table of each finalist on fresh games (default 20,000).",
+        ),
+    ] = None,
     threads: Annotated[
-        int | None, typer.Option("--threads", help="numba threads (default: all).")
+        int | None,
+        typer.Option(
+            "--threads",
+            help="numba threads (default: one a search candidate, all for the final replay).",
+        ),
     ] = None,
     workers: Annotated[
         int | None,
@@ -85,6 +95,7 @@ def tune_command(
     from fairysim.analysis.tune import tune
 
     threads = check_threads(threads)
+    games = {"search_games": search_games, "final_games": final_games}
     stop_message(
         lambda: (
             "the trials played so far are kept in the study (--out-dir's tune.db or "
@@ -101,8 +112,7 @@ def tune_command(
         budget_seconds=budget_seconds,
         resume=resume,
         storage=storage,
-        search_games=search_games,
-        final_games=final_games,
+        **{k: v for k, v in games.items() if v is not None},
         threads=threads,
         workers=workers,
         scheduler=scheduler,
