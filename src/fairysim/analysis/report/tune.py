@@ -59,7 +59,7 @@ def targets_figure(result: Any) -> str:
     targets = result.targets
     final = result.final
     chosen = result.recommended if result.recommended is not None else result.closest
-    label = _label(result, chosen)
+    label = result.label(chosen)
     fig, axes = plt.subplots(
         1, len(targets.targets), figsize=(4.2 * len(targets.targets), 3.2), squeeze=False
     )
@@ -127,13 +127,6 @@ def front_figure(result: Any) -> str:
     return _svg(fig)
 
 
-def _label(result: Any, choice: Any) -> str:
-    parts = [
-        f"{v.key}={v.choices[i]}" for v, i in zip(result.targets.vary, choice, strict=True) if i
-    ]
-    return "; ".join(parts) or "base"
-
-
 def _table(frame: pd.DataFrame) -> str:
     head = "".join(f"<th>{html.escape(str(c))}</th>" for c in frame.columns)
     body = []
@@ -190,7 +183,7 @@ def tune_page(result: Any) -> str:
     """The whole page as HTML text."""
     targets = result.targets
     chosen = result.recommended if result.recommended is not None else result.closest
-    label = _label(result, chosen)
+    label = result.label(chosen)
     games = int(result.final["games"].max())
     if result.recommended is not None and not any(result.recommended):
         verdict = (

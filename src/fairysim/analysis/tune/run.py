@@ -56,8 +56,6 @@ plays several candidates at once instead."""
 BUDGET_GAMES = 1_000_000
 """Games the search plays without ``--budget-games`` or ``--budget-seconds``."""
 
-OUTPUTS = ("tuned_cards.toml", "changes.csv", "candidates.parquet", "front.csv", "tune.html")
-
 
 @dataclass
 class TuneResult:
@@ -82,6 +80,10 @@ class TuneResult:
     def met(self) -> bool:
         """Whether a candidate met every target."""
         return self.recommended is not None
+
+    def label(self, choice: tuple[int, ...]) -> str:
+        """A candidate in words (``path=value; ...``, ``base`` for no change)."""
+        return choice_label(self.targets, choice)
 
 
 def _digest(path: str | Path) -> str:
@@ -403,4 +405,4 @@ def write_outputs(result: TuneResult, out: Path) -> list[Path]:
     return write_files(files, "--out-dir")
 
 
-__all__ = ["BUDGET_GAMES", "FINAL_GAMES", "OUTPUTS", "SEARCH_GAMES", "TuneResult", "tune"]
+__all__ = ["BUDGET_GAMES", "FINAL_GAMES", "SEARCH_GAMES", "TuneResult", "tune"]
