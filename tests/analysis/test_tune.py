@@ -14,7 +14,9 @@ from fairysim.analysis.fantastique.runs import finale_decides
 from fairysim.analysis.studies.balance import BalanceRows, balance_card
 from fairysim.analysis.tune import tune
 from fairysim.analysis.tune import workers as tune_workers
+from fairysim.analysis.tune.evaluate import play_candidate
 from fairysim.analysis.tune.measures import measures_for
+from fairysim.analysis.tune.targets import load_targets
 from fairysim.runtime.errors import FairysimError
 from fairysim.sim.batch import join_chunks
 from fairysim.sim.fantastique.cards import DEFAULT_CARDS
@@ -236,3 +238,25 @@ def test_storage_url_keeps_the_study_elsewhere_and_resumes_there(tmp_path):
     result = tune("fantastique", out_dir=tmp_path / "out", budget_games=16 * 200, resume=True,
                   **options)  # fmt: skip
     assert result.candidates[result.candidates["stage"] == "search"]["trial"].nunique() == 16
+
+
+def test_skill_gap_seats_the_stronger_ladder_policy_against_the_weaker(tmp_path):
+    targets_file = write(
+        tmp_path,
+        'players = [3]\npolicies = ["greedy", "random"]\n[vary]\n'
+        '"grande_finale_medals.gold" = { values = [10] }\n[targets]\nskill_gap = { min = 0.1 }\n',
+    )
+    targets = load_targets(SPEC, targets_file)
+    assert targets.pair == ("greedy", "random")  # the ladder, not the listed order, decides
+    judged = play_candidate(SPEC, targets, (0,), tmp_path, games=1_000, seed=9)
+    (((cell, name), reading),) = judged.readings.items()
+    assert (cell.players, cell.policy, name) == (3, "greedy vs random", "skill_gap")
+    edges = []
+    for lineup, strong in ((["greedy", "random", "greedy"], [0, 2]),
+                           (["random", "greedy", "random"], [1])):  # fmt: skip
+        frame = simulate("fantastique", players=3, policies=lineup, games=1_000, seed=9)
+        win = frame["win_share"].to_numpy().reshape(-1, 3)
+        weak = [s for s in range(3) if s not in strong]
+        edges.append(win[:, strong].mean(axis=1) - win[:, weak].mean(axis=1))
+    assert reading.value == pytest.approx(np.mean(edges))
+    assert reading.value > 0.3  # greedy beats random clearly

@@ -43,6 +43,7 @@ def targets_text(vary: str = GOOD_VARY, target: str = GOOD_TARGET, head: str = "
         (targets_text(vary='"fan_cards.8" = { values = [-1] }'), "refused by the card checks"),
         (targets_text(target="game_length = { max = 3 }"), "unknown measure"),
         (targets_text(target="luck = { max = 3 }"), "unknown measure"),
+        (targets_text(target="skill_gap = { min = 0.1 }"), "needs two listed policies"),
         (targets_text(vary=""), "give at least one number to vary"),
         (targets_text(target="finale_decides = { between = [0.5, 0.2] }"), "lo > hi"),
         (targets_text(target="finale_decides = { most = 0.2 }"), "must be one of"),

@@ -35,15 +35,39 @@ ALPHA = 0.05
 
 @dataclass(frozen=True)
 class Cell:
-    """One table every target is judged at: a player count and the policy every seat plays."""
+    """One table the targets are judged at: a player count and the policy every seat plays,
+    or (``pair``) a stronger and a weaker policy seated alternately, played twice on the same
+    games (the stronger at the even seats, then at the odd ones) so that neither takes the
+    better turn positions."""
 
     players: int
     policy: str
+    pair: tuple[str, str] | None = None
+
+    def lineups(self) -> list[list[str]]:
+        """The policy of every seat, for each run of the table."""
+        if self.pair is None:
+            return [[self.policy] * self.players]
+        strong, weak = self.pair
+        return [[strong if s % 2 == k else weak for s in range(self.players)] for k in (0, 1)]
 
 
 def cells(targets: TuneTargets) -> list[Cell]:
-    """Every (player count, policy) of the targets file, in the file's order."""
-    return [Cell(p, policy) for p in targets.players for policy in targets.policies]
+    """Every table of the targets file: each (player count, policy) where a target is read at
+    one policy, and each player count's pair where one is read between two."""
+    pairs = [targets.measures[t.measure].pair for t in targets.targets]
+    out = []
+    if not all(pairs):
+        out += [Cell(p, policy) for p in targets.players for policy in targets.policies]
+    if any(pairs) and targets.pair is not None:
+        strong, weak = targets.pair
+        out += [Cell(p, f"{strong} vs {weak}", targets.pair) for p in targets.players]
+    return out
+
+
+def runs_per_candidate(targets: TuneTargets) -> int:
+    """How many runs (of ``--search-games`` games each) one candidate plays."""
+    return sum(len(cell.lineups()) for cell in cells(targets))
 
 
 @dataclass(frozen=True)
@@ -73,26 +97,34 @@ def play_candidate(
     try:
         cards = cards_from_text(spec, targets.cards_text(choice), folder)
         setups = {
-            cell: spec.make_setup(
-                players=cell.players,
-                policies=cell.policy,
-                seed=seed,
-                cards=cards,
-                **targets.setup,
-            )
+            cell: [
+                spec.make_setup(
+                    players=cell.players,
+                    policies=lineup,
+                    seed=seed,
+                    cards=cards,
+                    **targets.setup,
+                )
+                for lineup in cell.lineups()
+            ]
             for cell in cells(targets)
         }
     except FairysimError as error:  # one value alone passes, the combination does not
         return Judged(choice, {}, error.message)
     flags = targets.flags()
     readings = {}
-    for cell, setup in setups.items():
-        arrays = join_chunks(
-            spec.play_chunks(setup, games, first_game=first_game, threads=threads, **flags)
-        )
+    for cell, lineups in setups.items():
+        runs = [
+            join_chunks(
+                spec.play_chunks(setup, games, first_game=first_game, threads=threads, **flags)
+            )
+            for setup in lineups
+        ]
         for target in targets.targets:
             measure = targets.measures[target.measure]
-            readings[(cell, target.measure)] = measure.read(spec, arrays, cell.players)
+            if measure.pair == (cell.pair is not None):
+                read = runs if measure.pair else runs[0]
+                readings[(cell, target.measure)] = measure.read(spec, read, cell.players)
     return Judged(choice, readings)
 
 
@@ -220,4 +252,5 @@ __all__ = [
     "distance",
     "play_candidate",
     "point_rows",
+    "runs_per_candidate",
 ]

@@ -15,6 +15,9 @@ Measures of every game:
   :func:`fairysim.stats.estimates.winning_margins` and the balance card compute it.
 - ``game_length``: the mean of the game's declared length column (``GameSpec.length_column``),
   for a game whose length varies.
+- ``skill_gap``: a stronger seat's win share minus a weaker seat's, the strongest and the
+  weakest listed policy (by the game's skill ladder, ``GameSpec.ladder``) seated alternately,
+  each lineup and its mirror played on the same games; 0 where skill does not show.
 - ``comebacks``: the share of games whose sole leader after the first third of the rounds ends
   without a win, among the games with a sole leader then, read from the engine's per-round
   trace by the balance card's own function (:mod:`fairysim.analysis.studies.balance`), for a
@@ -79,15 +82,19 @@ class Measure:
     """A named measure: ``read(spec, arrays, players)`` gives its :class:`Reading`.
 
     ``min_players`` and ``max_players`` are the tables it means something at; ``flags`` are
-    the ``play_chunks`` flags its runs need; ``available`` says whether a game has it."""
+    the ``play_chunks`` flags its runs need; ``available`` says whether a game has it. A
+    ``pair`` measure is read between two policies: ``read`` then takes the two runs of a
+    :class:`~fairysim.analysis.tune.evaluate.Cell` pair (the stronger at the even seats, then
+    at the odd ones) in place of one run's arrays."""
 
     name: str
     label: str
     unit: str
     description: str
-    read: Callable[[GameSpec, Arrays, int], Reading]
+    read: Callable[[GameSpec, Any, int], Reading]
     min_players: int = 1
     max_players: int | None = None
+    pair: bool = False
     flags: Mapping[str, Any] = field(default_factory=dict)
     available: Callable[[GameSpec], bool] = lambda spec: True
 
@@ -139,6 +146,15 @@ def _comebacks(spec: GameSpec, arrays: Arrays, players: int) -> Reading:
     return mean_reading(comeback[~np.isnan(comeback)])
 
 
+def _skill_gap(spec: GameSpec, runs: list[Arrays], players: int) -> Reading:
+    edges = []
+    for k, arrays in enumerate(runs):
+        win = np.asarray(arrays["win_share"][:, :players], np.float64)
+        strong = np.arange(players) % 2 == k
+        edges.append(win[:, strong].mean(axis=1) - win[:, ~strong].mean(axis=1))
+    return mean_reading(np.mean(edges, axis=0))
+
+
 COMMON = (
     Measure(
         "turn_order_gap",
@@ -174,6 +190,16 @@ COMMON = (
         min_players=2,
         flags={"trace": True},
         available=lambda spec: spec.trace_prefix is not None,
+    ),
+    Measure(
+        "skill_gap",
+        "skill gap",
+        "share of games",
+        "a stronger seat's win share minus a weaker seat's, the two policies seated "
+        "alternately (each lineup and its mirror on the same games)",
+        _skill_gap,
+        min_players=2,
+        pair=True,
     ),
 )
 """The measures of every game (where :attr:`Measure.available`)."""

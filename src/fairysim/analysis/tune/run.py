@@ -26,7 +26,13 @@ from typing import Any
 
 import pandas as pd
 
-from fairysim.analysis.tune.evaluate import Judged, cells, changes, corrected, play_candidate
+from fairysim.analysis.tune.evaluate import (
+    Judged,
+    changes,
+    corrected,
+    play_candidate,
+    runs_per_candidate,
+)
 from fairysim.analysis.tune.search import (
     Budget,
     choice_label,
@@ -181,13 +187,13 @@ def tune(
     if budget_games is None and budget_seconds is None:
         budget_games = BUDGET_GAMES
     checked = load_targets(spec, targets, cards)
-    tables = len(cells(checked))
-    cost = search_games * tables
+    runs = runs_per_candidate(checked)
+    cost = search_games * runs
     if budget_games is not None and budget_games < cost:
         raise FairysimError(
             "--budget-games",
-            f"{budget_games:,} games cannot play one candidate ({search_games:,} games at each "
-            f"of {tables} table{'s' * (tables != 1)}: {cost:,})",
+            f"{budget_games:,} games cannot play one candidate ({search_games:,} games in each "
+            f"of {runs} run{'s' * (runs != 1)}: {cost:,})",
         )
     out = folder_option(out_dir)
     _check_out_dir(out, resume, storage)

@@ -131,6 +131,9 @@ class TuneTargets:
     targets: tuple[Target, ...]
     cards: str
     document: Any = field(repr=False, compare=False)
+    pair: tuple[str, str] | None = None
+    """The strongest and the weakest listed policy on the game's skill ladder, where a target
+    is read between two policies (``skill_gap``)."""
     measures: Mapping[str, Measure] = field(repr=False, compare=False, default_factory=dict)
 
     def changes(self, choice: Sequence[int]) -> dict[tuple[Step, ...], Number]:
@@ -188,6 +191,7 @@ def load_targets(spec: GameSpec, path: str | Path, cards: str | Path | None = No
         raise where("setup", error.message) from None
     measures = measures_for(spec)
     targets = _targets(data.get("targets"), measures, players, where)
+    pair = _pair(spec, policies, targets, measures, where)
     document = read_document(base_cards.source)
     vary = _vary(data.get("vary"), document, where)
     checked = TuneTargets(
@@ -201,6 +205,7 @@ def load_targets(spec: GameSpec, path: str | Path, cards: str | Path | None = No
         cards=str(base_cards.source),
         document=document,
         measures=measures,
+        pair=pair,
     )
     check_values(spec, checked, where)
     return checked
@@ -271,6 +276,28 @@ def _targets(
             high = float(value) if kind == "max" else None
         out.append(Target(name, low, high))
     return tuple(out)
+
+
+def _pair(
+    spec: GameSpec,
+    policies: tuple[str, ...],
+    targets: tuple[Target, ...],
+    measures: Mapping[str, Measure],
+    where: _Where,
+) -> tuple[str, str] | None:
+    """The (stronger, weaker) policies a pair measure is read between: the listed policies
+    highest and lowest on the game's skill ladder."""
+    wanted = [t.measure for t in targets if measures[t.measure].pair]
+    if not wanted:
+        return None
+    ranked = [p for p in spec.ladder if p in policies]
+    if len(ranked) < 2:
+        raise where(
+            f"targets.{wanted[0]}",
+            "needs two listed policies on the game's skill ladder "
+            f"({', '.join(spec.ladder)}) to seat the stronger against the weaker",
+        )
+    return ranked[-1], ranked[0]
 
 
 def _grid(spec: Any, key: str, base: Number, where: _Where) -> list[Number]:
