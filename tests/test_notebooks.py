@@ -260,3 +260,14 @@ def test_concerto_card_balance_key_outputs(concerto_cards):
     assert "corrected over 26 cards" in text and "associations" in text
     assert "Completion, easiest" in text and "Completion, hardest" in text
     assert "Honors, most decisive" in text
+
+
+def test_tune_a_card_file_finds_the_planted_number():
+    if os.path.realpath(kernel_python()) != os.path.realpath(sys.executable):
+        pytest.fail("the python3 kernel is not this interpreter (see the kernel test)")
+    nb = execute(NOTEBOOKS / "tune_a_card_file.ipynb")
+    assert [o for o in outputs(nb) if o.output_type == "error"] == []
+    text = "".join(o.get("text", "") for o in outputs(nb, "changes") if o.output_type == "stream")
+    assert "every target met: True" in text
+    changes = [o for o in outputs(nb, "changes") if "text/html" in o.get("data", {})]
+    assert "grande_finale_medals.gold" in changes[0]["data"]["text/html"]

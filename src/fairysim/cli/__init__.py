@@ -26,6 +26,7 @@ from fairysim.cli import (
     simulate,
     sweep,
     tournament,
+    tune,
 )
 from fairysim.cli.common import OneLineErrorGroup
 from fairysim.sim.game import games
@@ -76,5 +77,6 @@ app.add_typer(replay.app, name="replay")
 app.command("bench")(bench.bench)
 app.command("compile")(compile.compile_games)
 app.command("compare")(compare.compare_command)
+app.command("tune")(tune.tune_command)
 
 __all__ = ["app"]

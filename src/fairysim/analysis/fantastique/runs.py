@@ -52,6 +52,12 @@ class Lineup:
         return [self.seat0] + [self.others] * (players - 1)
 
 
+def decided(rank: np.ndarray, pre_finale_rank: np.ndarray) -> np.ndarray:
+    """Per game (rows of ``(games, players)`` arrays): whether the set of seats with ``rank ==
+    1`` differs from the set with ``pre_finale_rank == 1`` (the Grande Finale changed who won)."""
+    return ((rank == 1) != (pre_finale_rank == 1)).any(axis=1)
+
+
 def finale_decides(df: pd.DataFrame, by: str | Sequence[str] = ()) -> pd.DataFrame:
     """Per game: did the Grande Finale medals change who wins?
 
@@ -72,7 +78,7 @@ def finale_decides(df: pd.DataFrame, by: str | Sequence[str] = ()) -> pd.DataFra
     keys: list[str] = []
     for key, games_idx, values in game_blocks(df, ["rank", "pre_finale_rank"], by):
         keys = list(key)
-        decides = ((values[:, :, 0] == 1) != (values[:, :, 1] == 1)).any(axis=1)
+        decides = decided(values[:, :, 0], values[:, :, 1])
         parts.append(pd.DataFrame({**key, "game": games_idx, "decides": decides}))
     if not parts:
         return pd.DataFrame(columns=[*keys, "game", "decides"])
@@ -116,7 +122,7 @@ def summarise_run(df: pd.DataFrame, key: dict[str, Any], lineup: Lineup) -> RunS
         values[:, :, i] for i in range(len(RUN_COLUMNS))
     )
     n, players = rank.shape
-    decides = ((rank == 1) != (pre == 1)).any(axis=1)
+    decides = decided(rank, pre)
     d_low, d_high = wilson_interval(decides.sum(), n)
     w_low, w_high = wilson_interval(win[:, 0].sum(), n)
     ordered = np.sort(score, axis=1)
@@ -159,4 +165,4 @@ def summarise_run(df: pd.DataFrame, key: dict[str, Any], lineup: Lineup) -> RunS
     )
 
 
-__all__ = ["RUN_COLUMNS", "RunSummary", "finale_decides", "summarise_run"]
+__all__ = ["RUN_COLUMNS", "RunSummary", "decided", "finale_decides", "summarise_run"]
