@@ -17,6 +17,7 @@ import typer
 from fairysim import __version__
 from fairysim.cli import (
     bench,
+    best_response,
     compare,
     compile,
     metrics,
@@ -73,6 +74,7 @@ app.add_typer(policies.app, name="policies")
 app.add_typer(sweep.app, name="sweep")
 app.add_typer(tournament.app, name="tournament")
 app.add_typer(replay.app, name="replay")
+app.add_typer(best_response.app, name="best-response")
 app.command("bench")(bench.bench)
 app.command("compile")(compile.compile_games)
 app.command("compare")(compare.compare_command)
