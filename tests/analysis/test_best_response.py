@@ -186,6 +186,20 @@ def test_bad_input_names_the_option_and_writes_nothing(tmp_path, options, where,
     assert not folder.exists()
 
 
+@pytest.mark.parametrize(("field", "players"), [("stand", 3), ("stand,coin", 4), ("stand,coin", 3)])
+def test_every_field_policy_sits_at_the_table_equally_often(field, players):
+    """The field's blocks of deals start the field at each of its policies in turn: over the
+    deals each sits in as many seats (field stand,coin at 4 players: stand, coin, stand, then
+    coin, stand, coin)."""
+    arena = make_arena("highcard", "redraw-low", field, players)
+    blocks = arena.blocks(100, 600)
+    assert [count for _, _, count in blocks] == [600 // len(arena.field)] * len(arena.field)
+    assert blocks[0][1] == 100 and blocks[-1][1] + blocks[-1][2] == 700
+    seats = [p.name for block, _, count in blocks for p in arena.others(block) for _ in range(count)]
+    counts = {name: seats.count(name) for name in field.split(",")}
+    assert len(set(counts.values())) == 1, counts
+
+
 def test_a_policy_refused_at_the_player_count_is_refused():
     """Concerto's ``lookahead`` plays solo only."""
     with pytest.raises(FairysimError) as error:

@@ -1,11 +1,14 @@
 """Where a candidate plays: policy P at one seat, the field at the others, every seat rotated on
 identical deals (the tournament's design, :mod:`fairysim.sim.rotation`).
 
-The lineup is ``(P, f_0, f_1, ..)``, the field's policies filling the other seats in the order
-given and cycling where the seats outnumber them (field ``greedy,hoarder`` at 4 players:
-``P, greedy, hoarder, greedy``). Deal ``g`` is played once per rotation, rotation ``r`` putting
-entry ``(s + r) mod N`` at seat ``s``, so P meets every seat on every deal, and P's result on a
-deal is its mean over the N rotations (:func:`fairysim.sim.rotation.entry_means`). Game ``g`` of a
+The lineup is ``(P, f_k, f_k+1, ..)``: the field's F policies fill the other N-1 seats in the
+order given, cycling. So that each of them sits at the table equally often whatever F and N (field
+``greedy,hoarder`` at 4 players would otherwise seat greedy twice and hoarder once), the deals are
+cut into F blocks as equal as they can be and block ``k`` starts the field at its ``k``-th policy
+(``P, hoarder, greedy, hoarder`` in the second). Deal ``g`` is played once per seat rotation,
+rotation ``r`` putting entry ``(s + r) mod N`` at seat ``s``, so P meets every seat on every deal,
+and P's result on a deal is its mean over the N rotations
+(:func:`fairysim.sim.rotation.entry_means`). Game ``g`` of a
 seed depends on ``(seed, g)`` only, so every candidate plays the same deals (common random
 numbers) and a range of game indices the search never played is fresh.
 
@@ -43,14 +46,25 @@ class Arena:
     axes: tuple[tuple[str, Any], ...] = ()
     threads: int | None = None
 
-    @property
-    def others(self) -> tuple[Policy, ...]:
-        """The field's policies at seats 1 .. N-1 of rotation 0, cycling through the field."""
-        return tuple(self.field[i % len(self.field)] for i in range(self.players - 1))
+    def others(self, block: int = 0) -> tuple[Policy, ...]:
+        """The field's policies at seats 1 .. N-1 of rotation 0 in deal block ``block``,
+        starting at the field's ``block``-th policy and cycling."""
+        f = len(self.field)
+        return tuple(self.field[(block + i) % f] for i in range(self.players - 1))
 
-    def lineup(self, policy: Policy) -> tuple[Policy, ...]:
-        """Rotation 0's seats with ``policy`` in P's place."""
-        return (policy, *self.others)
+    def lineup(self, policy: Policy, block: int = 0) -> tuple[Policy, ...]:
+        """Rotation 0's seats in deal block ``block`` with ``policy`` in P's place."""
+        return (policy, *self.others(block))
+
+    def blocks(self, first_game: int, deals: int) -> list[tuple[int, int, int]]:
+        """``(block, first game, deals)`` of each field block of these deals (empty ones left
+        out)."""
+        bounds = np.linspace(0, deals, len(self.field) + 1).round().astype(int)
+        return [
+            (k, first_game + int(lo), int(hi - lo))
+            for k, (lo, hi) in enumerate(zip(bounds[:-1], bounds[1:], strict=True))
+            if hi > lo
+        ]
 
     def play(
         self, weights: Mapping[str, float | str], first_game: int, deals: int
@@ -58,26 +72,27 @@ class Arena:
         """P with ``weights`` changed, on deals ``first_game .. first_game + deals - 1``: per
         deal, P's seat columns averaged over the rotations (shape ``(deals,)`` each)."""
         candidate = self.policy.with_weights(**weights) if weights else self.policy
-        setup = self.spec.make_setup(
-            players=self.players,
-            policies=list(self.lineup(candidate)),
-            seed=self.seed,
-            cards=self.cards,
-            **dict(self.axes),
-        )
         parts: dict[str, list[np.ndarray]] = {name: [] for name in self.spec.seat_columns}
-        chunks = play_rotations(
-            self.spec,
-            rotated_setups(setup),
-            deals,
-            first_game=first_game,
-            chunk_games=DEFAULT_CHUNK_GAMES,
-            threads=self.threads,
-        )
-        for _, rotations in chunks:
-            means = entry_means(self.spec, rotations)
-            for name in parts:
-                parts[name].append(means[name][:, 0])
+        for block, first, count in self.blocks(first_game, deals):
+            setup = self.spec.make_setup(
+                players=self.players,
+                policies=list(self.lineup(candidate, block)),
+                seed=self.seed,
+                cards=self.cards,
+                **dict(self.axes),
+            )
+            chunks = play_rotations(
+                self.spec,
+                rotated_setups(setup),
+                count,
+                first_game=first,
+                chunk_games=DEFAULT_CHUNK_GAMES,
+                threads=self.threads,
+            )
+            for _, rotations in chunks:
+                means = entry_means(self.spec, rotations)
+                for name in parts:
+                    parts[name].append(means[name][:, 0])
         return {name: np.concatenate(values) for name, values in parts.items()}
 
     def task(self) -> ArenaTask:
@@ -168,7 +183,9 @@ def make_arena(
     arena = Arena(spec, chosen, field_policies, players, seed, card_set, tuple(axes.items()), threads)
     # The lineup once through the game's own checks: a policy the game refuses at this count (a
     # solo-only policy) or an axis it refuses fails here, before the first game.
-    for where, lineup in (("--policy", [chosen] * players), ("--field", list(arena.lineup(chosen)))):
+    lineups = [("--policy", [chosen] * players)]
+    lineups += [("--field", list(arena.lineup(chosen, k))) for k in range(len(field_policies))]
+    for where, lineup in lineups:
         try:
             spec.make_setup(players=players, policies=lineup, seed=seed, cards=card_set, **axes)
         except FairysimError as error:
