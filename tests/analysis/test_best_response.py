@@ -35,9 +35,7 @@ def big_finale(tmp_path_factory) -> Path:
 def _highcard(tmp_path: Path | None = None, **kw):
     options = dict(evaluations=16, games=300, validation_games=2000, seed=1)
     options.update(kw)
-    return best_response(
-        "highcard", "redraw-low", "stand,coin", 3, out_dir=tmp_path, **options
-    )
+    return best_response("highcard", "redraw-low", "stand,coin", 3, out_dir=tmp_path, **options)
 
 
 def test_highcard_the_search_raises_the_redraw_threshold_and_the_gain_holds_on_fresh_deals():
@@ -195,7 +193,9 @@ def test_every_field_policy_sits_at_the_table_equally_often(field, players):
     blocks = arena.blocks(100, 600)
     assert [count for _, _, count in blocks] == [600 // len(arena.field)] * len(arena.field)
     assert blocks[0][1] == 100 and blocks[-1][1] + blocks[-1][2] == 700
-    seats = [p.name for block, _, count in blocks for p in arena.others(block) for _ in range(count)]
+    seats = [
+        p.name for block, _, count in blocks for p in arena.others(block) for _ in range(count)
+    ]
     counts = {name: seats.count(name) for name in field.split(",")}
     assert len(set(counts.values())) == 1, counts
 
@@ -219,10 +219,13 @@ def test_the_command_writes_the_outputs_and_bad_input_is_one_line(tmp_path, big_
     assert result.exit_code == 0, result.output
     assert "Gain of the best response" in result.output
     assert sorted(p.name for p in (tmp_path / "ok").iterdir()) == sorted([*OUTPUTS, JOURNAL_NAME])
-    for bad in (["--policy", "greedy", "--field", "greedy"],
-                ["--policy", "balancer", "--field", "greedy,nosuch"],
-                ["--policy", "balancer", "--field", "greedy", "--range", "finale=0:1000"],
-                ["--policy", "balancer", "--field", "greedy", "--range", "nosuch=0:1"]):  # fmt: skip
+    bad_options = [
+        ["--policy", "greedy", "--field", "greedy"],
+        ["--policy", "balancer", "--field", "greedy,nosuch"],
+        ["--policy", "balancer", "--field", "greedy", "--range", "finale=0:1000"],
+        ["--policy", "balancer", "--field", "greedy", "--range", "nosuch=0:1"],
+    ]
+    for bad in bad_options:
         result = runner.invoke(app, [*base, *bad, "--out-dir", str(tmp_path / "bad")])
         assert result.exit_code == 2, result.output
         assert result.output.count("\n") == 1 and result.output.startswith("Error: --")
@@ -235,3 +238,20 @@ def test_two_workers_give_what_one_process_gives(tmp_path):
     on_dask = _highcard(evaluations=12, workers=2)
     pd.testing.assert_frame_equal(alone.candidates, on_dask.candidates)
     assert alone.weights == on_dask.weights
+
+
+def test_simulate_loads_a_weights_file_and_names_it_in_errors(tmp_path):
+    result = _highcard(tmp_path, evaluations=8)
+    runner = CliRunner()
+    base = ["simulate", "highcard", "--players", "2", "--games", "50"]
+    loaded = runner.invoke(
+        app,
+        [*base, "--policy", "redraw-low,stand", "--weights-file", str(tmp_path / "weights.toml")],
+    )
+    assert loaded.exit_code == 0, loaded.output
+    assert f"below={result.weights['below']:g}" in loaded.output
+    wrong = runner.invoke(
+        app, [*base, "--policy", "stand", "--weights-file", str(tmp_path / "weights.toml")]
+    )
+    assert wrong.exit_code == 2
+    assert wrong.output.startswith("Error: --weights-file:") and "redraw-low" in wrong.output

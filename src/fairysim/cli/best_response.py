@@ -9,7 +9,13 @@ from pathlib import Path
 from typing import Any
 
 from fairysim.cli.by_game import Param, game_group, game_names, make_command, option, spec_of
-from fairysim.cli.common import ProgressBar, check_threads, handle_errors, stdout_console, stop_message
+from fairysim.cli.common import (
+    ProgressBar,
+    check_threads,
+    handle_errors,
+    stdout_console,
+    stop_message,
+)
 from fairysim.cli.simulate import load_card_option
 from fairysim.sim.game import GameSpec
 
@@ -43,8 +49,14 @@ def best_response_params(spec: GameSpec) -> list[Param]:
             "Comma-separated opponents, filling the other seats in order and cycling.",
         ),
         option("players", int, spec.default_players, "--players", spec.players_help),
-        option("out_dir", Path, ..., "--out-dir", "Folder for weights.toml, search.parquet, "
-               "validation.parquet, best_response.html and the search's journal."),
+        option(
+            "out_dir",
+            Path,
+            ...,
+            "--out-dir",
+            "Folder for weights.toml, search.parquet, "
+            "validation.parquet, best_response.html and the search's journal.",
+        ),
         option("seed", int, 0, "--seed", "Seed of the deals and of the optimiser."),
         option(
             "evaluations", int, EVALUATIONS, "--evaluations", "Candidates the search evaluates."
@@ -119,8 +131,10 @@ def run_best_response(spec: GameSpec, **options: Any) -> None:
     out_dir = options["out_dir"]
     with ProgressBar("best response", unit="candidates", total=options["evaluations"]) as bar:
         stop_message(
-            lambda: f"stopped after {bar.done:,} candidates; they are kept in {out_dir}: "
-            "run again with --resume to continue"
+            lambda: (
+                f"stopped after {bar.done:,} candidates; they are kept in {out_dir}: "
+                "run again with --resume to continue"
+            )
         )
         result = best_response(
             spec,

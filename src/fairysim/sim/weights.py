@@ -158,24 +158,34 @@ def load_weights_file(path: str | Path, option: str = WEIGHTS_FILE_OPTION) -> st
                 raise FairysimError(
                     option, f"{path}: [{policy}] {name} must be a number or a label"
                 )
-            items.append(f"{policy}:{name}={value!r}" if isinstance(value, float) else
-                         f"{policy}:{name}={value}")
+            items.append(
+                f"{policy}:{name}={value!r}"
+                if isinstance(value, float)
+                else f"{policy}:{name}={value}"
+            )
     if not items:
         raise FairysimError(option, f"{path} sets no weight")
     return ",".join(items)
 
 
-def join_weights(*specs: str | None) -> str | None:
-    """Several ``--weights`` texts as one (None where all are empty); a weight set twice is
-    refused by :func:`apply_weights`."""
-    given = [spec for spec in specs if spec]
-    return ",".join(given) if given else None
+def apply_weights_file(
+    policies: Sequence[Policy], path: str | Path | None, option: str = WEIGHTS_FILE_OPTION
+) -> tuple[Policy, ...]:
+    """Seat policies with the weights of a weights file (:func:`load_weights_file`) set on the
+    seats that play each policy it names; errors name ``option`` and the file."""
+    if path is None:
+        return tuple(policies)
+    text = load_weights_file(path, option)
+    try:
+        return apply_weights(policies, text)
+    except FairysimError as error:
+        raise FairysimError(option, f"{path}: {error.message}") from None
 
 
 __all__ = [
     "WEIGHTS_FILE_OPTION",
     "apply_weights",
-    "join_weights",
+    "apply_weights_file",
     "load_weights_file",
     "weights_file_text",
 ]

@@ -21,6 +21,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Any
 
 import numpy as np
@@ -62,7 +63,7 @@ class Arena:
         bounds = np.linspace(0, deals, len(self.field) + 1).round().astype(int)
         return [
             (k, first_game + int(lo), int(hi - lo))
-            for k, (lo, hi) in enumerate(zip(bounds[:-1], bounds[1:], strict=True))
+            for k, (lo, hi) in enumerate(pairwise(bounds))
             if hi > lo
         ]
 
@@ -180,7 +181,9 @@ def make_arena(
     elif isinstance(field, Policy):
         field = [field]
     field_policies = _resolved(spec, list(field), "--field")
-    arena = Arena(spec, chosen, field_policies, players, seed, card_set, tuple(axes.items()), threads)
+    arena = Arena(
+        spec, chosen, field_policies, players, seed, card_set, tuple(axes.items()), threads
+    )
     # The lineup once through the game's own checks: a policy the game refuses at this count (a
     # solo-only policy) or an axis it refuses fails here, before the first game.
     lineups = [("--policy", [chosen] * players)]

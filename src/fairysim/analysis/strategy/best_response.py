@@ -208,9 +208,7 @@ def best_response(
     return result
 
 
-def search_config(
-    arena: Arena, space: WeightSpace, evaluations: int, games: int
-) -> dict[str, Any]:
+def search_config(arena: Arena, space: WeightSpace, evaluations: int, games: int) -> dict[str, Any]:
     """What decides a search's candidates and their values (a resumed search must match it)."""
     source = getattr(arena.cards, "source", None)
     return {
@@ -331,9 +329,11 @@ def _journal(folder: Path | None, config: dict[str, Any], resume: bool) -> Any:
 
     @contextmanager
     def in_memory() -> Any:
-        with tempfile.TemporaryDirectory(prefix="fairysim-search.") as tmp:
-            with open_journal(Path(tmp), config, False) as journal:
-                yield journal
+        with (
+            tempfile.TemporaryDirectory(prefix="fairysim-search.") as tmp,
+            open_journal(Path(tmp), config, False) as journal,
+        ):
+            yield journal
 
     return in_memory()
 
@@ -357,7 +357,10 @@ def write_outputs(result: BestResponse, folder: Path) -> list[Path]:
             folder / "validation.parquet",
             _parquet(
                 pd.concat(
-                    [result.shares.assign(table="shares"), result.behaviour.assign(table="behaviour")],
+                    [
+                        result.shares.assign(table="shares"),
+                        result.behaviour.assign(table="behaviour"),
+                    ],
                     ignore_index=True,
                 ),
                 result.config,

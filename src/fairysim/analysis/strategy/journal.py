@@ -110,7 +110,9 @@ def open_journal(folder: Path, config: Mapping[str, Any], resume: bool) -> Itera
 def _differences(old: Mapping[str, Any], new: Mapping[str, Any]) -> str:
     """What differs between two searches' configurations, briefly."""
     keys = sorted(set(old) | set(new))
-    return ", ".join(f"{k} {old.get(k)!r} there, {new.get(k)!r} now" for k in keys if old.get(k) != new.get(k))
+    return ", ".join(
+        f"{k} {old.get(k)!r} there, {new.get(k)!r} now" for k in keys if old.get(k) != new.get(k)
+    )
 
 
 __all__ = ["JOURNAL_NAME", "Journal", "open_journal"]

@@ -97,9 +97,7 @@ def weight_space(
     """
     ranges = dict(ranges or {})
     searched = [
-        i
-        for i in range(len(policy.weights))
-        if not (policy.ranges and policy.ranges[i].labels)
+        i for i in range(len(policy.weights)) if not (policy.ranges and policy.ranges[i].labels)
     ]
     if not searched:
         raise FairysimError(
