@@ -184,6 +184,26 @@ def test_bad_input_names_the_option_and_writes_nothing(tmp_path, options, where,
     assert not folder.exists()
 
 
+def test_a_user_policy_is_searched_within_the_ranges_given(tmp_path, monkeypatch):
+    """A user policy declares no ranges: each weight needs one, and within it the search finds
+    what it finds for the built-in (redraw more than below 3)."""
+    (tmp_path / "br_user_policy.py").write_text(
+        "def threshold(decision, view, choices, n_choices, weights, rng):\n"
+        "    return 1 if choices[0, 1] < weights[0] else 0\n\n\n"
+        "threshold_weights = (3.0,)\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    arguments = dict(evaluations=16, games=300, validation_games=1000, seed=1)
+    with pytest.raises(FairysimError) as error:
+        best_response("highcard", "br_user_policy:threshold", "stand,coin", 3, **arguments)
+    assert error.value.where == "--range" and "w0=low:high" in error.value.message
+    result = best_response(
+        "highcard", "br_user_policy:threshold", "stand,coin", 3, ranges="w0=1:14", **arguments
+    )
+    assert result.start == {"w0": 3.0} and result.weights["w0"] > 6
+    assert result.gain["low"] > 0
+
+
 @pytest.mark.parametrize(("field", "players"), [("stand", 3), ("stand,coin", 4), ("stand,coin", 3)])
 def test_every_field_policy_sits_at_the_table_equally_often(field, players):
     """The field's blocks of deals start the field at each of its policies in turn: over the

@@ -210,7 +210,8 @@ def best_response(
 
 def search_config(arena: Arena, space: WeightSpace, evaluations: int, games: int) -> dict[str, Any]:
     """What decides a search's candidates and their values (a resumed search must match it)."""
-    source = getattr(arena.cards, "source", None)
+    from fairysim.sweep.cells import cards_digest
+
     return {
         "game": arena.spec.name,
         "engine_version": arena.spec.engine_version,
@@ -220,7 +221,7 @@ def search_config(arena: Arena, space: WeightSpace, evaluations: int, games: int
         "field_weights": [list(p.weights) for p in arena.field],
         "players": arena.players,
         "seed": arena.seed,
-        "cards": str(source),
+        "cards": cards_digest(arena.cards),
         "axes": {key: str(value) for key, value in arena.axes},
         "ranges": space.ranges_text(),
         "evaluations": evaluations,
@@ -243,6 +244,8 @@ def validate(
     best = {name: float(best_row[name]) for name in space.names}
     start = dict(zip(space.names, space.x0, strict=True))
     start_search = arena.play(start, 0, games)["win_share"].mean()
+    if start_search >= best_row["win_share"]:
+        best = dict(start)  # no candidate beat the start on the search deals
     played = {
         "best": arena.play(best, games, validation_games),
         "start": arena.play(start, games, validation_games),
