@@ -275,3 +275,12 @@ def test_simulate_loads_a_weights_file_and_names_it_in_errors(tmp_path):
     )
     assert wrong.exit_code == 2
     assert wrong.output.startswith("Error: --weights-file:") and "redraw-low" in wrong.output
+
+
+def test_a_start_no_candidate_beats_is_kept_and_said_so(tmp_path):
+    """Searched only between 4.2 and 5, ``below`` changes no decision on whole-numbered cards:
+    every candidate ties the start, which is kept, and the page says no gain is shown."""
+    result = _highcard(tmp_path, evaluations=4, ranges="below=4.2:5")
+    assert result.weights == result.start
+    page = (tmp_path / "best_response.html").read_text()
+    assert "No candidate of the 4 searched beat" in page and "nan" not in page

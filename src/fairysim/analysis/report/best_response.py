@@ -9,6 +9,7 @@ outputs, all or none. It reads the result's attributes only, so it imports nothi
 from __future__ import annotations
 
 import html
+import math
 from typing import Any
 
 _STYLE = """
@@ -31,6 +32,8 @@ def _pts(value: float) -> str:
 
 
 def _interval(low: float, high: float, percent: bool = True) -> str:
+    if not (math.isfinite(low) and math.isfinite(high)):
+        return "-"
     if percent:
         return f"[{100 * low:+.1f}, {100 * high:+.1f}]"
     return f"[{low:+.3g}, {high:+.3g}]"
@@ -47,6 +50,12 @@ def _table(header: list[str], rows: list[list[str]]) -> str:
 def headline(result: Any) -> str:
     """One sentence: the gain on fresh deals with its interval, and the verdict it supports."""
     gain = result.shares.set_index("arm").loc["gain"]
+    if result.weights == result.start:
+        return (
+            f"No candidate of the {len(result.candidates)} searched beat "
+            f"{result.policy_name}'s starting weights on the search deals: they are kept, and "
+            "no gain is shown."
+        )
     level = 1 - float(gain["level"])
     verdict = (
         "the response beats the starting weights"
