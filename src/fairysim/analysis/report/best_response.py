@@ -31,12 +31,20 @@ def _pts(value: float) -> str:
     return f"{100 * value:+.1f} points"
 
 
-def _interval(low: float, high: float, percent: bool = True) -> str:
+def _interval(low: float, high: float, percent: bool = True, signed: bool = True) -> str:
     if not (math.isfinite(low) and math.isfinite(high)):
         return "-"
+    sign = "+" if signed else ""
     if percent:
-        return f"[{100 * low:+.1f}, {100 * high:+.1f}]"
-    return f"[{low:+.3g}, {high:+.3g}]"
+        return f"[{100 * low:{sign}.1f}, {100 * high:{sign}.1f}]"
+    return f"[{low:{sign}.3g}, {high:{sign}.3g}]"
+
+
+def _level(row: Any) -> str:
+    """The confidence of a corrected interval (``95%``, ``98.33%``); ``-`` for a comparison
+    left out of its family (no spread to test)."""
+    level = float(row["level"])
+    return f"{100 * (1 - level):.4g}%" if math.isfinite(level) else "-"
 
 
 def _table(header: list[str], rows: list[list[str]]) -> str:
@@ -56,7 +64,6 @@ def headline(result: Any) -> str:
             f"{result.policy_name}'s starting weights on the search deals: they are kept, and "
             "no gain is shown."
         )
-    level = 1 - float(gain["level"])
     verdict = (
         "the response beats the starting weights"
         if gain["significant"] and gain["estimate"] > 0
@@ -66,7 +73,7 @@ def headline(result: Any) -> str:
     )
     return (
         f"Gain of the best response over {result.policy_name}'s starting weights: "
-        f"{_pts(gain['estimate'])} of win share, {level:.2%} interval (Holm-corrected) "
+        f"{_pts(gain['estimate'])} of win share, {_level(gain)} interval (Holm-corrected) "
         f"{_interval(gain['low'], gain['high'])}, on {int(gain['games']):,} fresh deals "
         f"x {result.players} seat rotations: {verdict}."
     )
@@ -86,8 +93,9 @@ def best_response_page(result: Any) -> str:
         + html.escape(
             f"Against the field {', '.join(result.field)} at {result.players} players, the best "
             f"weights found win {_pct(best['estimate'])} "
-            f"{_interval(best['low'], best['high'])} and the starting weights "
-            f"{_pct(start['estimate'])} {_interval(start['low'], start['high'])} (fair share "
+            f"{_interval(best['low'], best['high'], signed=False)} and the starting weights "
+            f"{_pct(start['estimate'])} {_interval(start['low'], start['high'], signed=False)} "
+            "(fair share "
             f"{_pct(fair)}). This is a lower bound of how far {result.policy_name}'s family of "
             "strategies exploits this field: the search moves only its weights, within the "
             "ranges below, for a finite budget, and a better response may exist outside them."
@@ -95,12 +103,13 @@ def best_response_page(result: Any) -> str:
         + "</p>",
         "<h2>Win share on fresh deals</h2>",
         _table(
-            ["", "win share", "interval", "against", "significant", "deals"],
+            ["", "win share", "interval", "level", "against", "significant", "deals"],
             [
                 [
                     arm,
                     _pct(row["estimate"]) if arm != "gain" else _pts(row["estimate"]),
-                    _interval(row["low"], row["high"]),
+                    _interval(row["low"], row["high"], signed=arm == "gain"),
+                    _level(row),
                     "fair share" if arm != "gain" else "0",
                     "yes" if row["significant"] else "no",
                     f"{int(row['games']):,}",
@@ -140,7 +149,7 @@ def best_response_page(result: Any) -> str:
         )
         + "</p>",
         _table(
-            ["column", "best", "start", "difference", "interval", "significant"],
+            ["column", "best", "start", "difference", "interval", "significant", "meaning"],
             [
                 [
                     row["column"],
@@ -149,6 +158,7 @@ def best_response_page(result: Any) -> str:
                     f"{row['estimate']:+.3f}",
                     _interval(row["low"], row["high"], percent=False),
                     "yes" if row["significant"] else "no",
+                    row.get("meaning", ""),
                 ]
                 for _, row in result.behaviour.iterrows()
             ],

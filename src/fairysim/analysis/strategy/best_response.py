@@ -258,6 +258,7 @@ def validate(
     share_rows.append(_row("gain", played["best"]["win_share"] - played["start"]["win_share"], 0))
     shares = with_correction(pd.DataFrame(share_rows), "estimate", null="null_value", alpha=ALPHA)
     behaviour_rows = []
+    legends = _legends(arena.spec)
     for column in arena.spec.seat_columns:
         if column == "win_share":
             continue
@@ -265,6 +266,7 @@ def validate(
         row = _row("best - start", diff, 0.0)
         row.update(
             column=column,
+            meaning=legends.get(column, ""),
             best=float(played["best"][column].mean()),
             start=float(played["start"][column].mean()),
         )
@@ -294,6 +296,16 @@ def validate(
         stopped=run.stopped,
         config=config,
     )
+
+
+def _legends(spec: GameSpec) -> dict[str, str]:
+    """What the game's summary says each of its one-column cells means (``finale cards: the
+    seat's Grande Finale count ...``), by column."""
+    return {
+        cell.columns[0]: cell.legend
+        for cell in getattr(spec, "summary", ())
+        if len(cell.columns) == 1 and cell.legend
+    }
 
 
 def _row(arm: str, values: np.ndarray, null: float) -> dict[str, Any]:
