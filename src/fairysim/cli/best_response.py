@@ -46,7 +46,9 @@ def best_response_params(spec: GameSpec) -> list[Param]:
             str,
             ...,
             "--field",
-            "Comma-separated opponents, filling the other seats in order and cycling.",
+            "Comma-separated opponents, filling the other seats in order and cycling; the deals "
+            "are cut into one block per opponent policy, each starting the field at the next, so "
+            "every opponent sits at the table equally often.",
         ),
         option("players", int, spec.default_players, "--players", spec.players_help),
         option(
