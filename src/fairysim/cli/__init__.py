@@ -1,9 +1,9 @@
 """The ``fairysim`` command line: thin commands over :mod:`fairysim.sim` and :mod:`.analysis`.
 
 One module per command (``simulate``, ``metrics``, ``report``, ``sweep``, ``tournament``,
-``replay``, ``policies``, ``bench``, ``compile``, ``compare``); the per-game subcommands are made
-from the game registry (:mod:`fairysim.cli.by_game`). Each command checks its options, calls a plain
-function that tests can import, and prints. Errors a user can fix are
+``replay``, ``policies``, ``bench``, ``compile``, ``compare``, ``best-response``); the per-game
+subcommands are made from the game registry (:mod:`fairysim.cli.by_game`). Each command checks
+its options, calls a plain function that tests can import, and prints. Errors a user can fix are
 :class:`fairysim.runtime.errors.FairysimError` and come out as one line with exit code 2
 (:func:`fairysim.cli.common.handle_errors`).
 """
@@ -17,6 +17,7 @@ import typer
 from fairysim import __version__
 from fairysim.cli import (
     bench,
+    best_response,
     compare,
     compile,
     metrics,
@@ -35,8 +36,8 @@ app = typer.Typer(
     name="fairysim",
     help="Monte Carlo balance analysis of the card games "
     + ", ".join(spec.title for spec in games().values())
-    + ": simulate, metrics, report, sweep, tournament, compare, benchmark, compile ahead of "
-    "time.",
+    + ": simulate, metrics, report, sweep, tournament, compare, best response, benchmark, "
+    "compile ahead of time.",
     no_args_is_help=True,
     add_completion=False,
     # An unexpected exception is a bug: show numba's and Python's plain traceback, not rich's
@@ -74,6 +75,7 @@ app.add_typer(policies.app, name="policies")
 app.add_typer(sweep.app, name="sweep")
 app.add_typer(tournament.app, name="tournament")
 app.add_typer(replay.app, name="replay")
+app.add_typer(best_response.app, name="best-response")
 app.command("bench")(bench.bench)
 app.command("compile")(compile.compile_games)
 app.command("compare")(compare.compare_command)

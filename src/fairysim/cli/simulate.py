@@ -27,7 +27,7 @@ from fairysim.cli.common import (
     stop_message,
 )
 from fairysim.runtime.errors import CardFileError, FairysimError
-from fairysim.sim.weights import apply_weights
+from fairysim.sim.weights import apply_weights, apply_weights_file
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -125,6 +125,14 @@ def simulate_params(spec: GameSpec) -> list[Param]:
             "--weights",
             "Policy weights as comma-separated \\[seat or policy:]name=value, e.g. 'w0=2' "
             "(every seat whose policy has it), 'greedy:w0=2', '1:w0=0.3'.",
+        ),
+        option(
+            "weights_file",
+            Path | None,
+            None,
+            "--weights-file",
+            "A weights file ([policy] tables, as best-response writes weights.toml), set on the "
+            "seats playing each policy it names, before --weights.",
         ),
     ]
     params += [option(flag.name, bool, False, flag.option, flag.help) for flag in spec.flags]
@@ -250,7 +258,8 @@ def setup_from_options(spec: GameSpec, options: dict[str, Any]) -> Any:
         cards=card_set,
         **axes,
     )
-    return dataclasses.replace(setup, policies=apply_weights(setup.policies, options["weights"]))
+    seated = apply_weights_file(setup.policies, options.get("weights_file"))
+    return dataclasses.replace(setup, policies=apply_weights(seated, options["weights"]))
 
 
 def table_title(spec: GameSpec, unit: str, rows: int, looks: Sequence[int] = ()) -> str:

@@ -3,8 +3,11 @@ what-if setup's ``weights=`` give them."""
 
 from __future__ import annotations
 
+import json
 import math
-from collections.abc import Sequence
+import tomllib
+from collections.abc import Mapping, Sequence
+from pathlib import Path
 
 from fairysim.runtime.errors import ParameterError
 from fairysim.sim.policy import Policy
@@ -109,4 +112,80 @@ def _weight_targets(seats: Sequence[Policy], target: str, name: str, item: str) 
     return chosen
 
 
-__all__ = ["apply_weights"]
+WEIGHTS_FILE_OPTION = "--weights-file"
+"""What an error about a weights file names."""
+
+
+def weights_file_text(policy: Policy, header: Sequence[str] = ()) -> str:
+    """A weights file (TOML) holding ``policy``'s weights under its name: one table per
+    policy, one key per weight, a labelled weight by its label. ``header`` lines become
+    comments. :func:`load_weights_file` reads it back to the same weights."""
+    lines = [f"# {line}" for line in header]
+    lines.append(f"[{json.dumps(policy.name)}]")
+    ranges = policy.ranges or (None,) * len(policy.weights)
+    for name, value, allowed in zip(policy.weight_names, policy.weights, ranges, strict=True):
+        shown = json.dumps(allowed.shown(value)) if allowed and allowed.labels else repr(value)
+        lines.append(f"{name} = {shown}")
+    return "\n".join(lines) + "\n"
+
+
+def load_weights_file(path: str | Path, option: str = WEIGHTS_FILE_OPTION) -> str:
+    """A weights file as ``--weights`` text (``balancer:finale=3.1,balancer:pick=2``), for
+    :func:`apply_weights`: each ``[policy]`` table's weights set on the seats playing that
+    policy, and nowhere else.
+
+    Raises
+    ------
+    FairysimError
+        Naming ``option``: a missing or unreadable file, TOML that does not parse, a key outside
+        a ``[policy]`` table, a value that is neither a number nor a label.
+    """
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise FairysimError(option, f"cannot read {path} ({error.strerror or error})") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+        raise FairysimError(option, f"{path} is not TOML ({error})") from None
+    items = []
+    for policy, table in data.items():
+        if not isinstance(table, Mapping):
+            raise FairysimError(
+                option, f"{path}: {policy} = ... is outside a [policy] table of weights"
+            )
+        for name, value in table.items():
+            if isinstance(value, bool) or not isinstance(value, int | float | str):
+                raise FairysimError(
+                    option, f"{path}: [{policy}] {name} must be a number or a label"
+                )
+            items.append(
+                f"{policy}:{name}={value!r}"
+                if isinstance(value, float)
+                else f"{policy}:{name}={value}"
+            )
+    if not items:
+        raise FairysimError(option, f"{path} sets no weight")
+    return ",".join(items)
+
+
+def apply_weights_file(
+    policies: Sequence[Policy], path: str | Path | None, option: str = WEIGHTS_FILE_OPTION
+) -> tuple[Policy, ...]:
+    """Seat policies with the weights of a weights file (:func:`load_weights_file`) set on the
+    seats that play each policy it names; errors name ``option`` and the file."""
+    if path is None:
+        return tuple(policies)
+    text = load_weights_file(path, option)
+    try:
+        return apply_weights(policies, text)
+    except FairysimError as error:
+        raise FairysimError(option, f"{path}: {error.message}") from None
+
+
+__all__ = [
+    "WEIGHTS_FILE_OPTION",
+    "apply_weights",
+    "apply_weights_file",
+    "load_weights_file",
+    "weights_file_text",
+]

@@ -1,0 +1,187 @@
+"""The page of a best-response search (:mod:`fairysim.analysis.strategy.best_response`): the
+gain with its corrected interval, the weights against the start's, and what the response does
+differently, measured on the fresh deals.
+
+A self-contained HTML string (no figure, no file of its own): the search writes it with its other
+outputs, all or none. It reads the result's attributes only, so it imports nothing of the search.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from typing import Any
+
+_STYLE = """
+body { font-family: system-ui, sans-serif; max-width: 56rem; margin: 2rem auto; padding: 0 1rem;
+       color: #222; line-height: 1.45; }
+table { border-collapse: collapse; font-size: .9rem; margin: .5rem 0 1.2rem; }
+th, td { border-bottom: 1px solid #ddd; padding: .25rem .6rem; text-align: right; }
+th { background: #f4f4f4; }
+td:first-child, th:first-child { text-align: left; }
+.meta { background: #f7f7f7; border-left: 4px solid #888; padding: .6rem 1rem; }
+"""
+
+
+def _pct(value: float) -> str:
+    return f"{100 * value:.1f}%"
+
+
+def _pts(value: float) -> str:
+    return f"{100 * value:+.1f} points"
+
+
+def _interval(low: float, high: float, percent: bool = True, signed: bool = True) -> str:
+    if not (math.isfinite(low) and math.isfinite(high)):
+        return "-"
+    sign = "+" if signed else ""
+    if percent:
+        return f"[{100 * low:{sign}.1f}, {100 * high:{sign}.1f}]"
+    return f"[{low:{sign}.3g}, {high:{sign}.3g}]"
+
+
+def _level(row: Any) -> str:
+    """The confidence of a corrected interval (``95%``, ``98.33%``); ``-`` for a comparison
+    left out of its family (no spread to test)."""
+    level = float(row["level"])
+    return f"{100 * (1 - level):.4g}%" if math.isfinite(level) else "-"
+
+
+def _table(header: list[str], rows: list[list[str]]) -> str:
+    head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
+    body = "".join(
+        "<tr>" + "".join(f"<td>{html.escape(cell)}</td>" for cell in row) + "</tr>" for row in rows
+    )
+    return f"<table><tr>{head}</tr>{body}</table>"
+
+
+def headline(result: Any) -> str:
+    """One sentence: the gain on fresh deals with its interval, and the verdict it supports."""
+    gain = result.shares.set_index("arm").loc["gain"]
+    if result.weights == result.start:
+        return (
+            f"No candidate of the {len(result.candidates)} searched beat "
+            f"{result.policy_name}'s starting weights on the search deals: they are kept, and "
+            "no gain is shown."
+        )
+    verdict = (
+        "the response beats the starting weights"
+        if gain["significant"] and gain["estimate"] > 0
+        else "the starting weights beat the response"
+        if gain["significant"]
+        else "no gain is shown over the starting weights"
+    )
+    return (
+        f"Gain of the best response over {result.policy_name}'s starting weights: "
+        f"{_pts(gain['estimate'])} of win share, {_level(gain)} interval (Holm-corrected) "
+        f"{_interval(gain['low'], gain['high'])}, on {int(gain['games']):,} fresh deals "
+        f"x {result.players} seat rotations: {verdict}."
+    )
+
+
+def best_response_page(result: Any) -> str:
+    """The HTML page of ``result`` (a :class:`~fairysim.analysis.strategy.best_response.
+    BestResponse`)."""
+    shares = result.shares.set_index("arm")
+    fair = 1.0 / result.players
+    best, start = shares.loc["best"], shares.loc["start"]
+    title = f"{result.title}: best response of {result.policy_name}"
+    parts = [
+        f"<h1>{html.escape(title)}</h1>",
+        f"<p><strong>{html.escape(headline(result))}</strong></p>",
+        "<p>"
+        + html.escape(
+            f"Against the field {', '.join(result.field)} at {result.players} players, the best "
+            f"weights found win {_pct(best['estimate'])} "
+            f"{_interval(best['low'], best['high'], signed=False)} and the starting weights "
+            f"{_pct(start['estimate'])} {_interval(start['low'], start['high'], signed=False)} "
+            "(fair share "
+            f"{_pct(fair)}). This is a lower bound of how far {result.policy_name}'s family of "
+            "strategies exploits this field: the search moves only its weights, within the "
+            "ranges below, for a finite budget, and a better response may exist outside them."
+        )
+        + "</p>",
+        "<h2>Win share on fresh deals</h2>",
+        _table(
+            ["", "win share", "interval", "level", "against", "significant", "deals"],
+            [
+                [
+                    arm,
+                    _pct(row["estimate"]) if arm != "gain" else _pts(row["estimate"]),
+                    _interval(row["low"], row["high"], signed=arm == "gain"),
+                    _level(row),
+                    "fair share" if arm != "gain" else "0",
+                    "yes" if row["significant"] else "no",
+                    f"{int(row['games']):,}",
+                ]
+                for arm, row in shares.iterrows()
+            ],
+        ),
+        "<p>"
+        + html.escape(
+            "One Holm-corrected family of three comparisons at the 5% error rate, each normal "
+            "and clustered by deal (a deal's seat rotations are one observation); the best and "
+            "the starting weights play the same fresh deals, never used by the search, and the "
+            "gain is their difference deal by deal. On the search's own deals the best "
+            f"candidate won {_pct(result.candidates['win_share'].max())} and the start "
+            f"{_pct(result.start_search_share)}: a figure biased upwards by the selection, "
+            "which the fresh deals are not."
+        )
+        + "</p>",
+        "<h2>Weights</h2>",
+        _table(
+            ["weight", "best", "start", "searched range"],
+            [
+                [
+                    name,
+                    f"{result.weights[name]:.4g}",
+                    f"{result.start[name]:.4g}",
+                    f"{result.ranges[name][0]:g} to {result.ranges[name][1]:g}",
+                ]
+                for name in result.weights
+            ],
+        ),
+        "<h2>What it does differently</h2>",
+        "<p>"
+        + html.escape(
+            f"Each of the game's seat columns for {result.policy_name}'s seat on the fresh deals, "
+            "best minus start, one Holm-corrected family at the 5% error rate."
+        )
+        + "</p>",
+        _table(
+            ["column", "best", "start", "difference", "interval", "significant", "meaning"],
+            [
+                [
+                    row["column"],
+                    f"{row['best']:.3f}",
+                    f"{row['start']:.3f}",
+                    f"{row['estimate']:+.3f}",
+                    _interval(row["low"], row["high"], percent=False),
+                    "yes" if row["significant"] else "no",
+                    row.get("meaning", ""),
+                ]
+                for _, row in result.behaviour.iterrows()
+            ],
+        ),
+        "<h2>Search</h2>",
+        "<p class='meta'>"
+        + html.escape(
+            f"CMA-ES (cma) over {len(result.candidates)} candidates of {result.games:,} deals "
+            f"each x {result.players} seat rotations, every candidate on the same deals (seed "
+            f"{result.seed}, games 0 to {result.games - 1}); validation on games {result.games} "
+            f"to {result.games + result.validation_games - 1}. "
+            + (f"The optimiser stopped early ({result.stopped}). " if result.stopped else "")
+            + "Every candidate is in search.parquet; the weights in weights.toml load with "
+            "--weights-file."
+        )
+        + "</p>",
+    ]
+    return (
+        "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
+        f"<title>{html.escape(title)}</title><style>{_STYLE}</style></head><body>"
+        + "\n".join(parts)
+        + "</body></html>\n"
+    )
+
+
+__all__ = ["best_response_page", "headline"]
