@@ -9,7 +9,7 @@ import tomllib
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from fairysim.runtime.errors import ParameterError
+from fairysim.runtime.errors import FairysimError, ParameterError
 from fairysim.sim.policy import Policy
 
 
@@ -112,8 +112,8 @@ def _weight_targets(seats: Sequence[Policy], target: str, name: str, item: str) 
     return chosen
 
 
-WEIGHTS_FILE_OPTION = "--weights-file"
-"""What an error about a weights file names."""
+WEIGHTS_FILE_OPTION = "weights_file"
+"""The parameter an error about a weights file names (the command line says ``--weights-file``)."""
 
 
 def weights_file_text(policy: Policy, header: Sequence[str] = ()) -> str:
@@ -144,18 +144,18 @@ def load_weights_file(path: str | Path, option: str = WEIGHTS_FILE_OPTION) -> st
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except OSError as error:
-        raise FairysimError(option, f"cannot read {path} ({error.strerror or error})") from None
+        raise ParameterError(option, f"cannot read {path} ({error.strerror or error})") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
-        raise FairysimError(option, f"{path} is not TOML ({error})") from None
+        raise ParameterError(option, f"{path} is not TOML ({error})") from None
     items = []
     for policy, table in data.items():
         if not isinstance(table, Mapping):
-            raise FairysimError(
+            raise ParameterError(
                 option, f"{path}: {policy} = ... is outside a [policy] table of weights"
             )
         for name, value in table.items():
             if isinstance(value, bool) or not isinstance(value, int | float | str):
-                raise FairysimError(
+                raise ParameterError(
                     option, f"{path}: [{policy}] {name} must be a number or a label"
                 )
             items.append(
@@ -164,7 +164,7 @@ def load_weights_file(path: str | Path, option: str = WEIGHTS_FILE_OPTION) -> st
                 else f"{policy}:{name}={value}"
             )
     if not items:
-        raise FairysimError(option, f"{path} sets no weight")
+        raise ParameterError(option, f"{path} sets no weight")
     return ",".join(items)
 
 
@@ -179,7 +179,7 @@ def apply_weights_file(
     try:
         return apply_weights(policies, text)
     except FairysimError as error:
-        raise FairysimError(option, f"{path}: {error.message}") from None
+        raise ParameterError(option, f"{path}: {error.message}") from None
 
 
 __all__ = [
