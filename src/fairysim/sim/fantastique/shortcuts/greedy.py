@@ -23,9 +23,10 @@ def greedy_fan_key(hand, taken_fans):
     """Greedy's fan read straight off a hand: ``count * GREEDY_KEY_RADIX + value``.
 
     ``hand[v]`` counts the cards of value ``v``; bit ``k`` of ``taken_fans[v]`` is set once the
-    fan (v, k) was played this round (F4). The key is that of the fan :func:`greedy_policy` picks
-    from the legal fans, and below ``GREEDY_KEY_RADIX`` when no fan is legal. The engine calls
-    this for a greedy seat instead of listing the legal fans, which costs more than the choice.
+    fan (v, k) was played this round (F4). The key is that of the fan
+    :func:`.policies.greedy_policy` picks from the legal fans, and below ``GREEDY_KEY_RADIX`` when
+    no fan is legal. The engine calls this for a greedy seat instead of listing the legal fans,
+    which costs more than the choice.
     """
     best_key = 0
     for value in range(1, N_VALUES + 1):
@@ -40,7 +41,8 @@ def greedy_fan_key(hand, taken_fans):
 
 @nb.njit(cache=True, inline="always")
 def greedy_stack(stack_value, stack_size):
-    """The display stack :func:`greedy_policy` takes (biggest, then highest value), -1 if none.
+    """The display stack :func:`.policies.greedy_policy` takes (biggest, then highest value), -1 if
+    none.
 
     A taken or never-dealt stack has size 0; among equal stacks the first in display order is
     taken, as the engine does with greedy's answer.
