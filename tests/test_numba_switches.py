@@ -15,8 +15,8 @@ from fairysim.jit import inline_copy, plain_call_types
 
 @pytest.mark.parametrize("module", [inline_copy, plain_call_types], ids=lambda m: m.__name__)
 def test_the_switch_leaves_numba_unchanged(module):
-    name = module.__name__.rpartition(".")[2]
-    check = f"import fairysim.sim; from fairysim import {name}; print({name}.installed())"
+    package, _, name = module.__name__.rpartition(".")
+    check = f"import fairysim.sim; from {package} import {name}; print({name}.installed())"
     without_switch = {k: v for k, v in os.environ.items() if k != module.ENV_SWITCH}
     for env, expected in (({module.ENV_SWITCH: "0"}, "False"), ({}, "True")):
         result = subprocess.run(

@@ -49,11 +49,12 @@ def module(tmp_path, monkeypatch):
 
 
 def refused(spec: str) -> str:
-    """The one-line message that refuses ``spec``, naming ``--policy``."""
+    """The one-line message that refuses ``spec``, naming the parameter ``policies`` (the
+    command line words it ``--policy``)."""
     with pytest.raises(FairysimError) as info:
         load_user_policy(spec)
     message = str(info.value)
-    assert info.value.where == "--policy", message
+    assert info.value.where == "policies", message
     assert "\n" not in message, message
     return message
 
@@ -270,7 +271,7 @@ def test_a_builtin_weight_outside_its_range_is_refused_naming_policy_and_weight(
         for value in (allowed.low - 1, allowed.high + 1, float("nan"), "1"):
             with pytest.raises(FairysimError) as info:
                 policy.with_weights(**{name: value})
-            assert info.value.where == "--weights"
+            assert info.value.where == "weights"
             assert f"policy {policy.name}: weight {name} must be" in str(info.value)
 
 

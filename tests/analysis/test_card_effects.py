@@ -115,7 +115,7 @@ def test_bad_seat_and_games_are_named():
     assert info.value.where == "seat"
     with pytest.raises(FairysimError) as info:
         card_effects("highcard", players=2, games=0, policies="stand")
-    assert info.value.where == "--games"
+    assert info.value.where == "games"
 
 
 def test_the_section_and_figure(highcard_study):

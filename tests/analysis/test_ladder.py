@@ -145,4 +145,4 @@ def test_bad_input_is_named():
     assert info.value.where == "GAME"
     with pytest.raises(FairysimError) as info:
         ladder_study("highcard", players=2, games=0)
-    assert info.value.where == "--games"
+    assert info.value.where == "games"

@@ -20,7 +20,7 @@ def test_player_counts_keep_their_order_once_each():
 def test_player_counts_out_of_range_name_the_option(players):
     with pytest.raises(FairysimError) as info:
         check_player_counts(players, 2, 5)
-    assert info.value.where == "--players"
+    assert info.value.where == "players"
     assert f"player counts must be 2 to 5, got {list(players)}" in str(info.value)
 
 
@@ -38,7 +38,7 @@ def test_card_set_is_loaded_once_and_a_bad_file_names_the_option(tmp_path):
     bad.write_text("not = = toml")
     with pytest.raises(FairysimError) as info:
         load_card_set(bad, ConcertoCards, load_cards)
-    assert info.value.where == "--cards" and str(bad) in str(info.value)
+    assert info.value.where == "cards" and str(bad) in str(info.value)
 
 
 def test_progress_runs_on_over_several_runs():

@@ -51,10 +51,10 @@ def test_solo_study_pairs_lookahead_on_the_first_deals():
 def test_solo_study_refuses_unknown_policy_and_bad_cards(tmp_path):
     with pytest.raises(FairysimError) as error:
         solo.solo_study(games=10, seed=1, policies=("greedy", "nosuch"))
-    assert error.value.where == "--policy"
+    assert error.value.where == "policies"
     bad = tmp_path / "bad.toml"
     bad.write_text("not = = toml")
     with pytest.raises(FairysimError) as error:
         solo.solo_study(games=10, seed=1, cards=bad)
-    assert error.value.where == "--cards"
+    assert error.value.where == "cards"
     assert str(bad) in str(error.value)

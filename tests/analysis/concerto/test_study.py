@@ -117,4 +117,4 @@ def test_card_balance_small_study():
 def test_card_balance_refuses_other_player_counts(players):
     with pytest.raises(FairysimError) as error:
         card_study.card_balance(games=10, seed=1, players=players)
-    assert error.value.where == "--players"
+    assert error.value.where == "players"

@@ -139,9 +139,9 @@ def test_clearly_first_needs_separated_intervals():
     [
         ({"courts": ("starred", "none")}, "courts"),
         ({"courts": ("random", "queen")}, "courts"),
-        ({"players": (5,)}, "--players"),
-        ({"auction_games": 0}, "--auction-games"),
-        ({"games": 0}, "--games"),
+        ({"players": (5,)}, "players"),
+        ({"auction_games": 0}, "auction_games"),
+        ({"games": 0}, "games"),
     ],
 )
 def test_bad_input_names_the_option(kwargs, option):

@@ -180,7 +180,7 @@ def test_a_bad_card_file_names_the_option(tmp_path):
     bad.write_text("not = = toml")
     with pytest.raises(FairysimError) as info:
         fan_strength(10, 1, players=(2,), cards=bad)
-    assert info.value.where == "--cards"
+    assert info.value.where == "cards"
     assert str(bad) in str(info.value)
 
 
@@ -196,9 +196,9 @@ def test_custom_lineups_and_no_gain_lineup():
 @pytest.mark.parametrize(
     ("kwargs", "where"),
     [
-        ({"players": (1,)}, "--players"),
-        ({"players": ()}, "--players"),
-        ({"fans": ("VII",)}, "--fan"),
+        ({"players": (1,)}, "players"),
+        ({"players": ()}, "players"),
+        ({"fans": ("VII",)}, "fan"),
         ({"lineups": ()}, "lineups"),
         ({"lineups": (BASELINE, BASELINE)}, "lineups"),
     ],
@@ -212,4 +212,4 @@ def test_bad_arguments_name_the_option(kwargs, where):
 def test_bad_games():
     with pytest.raises(FairysimError) as info:
         fan_strength(0, 1)
-    assert info.value.where == "--games"
+    assert info.value.where == "games"
