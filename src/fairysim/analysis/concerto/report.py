@@ -35,7 +35,7 @@ from fairysim.analysis.report.heuristic_check import check_paragraphs
 from fairysim.analysis.report.page import Report
 from fairysim.analysis.report.pipeline import ReportRun, StandardReport, Studies
 from fairysim.analysis.report.plots import plain_caption
-from fairysim.analysis.studies.card_effects import CardEffectStudy, disagreements
+from fairysim.analysis.studies.card_effects import CardEffectStudy
 from fairysim.analysis.studies.heuristic_check import HeuristicCheck
 from fairysim.analysis.studies.ladder import LadderStudy
 from fairysim.stats.ranking import group_label, leading_group
@@ -166,21 +166,6 @@ def build_report(
         Call :meth:`Report.write` to write it.
     """
     return CONCERTO_REPORT.build(Studies(balance, effects, ladder, check))
-
-
-def _lift_disagreements(balance: CardBalance, effects: CardEffectStudy) -> list[str]:
-    """Where the score cards' effect, averaged over player counts, and the holders' lift of the
-    "Score cards" section (averaged the same way) disagree in sign or in order."""
-    lift = balance.score_cards_pooled[["card", "lift", "lift_significant"]]
-    pooled = effects.pooled().merge(lift.rename(columns={"card": "label"}), on="label")
-    found = disagreements(
-        pooled,
-        association="lift",
-        significant="lift_significant",
-        name="the holders' lift (Score cards section)",
-        unit="of games",
-    )
-    return [f"Averaged over player counts, {note}" for note in found]
 
 
 def _parts_section(report: Report, balance: CardBalance) -> None:
