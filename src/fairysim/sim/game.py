@@ -23,10 +23,10 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from importlib.metadata import entry_points
 from typing import Any, ClassVar, Self
 
 from fairysim.runtime.errors import FairysimError, ParameterError
+from fairysim.runtime.plugins import import_declarations
 
 BUILTIN_GAME_SPECS = (
     "fairysim.sim.fantastique.spec",
@@ -581,10 +581,7 @@ def _discover() -> None:
     if _discovered:
         return
     _discovered = True
-    for module in BUILTIN_GAME_SPECS:
-        importlib.import_module(module)
-    for entry in entry_points(group=ENTRY_POINT_GROUP):
-        importlib.import_module(entry.value.partition(":")[0])
+    import_declarations(BUILTIN_GAME_SPECS, ENTRY_POINT_GROUP)
 
 
 def games() -> dict[str, GameSpec]:

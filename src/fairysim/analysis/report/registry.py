@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass
-from importlib.metadata import entry_points
 from typing import Any
 
 from fairysim.runtime.errors import FairysimError
+from fairysim.runtime.plugins import import_declarations
 
 BUILTIN_REPORT_DECLARATIONS = (
     "fairysim.analysis.fantastique.declaration",
@@ -182,10 +182,7 @@ def _discover() -> None:
     if _discovered:
         return
     _discovered = True
-    modules = [
-        *BUILTIN_REPORT_DECLARATIONS,
-        *(entry.value.partition(":")[0] for entry in entry_points(group=ENTRY_POINT_GROUP)),
-    ]
+    modules = import_declarations(BUILTIN_REPORT_DECLARATIONS, ENTRY_POINT_GROUP)
     # In the order the modules are listed (a module imported earlier registered its reports
     # first), then any registered outside a declaration module.
     ordered: dict[str, ReportSpec] = {}
