@@ -4,13 +4,13 @@
 >>> df = concerto.simulate(players=1, policies="greedy", games=1000, seed=1)
 
 The package's modules, the same in every game: :mod:`.spec` (the registered spec, read without the
-engine), :mod:`.rules`, :mod:`.cards` (the card file), :mod:`.setup` (the setup, ``make_setup`` and
-what a setup declares), :mod:`.runs` (``play_chunks``, ``chunk_frame``, ``simulate``),
-:mod:`.engine` (the jitted game loop and its play-out), :mod:`.shortcuts` (a built-in policy's
-answers read off the table, one module per policy), :mod:`.policies`, :mod:`.search` (the table's
-copy and determinization for ``rollout``), :mod:`.reference` (the rulebook in plain Python) and
-:mod:`.narrate` (``fairysim replay``'s words). Optional parts: :mod:`.lanes` (all-greedy tables
-played in SIMD lanes).
+engine), :mod:`.facts` (the values the spec and the kernels share), :mod:`.rules`, :mod:`.cards`
+(the card file), :mod:`.setup` (the setup, ``make_setup`` and what a setup declares), :mod:`.runs`
+(``play_chunks``, ``chunk_frame``, ``simulate``), :mod:`.engine` (the jitted game loop and its
+play-out), :mod:`.shortcuts` (a built-in policy's answers read off the table, one module per
+policy), :mod:`.policies`, :mod:`.search` (the table's copy and determinization for ``rollout``),
+:mod:`.reference` (the rulebook in plain Python) and :mod:`.narrate` (``fairysim replay``'s words).
+Optional parts: :mod:`.lanes` (all-greedy tables played in SIMD lanes).
 
 Attributes load on first use, so that importing the game's spec (``fairysim --help``) does not
 load its engine. ``simulate(*, players=4, policies="greedy", games=10_000, seed=0, cards=None,

@@ -11,27 +11,15 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from fairysim.sim.concerto.facts import KINDS as KINDS
+from fairysim.sim.concerto.facts import MAX_PLAYERS as MAX_PLAYERS
+
 # The game's shape is declared in its spec (imported by the command line without numba);
 # these names are re-exported for the engine modules.
+from fairysim.sim.concerto.facts import MIN_PLAYERS as MIN_PLAYERS
+from fairysim.sim.concerto.facts import PART_NAMES as PART_NAMES
+from fairysim.sim.concerto.facts import SOLOISTS as SOLOISTS
 from fairysim.sim.view import view_offsets
-
-# The game's facts that its spec also declares (spec.py imports no numba, so it states them
-# itself; tests/test_game_contract.py checks that both agree).
-MIN_PLAYERS = 1
-MAX_PLAYERS = 4
-SOLOISTS = ("A", "B", "C", "D")
-"""Soloist cards by method letter (the Korean translation names them)."""
-KINDS = ("trumpeter", "drummer", "violinist", "horn", "composer")
-"""Token kinds, in the order of every per-kind array."""
-PART_NAMES = (
-    "popularity",
-    "conductor",
-    "soloist",
-    "pianist",
-    "harpist",
-    "score_cards",
-    "honors",
-)
 
 N_KINDS = len(KINDS)
 TRUMPETER, DRUMMER, VIOLINIST, HORN, COMPOSER = range(N_KINDS)

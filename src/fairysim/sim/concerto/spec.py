@@ -4,6 +4,11 @@ and the benchmark know of the game. Imports no numba: ``fairysim --help`` reads 
 
 from __future__ import annotations
 
+from fairysim.sim.concerto.facts import KINDS as KINDS
+from fairysim.sim.concerto.facts import MAX_PLAYERS as MAX_PLAYERS
+from fairysim.sim.concerto.facts import MIN_PLAYERS as MIN_PLAYERS
+from fairysim.sim.concerto.facts import PART_NAMES as PART_NAMES
+from fairysim.sim.concerto.facts import SOLOISTS as SOLOISTS
 from fairysim.sim.game import (
     BenchSpec,
     CardEffects,
@@ -21,25 +26,6 @@ NAME = "concerto"
 ENGINE_VERSION = 2
 """Bumped whenever the engine's behaviour (and so any result) changes."""
 
-MIN_PLAYERS = 1
-MAX_PLAYERS = 4
-
-SOLOISTS = ("A", "B", "C", "D")
-"""Soloist cards by method letter (the Korean translation names them)."""
-
-KINDS = ("trumpeter", "drummer", "violinist", "horn", "composer")
-"""Token kinds, in the order of every per-kind array."""
-
-PART_NAMES = (
-    "popularity",
-    "conductor",
-    "soloist",
-    "pianist",
-    "harpist",
-    "score_cards",
-    "honors",
-)
-"""Score parts, in the order of every per-part array."""
 
 SEAT_COLUMNS = (
     "score",

@@ -5,14 +5,14 @@
 'court.toml, starred (PROVISIONAL court, ruling L13)'
 
 The package's modules, the same in every game: :mod:`.spec` (the registered spec, read without the
-engine), :mod:`.rules`, :mod:`.cards` (the card file), :mod:`.setup` (the setup, ``make_setup`` and
-what a setup declares), :mod:`.runs` (``play_chunks``, ``chunk_frame``, ``simulate``),
-:mod:`.engine` (the jitted game loop and its play-out), :mod:`.shortcuts` (a built-in policy's
-answers read off the table, one module per policy), :mod:`.policies`, :mod:`.search` (the table's
-copy and determinization for ``rollout``), :mod:`.reference` (the rulebook in plain Python) and
-:mod:`.narrate` (``fairysim replay``'s words). Optional parts: :mod:`.choices` (each decision's
-choice rows, written apart from the engine) and :mod:`.judgement` (the judging policies' shared
-judgement); no lanes.
+engine), :mod:`.facts` (the values the spec and the kernels share), :mod:`.rules`, :mod:`.cards`
+(the card file), :mod:`.setup` (the setup, ``make_setup`` and what a setup declares), :mod:`.runs`
+(``play_chunks``, ``chunk_frame``, ``simulate``), :mod:`.engine` (the jitted game loop and its
+play-out), :mod:`.shortcuts` (a built-in policy's answers read off the table, one module per
+policy), :mod:`.policies`, :mod:`.search` (the table's copy and determinization for ``rollout``),
+:mod:`.reference` (the rulebook in plain Python) and :mod:`.narrate` (``fairysim replay``'s words).
+Optional parts: :mod:`.choices` (each decision's choice rows, written apart from the engine) and
+:mod:`.judgement` (the judging policies' shared judgement); no lanes.
 
 Attributes load on first use, so that importing the game's spec (``fairysim --help``) does not
 load its engine. ``simulate(*, players=4, policies="greedy", games=10_000, seed=0, cards=None,

@@ -82,6 +82,9 @@ import numba as nb
 import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros
 
+from fairysim.sim.fairyland.facts import MAX_PLAYERS as MAX_PLAYERS
+from fairysim.sim.fairyland.facts import MIN_PLAYERS as MIN_PLAYERS
+from fairysim.sim.fairyland.facts import PART_NAMES as PART_NAMES
 from fairysim.sim.view import view_offsets
 
 # --- Card types (rulings L1, L8) -----------------------------------------------------------------
@@ -193,8 +196,6 @@ def is_special(t):
 
 # --- Table and turn (rulings L2, L3, L9, L10) ----------------------------------------------------
 
-MIN_PLAYERS = 2
-MAX_PLAYERS = 4
 MAX_SEATS = 4
 """Rows of every per-seat array."""
 CLEARINGS = 3
@@ -253,17 +254,8 @@ FLOWER_POINTS_ARRAY = np.array(FLOWER_POINTS, dtype=np.int64)
 VARIETY_POINTS_ARRAY = np.array(VARIETY_POINTS, dtype=np.int64)
 APPLAUSE_POINTS_ARRAY = np.array(APPLAUSE_POINTS, dtype=np.int64)
 
-PART_NAMES = (
-    *CARD_NAMES[FIRST_ANIMAL : FIRST_ANIMAL + N_ANIMALS],
-    "turtle_bonus",
-    "flowers",
-    "variety",
-    "goblins",
-    "items",
-    "applause",
-)
-"""A score's parts (half points): each animal's majority, then the rest."""
 N_PARTS = len(PART_NAMES)
+assert PART_NAMES[:N_ANIMALS] == CARD_NAMES[FIRST_ANIMAL : FIRST_ANIMAL + N_ANIMALS]
 P_TURTLE_BONUS = N_ANIMALS
 P_FLOWERS, P_VARIETY, P_GOBLINS, P_ITEMS, P_APPLAUSE = range(N_ANIMALS + 1, N_PARTS)
 

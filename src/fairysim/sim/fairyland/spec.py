@@ -4,6 +4,9 @@ benchmark know of the game. Imports no numba: ``fairysim --help`` reads it.
 
 from __future__ import annotations
 
+from fairysim.sim.fairyland.facts import MAX_PLAYERS as MAX_PLAYERS
+from fairysim.sim.fairyland.facts import MIN_PLAYERS as MIN_PLAYERS
+from fairysim.sim.fairyland.facts import PART_NAMES as PART_NAMES
 from fairysim.sim.game import (
     BenchSpec,
     CardEffects,
@@ -21,29 +24,11 @@ NAME = "fairyland"
 ENGINE_VERSION = 2
 """Bumped whenever the engine's behaviour (and so any result) changes."""
 
-MIN_PLAYERS = 2
-MAX_PLAYERS = 4
 
 COURTS = ("random", "starred", "none")
 """The named courts of ``--court`` (any other value is a court file): 9 of the shipped 19 items
 drawn per game (L2), the 9 starred items (the first-game court), a court of no effect (PL9)."""
 
-PART_NAMES = (
-    "squirrel",
-    "fox",
-    "racoon",
-    "deer",
-    "bear",
-    "unicorn",
-    "turtle",
-    "turtle_bonus",
-    "flowers",
-    "variety",
-    "goblins",
-    "items",
-    "applause",
-)
-"""Score parts (rules.PART_NAMES): each animal's majority, then the rest (ruling L11)."""
 
 COLLECTED_NAMES = (
     "warrior",

@@ -12,16 +12,13 @@ from collections.abc import Iterable
 import numba as nb
 import numpy as np
 
+from fairysim.sim.fantastique.facts import FANS as FANS
+from fairysim.sim.fantastique.facts import MAX_PLAYERS as MAX_PLAYERS
+
 # The game's shape is declared in its spec (imported by the command line without numba);
 # these names are re-exported for the engine modules.
+from fairysim.sim.fantastique.facts import MIN_PLAYERS as MIN_PLAYERS
 from fairysim.sim.view import view_offsets
-
-# The game's facts that its spec also declares (spec.py imports no numba, so it states them
-# itself; tests/test_game_contract.py checks that both agree).
-MIN_PLAYERS = 2
-MAX_PLAYERS = 5
-FANS = ("I", "II", "III", "IV", "V", "VI")
-"""The six Grande Finale fan sides; a fan is passed to kernels as its index in this tuple."""
 
 MAX_MEDAL_POINTS = 1000
 """Most points one medal may be worth in a card file. A seat wins at most one medal a round and

@@ -4,6 +4,9 @@ and the benchmark know of the game. Imports no numba: ``fairysim --help`` reads 
 
 from __future__ import annotations
 
+from fairysim.sim.fantastique.facts import FANS as FANS
+from fairysim.sim.fantastique.facts import MAX_PLAYERS as MAX_PLAYERS
+from fairysim.sim.fantastique.facts import MIN_PLAYERS as MIN_PLAYERS
 from fairysim.sim.game import (
     BenchSpec,
     CardEffects,
@@ -20,11 +23,6 @@ NAME = "fantastique"
 ENGINE_VERSION = 3
 """Bumped whenever the engine's behaviour (and so any result) changes."""
 
-MIN_PLAYERS = 2
-MAX_PLAYERS = 5
-
-FANS = ("I", "II", "III", "IV", "V", "VI")
-"""The six Grande Finale fan sides; a fan is passed to kernels as its index in this tuple."""
 
 SEAT_COLUMNS = (
     "score",
