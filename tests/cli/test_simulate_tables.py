@@ -25,11 +25,14 @@ def simulate(game: str, *args: str, width: int = 80) -> str:
 
 
 def header_lines(output: str) -> list[str]:
-    """The table's header lines: those between the title line and the rule under the header."""
+    """The table's header lines: those between the title (from its line starting "Per " to
+    the line ending its last words, "mean points", wrapped at the width) and the rule under
+    the header."""
     lines = output.splitlines()
     rule = next(i for i, line in enumerate(lines) if set(line.strip()) == {"─"})
     title = max(i for i in range(rule) if lines[i].startswith("Per "))
-    return lines[title + 1 : rule]
+    end = next(i for i in range(title, rule) if lines[i].rstrip().endswith("mean points"))
+    return lines[end + 1 : rule]
 
 
 def allowed_words(game: str, first: str) -> set[str]:

@@ -170,7 +170,7 @@ def run_best_response(spec: GameSpec, **options: Any) -> None:
     )
     console.print(f"Weights: {shown}", soft_wrap=True)
     console.print(headline(result), soft_wrap=True)
-    console.print(f"Reproduce with `{reproduce_command(spec, options)}`.", soft_wrap=True)
+    console.print_command("Reproduce with", reproduce_command(spec, options))
     console.print(f"Wrote {', '.join(str(p) for p in result.files)}", soft_wrap=True)
 
 

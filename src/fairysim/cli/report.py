@@ -94,7 +94,7 @@ def report_params(spec: GameSpec, report: ReportSpec) -> list[Param]:
 
 def run_report(spec: GameSpec, report: ReportSpec, **options: Any) -> None:
     """Check every option, then play the report's games and write it."""
-    from fairysim.sim.batch import check_games
+    from fairysim.stats.precision import check_interval_games as check_games
 
     # The report owns its defaults (sized to its run time): pass only what the user gave.
     given = seed_option(options["seed"])

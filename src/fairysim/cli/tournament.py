@@ -20,7 +20,7 @@ from fairysim.cli.common import (
     stdout_console,
     stop_message,
 )
-from fairysim.cli.simulate import load_card_option
+from fairysim.cli.simulate import load_card_option, same_policy_groups
 from fairysim.cli.sweep import cluster_params
 
 GAMES = 2_000
@@ -195,12 +195,31 @@ def run_tournament(spec: GameSpec, **options: Any) -> None:
         "above whom at each table.",
         soft_wrap=True,
     )
-    console.print(f"Reproduce with `{result.meta['reproduce']}`.", soft_wrap=True)
+    note = same_policy_note(names)
+    if note is not None:
+        console.print(note)
+    console.print_command("Reproduce with", result.meta["reproduce"])
     if out_dir is not None:
         written = tm.save_tournament(
             result, out_dir, {"ratings": rating, "head_to_head": matrix, "turn_order": order}
         )
         console.print(f"Wrote {', '.join(str(p) for p in written)}", soft_wrap=True)
+
+
+def same_policy_note(names: tuple[str, ...]) -> str | None:
+    """Why entries of one policy get different ratings and shares, or None where no policy
+    repeats: a mix seats its entries in the order given (:mod:`fairysim.analysis.tournament.
+    design`) and its rotations turn the whole table, so in every mix each entry keeps its
+    place relative to the others."""
+    groups = same_policy_groups(names)
+    if groups is None:
+        return None
+    return (
+        f"same policy: {groups}, yet their rows can differ beyond their intervals: a mix "
+        "seats its entries in the order given and its rotations turn the whole table, so in "
+        "every mix each entry keeps its place relative to the others; a row is the policy's "
+        "result in its entry's places, not the policy's alone"
+    )
 
 
 def reproduce_command(

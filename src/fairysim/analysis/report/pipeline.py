@@ -43,6 +43,7 @@ from fairysim.analysis.studies.base import (
     search_ahead,
     under_best_heuristic,
 )
+from fairysim.runtime.stages import tell
 from fairysim.sim.batch import Progress
 from fairysim.sim.game import GameSpec, get_game
 from fairysim.stats.precision import check_counts, study_to_precision
@@ -256,7 +257,9 @@ class StandardReport:
         interrupted run never leaves a half-written report.
         """
         run = self.resolve(seed, threads, progress, cards, options)
-        return self.build(self.play(games, run)).write(out_dir)
+        studies = self.play(games, run)
+        tell("figures and page")
+        return self.build(studies).write(out_dir)
 
     def resolve(
         self,
@@ -301,7 +304,7 @@ class StandardReport:
         declared = self.declaration
         if declared.balance_card:
             study = play_study(
-                lambda n, alpha: self.study(run, n, alpha),
+                lambda n, alpha: self.study_told(run, n, alpha),
                 games,
                 declared.games_default,
                 options["precision"],
@@ -309,10 +312,11 @@ class StandardReport:
                 default_precision=declared.precision_default,
             )
         else:
-            study = self.study(run, declared.games_default if games is None else games, 0.05)
+            study = self.study_told(run, declared.games_default if games is None else games, 0.05)
         effects, ladder = self.card_and_ladder(run)
         check = None
         if self.check is not None and "heuristic_games" in options:
+            tell("verdicts checked under the best heuristic")
             check = under_best_heuristic(
                 self.spec,
                 self.check,
@@ -323,7 +327,13 @@ class StandardReport:
                 cards=run.cards,
                 threads=run.threads,
             )
+        tell(f"{self.spec.title}'s own sections")
         return Studies(study, effects, ladder, check, self.more(study, run))
+
+    def study_told(self, run: ReportRun, games: int, alpha: float) -> Any:
+        """:meth:`study`, told to the progress line (:mod:`fairysim.runtime.stages`)."""
+        tell(f"{self.spec.title} study (balance card), {games:,} games a run")
+        return self.study(run, games, alpha)
 
     def card_and_ladder(self, run: ReportRun) -> tuple[Any, Any]:
         """The card-effect and skill-ladder studies (:func:`card_and_ladder_studies`), on the

@@ -40,6 +40,7 @@ from fairysim.sim.batch import check_games
 from fairysim.sim.game import GameSpec
 from fairysim.sim.policy import Policy, policies_resolved_once
 from fairysim.stats.corrections import with_correction
+from fairysim.stats.precision import check_interval_games
 
 EVALUATIONS = 200
 """Candidates a search evaluates unless told."""
@@ -182,8 +183,8 @@ def best_response(
         ranges = parse_ranges(ranges)
     space = weight_space(arena.policy, ranges)
     evaluations = check_games(evaluations, "--evaluations")
-    games = check_games(games, "--games")
-    validation_games = check_games(validation_games, "--validation-games")
+    games = check_interval_games(games, "--games")
+    validation_games = check_interval_games(validation_games, "--validation-games")
     if workers is not None or scheduler is not None:
         from fairysim.sweep.cluster import check_cluster_options
 

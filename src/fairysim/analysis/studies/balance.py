@@ -248,11 +248,11 @@ def _summary_row(players: int, per_game: pd.DataFrame) -> dict[str, Any]:
     row: dict[str, Any] = {"players": players, "games": len(by_game), "runs": runs}
     row.update(_mean_interval("margin", by_game["margin"]))
     row["margin_median"] = float(np.median(per_game["margin"]))
-    row.update(_mean_interval("tied", by_game["tied"]))
+    row.update(_mean_interval("tied", by_game["tied"], upper=1.0))
     if "lead_changes" in by_game.columns:
         row.update(_mean_interval("lead_changes", by_game["lead_changes"]))
         led = by_game["comeback"].dropna()
-        row.update(_mean_interval("comeback", led))
+        row.update(_mean_interval("comeback", led, upper=1.0))
         row["comeback_games"] = len(led)
     if "length" in by_game.columns:
         row.update(_mean_interval("length", by_game["length"]))
@@ -272,8 +272,11 @@ def _leads(values: np.ndarray, win: np.ndarray) -> tuple[np.ndarray, np.ndarray]
     return count_lead_changes(leader, sole).astype(np.float64), comeback
 
 
-def _mean_interval(name: str, values: pd.Series) -> dict[str, float]:
-    """Mean of independent per-game values with its 95 % t interval (statsmodels)."""
+def _mean_interval(name: str, values: pd.Series, upper: float | None = None) -> dict[str, float]:
+    """Mean of independent per-game values with its 95 % t interval (statsmodels), cut to the
+    values' range (none is negative; shares at most ``upper`` = 1): the cut interval covers the
+    mean whenever the whole one does, and a run of a few games no longer prints a margin or a
+    share past what a game can have."""
     from statsmodels.stats.weightstats import DescrStatsW
 
     data = values.to_numpy(np.float64)
@@ -282,7 +285,8 @@ def _mean_interval(name: str, values: pd.Series) -> dict[str, float]:
         return {name: mean, f"{name}_low": math.nan, f"{name}_high": math.nan}
     stats = DescrStatsW(data)
     low, high = stats.tconfint_mean(alpha=0.05) if stats.std > 0 else (stats.mean, stats.mean)
-    return {name: float(stats.mean), f"{name}_low": float(low), f"{name}_high": float(high)}
+    low, high = max(float(low), 0.0), float(high) if upper is None else min(float(high), upper)
+    return {name: float(stats.mean), f"{name}_low": low, f"{name}_high": high}
 
 
 __all__ = ["COMEBACK_FRACTION", "BalanceCard", "BalanceRows", "balance_card"]

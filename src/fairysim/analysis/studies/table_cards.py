@@ -31,6 +31,7 @@ import pandas as pd
 
 from fairysim.analysis.studies.what_if import LENGTH, POOLED, POSITION, SPREAD, compare
 from fairysim.runtime.errors import FairysimError, ParameterError
+from fairysim.runtime.stages import tell
 from fairysim.sim.batch import Progress, check_games
 from fairysim.sim.game import GameSpec, TableCards, get_game, load_entry
 from fairysim.sim.policy import policies_resolved_once
@@ -140,6 +141,7 @@ def table_card_study(
         variants = variants_of(base)
         if not variants:
             continue
+        tell(f"{declared.name}, {base.players} players, {len(variants)} cards")
         result = compare(
             spec,
             baseline=baseline,

@@ -1,0 +1,97 @@
+"""Results read whole at 80 columns (issue 41): ``simulate``, ``metrics``, ``compare`` and
+``tournament`` run through the command line at ``COLUMNS=80`` print no line wider than the
+terminal and no cell cut with an ellipsis, and carry every number the same run prints on a wide
+terminal (so nothing was dropped to make it fit)."""
+
+from __future__ import annotations
+
+import re
+import shlex
+from collections import Counter
+
+import pytest
+from typer.testing import CliRunner
+
+from fairysim.cli import app
+
+NUMBER = re.compile(r"[-+]?\d[\d,]*(?:\.\d+)?%?")
+WALL_TIME = re.compile(r"\(\d+\.\d\s+s\s+wall\s+time\)")
+
+
+def run(width: int, *args: str) -> str:
+    """The command's stdout at a terminal of ``width`` columns."""
+    result = CliRunner(env={"COLUMNS": str(width)}).invoke(app, list(args))
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+def numbers(output: str) -> Counter:
+    """Every number printed, with how often (the wall time left out: it differs between runs)."""
+    return Counter(NUMBER.findall(WALL_TIME.sub("", output)))
+
+
+def assert_readable(output: str, width: int) -> None:
+    assert "…" not in output, output
+    wide = [line for line in output.splitlines() if len(line.rstrip()) > width]
+    assert not wide, "\n".join(wide)
+
+
+COMMANDS = {
+    "simulate": [
+        "simulate", "fantastique", "--players", "4", "--games", "300", "--threads", "1",
+        "--policy", "balancer,greedy,greedy,greedy",
+    ],
+    "metrics": ["metrics", "fantastique", "--players", "4", "--games", "300", "--threads", "1"],
+    "tournament": [
+        "tournament", "fantastique", "--players", "3", "--games", "40", "--threads", "1",
+        "--policies", "random,greedy,balancer",
+    ],
+    "compare": [
+        "compare", "fantastique", "--players", "3", "--games", "200", "--threads", "1",
+        "--variant", "fan=II", "--out-dir", "out",
+    ],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_every_line_fits_80_columns_with_every_number_of_a_wide_terminal(
+    command, tmp_path, monkeypatch
+):
+    monkeypatch.chdir(tmp_path)  # compare's files are written under a short relative path
+    narrow = run(80, *COMMANDS[command])
+    assert_readable(narrow, 80)
+    wide = run(250, *COMMANDS[command])
+    assert numbers(wide), wide
+    assert numbers(narrow) == numbers(wide), f"narrow:\n{narrow}\nwide:\n{wide}"
+
+
+def test_a_terminal_too_narrow_for_the_columns_stacks_each_row():
+    """At 50 columns the balance card's columns do not fit side by side even wrapped at their
+    longest words: each row becomes a block of "header: cell" lines, every number kept."""
+    args = COMMANDS["metrics"]
+    narrow = run(50, *args)
+    assert_readable(narrow, 50)
+    assert numbers(narrow) == numbers(run(250, *args))
+    assert re.search(r"^\S[^:]*: 4$", narrow, flags=re.M), narrow  # a row's first cell
+
+
+def test_a_long_reproduce_command_pastes_back_as_one():
+    output = run(80, *COMMANDS["tournament"])
+    wide = run(250, *COMMANDS["tournament"])
+    command = re.search(r"Reproduce with `(.+)`\.", wide).group(1)
+    lines = output.splitlines()
+    start = lines.index("Reproduce with:") + 1
+    broken = []
+    for line in lines[start:]:
+        broken.append(line)
+        if not line.endswith("\\"):
+            break
+    assert len(broken) > 1
+    assert shlex.split(" ".join(line.removesuffix("\\") for line in broken)) == shlex.split(command)
+
+
+def test_identical_policies_are_explained_under_the_table():
+    output = run(200, *COMMANDS["simulate"])
+    note = next(line for line in output.splitlines() if line.startswith("same policy: "))
+    assert "greedy, greedy#2 and greedy#3 play one policy" in note
+    assert "greedy 1 seat after balancer" in note and "greedy#3 3 seats after balancer" in note
