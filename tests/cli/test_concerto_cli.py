@@ -18,7 +18,7 @@ from fairysim.sim.batch import read_results
 from fairysim.sim.concerto.cards import DEFAULT_CARDS
 from fairysim.sim.game import games
 
-runner = CliRunner(env={"COLUMNS": "200"})  # wide enough that rich never folds a name
+runner = CliRunner(env={"COLUMNS": "1000"})  # wide enough that rich never folds a name
 README = Path(__file__).resolve().parents[2] / "README.md"
 REPORT_MODULES = {
     "balance": "fairysim.analysis.concerto.report",

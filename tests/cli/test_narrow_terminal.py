@@ -60,24 +60,25 @@ def test_every_line_fits_80_columns_with_every_number_of_a_wide_terminal(
     monkeypatch.chdir(tmp_path)  # compare's files are written under a short relative path
     narrow = run(80, *COMMANDS[command])
     assert_readable(narrow, 80)
-    wide = run(250, *COMMANDS[command])
+    wide = run(1000, *COMMANDS[command])
     assert numbers(wide), wide
     assert numbers(narrow) == numbers(wide), f"narrow:\n{narrow}\nwide:\n{wide}"
 
 
 def test_a_terminal_too_narrow_for_the_columns_stacks_each_row():
-    """At 50 columns the balance card's columns do not fit side by side even wrapped at their
-    longest words: each row becomes a block of "header: cell" lines, every number kept."""
+    """At 40 columns the turn-order table's columns do not fit side by side even wrapped at
+    their longest words: each row becomes a block of "header: cell" lines, every number kept."""
     args = COMMANDS["metrics"]
-    narrow = run(50, *args)
-    assert_readable(narrow, 50)
-    assert numbers(narrow) == numbers(run(250, *args))
-    assert re.search(r"^\S[^:]*: 4$", narrow, flags=re.M), narrow  # a row's first cell
+    narrow = run(40, *args)
+    assert_readable(narrow, 40)
+    assert numbers(narrow) == numbers(run(1000, *args))
+    block = re.search(r"^\S[^:]*: 1st\n((?:  \S[^:]*: .+\n)+)", narrow, flags=re.M)
+    assert block and len(block.group(1).splitlines()) >= 4, narrow  # one row, one cell a line
 
 
 def test_a_long_reproduce_command_pastes_back_as_one():
     output = run(80, *COMMANDS["tournament"])
-    wide = run(250, *COMMANDS["tournament"])
+    wide = run(1000, *COMMANDS["tournament"])
     command = re.search(r"Reproduce with `(.+)`\.", wide).group(1)
     lines = output.splitlines()
     start = lines.index("Reproduce with:") + 1
@@ -91,7 +92,7 @@ def test_a_long_reproduce_command_pastes_back_as_one():
 
 
 def test_identical_policies_are_explained_under_the_table():
-    output = run(200, *COMMANDS["simulate"])
+    output = run(1000, *COMMANDS["simulate"])
     note = next(line for line in output.splitlines() if line.startswith("same policy: "))
     assert "greedy, greedy#2 and greedy#3 play one policy" in note
     assert "greedy 1 seat after balancer" in note and "greedy#3 3 seats after balancer" in note

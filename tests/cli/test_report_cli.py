@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from fairysim.cli import app
 
-runner = CliRunner(env={"COLUMNS": "200"})
+runner = CliRunner(env={"COLUMNS": "1000"})
 REPORT_MODULE = "fairysim.analysis.fantastique.report"
 DEFAULTS = {"games": 6_000, "seed": 1}  # the stand-in writer's own defaults
 

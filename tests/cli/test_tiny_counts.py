@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from fairysim.cli import app
 from fairysim.cli.simulate import verdict_line
 
-RUNNER = CliRunner(env={"COLUMNS": "200"})
+RUNNER = CliRunner(env={"COLUMNS": "1000"})
 
 ONE_GAME = [
     (["simulate", "highcard", "--games", "1"], "--games"),

@@ -5,8 +5,9 @@ Every command prints its results through :class:`ResultsConsole` (``common.stdou
 - a table's columns wrap at spaces instead of cutting a cell with an ellipsis; where even the
   columns' longest words do not fit side by side, each row is printed as a block of
   ``header: cell`` lines (:func:`stacked`), so that no header or cell is ever cut;
-- a line of text wraps at spaces at the width, a word longer than the width (a path) kept whole
-  on a line of its own, so that it can still be copied;
+- where the width is the reader's (a terminal, or ``COLUMNS`` set), a line of text wraps at
+  spaces at it, a word longer than the width (a path) kept whole on a line of its own, so that
+  it can still be copied;
 - a shell command is broken with ``\\`` continuations (:func:`command_lines`), so that the
   printed lines paste back as one command.
 
@@ -16,6 +17,7 @@ wording can change without its layout code.
 
 from __future__ import annotations
 
+import os
 import shlex
 import textwrap
 from typing import Any
@@ -129,9 +131,15 @@ def command_lines(command: str, width: int) -> list[str]:
 
 class ResultsConsole(Console):
     """The console of a command's results (stdout): tables fitted to the width
-    (:func:`fitted`), and every text line wrapped at spaces at the width with a longer word
-    kept whole, whatever ``soft_wrap`` a caller passes: results are read at the terminal, where
-    a line past the width breaks in the middle of a word or a number."""
+    (:func:`fitted`); where the width is the reader's (a terminal, or ``COLUMNS`` set), every
+    text line wrapped at spaces at it with a longer word kept whole, whatever ``soft_wrap`` a
+    caller passes, since a line past a terminal's width breaks in the middle of a word or a
+    number. Piped without ``COLUMNS``, a sentence stays on one line (for grep)."""
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self.wraps_text = self.is_terminal or bool(os.environ.get("COLUMNS", "").isdigit())
+        """Whether text lines wrap at the width (it is the reader's)."""
 
     def print(self, *objects: Any, **options: Any) -> None:
         """Print as :meth:`rich.console.Console.print`, each table :func:`fitted` and each
@@ -145,7 +153,8 @@ class ResultsConsole(Console):
             if isinstance(shown, Table):
                 shown = fitted(shown, self)
             if isinstance(shown, str):
-                for line in wrapped(shown, self.width):
+                lines = wrapped(shown, self.width) if self.wraps_text else shown.split("\n")
+                for line in lines:
                     super().print(line, soft_wrap=True, **options)
             else:
                 super().print(shown, **options)
@@ -156,7 +165,7 @@ class ResultsConsole(Console):
         (:func:`command_lines`)."""
         quiet = {"soft_wrap": True, "markup": False, "highlight": False}
         one_line = f"{lead} `{command}`."
-        if len(one_line) <= self.width:
+        if len(one_line) <= self.width or not self.wraps_text:
             super().print(one_line, **quiet)
             return
         super().print(f"{lead}:", **quiet)

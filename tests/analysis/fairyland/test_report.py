@@ -43,7 +43,7 @@ FIGURES = (
     "length",
     "turn_order",
 )
-runner = CliRunner(env={"COLUMNS": "200"})
+runner = CliRunner(env={"COLUMNS": "1000"})
 
 
 @pytest.fixture(scope="module")
