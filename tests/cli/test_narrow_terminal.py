@@ -96,3 +96,12 @@ def test_identical_policies_are_explained_under_the_table():
     note = next(line for line in output.splitlines() if line.startswith("same policy: "))
     assert "greedy, greedy#2 and greedy#3 play one policy" in note
     assert "greedy 1 seat after balancer" in note and "greedy#3 3 seats after balancer" in note
+
+
+def test_a_tournament_explains_its_entries_of_one_policy():
+    args = ["tournament", "highcard", "--policies", "stand,stand,coin", "--players", "3"]
+    output = run(1000, *args, "--games", "50", "--threads", "1")
+    note = next(line for line in output.splitlines() if line.startswith("same policy: "))
+    assert "stand and stand#2 play one policy" in note and "place relative to the others" in note
+    alone = run(1000, "tournament", "highcard", "--policies", "stand,coin", "--games", "50")
+    assert "same policy" not in alone

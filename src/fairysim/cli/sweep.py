@@ -25,7 +25,13 @@ from fairysim.cli.common import (
     stdout_console,
     stop_message,
 )
-from fairysim.cli.simulate import entry_note, load_card_option, seat_note, verdict
+from fairysim.cli.simulate import (
+    entry_note,
+    load_card_option,
+    same_policy_note,
+    seat_note,
+    verdict,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -341,6 +347,9 @@ def shares_notes(spec: GameSpec, shares: pd.DataFrame) -> list[str]:
         notes.append(seat_note(order))
     if "entry" in kinds:
         notes.append(entry_note(order, "the rotations", "the same deals of the cell's seed"))
+        entries = shares[shares["row"] == "entry"].sort_values(["cell", "index"])
+        lineups = entries.groupby("cell", sort=False)["policy"].agg(tuple).unique()
+        notes += dict.fromkeys(filter(None, map(same_policy_note, lineups)))
     notes.append(
         "vs fair: above or below where the corrected interval excludes the fair share "
         "(1/rows of the cell, significant after correcting for the rows compared); - where it "
