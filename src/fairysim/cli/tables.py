@@ -57,7 +57,11 @@ def wrapped(text: str, width: int, indent: str = "") -> list[str]:
 def column_widths(table: Table, console: Console) -> list[int] | None:
     """Widths for ``table``'s columns (with their padding) within the console's width, no
     column narrower than its longest word, the columns that need the least room to print
-    unwrapped given it first; None where even the longest words do not fit side by side."""
+    unwrapped given it first; None where even the longest words do not fit side by side.
+
+    The measures are rich's own (``Table._measure_column``, ``_extra_width`` and
+    ``_get_padding_width``, private in rich 13 to 15), so that the widths are the ones rich
+    lays out; ``tests/cli/test_tables.py`` checks them against what rich prints."""
     ranges = [table._measure_column(console, console.options, c) for c in table.columns]
     available = console.width - table._extra_width
     lows = [r.minimum for r in ranges]
