@@ -137,6 +137,18 @@ def test_real_report_writes_html(tmp_path):
     assert html.suffix == ".html"
     assert html.exists()
     assert html.is_relative_to(tmp_path)
+    # Not a terminal: each study says on stderr that it starts, in the order played; stdout
+    # carries the result alone.
+    studies = [
+        line
+        for line in result.stderr.splitlines()
+        if line.startswith("fairysim: ") and "compil" not in line  # not a compile's notice
+    ]
+    assert studies[0] == "fairysim: Fantastique study (balance card), 200 games a run"
+    assert "fairysim: card effects, 4 players, greedy (" in "\n".join(studies)
+    assert any(line.startswith("fairysim: skill ladder, 2 players (") for line in studies)
+    assert studies[-1] == "fairysim: figures and page"
+    assert result.stdout.strip().splitlines() == [f"Report written to {html}"]
 
 
 @pytest.mark.parametrize(

@@ -312,14 +312,18 @@ def verdict_line(corrected: pd.DataFrame, first: str = "seat") -> str:
     )
 
 
+def repeated_entries(labels: Sequence[str]) -> list[int]:
+    """The lineup entries whose policy (same name and weights) another entry plays too."""
+    return [e for e, label in enumerate(labels) if list(labels).count(label) > 1]
+
+
 def same_policy_groups(labels: Sequence[str]) -> str | None:
-    """The entries of a lineup that play one policy (same name and weights), as their rows
-    are labelled ("greedy, greedy#2 and greedy#3 play one policy"), or None where no policy
-    repeats."""
+    """The entries of a lineup that play one policy, as their rows are labelled ("greedy,
+    greedy#2 and greedy#3 play one policy"), or None where no policy repeats."""
     from fairysim.sim.rotation import entry_labels
 
     shown = entry_labels(labels)
-    repeated = [e for e, label in enumerate(labels) if list(labels).count(label) > 1]
+    repeated = repeated_entries(labels)
     if not repeated:
         return None
     groups = [
@@ -341,7 +345,7 @@ def same_policy_note(labels: Sequence[str]) -> str | None:
     if groups is None:
         return None
     shown = entry_labels(labels)
-    repeated = [e for e, label in enumerate(labels) if list(labels).count(label) > 1]
+    repeated = repeated_entries(labels)
     alone = [e for e in range(len(labels)) if e not in repeated]
     anchor = alone[0] if alone else 0
 
