@@ -118,8 +118,8 @@ def command_lines(command: str, width: int) -> list[str]:
 
     Examples
     --------
-    >>> command_lines("fairysim simulate fantastique --games 10 --seed 3", 30)
-    ['fairysim simulate fantastique \\\\', '  --games 10 --seed 3']
+    >>> command_lines("fairysim simulate mygame --games 10 --seed 3", 30)
+    ['fairysim simulate mygame \\\\', '  --games 10 --seed 3']
     """
     lines: list[str] = []
     line = ""
