@@ -256,8 +256,10 @@ class ProgressBar:
         return self
 
     def __exit__(self, *exc_info: object) -> None:
-        self._listening.__exit__(*exc_info)
-        self._progress.stop()
+        try:
+            self._listening.__exit__(None, None, None)  # stop listening; the error goes on
+        finally:
+            self._progress.stop()
 
 
 def positive_int(value: int | None, option: str) -> int | None:
