@@ -8,7 +8,9 @@ on-disk cache by a few processes (:data:`WARM_TASKS`), as many side by side as t
 (``warm_kernels.py``): compiled one after another inside the tests, a clean checkout spends most
 of the suite's time waiting on a single core. With a warm cache each process only loads its
 kernels, in seconds. The test processes start, and collect, as soon as a core is free of the
-warm-up, and the first test runs once it has finished. A run of chosen files or tests compiles
+warm-up, and the first test runs once it has finished. The warm-up says on pytest's terminal
+which game's kernels it is compiling as each part starts and ends, and every 30 s what is still
+compiling, so minutes of it are never silent. A run of chosen files or tests compiles
 what it uses as it goes;
 ``FAIRYSIM_TEST_WARM=0`` turns the warm-up off. A run over one game's test folder
 (``pytest tests/fairyland``) warms that game only.
