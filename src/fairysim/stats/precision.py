@@ -161,7 +161,9 @@ class StoppingRule:
         return bool(half_width <= self.precision)
 
 
-def corrected_shares(rows: pd.DataFrame, alpha: float = ALPHA) -> pd.DataFrame:
+def corrected_shares(
+    rows: pd.DataFrame, alpha: float = ALPHA, *, within: bool = True
+) -> pd.DataFrame:
     """The win shares of a table's rows as one Holm-corrected family against the fair share.
 
     Parameters
@@ -174,6 +176,10 @@ def corrected_shares(rows: pd.DataFrame, alpha: float = ALPHA) -> pd.DataFrame:
     alpha : float, default 0.05
         Error rate of the family: 0.05 for a fixed run, the look's share for a run played to a
         precision (:attr:`StoppingRule.look_alpha`).
+    within : bool, default True
+        Cut each interval to [0, 1] (:func:`within_shares`), as printed; False keeps the
+        normal interval whole, as the stopping rule reads it (its half-width never changes
+        with the cut).
 
     Returns
     -------
@@ -205,7 +211,7 @@ def corrected_shares(rows: pd.DataFrame, alpha: float = ALPHA) -> pd.DataFrame:
     table = rows.assign(win_share=wins / games, se=se, fair=1 / len(rows))
     table = with_correction(table, "win_share", "se", null="fair", method="holm", alpha=alpha)
     table["half_width"] = (table["high"] - table["low"]) / 2
-    return within_shares(table)
+    return within_shares(table) if within else table
 
 
 def within_shares(table: pd.DataFrame) -> pd.DataFrame:
@@ -241,7 +247,9 @@ def corrected_intervals(
 ) -> tuple[np.ndarray, np.ndarray]:
     """The intervals of :func:`corrected_shares` for ``run_to_precision``'s ``intervals``."""
     table = corrected_shares(
-        pd.DataFrame({"games": np.broadcast_to(games, wins.shape), "wins": wins}), alpha
+        pd.DataFrame({"games": np.broadcast_to(games, wins.shape), "wins": wins}),
+        alpha,
+        within=False,
     )
     return table["low"].to_numpy(), table["high"].to_numpy()
 

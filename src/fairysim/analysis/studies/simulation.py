@@ -347,7 +347,7 @@ def rotated_to_precision(
             yield means
 
     def intervals(games: Any, wins: Any, alpha: float) -> tuple[Any, Any]:
-        table = corrected_shares(entry_frame(aggregate, lineup_names(setup)), alpha)
+        table = corrected_shares(entry_frame(aggregate, lineup_names(setup)), alpha, within=False)
         return table["low"].to_numpy(), table["high"].to_numpy()
 
     reached = _looks(play, precision, max_games, aggregate, progress, intervals)
