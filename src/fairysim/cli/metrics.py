@@ -108,7 +108,7 @@ def turn_table(card: Any) -> Table:
             ordinal(int(r.position)),
             f"{int(r.games):,}",
             fmt_percent(r.win_share),
-            fmt_interval(r.low, r.high),
+            fmt_interval(max(r.low, 0.0), min(r.high, 1.0)),  # a share's range (few games)
             fmt_points(r.advantage),
         ]
         if several:

@@ -133,7 +133,6 @@ def turn_advantage(
     import statsmodels.api as sm
 
     from fairysim.stats.corrections import correct_family
-    from fairysim.stats.precision import within_shares
 
     if family not in ("group", "all"):
         raise ValueError(f"family must be 'group' or 'all', got {family!r}")
@@ -180,7 +179,7 @@ def turn_advantage(
             out.loc[index, column] = table[column].to_numpy()
     out["null"] = out["fair"]
     out["significant"] = out["significant"].astype(bool)
-    return within_shares(out)
+    return out
 
 
 CORRECTED_COLUMNS = ("p_value", "p_adjusted", "significant", "level", "low", "high")
