@@ -47,7 +47,7 @@ def _level(row: Any) -> str:
     return f"{100 * (1 - level):.4g}%" if math.isfinite(level) else "-"
 
 
-def _table(header: list[str], rows: list[list[str]]) -> str:
+def html_table(header: list[str], rows: list[list[str]]) -> str:
     head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
     body = "".join(
         "<tr>" + "".join(f"<td>{html.escape(cell)}</td>" for cell in row) + "</tr>" for row in rows
@@ -102,7 +102,7 @@ def best_response_page(result: Any) -> str:
         )
         + "</p>",
         "<h2>Win share on fresh deals</h2>",
-        _table(
+        html_table(
             ["", "win share", "interval", "level", "against", "significant", "deals"],
             [
                 [
@@ -129,7 +129,7 @@ def best_response_page(result: Any) -> str:
         )
         + "</p>",
         "<h2>Weights</h2>",
-        _table(
+        html_table(
             ["weight", "best", "start", "searched range"],
             [
                 [
@@ -148,7 +148,7 @@ def best_response_page(result: Any) -> str:
             "best minus start, one Holm-corrected family at the 5% error rate."
         )
         + "</p>",
-        _table(
+        html_table(
             ["column", "best", "start", "difference", "interval", "significant", "meaning"],
             [
                 [
@@ -176,6 +176,9 @@ def best_response_page(result: Any) -> str:
         )
         + "</p>",
     ]
+    from fairysim.analysis.report.response_rounds import rounds_section
+
+    parts[2:2] = rounds_section(result)
     return (
         "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
         f"<title>{html.escape(title)}</title><style>{_STYLE}</style></head><body>"
@@ -184,4 +187,4 @@ def best_response_page(result: Any) -> str:
     )
 
 
-__all__ = ["best_response_page", "headline"]
+__all__ = ["best_response_page", "headline", "html_table"]

@@ -60,8 +60,10 @@ def resolve_entries(
     items: Sequence[str | Policy],
     weights_file: str | None = None,
     option: str = "policies",
+    labels: Sequence[str] | None = None,
 ) -> Entries:
-    """Each entry as a :class:`Policy` with its weights, and its label.
+    """Each entry as a :class:`Policy` with its weights, and its label (``labels`` where given,
+    one per entry).
 
     Raises
     ------
@@ -87,7 +89,10 @@ def resolve_entries(
         policy if path is None else _with_file(policy, path, option)
         for policy, path in zip(resolved, files, strict=True)
     )
-    labels = [item if isinstance(item, str) else item.name for item in items]
+    if labels is None:
+        labels = [item if isinstance(item, str) else item.name for item in items]
+    elif len(labels) != len(items):
+        raise ParameterError(option, f"{len(labels)} labels for {len(items)} entries")
     return Entries(entry_labels(labels), policies)
 
 

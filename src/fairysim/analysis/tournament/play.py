@@ -209,6 +209,7 @@ def play_tournament(
     workers: int | None = None,
     task_games: int | None = None,
     weights_file: str | Path | None = None,
+    labels: Sequence[str] | None = None,
     **axes: Any,
 ) -> Tournament:
     """Play every mix of ``policies`` at ``players`` seats (or the balanced sample of
@@ -267,6 +268,8 @@ def play_tournament(
     weights_file : path, optional
         A weights file whose ``[policy]`` tables set the weights of every entry playing that
         policy (before an entry's own ``@FILE``).
+    labels : sequence of str, optional
+        The entries' labels, one each (default: each entry as given, a Policy by its name).
     **axes
         The game's setup axes (``fan="II"``), as its ``make_setup`` takes them.
 
@@ -304,7 +307,9 @@ def play_tournament(
                 "sizes Dask tasks: give {scheduler} or {workers}",
                 mentions=("scheduler", "workers"),
             )
-    entry_set = resolve_entries(spec, names, None if weights_file is None else str(weights_file))
+    entry_set = resolve_entries(
+        spec, names, None if weights_file is None else str(weights_file), labels=labels
+    )
     # Each entry alone at every seat: a policy the game refuses or a bad user policy fails here,
     # before the first game, naming the tournament's option.
     for policy in dict.fromkeys(entry_set.policies):
