@@ -140,8 +140,8 @@ def best_response_params(spec: GameSpec) -> list[Param]:
 
 def run_best_response(spec: GameSpec, **options: Any) -> None:
     """Check the options, search, validate, write and print the headline."""
-    from fairysim.analysis.report.best_response import headline
     from fairysim.analysis.strategy.best_response import best_response
+    from fairysim.analysis.strategy.page import headline
 
     card_set = load_card_option(spec, options["cards"])
     axes = {

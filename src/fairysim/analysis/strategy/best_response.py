@@ -408,7 +408,7 @@ def _journal(folder: Path | None, config: dict[str, Any], resume: bool) -> Any:
 
 def write_outputs(result: BestResponse, folder: Path) -> list[Path]:
     """Write :data:`OUTPUTS` under ``folder``, all or none, the page last."""
-    from fairysim.analysis.report.best_response import best_response_page
+    from fairysim.analysis.strategy.page import best_response_page
     from fairysim.sim.weights import weights_file_text
 
     header = [

@@ -15,9 +15,6 @@ import html
 import math
 from typing import Any
 
-from fairysim.analysis.report.page import figure_svg
-from fairysim.analysis.report.plots import new_figure, points_ci
-
 _STYLE = """
 body { font-family: system-ui, sans-serif; max-width: 56rem; margin: 2rem auto; padding: 0 1rem;
        color: #222; line-height: 1.45; }
@@ -197,21 +194,28 @@ def _pp_interval(low: float, high: float) -> str:
 
 def ratings_figure(ratings: Any) -> str:
     """The pool's ratings, strongest on top, each with its 95% bootstrap interval (inline
-    SVG)."""
+    SVG; matplotlib without pyplot, so the page owes nothing to the reports' plotting)."""
+    import io
+
+    import numpy as np
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
     frame = ratings.sort_values("rating", ascending=False)
-    fig, (ax,) = new_figure(6.5, 0.45 * len(frame) + 1.4)
-    points_ci(
-        ax,
-        list(frame["entry"]),
-        {"rating": (frame["rating"], frame["low"], frame["high"])},
-        xlabel="Bradley-Terry log-strength (centred on 0; +0.69 = twice as likely to rank above)",
-        title="The pool rated by its tournament, strongest first, 95% bootstrap intervals",
-        reference=0.0,
-        unit=None,
-    )
-    if ax.get_legend() is not None:
-        ax.get_legend().remove()
-    svg = figure_svg(fig).decode()
+    fig = Figure(figsize=(6.5, 0.45 * len(frame) + 1.4), layout="constrained")
+    FigureCanvasAgg(fig)
+    ax = fig.subplots()
+    y = np.arange(len(frame))[::-1]
+    values = frame["rating"].to_numpy(float)
+    err = np.vstack([values - frame["low"].to_numpy(float), frame["high"].to_numpy(float) - values])
+    ax.errorbar(values, y, xerr=np.nan_to_num(err), fmt="o", color="C0", capsize=3, lw=1)
+    ax.axvline(0.0, color="#666", ls="--", lw=1)
+    ax.set_yticks(y, list(frame["entry"]))
+    ax.set_xlabel("Bradley-Terry log-strength (centred on 0; +0.69 = twice the odds)")
+    ax.set_title("The pool rated by its tournament, strongest first, 95% intervals")
+    buffer = io.StringIO()
+    fig.savefig(buffer, format="svg", metadata={"Date": None})
+    svg = buffer.getvalue()
     return svg[svg.find("<svg") :]
 
 
