@@ -95,6 +95,7 @@ def test_a_report_writes_the_rung_section_and_zero_leaves_it_out(tmp_path):
     assert "Dominant strategy: " in text
     cells = pd.read_csv(tmp_path / "with" / "fantastique-best_response_dominance.csv")
     assert set(cells["turn"]) == {"1st", "2nd", "3rd", "4th"}
+    assert sorted(set(cells["turn_position"])) == [1, 2, 3, 4]
     assert (tmp_path / "with" / "fantastique-best_response.png").exists()
     html = fr.write_report(tmp_path / "without", response_evaluations=0, **small)
     assert "best-response rung" not in html.read_text(encoding="utf-8")

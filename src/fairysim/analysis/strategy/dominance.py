@@ -54,10 +54,10 @@ class Dominance:
     Attributes
     ----------
     cells : pandas.DataFrame
-        One row per (opponent, turn position of the response): ``opponent``, ``position``
-        (1 = first to act), ``turn`` ("1st"), ``share``, ``se``, ``low``, ``high`` (at
-        ``level``), ``deals``, ``meetings``, ``above_band`` (the interval above ``1/2 + band``)
-        and ``below_band`` (below it).
+        One row per (opponent, turn position of the response): ``opponent``,
+        ``turn_position`` (1 = first to act), ``turn`` ("1st"), ``share``, ``se``, ``low``,
+        ``high`` (at ``level``), ``deals``, ``meetings``, ``above_band`` (the interval above
+        ``1/2 + band``) and ``below_band`` (below it).
     verdict : str
         One of :data:`VERDICTS`.
     """
@@ -181,7 +181,7 @@ def _cells(
         rows.append(
             {
                 "opponent": opponent,
-                "position": position + 1,
+                "turn_position": position + 1,
                 "turn": ordinal(position),
                 "share": share,
                 "se": se,
