@@ -202,7 +202,7 @@ def ratings_figure(ratings: Any) -> str:
     from matplotlib.figure import Figure
 
     frame = ratings.sort_values("rating", ascending=False)
-    fig = Figure(figsize=(6.5, 0.45 * len(frame) + 1.4), layout="constrained")
+    fig = Figure(figsize=(7.0, 0.45 * len(frame) + 1.4), layout="constrained")
     FigureCanvasAgg(fig)
     ax = fig.subplots()
     y = np.arange(len(frame))[::-1]
@@ -212,7 +212,7 @@ def ratings_figure(ratings: Any) -> str:
     ax.axvline(0.0, color="#666", ls="--", lw=1)
     ax.set_yticks(y, list(frame["entry"]))
     ax.set_xlabel("Bradley-Terry log-strength (centred on 0; +0.69 = twice the odds)")
-    ax.set_title("The pool rated by its tournament, strongest first, 95% intervals")
+    ax.set_title("The pool by rating, strongest first (95% intervals)", fontsize="medium")
     buffer = io.StringIO()
     fig.savefig(buffer, format="svg", metadata={"Date": None})
     svg = buffer.getvalue()
@@ -257,9 +257,9 @@ def rounds_section(result: Any) -> list[str]:
             f"Each round searches {result.policy_name}'s weights again from its start, against "
             "the field enlarged by the responses before it (each sitting at the table as often "
             "as every other field policy), on the same deals; the gain is over the starting "
-            "weights on fresh deals, Holm-corrected within its round. A round whose response "
-            "gains nothing is one the family of weights no longer exploits. Each round's files "
-            "are in rounds/round_k/."
+            "weights on fresh deals, Holm-corrected within its round. Whether a later response "
+            "beats the earlier ones is read from the pool's ratings below, not from these gains. "
+            "Each round's files are in rounds/round_k/."
         )
         + "</p>",
         html_table(["round", "field", "weights", "gain", "interval", "gain shown"], rows),
