@@ -115,7 +115,7 @@ def test_bad_rounds_input_names_the_option_and_writes_nothing(tmp_path, options,
     with pytest.raises(FairysimError) as error:
         _rounds(folder, **options)
     assert error.value.where == where
-    assert not (folder / "rounds").exists()
+    assert not folder.exists()
 
 
 def test_the_command_prints_the_pool(tmp_path):

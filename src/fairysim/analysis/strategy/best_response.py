@@ -37,6 +37,7 @@ from fairysim.analysis.strategy.rounds import (
     RATINGS_NAME,
     ROUNDS_FOLDER,
     PoolRating,
+    check_resume,
     check_rounds,
     play_rounds,
     pool_size,
@@ -218,6 +219,9 @@ def best_response(
             tournament_design(size, arena.players, seed)
         except FairysimError as error:
             raise FairysimError("--rounds", f"a pool of {size}: {error.message}") from None
+        if resume and out_dir is None:
+            raise FairysimError("--resume", "resumes the rounds kept in --out-dir: give one")
+        check_resume(None if out_dir is None else folder_option(out_dir), resume)
         folder = _out_folder(out_dir, False)
 
         def respond(field: list[Policy], **where: Any) -> BestResponse:

@@ -79,6 +79,16 @@ def check_rounds(rounds: Any, pool_games: Any) -> tuple[int, int]:
     return rounds, check_games(pool_games, "--pool-games")
 
 
+def check_resume(folder: Path | None, resume: bool) -> None:
+    """Refuse ``resume`` where round 1 kept no journal under ``folder`` (an error naming
+    ``--resume``; without a folder, :func:`.best_response.best_response` refuses it)."""
+    from fairysim.analysis.strategy.journal import JOURNAL_NAME
+
+    first = round_folder(folder, 1)
+    if resume and first is not None and not (first / JOURNAL_NAME).exists():
+        raise FairysimError("--resume", f"no rounds to resume: {first / JOURNAL_NAME} is missing")
+
+
 def round_folder(folder: Path | None, k: int) -> Path | None:
     """Round ``k``'s folder under the output folder (None where nothing is written)."""
     return None if folder is None else folder / ROUNDS_FOLDER / f"round_{k}"
@@ -98,12 +108,7 @@ def play_rounds(
     the field growing by each response."""
     from fairysim.analysis.strategy.journal import JOURNAL_NAME
 
-    if resume and folder is not None:
-        first = round_folder(folder, 1)
-        if first is None or not (first / JOURNAL_NAME).exists():
-            raise FairysimError(
-                "--resume", f"no rounds to resume: {folder / ROUNDS_FOLDER / 'round_1'} is missing"
-            )
+    check_resume(folder, resume)
     responses: list[Any] = []
     enlarged = list(field)
     for k in range(1, rounds + 1):
@@ -197,6 +202,7 @@ __all__ = [
     "RATINGS_NAME",
     "ROUNDS_FOLDER",
     "PoolRating",
+    "check_resume",
     "check_rounds",
     "play_rounds",
     "pool_entries",
