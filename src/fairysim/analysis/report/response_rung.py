@@ -5,6 +5,8 @@ and turn position against the band."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pandas as pd
 from matplotlib.figure import Figure
 
@@ -25,6 +27,8 @@ def verdict_sentence(rung: ResponseRung) -> str:
     data = rung_verdict(rung)
     weakest = data["weakest"]
     weights = ", ".join(f"{k} {v:.3g}" for k, v in data["weights"].items())
+    if data["weights"] == data["start"]:
+        weights += ": its defaults, which no candidate beat"
     level = f"{100 * weakest['level']:.4g}%"
     return (
         f"Dominant strategy: {data['verdict']}: {_SAYS[data['verdict']]}. The best response of "
@@ -47,10 +51,7 @@ def response_section(report: Report, rung: ResponseRung, command: str) -> None:
         f"the best response to the game's built-ins ({', '.join(rung.field)}, its own "
         f"defaults among them) at {result.players} players: CMA-ES over "
         f"{len(result.candidates)} candidates of {result.games:,} deals each, every seat "
-        f"rotated (seed {result.seed}). On {result.validation_games:,} fresh deals the response "
-        f"gains {fmt_points(gain['estimate'])} {fmt_interval(gain['low'], gain['high'], True)} "
-        f"of win share over the defaults (Holm-corrected, clustered by deal), a lower bound of "
-        f"how far {result.policy_name}'s weights exploit this field. Searched weights: "
+        f"rotated (seed {result.seed}). {_gain_words(result, gain)} Searched weights: "
         + ", ".join(
             f"{k} {v:.3g} (default {result.start[k]:.3g})" for k, v in result.weights.items()
         )
@@ -79,6 +80,21 @@ def response_section(report: Report, rung: ResponseRung, command: str) -> None:
         "The best response against each policy at each of its turn positions (simultaneous "
         "intervals).",
         display=_display(cells),
+    )
+
+
+def _gain_words(result: Any, gain: Any) -> str:
+    """The response's gain over the defaults on the fresh deals, or that none was found."""
+    if result.weights == result.start:
+        return (
+            "No candidate beat the defaults on the search deals, so the response is the "
+            "defaults themselves and no gain is claimed."
+        )
+    return (
+        f"On {result.validation_games:,} fresh deals the response gains "
+        f"{fmt_points(gain['estimate'])} {fmt_interval(gain['low'], gain['high'], True)} of win "
+        "share over the defaults (Holm-corrected, clustered by deal), a lower bound of how far "
+        f"{result.policy_name}'s weights exploit this field."
     )
 
 
