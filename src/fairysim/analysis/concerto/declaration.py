@@ -13,6 +13,7 @@ from fairysim.analysis.report.registry import (
     ladder_games_option,
     policy_option,
     register_report,
+    response_evaluations_option,
     search_games_option,
 )
 
@@ -28,6 +29,10 @@ count; its time in docs/performance-log.md)."""
 REPORT_SEARCH_GAMES = 100
 """Games of the report's search rung at each player count: its mirror table, and each seat of
 one rollout seat among chasers (2 to 4 players: about 30 s warm)."""
+
+REPORT_RESPONSE_EVALUATIONS = 12
+"""Candidates of the best-response rung's search (the best heuristic against the built-ins at 4
+players), sized to add well under a minute warm on 2 cores."""
 
 REPORT_LADDER_GAMES = 20_000
 """Games per mirror table of the report's skill-ladder section (every seat one rung, at each
@@ -81,6 +86,7 @@ REPORT = register_report(
             policy_option("The one policy every seat plays (a built-in or module:function)."),
             ladder_games_option(REPORT_LADDER_GAMES),
             search_games_option(REPORT_SEARCH_GAMES),
+            response_evaluations_option(REPORT_RESPONSE_EVALUATIONS),
             card_games_option(
                 REPORT_CARD_GAMES,
                 "per score card, at every player count; half of it per arm of the "

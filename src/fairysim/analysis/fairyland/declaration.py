@@ -12,6 +12,7 @@ from fairysim.analysis.report.registry import (
     ladder_games_option,
     policy_option,
     register_report,
+    response_evaluations_option,
     search_games_option,
 )
 
@@ -34,6 +35,10 @@ auction, about a second of the report."""
 REPORT_SEARCH_GAMES = 30
 """Games of the report's search rung at each player count: its mirror table, and each seat of
 one rollout seat among value-bidders (about 40 s warm)."""
+
+REPORT_RESPONSE_EVALUATIONS = 12
+"""Candidates of the best-response rung's search (the best heuristic against the built-ins at 4
+players), sized to add well under a minute warm on 2 cores."""
 
 REPORT_LADDER_GAMES = 6_000
 """Games per mirror table of the report's skill-ladder section (every seat one rung, at each
@@ -69,6 +74,7 @@ REPORT = register_report(
             policy_option("The one policy every seat plays (a built-in or module:function)."),
             ladder_games_option(REPORT_LADDER_GAMES, ", the random court"),
             search_games_option(REPORT_SEARCH_GAMES),
+            response_evaluations_option(REPORT_RESPONSE_EVALUATIONS),
             card_games_option(
                 REPORT_CARD_GAMES,
                 "per card type (forest cards but the ogre, court items), at every player "

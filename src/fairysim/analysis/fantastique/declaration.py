@@ -11,6 +11,7 @@ from fairysim.analysis.report.registry import (
     ladder_games_option,
     policy_option,
     register_report,
+    response_evaluations_option,
     search_games_option,
 )
 
@@ -30,6 +31,10 @@ player count); its tournament of the rungs plays a tenth of it per mix and rotat
 REPORT_SEARCH_GAMES = 400
 """Games of the report's search rung at each player count: its mirror table, and each seat of
 one rollout seat among three balancers (2 to 5 players: about 20 s warm)."""
+
+REPORT_RESPONSE_EVALUATIONS = 12
+"""Candidates of the best-response rung's search (the best heuristic against the built-ins at 4
+players), sized to add well under a minute warm on 2 cores."""
 
 REPORT_CARD_GAMES = 20_000
 """Games per arm (the baseline and one per card value) of the report's card-effect section,
@@ -53,6 +58,7 @@ REPORT = register_report(
         options=(
             ladder_games_option(REPORT_LADDER_GAMES),
             search_games_option(REPORT_SEARCH_GAMES),
+            response_evaluations_option(REPORT_RESPONSE_EVALUATIONS),
             card_games_option(REPORT_CARD_GAMES, "per card value, at every player count, fan I"),
             heuristic_games_option(
                 REPORT_HEURISTIC_GAMES,

@@ -29,6 +29,7 @@ from fairysim.analysis.report.card_effects import card_effect_section, rerun_com
 from fairysim.analysis.report.ladder import ladder_command, ladder_section
 from fairysim.analysis.report.page import Report
 from fairysim.analysis.report.registry import PRECISION_CAP, REPORT_SEED, ReportSpec
+from fairysim.analysis.report.response_rung import response_command, response_section
 from fairysim.analysis.report.sections import (
     balance_section,
     games_option,
@@ -64,6 +65,9 @@ class Studies:
         The skill ladder; its section is left out without it.
     check : HeuristicCheck, optional
         The headline comparisons under the best heuristic, shown in the game's own section.
+    response : ResponseRung, optional
+        The best-response rung and its dominance verdict
+        (:mod:`fairysim.analysis.strategy.rung`); its section is left out without it.
     extra : dict
         What else the game played for its sections (Fairy Land's two-player auctions).
     """
@@ -73,6 +77,7 @@ class Studies:
     ladder: Any = None
     check: Any = None
     extra: dict[str, Any] = field(default_factory=dict)
+    response: Any = None
 
 
 @dataclass(frozen=True)
@@ -328,7 +333,31 @@ class StandardReport:
                 threads=run.threads,
             )
         tell(f"{self.spec.title}'s own sections")
-        return Studies(study, effects, ladder, check, self.more(study, run))
+        studies = Studies(study, effects, ladder, check, self.more(study, run))
+        # --- best-response rung (issue 43): played last, shown after the ladder ---
+        studies.response = self.response_rung(run)
+        return studies
+
+    def response_rung(self, run: ReportRun) -> Any:
+        """The best-response rung (:func:`fairysim.analysis.strategy.rung.response_rung`): the
+        best heuristic's response to the built-ins at the game's default player count, with
+        the report's :attr:`axes`; None without ``--response-evaluations`` (or at 0)."""
+        evaluations = run.options.get("response_evaluations", 0)
+        if not evaluations or not self.spec.ladder:
+            return None
+        from fairysim.analysis.strategy.rung import response_rung
+
+        tell(f"best response of {self.spec.ladder[-1]}, {evaluations:,} candidates")
+        return response_rung(
+            self.spec,
+            policy=self.spec.ladder[-1],
+            players=self.spec.default_players,
+            seed=run.seed,
+            evaluations=evaluations,
+            cards=run.cards,
+            threads=run.threads,
+            axes=self.axes,
+        )
 
     def study_told(self, run: ReportRun, games: int, alpha: float) -> Any:
         """:meth:`study`, told to the progress line (:mod:`fairysim.runtime.stages`)."""
@@ -383,6 +412,8 @@ class StandardReport:
             turn_order_section(report, card, order)
         if studies.ladder is not None:
             ladder_section(report, studies.ladder, ladder_command(self.name, studies.ladder, cards))
+        if studies.response is not None:  # the best-response rung (issue 43)
+            response_section(report, studies.response, response_command(studies.response, cards))
         if card is not None:
             replay_section(report, card, lambda example: self.replay_command(study, example))
         self.closing_sections(report, studies)

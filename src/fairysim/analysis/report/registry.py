@@ -81,6 +81,27 @@ def search_games_option(default: int) -> ReportOption:
     )
 
 
+RESPONSE_DEALS = (200, 1_500, 1_500)
+"""Mirrors :mod:`fairysim.analysis.strategy.rung`'s ``GAMES``, ``VALIDATION_GAMES`` and
+``DOMINANCE_GAMES`` (help text without importing the analysis; a test checks they agree)."""
+
+
+def response_evaluations_option(default: int) -> ReportOption:
+    """A report's ``--response-evaluations``: candidates of the best-response rung's search
+    (:mod:`fairysim.analysis.strategy.rung`); 0 leaves the rung out."""
+    search, validation, dominance = RESPONSE_DEALS
+    return ReportOption(
+        "response_evaluations",
+        "--response-evaluations",
+        "Candidates of the best-response rung: the best heuristic's weights searched against "
+        f"the game's built-ins at its default player count ({search:,} deals each, every seat "
+        f"rotated), the gain checked on {validation:,} fresh deals and whether it is a "
+        f"dominant strategy on {dominance:,} more (0 leaves the rung out)",
+        kind="games_or_zero",
+        games_default=default,
+    )
+
+
 def card_games_option(default: int, arms: str) -> ReportOption:
     """A report's ``--card-games``: games per arm of its card-effect section
     (:mod:`fairysim.analysis.studies.card_effects`); ``arms`` says what the arms are."""

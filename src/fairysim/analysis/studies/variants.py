@@ -5,7 +5,9 @@ A setup is written as ``key=value`` items joined by ``;``, for example
 axis of the game's ``fairysim simulate``. The keys are the game's ``make_setup`` keywords other
 than ``players`` and ``seed`` (``policies``, ``cards`` and its setup axes, read from the game's
 signature, so no game is named here) plus ``weights`` (the ``--weights`` syntax of ``fairysim
-simulate``: ``[seat or policy:]name=value`` items joined by ``,``). ``;`` separates items
+simulate``: ``[seat or policy:]name=value`` items joined by ``,``) and ``weights_file`` (a weights
+file as ``--weights-file`` takes it, ``best-response``'s ``weights.toml``, set before
+``weights``). ``;`` separates items
 because policies and weights already use ``,``; only the first ``=`` of an item splits key from
 value. An empty string is the game's defaults. ``players`` is allowed only with the run's player
 count, and ``seed`` never: both setups share the run's ``--seed``, which is what pairs their
@@ -29,7 +31,7 @@ import numpy as np
 from fairysim.runtime.errors import FairysimError, ParameterError
 from fairysim.sim.game import GameSpec
 
-EXTRA_KEYS = ("weights",)
+EXTRA_KEYS = ("weights", "weights_file")
 """Keys a setup takes besides the game's ``make_setup`` keywords."""
 
 FIXED_KEYS = ("seed",)
@@ -112,16 +114,17 @@ def build_arm(
     spec: GameSpec, options: Mapping[str, Any], *, players: int, seed: int, option: str, label: str
 ) -> Arm:
     """The validated setup of one arm; a bad value or file raises naming ``option``."""
-    from fairysim.sim.weights import apply_weights
+    from fairysim.sim.weights import apply_weights, apply_weights_file
 
     given = dict(options)
     check_keys(spec, given, option, players)
     kwargs = {k: v for k, v in given.items() if k not in EXTRA_KEYS and k != "players"}
     try:
         setup = spec.make_setup(players=players, seed=seed, **kwargs)
+        policies = apply_weights_file(setup.policies, given.get("weights_file"))
         if given.get("weights"):
-            policies = apply_weights(setup.policies, str(given["weights"]))
-            setup = dataclasses.replace(setup, policies=policies)
+            policies = apply_weights(policies, str(given["weights"]))
+        setup = dataclasses.replace(setup, policies=policies)
     except FairysimError as error:
         raise ParameterError.inside(option, error) from None
     return Arm(label, given, setup)
