@@ -144,7 +144,7 @@ def test_real_report_writes_html(tmp_path):
         for line in result.stderr.splitlines()
         if line.startswith("fairysim: ") and "compil" not in line  # not a compile's notice
     ]
-    assert studies[0] == "fairysim: Fantastique study (balance card), 200 games a run"
+    assert studies[0] == "fairysim: balance card, 200 games a run"
     assert "fairysim: card effects, 4 players, greedy (" in "\n".join(studies)
     assert any(line.startswith("fairysim: skill ladder, 2 players (") for line in studies)
     assert studies[-1] == "fairysim: figures and page"

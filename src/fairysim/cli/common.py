@@ -215,7 +215,7 @@ class ProgressBar:
         self._progress = Progress(
             SpinnerColumn(),
             TextColumn("{task.description}"),
-            BarColumn(),
+            BarColumn(bar_width=12),  # room for a study's name at 80 columns
             MofNCompleteColumn(),
             TextColumn("{task.fields[unit]}"),
             TimeElapsedColumn(),
@@ -240,10 +240,13 @@ class ProgressBar:
         """Show that ``stage`` is playing: on the bar, or as a plain line on stderr where the
         part is a new one and stderr is no terminal."""
         if self._console.is_terminal:
-            fields: dict[str, Any] = {"description": stage.study}
+            if stage.study != self._study:  # a new study: a bar of its own (its own count)
+                self._progress.remove_task(self._task)
+                self._task = self._progress.add_task(stage.study, total=stage.total, unit="")
             if stage.total is not None:
-                fields |= {"completed": stage.done or 0, "total": stage.total, "unit": stage.unit}
-            self._progress.update(self._task, **fields)
+                self._progress.update(
+                    self._task, completed=stage.done or 0, total=stage.total, unit=stage.unit
+                )
         elif stage.study != self._study:
             counted = "" if stage.total is None else f" ({stage.total:,} {stage.unit})".rstrip()
             typer.echo(f"fairysim: {stage.study}{counted}", err=True)

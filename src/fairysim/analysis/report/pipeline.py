@@ -361,7 +361,7 @@ class StandardReport:
 
     def study_told(self, run: ReportRun, games: int, alpha: float) -> Any:
         """:meth:`study`, told to the progress line (:mod:`fairysim.runtime.stages`)."""
-        tell(f"{self.spec.title} study (balance card), {games:,} games a run")
+        tell(f"balance card, {games:,} games a run")
         return self.study(run, games, alpha)
 
     def card_and_ladder(self, run: ReportRun) -> tuple[Any, Any]:
