@@ -365,3 +365,30 @@ def test_the_command_line_states_the_librarys_default_game_count():
     from fairysim.cli.compare import GAMES as SHOWN
 
     assert SHOWN == GAMES
+
+
+@pytest.mark.parametrize(
+    ("edit", "counts", "values"),
+    [
+        (lambda text: text, (), ()),
+        (lambda text: text.replace("gold = 20", "gold = 25"), (), ("finale_medals",)),
+        (lambda text: text.replace("8 = 9", "8 = 10"), ("deck_counts",), ()),
+        (
+            lambda text: text.replace("8 = 9", "8 = 10").replace("silver = 10", "silver = 12"),
+            ("deck_counts",),
+            ("finale_medals",),
+        ),
+    ],
+)
+def test_the_card_change_splits_counts_from_values(tmp_path, edit, counts, values):
+    from fairysim.analysis.studies.variants import build_arm, card_change
+
+    spec = get_game("fantastique")
+    edited = tmp_path / "edited.toml"
+    edited.write_text(edit(SHIPPED.read_text()))
+    arm = {}
+    for name, options in (("base", {}), ("variant", {"cards": str(edited)})):
+        arm[name] = build_arm(spec, options, players=4, seed=0, option="variants", label=name)
+    change = card_change(arm["base"], arm["variant"])
+    assert (change.counts, change.values, change.declared) == (counts, values, True)
+    assert change.same == (not counts and not values)

@@ -41,7 +41,12 @@ def run(out: Path, *args: str):
         (["--baseline", "fan=II", "--variant", "fan=ii"], "--variant", "baseline's setup"),
         (["--variant", "players=3"], "--variant", "changes the player count"),
         (["--variant", "seed=4"], "--variant", "both are played on --seed"),
-        (["--variant", "fan=IX"], "--variant", "--fan"),
+        (
+            ["--variant", "fan=IX"],
+            "--variant",
+            "--variant: fan: ",
+        ),  # the setup key, not simulate's flag
+        (["--variant", "policy=greedy,random"], "--variant", "--variant: policy: gave 2"),
         (["--variant", "policies=greedy,random"], "--variant", "gave 2 policies"),
         (["--variant", "fan=II;fan=III"], "--variant", "given twice"),
         (["--variant", "policies=hoarder;weights=9:finale=2"], "--variant", "there is no seat 9"),
@@ -241,7 +246,7 @@ def test_compare_leads_with_who_wins_and_prints_every_column_whole(tmp_path):
     first = text[headline:].splitlines()[1]
     assert first.startswith("- finale x3: seat 0 (hoarder) wins") and "higher" in first
     assert "score" not in first  # the points it added support the headline, they are not it
-    assert text.index("what changes who wins (variant minus") < text.index("supporting rows")
+    assert text.index("what changes who wins (win share") < text.index("supporting rows")
     ranking = pd.read_parquet(out / "compare_ranking.parquet")
     first, second = ranking["variant"]
     assert ranking["versus_next"].iloc[0] in (

@@ -12,7 +12,7 @@ from typing import Any
 
 from rich.table import Table
 
-from fairysim.analysis.report.formats import fmt_interval, fmt_percent, fmt_points
+from fairysim.analysis.report.formats import fmt_percent, fmt_points
 from fairysim.analysis.studies.what_if import (
     POSITION,
     SUPPORTING,
@@ -26,9 +26,11 @@ HEADLINE_ROWS = 3
 
 
 def shown(unit: str, difference: float, low: float, high: float) -> tuple[str, str]:
-    """A difference and its interval in the metric's unit (shares in percentage points)."""
+    """A difference and its interval in the metric's unit: shares in percentage points
+    (``+1.3 pp``, ``[-1.2, +3.4] pp``), other metrics in their own."""
     if unit == "share":
-        return fmt_points(difference), fmt_interval(low, high, points=True)
+        bounds = (fmt_points(x).removesuffix(" pp") for x in (low, high))
+        return fmt_points(difference), "[{}, {}] pp".format(*bounds)
     return f"{difference:+.3f}", f"[{low:+.3f}, {high:+.3f}]"
 
 
@@ -93,17 +95,20 @@ def _change(row: Any) -> str:
 
 
 HEADERS = ("where", "metric", "baseline", "variant", "difference", "interval", "verdict")
+"""The columns of a supporting table; a who-wins table has no ``metric`` column (every row is
+a win share, the spread's row names itself in ``where``)."""
 
 
 def differences_table(differences: Any, variant: str, question: str) -> Table:
     """One variant's rows of one kind: who wins, or the supporting score rows."""
     title = (
-        f"{variant}: what changes who wins (variant minus baseline)"
+        f"{variant}: what changes who wins (win share, variant minus baseline)"
         if question == WHO_WINS
         else f"{variant}, supporting rows: score and its parts (variant minus baseline)"
     )
     table = Table(title=title, title_justify="left")
-    for header in HEADERS:
+    headers = [h for h in HEADERS if question != WHO_WINS or h != "metric"]
+    for header in headers:
         table.add_column(header, overflow="fold")
     rows = differences[(differences["variant"] == variant) & (differences["question"] == question)]
     if question == WHO_WINS:
@@ -113,9 +118,10 @@ def differences_table(differences: Any, variant: str, question: str) -> Table:
     for row in rows.itertuples():
         mid, interval = shown(row.unit, row.difference, row.low, row.high)
         unit = "" if row.unit == "share" else f" ({row.unit})"
+        where = "turn-order spread" if row.metric == "turn_order_spread" else row.where
+        cells = [where, f"{row.label}{unit}"] if question != WHO_WINS else [where]
         table.add_row(
-            row.where,
-            f"{row.label}{unit}",
+            *cells,
             level_of(row.unit, row.baseline_mean),
             level_of(row.unit, row.variant_mean),
             mid,

@@ -147,8 +147,26 @@ def build_arm(
             policies = apply_weights(setup.policies, str(given["weights"]))
             setup = dataclasses.replace(setup, policies=policies)
     except FairysimError as error:
-        raise ParameterError.inside(option, error) from None
+        raise setup_error(option, error) from None
     return Arm(label, {k: v for k, v in options.items() if k != LABEL_KEY}, setup)
+
+
+def setup_key_of(where: str) -> str:
+    """The setup key a ``make_setup`` error is about: ``policies`` or ``--policy`` read as
+    ``policy``, ``--fan`` as ``fan``; a file's path stays as it is."""
+    name = where[2:].replace("-", "_") if where.startswith("--") else where
+    keys = {key: alias for alias, key in SETUP_ALIASES.items()}
+    return keys.get(name, name)
+
+
+def setup_error(option: str, error: FairysimError) -> ParameterError:
+    """``error`` from building a setup as one about parameter ``option``, naming the setup key
+    at fault as a setup names it (``variants: policy: gave 2 policies ...``), not as an option of
+    another command would."""
+    where = setup_key_of(error.where)
+    if isinstance(error, ParameterError):
+        return ParameterError(option, f"{where}: {error.template}", mentions=error.mentions)
+    return ParameterError(option, f"{where}: {error.message}")
 
 
 MAX_LABEL_CHARS = 32
@@ -318,6 +336,7 @@ __all__ = [
     "describe",
     "parse_setup",
     "same_cards",
+    "setup_error",
     "setup_keys",
     "short_label",
 ]
