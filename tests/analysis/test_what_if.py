@@ -318,7 +318,7 @@ def test_the_spread_ranks_lowest_first():
 @pytest.mark.parametrize(
     ("options", "where", "words"),
     [
-        (dict(variants=["fan=II"], labels=["a", "b"]), "labels", "gave 2 labels for 1 variants"),
+        (dict(variants=["fan=II"], labels=["a", "b"]), "labels", "gave 2 labels for 1 variant"),
         (dict(variants=["fan=II;label=x"], labels=["y"]), "labels", "has a label= too"),
         (dict(variants=["fan=II", "fan=III"], labels=["x", "x"]), "labels", "labelled 'x'"),
         (dict(variants=["fan=II;label=" + "x" * 40]), "variants", "at most 32"),

@@ -61,7 +61,7 @@ def run(out: Path, *args: str):
         (
             ["--variant", "fan=II", "--variant", "fan=III", "--label", "two"],
             "--label",
-            "gave 1 labels for 2 variants (one per --variant",
+            "gave 1 label for 2 variants (one per --variant",
         ),
         (["--variant", "fan=II;label=a;b"], "--variant", "is not key=value"),
     ],
@@ -254,6 +254,6 @@ def test_compare_leads_with_who_wins_and_prints_every_column_whole(tmp_path):
         f"lower than {second}",
     )
     assert ranking["versus_next"].iloc[0] in text
-    assert "Holm over the 1 pairs of variants" in text
+    assert "Holm over the 1 pair of variants" in text
     assert "the card files differ only in values (finale medals)" in text
     assert "common random numbers" in text

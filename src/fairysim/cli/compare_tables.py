@@ -19,6 +19,7 @@ from fairysim.analysis.studies.what_if import (
     WHO_WINS,
     headline,
     metric_words,
+    pairs_family,
 )
 
 HEADLINE_ROWS = 3
@@ -135,15 +136,13 @@ def ranking_title(ranking: Any) -> str:
     """What the ranking sorts by, in which direction, and the families of its two columns."""
     top = ranking.iloc[0]
     metric = metric_words(str(top["metric"]), str(top["group"]), int(top["index"]))
-    order = (
-        "lowest first: closest to fair"
-        if top["metric"] == "turn_order_spread"
-        else (str(top["order"]))
-    )
+    order = str(top["order"])
+    if top["metric"] == "turn_order_spread":
+        order += ": closest to fair"
+    pairs = pairs_family(int(top["pairs_tested"]))
     return (
         f"Variants ranked by their change in {metric} ({order}); vs baseline: Holm over the "
-        f"comparison's differences; vs next: Holm over the {int(top['pairs_tested'])} pairs "
-        "of variants"
+        f"comparison's differences; vs next: Holm over the {pairs}"
     )
 
 

@@ -304,10 +304,10 @@ def card_file_variants(
     variants, in the same order, on every machine. An error names ``option``: a path that is no
     folder, or a folder without a ``.toml`` file.
 
-    >>> card_file_variants("no/such/folder", "--variant-cards")
+    >>> card_file_variants("no/such/folder", "variant_cards")
     Traceback (most recent call last):
     ...
-    fairysim.runtime.errors.FairysimError: --variant-cards: no/such/folder is not a folder
+    fairysim.runtime.errors.ParameterError: variant_cards: no/such/folder is not a folder
     """
     path = Path(folder)
     if not path.is_dir():

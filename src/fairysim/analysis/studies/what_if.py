@@ -109,6 +109,16 @@ class Comparison:
     meta: dict[str, Any]
 
 
+def counted(n: int, noun: str) -> str:
+    """``1 label``, ``2 labels``."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def pairs_family(n: int) -> str:
+    """The family of the ranking's "vs next" tests in words: ``3 pairs of variants``."""
+    return f"{counted(n, 'pair')} of variants"
+
+
 def _options(given: str | Mapping[str, Any] | None, option: str) -> dict[str, Any]:
     if given is None:
         return {}
@@ -128,7 +138,8 @@ def given_variants(
     if labels is not None and len(labels) != len(given):
         raise ParameterError(
             "labels",
-            f"gave {len(labels)} labels for {len(given)} variants (one per {{variants}}; "
+            f"gave {counted(len(labels), 'label')} for {counted(len(given), 'variant')} "
+            "(one per {variants}; "
             "card files are labelled by their names)",
             mentions=("variants",),
         )
@@ -714,7 +725,7 @@ def ranking_sentence(ranking: pd.DataFrame) -> str:
         return f"{metric.capitalize()} is the same in every game of every setup: nothing to rank."
     if len(ranking) == 1:
         return f"{top['variant']} on {metric}: {top['versus_baseline']}."
-    family = f"Holm over the {int(top['pairs_tested'])} pairs of variants, paired tests"
+    family = f"Holm over the {pairs_family(int(top['pairs_tested']))}, paired tests"
     extreme = "lowest" if top["order"] == "lowest first" else "highest"
     if top["above_all_below"]:
         return (
@@ -738,6 +749,7 @@ __all__ = [
     "metric_words",
     "paired_row",
     "pairing_note",
+    "pairs_family",
     "position_words",
     "positions",
     "ranking_sentence",
