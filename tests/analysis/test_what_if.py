@@ -392,3 +392,22 @@ def test_the_card_change_splits_counts_from_values(tmp_path, edit, counts, value
     change = card_change(arm["base"], arm["variant"])
     assert (change.counts, change.values, change.declared) == (counts, values, True)
     assert change.same == (not counts and not values)
+
+
+def test_a_solo_comparison_reads_the_players_row_and_leaves_pahhas_out():
+    """Solo Fairy Concerto has a row per game for Pahha after the player's (``extra_rows``):
+    the comparison is of the player's seat alone, ranked by its win share."""
+    result = compare(
+        "concerto", baseline="policy=greedy", variants=["policy=random"], players=1, games=200
+    )
+    d = result.differences
+    shares = d[d["metric"] == "win_share"]
+    assert list(shares["group"]) == ["turn position"] and list(shares["index"]) == [0]
+    assert shares["difference"].iloc[0] < 0 and shares["separated"].iloc[0]
+    assert "turn_order_spread" not in set(d["metric"])  # one seat: no turn order to spread
+    ranking = result.ranking.iloc[0]
+    assert (ranking["metric"], ranking["group"], ranking["index"]) == (
+        "win_share",
+        "turn position",
+        0,
+    )

@@ -198,7 +198,8 @@ def compare_command(
                 options["max_games"] = max_games
             result, reached = compare_to_precision(spec, precision=precision, **options)
     meta = result.meta
-    title = f"{spec.title}, {meta['players']} players, {meta['games']:,} games a setup, seed {seed}"
+    table = f"{meta['players']} player{'s' if meta['players'] != 1 else ''}"
+    title = f"{spec.title}, {table}, {meta['games']:,} games a setup, seed {seed}"
     written = write_outputs(result, out_dir, title)
     print_comparison(result, title, reached)
     console = stdout_console()

@@ -116,7 +116,7 @@ def counted(n: int, noun: str) -> str:
 
 def pairs_family(n: int) -> str:
     """The family of the ranking's "vs next" tests in words: ``3 pairs of variants``."""
-    return f"{counted(n, 'pair')} of variants"
+    return f"{counted(n, 'pair')} of variants" if n else "0 pairs (one variant)"
 
 
 def _options(given: str | Mapping[str, Any] | None, option: str) -> dict[str, Any]:
@@ -208,14 +208,21 @@ def play_arm(
     return pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
 
 
+def per_game(rows: pd.DataFrame, column: str, players: int, dtype: Any) -> np.ndarray:
+    """``column`` of the players' rows, shape ``(games, players)``: a game's rows are its
+    players' and then any row a setup adds (Pahha's in solo Fairy Concerto), which is left out."""
+    games = rows["game"].nunique()
+    return rows[column].to_numpy(dtype).reshape(games, -1)[:, :players]
+
+
 def positions(spec: GameSpec, rows: pd.DataFrame, players: int) -> np.ndarray:
     """Each (game, seat)'s turn position, shape ``(games, players)``, read as the spec says."""
     order = spec.turn_order
-    seat = rows["seat"].to_numpy(np.int64).reshape(-1, players)
+    seat = per_game(rows, "seat", players, np.int64)
     if order.column is not None:
-        return rows[order.column].to_numpy(np.int64).reshape(-1, players)
+        return per_game(rows, order.column, players, np.int64)
     if order.start_seat is not None:
-        start = rows[order.start_seat].to_numpy(np.int64).reshape(-1, players)
+        start = per_game(rows, order.start_seat, players, np.int64)
         return (seat - start) % players
     return seat
 
@@ -253,7 +260,7 @@ def _groups(
     pos = positions(spec, rows, players)
     out: dict[tuple[str, int | None, str], np.ndarray] = {}
     for metric in metrics(spec):
-        values = rows[metric.name].to_numpy(np.float64).reshape(-1, players)
+        values = per_game(rows, metric.name, players, np.float64)
         by_pos = _by_position(values, pos)
         for p in range(players):
             out[(POSITION, p, metric.name)] = by_pos[:, p]
@@ -265,7 +272,7 @@ def _groups(
         if metric.name == "win_share" and players > 1:
             out[(POOLED, None, SPREAD)] = spread_contrast(by_pos)
     if spec.length_column is not None:
-        length = rows[spec.length_column].to_numpy(np.float64).reshape(-1, players)[:, 0]
+        length = per_game(rows, spec.length_column, players, np.float64)[:, 0]
         out[(POOLED, None, LENGTH)] = length
     return out
 
