@@ -46,44 +46,50 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy import stats as sps
 
 from fairysim.analysis.studies.variants import (
     LABEL_KEY,
     Arm,
     build_arm,
-    card_change,
     card_file_variants,
     check_distinct,
     parse_setup,
     short_label,
 )
+from fairysim.analysis.studies.what_if_paired import (
+    ALPHA,
+    LENGTH,
+    POOLED,
+    POSITION,
+    SEAT,
+    SPREAD,
+    SUPPORTING,
+    WHO_WINS,
+    correct,
+    paired_row,
+    position_words,
+    spread_contrast,
+)
+from fairysim.analysis.studies.what_if_pairing import pairing_note, pairing_row
+from fairysim.analysis.studies.what_if_ranking import (
+    check_rank,
+    counted,
+    metric_words,
+    pairs_family,
+    rank,
+    ranking_sentence,
+)
 from fairysim.runtime.errors import ParameterError
 from fairysim.sim.batch import DEFAULT_CHUNK_GAMES, Progress, check_games
 from fairysim.sim.game import GameSpec, get_game
 from fairysim.sim.policy import policies_resolved_once
-from fairysim.stats.estimates import multipletests
 from fairysim.stats.precision import StudyPrecision, check_precision, study_to_precision
-
-ALPHA = 0.05
-"""Family-wise error rate of all the differences one comparison reports."""
 
 GAMES = 10_000
 """Games per setup of :func:`compare` without ``games``."""
 
 PRECISION_MAX_GAMES = 160_000
 """Cap on the games per setup of :func:`compare_to_precision` unless given."""
-
-POOLED = "pooled"
-POSITION = "turn position"
-SEAT = "seat"
-
-SPREAD = "turn_order_spread"
-LENGTH = "game_length"
-
-WHO_WINS = "who wins"
-SUPPORTING = "supporting"
-"""The two kinds of row (``question`` column): what changes who wins, and the rest."""
 
 
 @dataclass(frozen=True)
@@ -107,16 +113,6 @@ class Comparison:
     ranking: pd.DataFrame
     pairing: pd.DataFrame
     meta: dict[str, Any]
-
-
-def counted(n: int, noun: str) -> str:
-    """``1 label``, ``2 labels``."""
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
-
-
-def pairs_family(n: int) -> str:
-    """The family of the ranking's "vs next" tests in words: ``3 pairs of variants``."""
-    return f"{counted(n, 'pair')} of variants" if n else "0 pairs (one variant)"
 
 
 def _options(given: str | Mapping[str, Any] | None, option: str) -> dict[str, Any]:
@@ -242,17 +238,6 @@ def _by_position(values: np.ndarray, pos: np.ndarray) -> np.ndarray:
     return out
 
 
-def spread_contrast(by_position: np.ndarray) -> np.ndarray:
-    """Per game, ``±(win share - 1 / players)`` at the turn position whose mean win share is
-    farthest from the fair share (the sign makes the mean that distance): the turn-order spread
-    as a per-game contrast, whose mean is the spread."""
-    players = by_position.shape[1]
-    distance = by_position.mean(axis=0) - 1.0 / players
-    farthest = int(np.argmax(np.abs(distance)))
-    sign = 1.0 if distance[farthest] >= 0 else -1.0
-    return sign * (by_position[:, farthest] - 1.0 / players)
-
-
 def _groups(
     spec: GameSpec, rows: pd.DataFrame, players: int, seats_apart: bool
 ) -> dict[tuple[str, int | None, str], np.ndarray]:
@@ -282,65 +267,6 @@ def _labels(spec: GameSpec) -> dict[str, Metric]:
     labels[SPREAD] = Metric(SPREAD, "turn-order spread (farthest from fair)", "share")
     labels[LENGTH] = Metric(LENGTH, f"game length ({spec.length_column})", "per game")
     return labels
-
-
-def paired_row(base: np.ndarray, variant: np.ndarray) -> dict[str, float]:
-    """Means, the paired difference and its standard error, the unpaired standard error, and the
-    uncorrected two-sided t-test p-value of ``variant - base`` over games."""
-    n = base.size
-    diff = variant - base
-    mean = float(diff.mean())
-    se = float(diff.std(ddof=1) / np.sqrt(n)) if n > 1 else np.nan
-    se_unpaired = (
-        float(np.sqrt(base.var(ddof=1) / n + variant.var(ddof=1) / n)) if n > 1 else np.nan
-    )
-    if not np.isfinite(se):
-        p = np.nan
-    elif se == 0.0:
-        p = 1.0 if mean == 0.0 else 0.0  # every game moved by exactly the same amount
-    else:
-        p = float(2 * sps.t.sf(abs(mean / se), df=n - 1))
-    return {
-        "baseline_mean": float(base.mean()),
-        "variant_mean": float(variant.mean()),
-        "difference": mean,
-        "se": se,
-        "se_unpaired": se_unpaired,
-        "se_ratio": se / se_unpaired if se_unpaired > 0 else np.nan,
-        "p": p,
-        "games": n,
-    }
-
-
-def correct(rows: pd.DataFrame, alpha: float = ALPHA) -> pd.DataFrame:
-    """Holm-corrected p-values, Bonferroni-level intervals and the verdict of every row."""
-    rows = rows.copy()
-    finite = rows["p"].notna()
-    m = int(finite.sum())
-    rows["p_holm"] = np.nan
-    rows["separated"] = False
-    if m:
-        reject, p_holm, _, _ = multipletests(rows.loc[finite, "p"], alpha=alpha, method="holm")
-        rows.loc[finite, "p_holm"] = p_holm
-        rows.loc[finite, "separated"] = reject
-    level = 1 - alpha / max(m, 1)
-    quantile = sps.t.ppf(1 - (1 - level) / 2, df=np.maximum(rows["games"] - 1, 1))
-    rows["low"] = rows["difference"] - quantile * rows["se"]
-    rows["high"] = rows["difference"] + quantile * rows["se"]
-    rows["level"] = level
-    rows["tests"] = m
-    rows["verdict"] = [verdict(r) for r in rows.itertuples()]
-    return rows
-
-
-def verdict(row: Any) -> str:
-    """Words for one corrected difference: ``higher``/``lower`` only where Holm separates it."""
-    if not row.separated:
-        return "not separated from the baseline"
-    word = "higher than the baseline" if row.difference > 0 else "lower than the baseline"
-    if row.low <= 0 <= row.high:
-        return f"{word} (Holm; the Bonferroni interval touches 0)"
-    return word
 
 
 @policies_resolved_once()
@@ -423,7 +349,13 @@ def compare(
         rank_by = SPREAD if players > 1 and rank_position is None else "win_share"
     if players == 1 and rank_position is None:
         rank_position = 1  # one seat: its only turn position is the whole table
-    _check_rank(spec, rank_by, rank_position, players)
+    check_rank(
+        [m.name for m in metrics(spec)],
+        rank_by,
+        rank_position,
+        players,
+        spec.length_column is not None,
+    )
 
     lineups = [tuple((p.name, p.weights) for p in a.setup.policies) for a in (base, *arms)]
     seats_apart = (
@@ -442,7 +374,7 @@ def compare(
         values[arm.label] = arm_values
         same_order = int((positions(spec, rows, players) == base_pos).all(axis=1).sum())
         drawn = players if spec.turn_order.column or spec.turn_order.start_seat else 0
-        pairing.append(_pairing(arm, base, same_order, games, drawn))
+        pairing.append(pairing_row(arm, base, same_order, games, drawn))
         for (group, index, name), b in base_values.items():
             v = arm_values[(group, index, name)]
             if group == POOLED and np.ptp(b) == 0 and np.ptp(v) == 0 and b[0] == v[0]:
@@ -481,13 +413,6 @@ def compare(
     for frame in (result.differences, result.ranking, result.pairing):
         frame.attrs["fairysim"] = meta
     return result
-
-
-def position_words(position: int) -> str:
-    """Turn position ``position`` (0-based) as a player says it: ``0`` -> ``"1st to act"``."""
-    n = position + 1
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix} to act"
 
 
 def _where(group: str, index: int | None, base: Arm, arm: Arm) -> str:
@@ -569,185 +494,16 @@ def compare_to_precision(
     return result, reached
 
 
-def _check_rank(spec: GameSpec, rank_by: str, position: int | None, players: int) -> None:
-    known = [m.name for m in metrics(spec)] + [SPREAD] * (players > 1)
-    known += [LENGTH] * (spec.length_column is not None)
-    if rank_by not in known:
-        raise ParameterError("rank_by", f"must be one of {', '.join(known)}, got {rank_by!r}")
-    if position is not None:
-        if rank_by in (SPREAD, LENGTH):
-            raise ParameterError("rank_position", f"{rank_by} is a per-game metric (pooled)")
-        if not 1 <= position <= players:
-            raise ParameterError(
-                "rank_position",
-                f"turn positions are 1..{players} (1 = first to act), got {position}",
-            )
-    elif rank_by == "win_share" and players > 1:
-        raise ParameterError(
-            "rank_by",
-            "a game's win shares sum to 1, so pooled win share never moves: give {rank_position}",
-            mentions=("rank_position",),
-        )
-
-
-def _listed(names: Sequence[str]) -> str:
-    return ", ".join(name.replace("_", " ") for name in names)
-
-
-def pairing_note(arm: Arm, base: Arm) -> str:
-    """What pairs ``arm``'s games with the baseline's, from what differs between their card
-    data: nothing, values only (the counts are equal, so every shuffle draws the same numbers:
-    common random numbers hold exactly), or the counts (other deals)."""
-    change = card_change(base, arm)
-    if change.same:
-        return (
-            "same card data, same seeds and game indices: every rule draw comes from the "
-            "baseline's numbers in the same order, so the games share their deals as far as "
-            "the setup draws the same things (a setup that draws more or fewer cards or items "
-            "moves every later draw, the start seat included)"
-        )
-    if not change.declared:
-        return (
-            f"the card data differ ({_listed(change.counts)}) and this game does not say which "
-            "of them are card counts: both are played on the same seeds and game indices, and "
-            "how far the deals stay paired is measured below only by the turn order"
-        )
-    if not change.counts:
-        return (
-            f"the card files differ only in values ({_listed(change.values)}); the card counts "
-            "are equal, so every shuffle and deal draws the baseline's numbers in the same "
-            "order (common random numbers): the games share their deals and start seats and "
-            "differ from the first point of play the new values change"
-        )
-    values = f"; values differ too ({_listed(change.values)})" if change.values else ""
-    return (
-        f"the card counts differ ({_listed(change.counts)}){values}: both are played on the "
-        "same seeds and game indices, but a deck of other counts shuffles to other deals, so "
-        "the games are paired only as far as the engine's draws come before the counts matter "
-        "(the policies' own streams stay paired)"
-    )
-
-
-def _pairing(arm: Arm, base: Arm, same_order: int, games: int, drawn: int) -> dict[str, Any]:
-    """What is paired between ``arm`` and ``base``; ``drawn`` is the player count where the
-    turn order is drawn each game (0 where it is the seat index)."""
-    change = card_change(base, arm)
-    text = pairing_note(arm, base)
-    return {
-        "variant": arm.label,
-        "same_cards": change.same,
-        "card_counts_changed": ",".join(change.counts),
-        "card_values_changed": ",".join(change.values),
-        "same_turn_order_games": same_order,
-        "games": games,
-        "pairing": f"{text}; the turn order is the baseline's in {same_order:,} of {games:,} games"
-        + (f" (by chance alone about 1 in {drawn})" if drawn > 1 and same_order < games else ""),
-    }
-
-
-LOWER_FIRST = (SPREAD,)
-"""Metrics the ranking sorts lowest first (a smaller turn-order spread is closer to fair)."""
-
-
-def rank(
-    differences: pd.DataFrame,
-    values: Mapping[str, Mapping[tuple[str, int | None, str], np.ndarray]],
-    rank_by: str,
-    position: int | None,
-    labels: Sequence[str],
-    alpha: float = ALPHA,
-) -> pd.DataFrame:
-    """One row per variant, sorted by its difference on ``rank_by`` (lowest first for
-    :data:`LOWER_FIRST`, else highest first; ``position`` is 1-based), worded from
-    Holm-corrected tests: against the baseline (the family of every difference of the
-    comparison) and against the variant ranked next (the family of every pair of variants,
-    paired on the same games)."""
-    index = -1 if position is None else position - 1
-    group = POOLED if position is None else POSITION
-    key = (group, None if position is None else index, rank_by)
-    rows = differences[
-        (differences["group"] == group)
-        & (differences["index"] == index)
-        & (differences["metric"] == rank_by)
-    ].set_index("variant")
-    missing = [label for label in labels if label not in rows.index]
-    if missing:  # the same in every game of both setups: left out of the tests
-        same = {"difference": 0.0, "low": 0.0, "high": 0.0, "p_holm": np.nan}
-        same["verdict"] = "the same in every game"
-        rows = pd.concat([rows, pd.DataFrame([same] * len(missing), index=missing)])
-    lower_first = rank_by in LOWER_FIRST
-    sign = 1.0 if lower_first else -1.0
-    ordered = sorted(labels, key=lambda label: sign * rows.loc[label, "difference"])
-    pairs = [(a, b) for i, a in enumerate(ordered) for b in ordered[i + 1 :]]
-    pair_p = {}
-    if pairs:
-        ps = [paired_row(values[b][key], values[a][key])["p"] for a, b in pairs]
-        finite = [p if np.isfinite(p) else 1.0 for p in ps]
-        reject = multipletests(finite, alpha=alpha, method="holm")[0]
-        pair_p = dict(zip(pairs, reject, strict=True))
-    word = "lower than" if lower_first else "higher than"
-    out = []
-    for r, label in enumerate(ordered):
-        row = rows.loc[label]
-        below = ordered[r + 1] if r + 1 < len(ordered) else None
-        apart_from_all = all(pair_p.get((label, other), False) for other in ordered[r + 1 :])
-        versus_next = ""
-        if below is not None:
-            versus_next = f"{word if pair_p[(label, below)] else 'not separated from'} {below}"
-        out.append(
-            {
-                "rank": r + 1,
-                "variant": label,
-                "metric": rank_by,
-                "group": group,
-                "index": index,
-                "order": "lowest first" if lower_first else "highest first",
-                "difference": row["difference"],
-                "low": row["low"],
-                "high": row["high"],
-                "p_holm": row["p_holm"],
-                "versus_baseline": row["verdict"],
-                "versus_next": versus_next,
-                "pairs_tested": len(pairs),
-                "above_all_below": bool(apart_from_all and below is not None),
-            }
-        )
-    return pd.DataFrame.from_records(out)
-
-
-def metric_words(metric: str, group: str, index: int) -> str:
-    """A ranked metric in words: ``turn-order spread``, ``win share of the 1st to act``."""
-    words = "turn-order spread" if metric == SPREAD else metric.replace("_", " ")
-    return f"{words} of the {position_words(index)}" if group == POSITION else words
-
-
-def ranking_sentence(ranking: pd.DataFrame) -> str:
-    """The ranking in words: a variant is first only if separated from every other (Holm over
-    every pair of variants; the family is named)."""
-    if ranking.empty:
-        return "No variant was ranked."
-    top = ranking.iloc[0]
-    metric = metric_words(str(top["metric"]), str(top["group"]), int(top["index"]))
-    if (ranking["versus_baseline"] == "the same in every game").all():
-        return f"{metric.capitalize()} is the same in every game of every setup: nothing to rank."
-    if len(ranking) == 1:
-        return f"{top['variant']} on {metric}: {top['versus_baseline']}."
-    family = f"Holm over the {pairs_family(int(top['pairs_tested']))}, paired tests"
-    extreme = "lowest" if top["order"] == "lowest first" else "highest"
-    if top["above_all_below"]:
-        return (
-            f"{top['variant']} has the {extreme} {metric}, separated from every other variant "
-            f"({family})."
-        )
-    return (
-        f"No variant is separated from every other on {metric}: which has the {extreme} is "
-        f"not established ({family})."
-    )
-
-
 __all__ = [
     "ALPHA",
     "GAMES",
+    "LENGTH",
+    "POOLED",
+    "POSITION",
+    "SEAT",
+    "SPREAD",
+    "SUPPORTING",
+    "WHO_WINS",
     "Comparison",
     "compare",
     "compare_to_precision",
@@ -759,6 +515,7 @@ __all__ = [
     "pairs_family",
     "position_words",
     "positions",
+    "rank",
     "ranking_sentence",
     "share_half_width",
     "spread_contrast",
