@@ -210,6 +210,7 @@ def compare_command(
 def print_comparison(result: Any, title: str, reached: Any) -> None:
     """The comparison as a designer reads it: who wins first, then the ranking, the pairing,
     each variant's rows (who wins, then score and its parts)."""
+    from fairysim.analysis.studies.variants import describe
     from fairysim.analysis.studies.what_if import ranking_sentence
     from fairysim.cli.compare_tables import (
         SUPPORTING,
@@ -223,9 +224,9 @@ def print_comparison(result: Any, title: str, reached: Any) -> None:
     console = stdout_console()
     meta, d = result.meta, result.differences
     console.print(title, soft_wrap=True)
-    console.print(f"Baseline: {_setup_text(meta['baseline']['options'])}", soft_wrap=True)
+    console.print(f"Baseline: {describe(meta['baseline']['options'])}", soft_wrap=True)
     for item in meta["variants"]:
-        console.print(f"Variant {item['label']}: {_setup_text(item['options'])}", soft_wrap=True)
+        console.print(f"Variant {item['label']}: {describe(item['options'])}", soft_wrap=True)
     if reached is not None:
         console.print(reached.message().replace("per run", "per setup"), soft_wrap=True)
     console.print("", soft_wrap=True)
@@ -256,10 +257,6 @@ def print_comparison(result: Any, title: str, reached: Any) -> None:
     for variant in dict.fromkeys(d["variant"]):
         console.print(differences_table(d, variant, WHO_WINS))
         console.print(differences_table(d, variant, SUPPORTING))
-
-
-def _setup_text(options: dict[str, Any]) -> str:
-    return ";".join(f"{k}={v}" for k, v in options.items()) or "(the game's defaults)"
 
 
 __all__ = ["check_out_dir", "compare_command", "print_comparison", "write_outputs"]
