@@ -19,6 +19,7 @@ from fairysim.analysis.studies.what_if import (
     correct,
     headline,
     paired_row,
+    position_words,
     positions,
     rank,
     spread_contrast,
@@ -411,3 +412,16 @@ def test_a_solo_comparison_reads_the_players_row_and_leaves_pahhas_out():
         "turn position",
         0,
     )
+
+
+def test_the_spread_row_says_where_each_setups_spread_is_taken():
+    result = compare("fantastique", baseline="", variants=["fan=III"], players=3, games=300, seed=2)
+    d = result.differences
+    spread = d[d["metric"] == "turn_order_spread"].iloc[0]
+    by_position = d[(d["group"] == "turn position") & (d["metric"] == "win_share")]
+    for mean, side in (("baseline_mean", 0), ("variant_mean", 1)):
+        distance = (by_position[mean] - 1 / 3).abs().to_numpy()
+        # The spread is the largest distance from the fair share, at the position named.
+        assert spread[mean] == pytest.approx(distance.max())
+        named = spread["where"].split(" -> ")[min(side, spread["where"].count(" -> "))]
+        assert named == position_words(int(np.argmax(distance)))

@@ -30,13 +30,13 @@ def test_every_who_wins_row_is_drawn_sorted_by_the_largest_change():
         _row("a", "turn position", 1, "win_share", "2nd to act", -0.01),
         _row("a", "seat", 0, "win_share", "seat 0 (hoarder)", 0.086, separated=True),
         _row("a", "seat", 1, "win_share", "seat 1 (greedy)", -0.03, separated=True),
-        _row("a", "pooled", -1, "turn_order_spread", "all positions", 0.005),
+        _row("a", "pooled", -1, "turn_order_spread", "2nd to act", 0.005),
         _row("a", "pooled", -1, "score", "pooled", 3.3, separated=True),
         _row("b", "turn position", 0, "win_share", "1st to act", 0.05, separated=True),
         _row("b", "turn position", 1, "win_share", "2nd to act", -0.05, separated=True),
         _row("b", "seat", 0, "win_share", "seat 0 (hoarder)", 0.0),
         _row("b", "seat", 1, "win_share", "seat 1 (greedy)", 0.0),
-        _row("b", "pooled", -1, "turn_order_spread", "all positions", 0.02),
+        _row("b", "pooled", -1, "turn_order_spread", "4th to act -> 1st to act", 0.02),
     ]
     fig = difference_figure(pd.DataFrame(rows), "test")
     (ax,) = fig.axes

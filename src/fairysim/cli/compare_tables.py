@@ -15,6 +15,7 @@ from rich.table import Table
 from fairysim.analysis.report.formats import fmt_percent, fmt_points
 from fairysim.analysis.studies.what_if import (
     POSITION,
+    SPREAD,
     SUPPORTING,
     WHO_WINS,
     headline,
@@ -91,7 +92,7 @@ def _change(row: Any) -> str:
     if row["metric"] == "win_share":
         what = f"{row['where']} wins {before} -> {after}"
     else:
-        what = f"turn-order spread {before} -> {after}"
+        what = f"turn-order spread ({row['where']}) {before} -> {after}"
     return f"{what}, {mid} {interval}, {short_verdict(row['verdict'])}"
 
 
@@ -119,7 +120,7 @@ def differences_table(differences: Any, variant: str, question: str) -> Table:
     for row in rows.itertuples():
         mid, interval = shown(row.unit, row.difference, row.low, row.high)
         unit = "" if row.unit == "share" else f" ({row.unit})"
-        where = "turn-order spread" if row.metric == "turn_order_spread" else row.where
+        where = f"turn-order spread ({row.where})" if row.metric == SPREAD else row.where
         cells = [where, f"{row.label}{unit}"] if question != WHO_WINS else [where]
         table.add_row(
             *cells,
@@ -137,7 +138,7 @@ def ranking_title(ranking: Any) -> str:
     top = ranking.iloc[0]
     metric = metric_words(str(top["metric"]), str(top["group"]), int(top["index"]))
     order = str(top["order"])
-    if top["metric"] == "turn_order_spread":
+    if top["metric"] == SPREAD:
         order += ": closest to fair"
     pairs = pairs_family(int(top["pairs_tested"]))
     return (
@@ -152,7 +153,7 @@ def ranking_table(ranking: Any) -> Table:
     for header in ("rank", "variant", "difference", "interval", "vs baseline", "vs next"):
         table.add_column(header, overflow="fold")
     for row in ranking.itertuples():
-        unit = "share" if row.metric in ("win_share", "turn_order_spread") else "points"
+        unit = "share" if row.metric in ("win_share", SPREAD) else "points"
         mid, interval = shown(unit, row.difference, row.low, row.high)
         table.add_row(
             str(row.rank),

@@ -25,7 +25,9 @@ def row_name(group: str, index: int, wheres: pd.Series) -> str:
     if group == SEAT:
         places = set(wheres)
         return places.pop() if len(places) == 1 else f"seat {index}"
-    return "turn-order spread\n(farthest from fair)"
+    places = set(wheres)
+    where = places.pop() if len(places) == 1 else "farthest from fair"
+    return f"turn-order spread\n({where})"
 
 
 def who_wins_rows(differences: pd.DataFrame) -> list[tuple[str, pd.DataFrame]]:

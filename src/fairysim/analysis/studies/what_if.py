@@ -386,7 +386,11 @@ def compare(
                     "variant": arm.label,
                     "group": group,
                     "index": -1 if index is None else index,
-                    "where": _where(group, index, base, arm),
+                    "where": (
+                        _farthest(base_values, arm_values, players)
+                        if name == SPREAD
+                        else _where(group, index, base, arm)
+                    ),
                     "metric": name,
                     "label": metric.label,
                     "unit": metric.unit,
@@ -427,6 +431,18 @@ def _where(group: str, index: int | None, base: Arm, arm: Arm) -> str:
             entry = f"{was.name} -> {now.name}" if was.name != now.name else f"{now.name}, weights"
         return f"seat {index} ({entry})"
     return "all positions" if group == POOLED and index is None else POOLED
+
+
+def _farthest(base: Mapping, variant: Mapping, players: int) -> str:
+    """Where each setup's turn-order spread is taken: the turn position whose win share is
+    farthest from the fair share, the baseline's then the variant's (``4th to act -> 1st``)."""
+    where = []
+    for values in (base, variant):
+        shares = [values[(POSITION, p, "win_share")].mean() for p in range(players)]
+        where.append(int(np.argmax(np.abs(np.asarray(shares) - 1.0 / players))))
+    if where[0] == where[1]:
+        return position_words(where[0])
+    return f"{position_words(where[0])} -> {position_words(where[1])}"
 
 
 def headline(differences: pd.DataFrame) -> pd.DataFrame:
