@@ -257,3 +257,11 @@ def test_compare_leads_with_who_wins_and_prints_every_column_whole(tmp_path):
     assert "Holm over the 1 pair of variants" in text
     assert "the card files differ only in values (finale medals)" in text
     assert "common random numbers" in text
+
+
+def test_differences_print_in_pp_and_never_minus_zero():
+    from fairysim.cli.compare_tables import shown
+
+    assert shown("share", -0.00004, -0.0123, 0.034) == ("0.0 pp", "[-1.2, +3.4] pp")
+    assert shown("share", 0.086, 0.051, 0.12) == ("+8.6 pp", "[+5.1, +12.0] pp")
+    assert shown("points", -0.0, -0.0001, 2.5) == ("0.000", "[0.000, +2.500]")

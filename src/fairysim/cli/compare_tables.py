@@ -27,13 +27,26 @@ HEADLINE_ROWS = 3
 """Separated who-wins rows named per variant in the headline (the table has every one)."""
 
 
+def signed(value: float, unit: str) -> str:
+    """A signed difference, ``0.0`` (no sign) where it rounds to zero: a share's in percentage
+    points without the unit (``+1.3``), another metric's with three decimals."""
+    text = fmt_points(value).removesuffix(" pp") if unit == "share" else f"{value:+.3f}"
+    return text[1:] if text[0] in "+-" and float(text) == 0 else text
+
+
 def shown(unit: str, difference: float, low: float, high: float) -> tuple[str, str]:
     """A difference and its interval in the metric's unit: shares in percentage points
-    (``+1.3 pp``, ``[-1.2, +3.4] pp``), other metrics in their own."""
+    (``+1.3 pp``, ``[-1.2, +3.4] pp``, never ``-0.0``), other metrics in their own.
+
+    >>> shown("share", -0.00004, -0.0123, 0.034)
+    ('0.0 pp', '[-1.2, +3.4] pp')
+    >>> shown("points", 0.0, -0.0001, 2.5)
+    ('0.000', '[0.000, +2.500]')
+    """
+    mid, bounds = signed(difference, unit), (signed(x, unit) for x in (low, high))
     if unit == "share":
-        bounds = (fmt_points(x).removesuffix(" pp") for x in (low, high))
-        return fmt_points(difference), "[{}, {}] pp".format(*bounds)
-    return f"{difference:+.3f}", f"[{low:+.3f}, {high:+.3f}]"
+        return f"{mid} pp", "[{}, {}] pp".format(*bounds)
+    return mid, "[{}, {}]".format(*bounds)
 
 
 def level_of(unit: str, value: float) -> str:
@@ -174,4 +187,5 @@ __all__ = [
     "headline_lines",
     "ranking_table",
     "shown",
+    "signed",
 ]
