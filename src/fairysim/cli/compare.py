@@ -94,6 +94,7 @@ COMPARE_FLAGS = {
     "labels": "--label",
     "baseline": "--baseline",
     "variant_cards": "--variant-cards",
+    "weights_file": "--weights-file",
 }
 """The library's parameter names as compare's flags (:func:`fairysim.cli.common.flag_of`)."""
 
@@ -120,6 +121,15 @@ def compare_command(
             "--variant-cards",
             help="A folder of card files: each .toml file is one variant (the baseline with "
             "those cards), labelled by its file name; with --variant or alone.",
+        ),
+    ] = None,
+    weights_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--weights-file",
+            help="A weights file (as best-response writes weights.toml) set on every setup "
+            "that seats a policy it names and gives no weights_file= of its own (default: "
+            "none, the policies' defaults).",
         ),
     ] = None,
     baseline: Annotated[
@@ -184,6 +194,7 @@ def compare_command(
             variants=variant or [],
             variant_cards=variant_cards,
             labels=label or None,
+            weights_file=weights_file,
             players=players,
             seed=seed,
             rank_by=rank_by,

@@ -42,6 +42,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -83,6 +84,7 @@ from fairysim.runtime.errors import ParameterError
 from fairysim.sim.batch import DEFAULT_CHUNK_GAMES, Progress, check_games
 from fairysim.sim.game import GameSpec, get_game
 from fairysim.sim.policy import policies_resolved_once
+from fairysim.sim.weights import load_weights_file
 from fairysim.stats.precision import StudyPrecision, check_precision, study_to_precision
 
 GAMES = 10_000
@@ -119,6 +121,32 @@ def _options(given: str | Mapping[str, Any] | None, option: str) -> dict[str, An
     if given is None:
         return {}
     return parse_setup(given, option) if isinstance(given, str) else dict(given)
+
+
+def shared_weights_file(
+    spec: GameSpec,
+    setups: Sequence[tuple[dict[str, Any], str]],
+    path: str | Path,
+    *,
+    players: int,
+    seed: int,
+) -> None:
+    """Set the weights file ``path`` on every setup (options, the parameter it came from) that
+    names none of its own and seats a policy the file names; a file that names no policy any
+    setup seats is refused (its weights would change nothing)."""
+    named = {item.split(":", 1)[0] for item in load_weights_file(path, "weights_file").split(",")}
+    used = False
+    for options, option in setups:
+        if "weights_file" in options:
+            continue
+        probe = build_arm(spec, options, players=players, seed=seed, option=option, label="")
+        if named & {policy.name for policy in probe.setup.policies}:
+            options["weights_file"] = str(path)
+            used = True
+    if not used:
+        raise ParameterError(
+            "weights_file", f"{path}: names {', '.join(sorted(named))}, which no setup seats"
+        )
 
 
 def given_variants(
@@ -277,6 +305,7 @@ def compare(
     variants: Sequence[str | Mapping[str, Any]] = (),
     variant_cards: str | Any | None = None,
     labels: Sequence[str | None] | None = None,
+    weights_file: str | Path | None = None,
     players: int | None = None,
     games: int | None = None,
     seed: int = 0,
@@ -308,6 +337,10 @@ def compare(
     labels : sequence of str or None, optional
         A label per entry of ``variants`` (None: a setup's ``label=``, else one made from what
         it sets otherwise than the baseline, a card file by its name).
+    weights_file : path, optional
+        A weights file (``best-response``'s ``weights.toml``) set on every setup that names
+        none of its own (``weights_file=``), so the baseline and the variants play the same
+        searched weights.
     players : int, optional
         Player count (default: the game's).
     games : int, optional
@@ -340,6 +373,9 @@ def compare(
     games = check_games(GAMES if games is None else games, "games")
     base_options = _options(baseline, "baseline")
     given = given_variants(base_options, variants, variant_cards, labels)
+    if weights_file is not None:
+        setups = [(base_options, "baseline")] + [(o, "variants") for o, _ in given]
+        shared_weights_file(spec, setups, weights_file, players=players, seed=seed)
     base_label = str(base_options.get(LABEL_KEY, "baseline"))
     base = build_arm(
         spec, base_options, players=players, seed=seed, option="baseline", label=base_label
