@@ -42,8 +42,9 @@ from fairysim.stats.ranking import group_label, leading_group
 
 STANDING = (
     "A seat's standing after a round is the score the final scoring would give it if the game "
-    "ended then, honors included (ruling PC6); the draft's two rounds make the first third "
-    "its first round, half the game, so a 3-4 player game has at most one lead change."
+    "ended then, honors included (ruling PC6); the 3-4 player draft's two rounds make the "
+    "first third its first round, half the game, so such a game has at most one lead change; "
+    "the two-player game's four rounds make it the first two."
 )
 """What the balance card says a standing is (beside its comeback line)."""
 
