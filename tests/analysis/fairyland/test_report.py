@@ -126,7 +126,7 @@ def test_write_report_end_to_end(tmp_path):
     out = tmp_path / "new" / "folder"
     html = fr.write_report(
         out, games=40, seed=2, players=(2,), auction_games=5, card_games=60, ladder_games=300,
-        search_games=0, heuristic_games=50,
+        search_games=0, heuristic_games=50, best_heuristic_games=0,
         progress=lambda done, total: calls.append((done, total)),
     )  # fmt: skip
     assert html == out / "fairyland-report.html" and html.exists()
@@ -194,6 +194,7 @@ def test_failure_mid_way_leaves_nothing(tmp_path, monkeypatch):
             ladder_games=100,
             search_games=0,
             heuristic_games=10,
+            best_heuristic_games=0,
         )
     assert list(tmp_path.iterdir()) == []
 
@@ -227,7 +228,7 @@ def test_the_command_line_writes_the_report(tmp_path):
         app,
         ["report", "fairyland", "--games", "30", "--seed", "4", "--auction-games", "1",
          "--card-games", "20", "--ladder-games", "200", "--policy", "random",
-         "--heuristic-games", "20", "--search-games", "0",
+         "--heuristic-games", "20", "--search-games", "0", "--best-heuristic-games", "0",
          "--out-dir", str(tmp_path)],
     )  # fmt: skip
     assert result.exit_code == 0, result.output
