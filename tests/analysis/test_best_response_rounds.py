@@ -128,3 +128,13 @@ def test_the_command_prints_the_pool(tmp_path):
     assert result.exit_code == 0, result.output
     assert "Pool ratings" in result.output and "redraw-low@round_2" in result.output
     assert "--rounds 2" in result.output
+
+
+@pytest.mark.slow
+def test_rounds_on_two_workers_give_what_one_process_gives(whole):
+    _, alone = whole
+    on_dask = _rounds(workers=2)
+    for one, other in zip(alone.pool.responses, on_dask.pool.responses, strict=True):
+        pd.testing.assert_frame_equal(one.candidates, other.candidates)
+        assert one.weights == other.weights
+    pd.testing.assert_frame_equal(alone.pool.ratings, on_dask.pool.ratings)

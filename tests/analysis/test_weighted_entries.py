@@ -123,3 +123,59 @@ def test_compare_setups_take_a_weights_file(high_threshold):
         label="variant",
     )
     assert [p.weights for p in arm.setup.policies] == [(8.0,), ()]
+
+
+def test_compare_takes_a_weights_file_for_every_setup_without_its_own(high_threshold, tmp_path):
+    from fairysim.analysis.studies.what_if import compare
+
+    variant = {"policies": "stand,redraw-low"}
+    played = compare("highcard", variants=[variant], players=2, games=200, seed=0)
+    weighted = compare(
+        "highcard",
+        variants=[variant],
+        weights_file=high_threshold,
+        players=2,
+        games=200,
+        seed=0,
+    )
+    with pytest.raises(FairysimError, match="missing.toml"):  # a setup's own file wins
+        compare(
+            "highcard",
+            baseline="policy=redraw-low,stand",
+            variants=[{**variant, "weights_file": str(tmp_path / "missing.toml")}],
+            weights_file=high_threshold,
+            players=2,
+            games=200,
+            seed=0,
+        )
+    with pytest.raises(FairysimError, match="which no setup seats"):
+        compare(
+            "highcard",
+            baseline="policy=stand",
+            variants=["policy=stand,stand;label=both"],
+            weights_file=high_threshold,
+            players=2,
+            games=200,
+            seed=0,
+        )
+    assert not played.differences.equals(weighted.differences)
+    runner = CliRunner()
+    result = runner.invoke(
+        app,
+        [
+            "compare",
+            "highcard",
+            "--players",
+            "2",
+            "--games",
+            "200",
+            "--variant",
+            "policy=stand,redraw-low",
+            "--weights-file",
+            str(tmp_path / "no.toml"),
+            "--out-dir",
+            str(tmp_path / "out"),
+        ],
+    )
+    assert result.exit_code == 2, result.output
+    assert "--weights-file" in result.output

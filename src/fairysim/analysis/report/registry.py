@@ -114,6 +114,22 @@ def card_games_option(default: int, arms: str) -> ReportOption:
     )
 
 
+def best_heuristic_games_option(default: int) -> ReportOption:
+    """A report's ``--best-heuristic-games``: games per mix and rotation of the tournament among
+    the game's heuristics that chooses its best heuristic
+    (:mod:`fairysim.analysis.studies.best_heuristic`); 0 takes the declared top rung unmeasured."""
+    return ReportOption(
+        "best_heuristic_games",
+        "--best-heuristic-games",
+        "Games per mix and rotation of the tournament among the game's heuristics (every mix "
+        "of them over the seats, seats rotated, at the game's default player count) that "
+        "chooses the best heuristic the ladder and the checks seat (0: the game's declared top "
+        "rung, unmeasured)",
+        kind="games_or_zero",
+        games_default=default,
+    )
+
+
 def heuristic_games_option(default: int, arms: str) -> ReportOption:
     """A report's ``--heuristic-games``: games per arm of the check of its headline verdicts under
     the best heuristic (:mod:`fairysim.analysis.studies.heuristic_check`); ``arms`` says what an arm
@@ -147,7 +163,8 @@ class ReportSpec:
     user gives neither ``--games`` nor ``--precision`` (its writer's default, sized to about a
     minute warm on two cores); ``games_default`` is then the scale of its cap. None: the
     report plays ``games_default``. ``balance_card`` says whether its study has a balance card,
-    what ``--precision`` reads (a report without one refuses ``--precision``).
+    what ``--precision`` reads; ``precision_watches`` names what it reads instead in a report
+    without one (the solo report's win rates); a report with neither refuses ``--precision``.
     """
 
     name: str
@@ -161,6 +178,18 @@ class ReportSpec:
     options: tuple[ReportOption, ...] = ()
     precision_default: float | None = None
     balance_card: bool = True
+    precision_watches: str = ""
+
+    @property
+    def plays_to_precision(self) -> bool:
+        """Whether ``--precision`` has intervals to watch (a balance card, or
+        ``precision_watches``)."""
+        return self.balance_card or bool(self.precision_watches)
+
+    @property
+    def precision_watched(self) -> str:
+        """What ``--precision`` watches, in words."""
+        return self.precision_watches or "every turn-order win share of its balance card"
 
     def option(self, name: str) -> ReportOption | None:
         """The report's own option called ``name`` (``card_games``), None where it has none."""
