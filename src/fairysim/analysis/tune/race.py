@@ -14,9 +14,9 @@ interval of a candidate at any look misses its truth is at most ``alpha``. From 
 - the candidate's distance to the targets is bracketed: *optimistic*, each measure at the point
   of its interval nearest the band, and *pessimistic*, at the farthest.
 
-A candidate stops at the first look where every target is decided (``decided``), where its
-optimistic distance exceeds the smallest pessimistic distance of any candidate so far
-(``hopeless``: it cannot come nearer the targets than that one), at the cap (``cap``), or where
+A candidate stops at the first look where its optimistic distance exceeds the smallest
+pessimistic distance of any candidate so far (``hopeless``: it cannot come nearer the targets
+than that one), where every target is decided (``decided``), at the cap (``cap``), or where
 the games budget cannot pay the next look (``budget``). The candidates of one race (every single
 change together, then each batch NSGA-II asks) play look by look, the survivors doubling their
 games: successive halving. Every decision depends on the games played alone, and game ``i`` of a
@@ -179,10 +179,10 @@ def race(
             stop = (
                 "refused"
                 if judged[choice].refused
-                else "decided"
-                if mark.decided
                 else "hopeless"
                 if mark.optimistic > best
+                else "decided"
+                if mark.decided
                 else "cap"
                 if count == looks.cap
                 else ""
