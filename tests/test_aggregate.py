@@ -66,4 +66,3 @@ def test_the_sums_do_not_depend_on_the_run():
     first.add_by_turn(arrays, ORDERS["start"])
     again.add_by_turn({k: v.copy() for k, v in arrays.items()}, ORDERS["start"])
     assert np.array_equal(first.sums, again.sums)
-

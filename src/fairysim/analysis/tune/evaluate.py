@@ -2,9 +2,10 @@
 
 A candidate plays every listed player count under every listed policy (a *cell*), each cell on
 the same games of the same seed as every other candidate (common random numbers: game ``i`` of a
-seed is keyed by ``(seed, i)`` alone, the pairing ``fairysim compare`` uses). The search reads
-point estimates on games ``0 .. G-1``; the finalists are replayed on games the search never
-played (``G ..``), and their intervals are corrected as one family over every part of every
+seed is keyed by ``(seed, i)`` alone, the pairing ``fairysim compare`` uses). The search plays a
+candidate in blocks of games from game 0 (:mod:`fairysim.analysis.tune.race`), each block's
+readings merged into those of one run; the finalists are replayed on games the search never
+played (from its cap on), and their intervals are corrected as one family over every part of every
 target, cell and finalist (:func:`fairysim.stats.corrections.with_correction`, Holm), each part
 tested against the band edge nearest to it, so that "meets the target" is the corrected
 interval lying inside the band.
