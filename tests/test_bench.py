@@ -127,3 +127,30 @@ def test_machine_info_names_cores_and_threads():
     info = machine_info(threads=1)
     assert info["numba_threads"] == 1
     assert info["cpu_count"] >= 1
+
+
+def test_read_paths_are_timed_in_turn_with_the_engine_and_given_as_shares():
+    calls: list[tuple[str, int]] = []
+    case = BenchCase(
+        "toy",
+        "paths",
+        fast=lambda games: calls.append(("engine", games)),
+        paths={
+            "summary": lambda games: calls.append(("summary", games)),
+            "frame": lambda games: calls.append(("frame", games)),
+        },
+    )
+    [result] = run_bench([case], games=50, repeats=2)
+    # the engine's warm-up and repeats, each path's warm-up, then the three in turn
+    assert calls[3:5] == [("summary", 50), ("frame", 50)]
+    assert calls[5:] == [("engine", 50), ("summary", 50), ("frame", 50)] * 2
+    seconds = {"engine": (1.0, 1.0), "summary": (1.25, 1.25), "frame": (4.0, 2.0)}
+    result = BenchResult(case, 50, (1.0,), 0, (), seconds)
+    assert result.path_ratios == {"summary": pytest.approx(0.8), "frame": pytest.approx(1 / 3)}
+    assert result.as_dict()["path_ratios"]["summary"] == pytest.approx(0.8)
+
+
+def test_a_lanes_case_brings_both_read_paths():
+    cases = {case.label: case for case in select_cases(["fantastique"])}
+    assert set(cases["4 players, greedy"].paths) == {"summary", "frame"}
+    assert not cases["4 players, greedy, one game at a time"].paths

@@ -21,8 +21,8 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from fairysim.runtime.errors import FairysimError
@@ -63,6 +63,10 @@ class BenchCase:
     max_games : int or None
         Most games of a timed run of this case (a searching seat plays thousands of games a
         second, not millions).
+    paths : dict
+        The ways a user reads the same games, each ``path(games)``: ``summary``
+        (``simulate_summary`` by seat and by turn position) and ``frame`` (``simulate``, one
+        row per game and seat); empty for a case timed off the lanes.
     """
 
     game: str
@@ -70,6 +74,7 @@ class BenchCase:
     fast: Callable[[int], object]
     reference: Callable[[int], object] | None = None
     max_games: int | None = None
+    paths: Mapping[str, Callable[[int], object]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -91,6 +96,22 @@ class BenchResult:
     fast_seconds: tuple[float, ...]
     reference_games: int
     reference_seconds: tuple[float, ...]
+    path_seconds: Mapping[str, tuple[float, ...]] = field(default_factory=dict)
+    """Wall time of every timed run of the engine alone (``engine``) and of each read path,
+    run after run in turn (engine, summary, frame, engine, ...), so a machine's swings touch
+    them alike."""
+
+    @property
+    def path_ratios(self) -> dict[str, float]:
+        """Each read path's rate as a share of the engine's (median runs, the same repeats)."""
+        if not self.path_seconds:
+            return {}
+        engine = statistics.median(self.path_seconds["engine"])
+        return {
+            name: engine / statistics.median(seconds)
+            for name, seconds in self.path_seconds.items()
+            if name != "engine"
+        }
 
     @property
     def fast_rate(self) -> float:
@@ -129,6 +150,8 @@ class BenchResult:
             "reference_seconds": list(self.reference_seconds),
             "reference_games_per_s": self.reference_rate,
             "ratio": self.ratio,
+            "path_seconds": {k: list(v) for k, v in self.path_seconds.items()},
+            "path_ratios": self.path_ratios,
         }
 
 
@@ -136,12 +159,14 @@ def game_cases(spec: GameSpec) -> list[BenchCase]:
     """The benchmark cases a game declares (:attr:`GameSpec.bench`), seed 1.
 
     The fast engine is timed through ``play_chunks`` alone (no DataFrame), the reference engine
-    through its ``play_games``.
+    through its ``play_games``; a case on the lanes also through the two read paths
+    (:attr:`BenchCase.paths`).
     """
     reference = load_entry(spec.reference)
     cases = []
     for bench_spec in spec.bench:
         setup = spec.make_setup(seed=1, **bench_spec.setup)
+        paths = read_paths(spec, setup, bench_spec.setup) if bench_spec.lanes else {}
 
         def fast(games: int, setup: Any = setup, lanes: bool = bench_spec.lanes) -> None:
             for _ in spec.play_chunks(setup, games, lanes=lanes):
@@ -157,9 +182,37 @@ def game_cases(spec: GameSpec) -> list[BenchCase]:
                 fast,
                 slow if bench_spec.reference else None,
                 bench_spec.games,
+                paths,
             )
         )
     return cases
+
+
+def read_paths(
+    spec: GameSpec, setup: Any, options: Mapping[str, Any]
+) -> dict[str, Callable[[int], object]]:
+    """The read paths of a case: ``simulate_summary`` by seat and turn position, and
+    ``simulate`` to a DataFrame, on the case's setup."""
+    from fairysim.sim.run import simulate, simulate_summary
+
+    def summary(games: int) -> None:
+        simulate_summary(setup, games, by_turn=True)
+
+    def frame(games: int) -> None:
+        simulate(spec, games=games, seed=1, **options)
+
+    return {"summary": summary, "frame": frame}
+
+
+def time_paths(case: BenchCase, games: int, repeats: int) -> dict[str, tuple[float, ...]]:
+    """Wall time of the engine and each read path of ``case``, in turn, ``repeats`` times."""
+    runs: dict[str, list[float]] = {"engine": [], **{name: [] for name in case.paths}}
+    for path in case.paths.values():
+        path(min(games, WARMUP_GAMES))
+    for _ in range(repeats):
+        for name, run in (("engine", case.fast), *case.paths.items()):
+            runs[name].extend(time_runs(run, games, 1))
+    return {name: tuple(seconds) for name, seconds in runs.items()}
 
 
 def time_runs(run: Callable[[int], object], games: int, repeats: int) -> tuple[float, ...]:
@@ -208,7 +261,8 @@ def run_case(case: BenchCase, games: int, reference_games: int, repeats: int) ->
     if case.reference is not None:
         case.reference(min(reference_games, 10))
         reference_seconds = time_runs(case.reference, reference_games, repeats)
-    return BenchResult(case, games, fast_seconds, reference_games, reference_seconds)
+    paths = time_paths(case, games, repeats) if case.paths else {}
+    return BenchResult(case, games, fast_seconds, reference_games, reference_seconds, paths)
 
 
 def select_cases(games: Iterable[str] | None = None) -> list[BenchCase]:

@@ -63,6 +63,9 @@ def targets_text(vary: str = GOOD_VARY, target: str = GOOD_TARGET, head: str = "
         (targets_text(head="players = [9]").replace("players = [4]\n", ""), "players"),
         (targets_text(head='setup = { fan = "IX" }'), "setup"),
         ("players = [4\n", "not valid TOML"),
+        (targets_text(target="forced_effect = { max = 0.05 }"), "name the card"),
+        (targets_text(target="forced_effect.9 = { max = 0.05 }"), "'9' is no card"),
+        (targets_text(target='"forced_effect.value 0" = { max = 0.05 }'), "is no card"),
     ],
 )
 def test_bad_targets_file_is_one_line_and_writes_nothing(tmp_path: Path, text: str, words: str):
@@ -96,6 +99,7 @@ def test_the_key_at_fault_is_named(tmp_path: Path):
         (["--budget-seconds", "0"], "--budget-seconds"),
         (["--budget-games", "1999"], "--budget-games"),
         (["--search-games", "0"], "--search-games"),
+        (["--search-games", "500", "--max-search-games", "400"], "--max-search-games"),
         (["--resume"], "--resume"),
         (["--cards", "missing.toml"], "missing.toml"),
     ],

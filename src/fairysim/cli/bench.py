@@ -88,6 +88,8 @@ def bench(
 
         results = run_bench(cases, games, reference_games, repeats, threads, on_result=report)
     console.print(results_table(results))
+    if any(result.path_ratios for result in results):
+        console.print(paths_table(results))
     compiled: list[CompileResult] = []
     if compile_cases:
         with ProgressBar("compiling from a cold cache", unit="cases") as progress:
@@ -142,6 +144,27 @@ def results_table(results: list[BenchResult]) -> Table:
             "n/a" if reference is None else f"{reference:,.1f}",
             "n/a" if ratio is None else f"{ratio:,.0f}x",
         )
+    return table
+
+
+def paths_table(results: list[BenchResult]) -> Table:
+    """A rich table of each read path's rate as a share of the engine's, timed in turn in the
+    same run: ``simulate_summary`` (by seat and turn position) and ``simulate`` (a DataFrame).
+    """
+    table = Table(title="Read paths, as a share of the engine's games per second (same run)")
+    table.add_column("game")
+    table.add_column("case")
+    table.add_column("summary/engine", justify="right")
+    table.add_column("DataFrame/engine", justify="right")
+    for result in results:
+        ratios = result.path_ratios
+        if ratios:
+            table.add_row(
+                result.case.game,
+                result.case.label,
+                f"{ratios['summary']:.2f}",
+                f"{ratios['frame']:.2f}",
+            )
     return table
 
 

@@ -59,7 +59,17 @@ def tune_command(
     search_games: Annotated[
         int | None,
         typer.Option(
-            "--search-games", help="Games per table a search candidate plays (default 2,000)."
+            "--search-games",
+            help="Games per table of a search candidate's first look (default 2,000); it "
+            "doubles them until its intervals decide every target or it drops out.",
+        ),
+    ] = None,
+    max_search_games: Annotated[
+        int | None,
+        typer.Option(
+            "--max-search-games",
+            help="Most games per table a search candidate plays (default 8 x --search-games; "
+            "equal to it, every candidate plays --search-games).",
         ),
     ] = None,
     final_games: Annotated[
@@ -95,7 +105,11 @@ def tune_command(
     from fairysim.analysis.tune import tune
 
     threads = check_threads(threads)
-    games = {"search_games": search_games, "final_games": final_games}
+    games = {
+        "search_games": search_games,
+        "max_search_games": max_search_games,
+        "final_games": final_games,
+    }
     stop_message(
         lambda: (
             "the trials played so far are kept in the study (--out-dir's tune.db or "

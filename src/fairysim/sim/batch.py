@@ -206,11 +206,30 @@ class SeatAggregate:
         self.squares = np.zeros((len(self.columns), self.players))
 
     def add(self, chunk: Mapping[str, np.ndarray]) -> None:
-        """Fold one chunk's per-seat columns in."""
+        """Fold one chunk's per-seat columns in (one jitted pass a column:
+        :func:`fairysim.sim.aggregate.seat_sums`)."""
+        from fairysim.sim.aggregate import seat_sums
+
         for i, name in enumerate(self.columns):
-            values = chunk[name].astype(np.float64)
-            self.sums[i] += values.sum(axis=0)
-            self.squares[i] += np.square(values).sum(axis=0)
+            seat_sums(chunk[name], self.sums[i], self.squares[i])
+        self.games += len(chunk[self.columns[0]])
+
+    def add_by_turn(self, chunk: Mapping[str, np.ndarray], order: Any) -> None:
+        """Fold one chunk's per-seat columns in by turn position (row ``p`` the seat at turn
+        position ``p`` of each game, 0 = the starter), as the game's
+        :class:`~fairysim.sim.game.TurnOrder` ``order`` declares it: the reordering and the
+        sums in one jitted pass a column (:func:`fairysim.sim.aggregate.turn_sums`)."""
+        from fairysim.sim.aggregate import positions_of_order, positions_of_start, turn_sums
+
+        if not order.drawn:
+            self.add(chunk)
+            return
+        if order.column is not None:
+            positions = positions_of_order(np.ascontiguousarray(chunk[order.column]))
+        else:
+            positions = positions_of_start(chunk[order.start_seat], self.players)
+        for i, name in enumerate(self.columns):
+            turn_sums(chunk[name], positions, self.sums[i], self.squares[i])
         self.games += len(chunk[self.columns[0]])
 
     def frame(self, policies: Sequence[str]) -> pd.DataFrame:

@@ -129,7 +129,7 @@ def simulate_summary(
         for _, arrays in chunks:
             aggregate.add(arrays)
             if turns is not None:
-                turns.add(by_turn_order(spec, arrays))
+                turns.add_by_turn(arrays, spec.turn_order)
     else:
         chunk_frame = spec.entry("chunk_frame")
         # A failed write (a full disk) is a FairysimError naming --out; the old file stays.
@@ -137,7 +137,7 @@ def simulate_summary(
             for first, arrays in chunks:
                 aggregate.add(arrays)
                 if turns is not None:
-                    turns.add(by_turn_order(spec, arrays))
+                    turns.add_by_turn(arrays, spec.turn_order)
                 writer.write(chunk_frame(setup, first, arrays))
     summary = aggregate.frame(setup.policy_names)
     summary.attrs["fairysim"] = meta

@@ -132,7 +132,6 @@ def run_task(
         The sums, or the error (a bad policy answer, a worker with another engine).
     """
     from fairysim.sim.rotation import entry_piece
-    from fairysim.sim.run import by_turn_order
 
     result = TaskResult()
     try:
@@ -151,7 +150,7 @@ def run_task(
                 piece.add(arrays)
                 turns = SeatAggregate(spec.seat_columns, setup.seats)
                 if by_turn:
-                    turns.add(by_turn_order(spec, arrays))
+                    turns.add_by_turn(arrays, spec.turn_order)
                 result.pieces.append(
                     (start, piece.games, piece.sums, piece.squares)
                     + ((turns.sums, turns.squares) if by_turn else (None, None))

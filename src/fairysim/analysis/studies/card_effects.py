@@ -122,6 +122,33 @@ def _play(spec: GameSpec, setup: Any, games: int, threads, progress) -> dict[str
     )
 
 
+def effect_cards(spec: GameSpec, base: Any) -> list[tuple[int, str]]:
+    """The ``(card id, label)`` pairs the game declares for ``base``'s table."""
+    return list(load_entry(spec.card_effects.cards)(base))
+
+
+def forced_setup(base: Any, card: int, seat: int) -> Any:
+    """``base`` with ``card`` put in ``seat``'s reach in every game (the game's intervention)."""
+    return replace(base, forced_card=card, forced_seat=seat)
+
+
+def forced_share(arm: Mapping[str, np.ndarray], seat: int) -> tuple[np.ndarray, np.ndarray]:
+    """The seat's win share in each game of a forced arm, and where the intervention was made."""
+    return (
+        np.asarray(arm["win_share"][:, seat], np.float64),
+        np.asarray(arm["forced_exchanged"], bool),
+    )
+
+
+def forced_differences(
+    baseline: Mapping[str, np.ndarray], arm: Mapping[str, np.ndarray], seat: int
+) -> np.ndarray:
+    """Per game where the intervention was made: the seat's win share forced minus as dealt,
+    the paired differences whose mean is the card's effect."""
+    share, done = forced_share(arm, seat)
+    return share[done] - np.asarray(baseline["win_share"][:, seat], np.float64)[done]
+
+
 def _association(share: np.ndarray, held: np.ndarray) -> tuple[float, float]:
     """Slope of win share on cards held, and its HC1 standard error (nan if held is constant)."""
     import statsmodels.api as sm
@@ -249,7 +276,7 @@ def _player_count(
     spec: GameSpec, base: Any, games: int, seat: int, threads, progress
 ) -> tuple[list[dict[str, Any]], dict[str, np.ndarray], dict[str, np.ndarray]]:
     """The rows of one player count: its baseline, then one arm per declared card."""
-    arms = list(load_entry(spec.card_effects.cards)(base))
+    arms = effect_cards(spec, base)
     study = f"card effects, {base.players} players, {'/'.join(dict.fromkeys(base.policy_names))}"
     tell(study, 0, len(arms) + 1, "arms")
     baseline = _play(spec, base, games, threads, progress)
@@ -260,16 +287,14 @@ def _player_count(
     held_in = load_entry(spec.card_effects.held) if spec.card_effects.held else None
     for arm_index, (card, label) in enumerate(arms, start=1):
         tell(study, arm_index, len(arms) + 1, "arms")
-        forced = replace(base, forced_card=card, forced_seat=seat)
-        arm = _play(spec, forced, games, threads, progress)
-        share = np.asarray(arm["win_share"][:, seat], np.float64)
-        done = np.asarray(arm["forced_exchanged"], bool)
+        arm = _play(spec, forced_setup(base, card, seat), games, threads, progress)
+        share, done = forced_share(arm, seat)
         held = (
             np.asarray(held_in(base, baseline, card, seat), np.int64)
             if held_in is not None
             else np.asarray(arm["forced_held"], np.int64)
         )
-        diff = share[done] - base_share[done]
+        diff = forced_differences(baseline, arm, seat)
         n = int(done.sum())
         se = unpaired = float("nan")
         if n > 1:
@@ -414,4 +439,12 @@ def _policy_name(study: CardEffectStudy) -> str:
     return ", ".join(sorted(names))
 
 
-__all__ = ["CardEffectStudy", "card_effects", "disagreements", "verdict_changes"]
+__all__ = [
+    "CardEffectStudy",
+    "card_effects",
+    "disagreements",
+    "effect_cards",
+    "forced_differences",
+    "forced_setup",
+    "verdict_changes",
+]

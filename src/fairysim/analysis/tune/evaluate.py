@@ -2,9 +2,10 @@
 
 A candidate plays every listed player count under every listed policy (a *cell*), each cell on
 the same games of the same seed as every other candidate (common random numbers: game ``i`` of a
-seed is keyed by ``(seed, i)`` alone, the pairing ``fairysim compare`` uses). The search reads
-point estimates on games ``0 .. G-1``; the finalists are replayed on games the search never
-played (``G ..``), and their intervals are corrected as one family over every part of every
+seed is keyed by ``(seed, i)`` alone, the pairing ``fairysim compare`` uses). The search plays a
+candidate in blocks of games from game 0 (:mod:`fairysim.analysis.tune.race`), each block's
+readings merged into those of one run; the finalists are replayed on games the search never
+played (from its cap on), and their intervals are corrected as one family over every part of every
 target, cell and finalist (:func:`fairysim.stats.corrections.with_correction`, Holm), each part
 tested against the band edge nearest to it, so that "meets the target" is the corrected
 interval lying inside the band.
@@ -21,7 +22,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from fairysim.analysis.tune.measures import Reading
+from fairysim.analysis.studies.card_effects import forced_setup
+from fairysim.analysis.tune.measures import FORCED_SEAT, Reading
 from fairysim.analysis.tune.targets import Target, TuneTargets, cards_from_text
 from fairysim.runtime.errors import FairysimError
 from fairysim.sim.batch import join_chunks
@@ -66,8 +68,11 @@ def cells(targets: TuneTargets) -> list[Cell]:
 
 
 def runs_per_candidate(targets: TuneTargets) -> int:
-    """How many runs (of ``--search-games`` games each) one candidate plays."""
-    return sum(len(cell.lineups()) for cell in cells(targets))
+    """How many runs (of as many games each) one candidate plays: a run per lineup of every
+    table, and a forced arm per forced-card target at every one-policy table."""
+    forced = sum(1 for t in targets.targets if targets.measures[t.measure].forced)
+    tables = cells(targets)
+    return sum(len(cell.lineups()) + forced * (cell.pair is None) for cell in tables)
 
 
 @dataclass(frozen=True)
@@ -78,6 +83,19 @@ class Judged:
     choice: tuple[int, ...]
     readings: Mapping[tuple[Cell, str], Reading]
     refused: str = ""
+
+    def merged(self, other: Judged) -> Judged:
+        """The readings of this block of games and ``other``'s (the next block) together."""
+        if self.refused:
+            return self
+        return Judged(
+            self.choice, {key: r.merged(other.readings[key]) for key, r in self.readings.items()}
+        )
+
+    @property
+    def parts(self) -> int:
+        """How many means the candidate's readings rest on (the size of its family)."""
+        return sum(len(reading.counts) for reading in self.readings.values())
 
 
 def play_candidate(
@@ -112,18 +130,21 @@ def play_candidate(
     except FairysimError as error:  # one value alone passes, the combination does not
         return Judged(choice, {}, error.message)
     flags = targets.flags()
+
+    def play(setup: Any) -> dict[str, np.ndarray]:
+        return join_chunks(
+            spec.play_chunks(setup, games, first_game=first_game, threads=threads, **flags)
+        )
+
     readings = {}
     for cell, lineups in setups.items():
-        runs = [
-            join_chunks(
-                spec.play_chunks(setup, games, first_game=first_game, threads=threads, **flags)
-            )
-            for setup in lineups
-        ]
+        runs = [play(setup) for setup in lineups]
         for target in targets.targets:
             measure = targets.measures[target.measure]
             if measure.pair == (cell.pair is not None):
-                read = runs if measure.pair else runs[0]
+                read: Any = runs if measure.pair else runs[0]
+                if measure.forced:  # the card-effect study's arm, on the same games
+                    read = (runs[0], play(forced_setup(lineups[0], measure.card, FORCED_SEAT)))
                 readings[(cell, target.measure)] = measure.read(spec, read, cell.players)
     return Judged(choice, readings)
 
@@ -149,14 +170,20 @@ def _target(targets: TuneTargets, name: str) -> Target:
     return next(t for t in targets.targets if t.measure == name)
 
 
-def point_rows(targets: TuneTargets, judged: Judged) -> list[dict[str, Any]]:
-    """One row per (cell, target) of a search evaluation: the value and its uncorrected 95 %
-    interval (what the search saw)."""
+def search_interval(reading: Reading, z: float) -> tuple[float, float]:
+    """The measure's interval from its parts' normal intervals of ``z`` standard errors
+    (unbounded where a part has no standard error)."""
+    ses = np.where(np.isfinite(reading.ses), reading.ses, np.inf)
+    parts = reading.parts
+    return reading.interval(parts - z * ses, parts + z * ses)
+
+
+def point_rows(targets: TuneTargets, judged: Judged, z: float = Z_95) -> list[dict[str, Any]]:
+    """One row per (cell, target) of a search evaluation: the value and its interval of ``z``
+    standard errors (what the search saw)."""
     rows = []
     for (cell, name), reading in judged.readings.items():
-        low, high = reading.interval(
-            reading.parts - Z_95 * reading.ses, reading.parts + Z_95 * reading.ses
-        )
+        low, high = search_interval(reading, z)
         rows.append(
             {
                 "players": cell.players,
@@ -253,4 +280,5 @@ __all__ = [
     "play_candidate",
     "point_rows",
     "runs_per_candidate",
+    "search_interval",
 ]

@@ -22,6 +22,12 @@ Measures of every game:
   without a win, among the games with a sole leader then, read from the engine's per-round
   trace by the balance card's own function (:mod:`fairysim.analysis.studies.balance`), for a
   game whose engine records one (``GameSpec.trace_prefix``).
+- ``forced_effect.<card>``: a card's forced-card effect, the card-effect study's
+  intervention (:mod:`fairysim.analysis.studies.card_effects`: one more of the card in seat 0's
+  reach, as the game's ruling says), the mean paired difference of seat 0's win share forced
+  minus as dealt over the games where the intervention was made, computed by the study's own
+  :func:`~fairysim.analysis.studies.card_effects.forced_differences`; for a game that declares
+  the intervention (``GameSpec.card_effects``).
 
 A game's own measures are declared in ``fairysim.analysis.<game>.measures`` as ``MEASURES``
 (Fantastique's ``finale_decides``), so that this module names no game.
@@ -38,6 +44,7 @@ import numpy as np
 
 # The balance card's reading of the per-round trace, so that both say the same comeback rate.
 from fairysim.analysis.studies.balance import _leads as balance_leads
+from fairysim.analysis.studies.card_effects import forced_differences
 from fairysim.sim.game import GameSpec
 from fairysim.stats.turn_order import positions_of_arrays
 
@@ -46,17 +53,52 @@ Arrays = Mapping[str, np.ndarray]
 
 @dataclass(frozen=True)
 class Reading:
-    """One measure of one run.
+    """One measure of one run, kept as sums so that two blocks of games merge.
 
-    ``value`` is the measure. ``parts`` and ``ses`` are the means whose corrected intervals
-    give the measure's interval: the measure is the one part where ``centre`` is None, else the
-    largest distance of a part from ``centre`` (a turn-order gap)."""
+    ``counts``, ``sums`` and ``squares`` are each part's games, sum and sum of squares of its
+    per-game values; the parts' means are the means whose corrected intervals give the
+    measure's interval: the measure is the one part where ``centre`` is None, else the largest
+    distance of a part from ``centre`` (a turn-order gap). A candidate played in looks
+    (:mod:`fairysim.analysis.tune.race`) adds each new block's reading to the ones before
+    (:meth:`merged`), so its reading is the one a single run of all its games gives."""
 
-    value: float
-    parts: np.ndarray
-    ses: np.ndarray
+    counts: np.ndarray
+    sums: np.ndarray
+    squares: np.ndarray
     games: int
     centre: float | None = None
+
+    @property
+    def parts(self) -> np.ndarray:
+        """Each part's mean (nan where it has no game)."""
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return self.sums / self.counts
+
+    @property
+    def ses(self) -> np.ndarray:
+        """Each part's standard error, from its per-game values (ddof 1; nan under 2 games)."""
+        n = self.counts.astype(np.float64)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            var = np.maximum(self.squares - self.sums**2 / n, 0.0) / (n - 1)
+            return np.where(n > 1, np.sqrt(var / n), np.nan)
+
+    @property
+    def value(self) -> float:
+        """The measure: the part, or the largest distance of a part from ``centre``."""
+        parts = self.parts
+        if self.centre is None:
+            return float(parts[0])
+        return float(np.abs(parts - self.centre).max())
+
+    def merged(self, other: Reading) -> Reading:
+        """The reading of this block's games and ``other``'s together."""
+        return Reading(
+            self.counts + other.counts,
+            self.sums + other.sums,
+            self.squares + other.squares,
+            self.games + other.games,
+            self.centre,
+        )
 
     def interval(self, lows: np.ndarray, highs: np.ndarray) -> tuple[float, float]:
         """The measure's interval from its parts' intervals: the part's own, or for a gap
@@ -69,12 +111,22 @@ class Reading:
         return float(near.max()), float(far.max())
 
 
+def columns_reading(values: np.ndarray, centre: float | None = None) -> Reading:
+    """The reading of per-game values, one column per part (a row per game)."""
+    values = np.asarray(values, np.float64)
+    values = values.reshape(len(values), -1)
+    return Reading(
+        np.full(values.shape[1], len(values), np.int64),
+        values.sum(axis=0),
+        (values**2).sum(axis=0),
+        len(values),
+        centre,
+    )
+
+
 def mean_reading(values: np.ndarray) -> Reading:
     """The mean of independent per-game values, with its standard error."""
-    values = np.asarray(values, np.float64)
-    n = values.size
-    se = float(values.std(ddof=1) / np.sqrt(n)) if n > 1 else np.nan
-    return Reading(float(values.mean()), np.array([values.mean()]), np.array([se]), n)
+    return columns_reading(np.asarray(values, np.float64).reshape(-1, 1))
 
 
 @dataclass(frozen=True)
@@ -97,6 +149,12 @@ class Measure:
     pair: bool = False
     flags: Mapping[str, Any] = field(default_factory=dict)
     available: Callable[[GameSpec], bool] = lambda spec: True
+    forced: bool = False
+    """A card's forced-card effect: the target names the card (``forced_effect.<card>``), the
+    table also plays the card-effect study's forced arm of it (:attr:`card`) on the same games,
+    and ``read`` takes the two runs ``(as dealt, forced)``."""
+    card: int | None = None
+    """The card id of a bound forced-card measure."""
 
 
 def by_position(spec: GameSpec, arrays: Arrays, column: str, players: int) -> np.ndarray:
@@ -110,11 +168,7 @@ def by_position(spec: GameSpec, arrays: Arrays, column: str, players: int) -> np
 
 def _turn_order_gap(spec: GameSpec, arrays: Arrays, players: int) -> Reading:
     shares = by_position(spec, arrays, "win_share", players)
-    n = len(shares)
-    means = shares.mean(axis=0)
-    ses = shares.std(axis=0, ddof=1) / np.sqrt(n)
-    fair = 1.0 / players
-    return Reading(float(np.abs(means - fair).max()), means, ses, n, centre=fair)
+    return columns_reading(shares, centre=1.0 / players)
 
 
 def winning_margin(score: np.ndarray) -> np.ndarray:
@@ -153,6 +207,16 @@ def _skill_gap(spec: GameSpec, runs: list[Arrays], players: int) -> Reading:
         strong = np.arange(players) % 2 == k
         edges.append(win[:, strong].mean(axis=1) - win[:, ~strong].mean(axis=1))
     return mean_reading(np.mean(edges, axis=0))
+
+
+FORCED_SEAT = 0
+"""The lineup seat a forced-card measure puts the card before (the card-effect study's
+default; where the turn order is drawn the seat meets every turn position)."""
+
+
+def _forced_effect(spec: GameSpec, runs: tuple[Arrays, Arrays], players: int) -> Reading:
+    baseline, arm = runs
+    return mean_reading(forced_differences(baseline, arm, FORCED_SEAT))
 
 
 COMMON = (
@@ -201,6 +265,17 @@ COMMON = (
         min_players=2,
         pair=True,
     ),
+    Measure(
+        "forced_effect",
+        "forced-card effect",
+        "share of games",
+        "a card's forced-card effect: seat 0's win share with one more of the card (the game's "
+        "card-effect intervention) minus as dealt, on the same games (the card-effect study's "
+        "effect)",
+        _forced_effect,
+        forced=True,
+        available=lambda spec: spec.card_effects is not None,
+    ),
 )
 """The measures of every game (where :attr:`Measure.available`)."""
 
@@ -226,6 +301,7 @@ def measures_for(spec: GameSpec) -> dict[str, Measure]:
 
 __all__ = [
     "COMMON",
+    "FORCED_SEAT",
     "Measure",
     "Reading",
     "by_position",

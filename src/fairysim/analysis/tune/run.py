@@ -35,6 +35,7 @@ from fairysim.analysis.tune.evaluate import (
 )
 from fairysim.analysis.tune.search import (
     Budget,
+    Looks,
     choice_label,
     finalists,
     open_study,
@@ -49,7 +50,10 @@ from fairysim.sim.game import GameSpec, get_game
 from fairysim.stats.precision import check_interval_games
 
 SEARCH_GAMES = 2_000
-"""Games per cell a candidate plays in the search (the same games for every candidate)."""
+"""Games per cell of a search candidate's first look (the same games for every candidate)."""
+
+MAX_SEARCH_LOOKS = 8
+"""Without ``max_search_games``, a search candidate's cap is this many times its first look."""
 
 FINAL_GAMES = 20_000
 """Games per cell each finalist and the base file play on fresh games."""
@@ -120,6 +124,7 @@ def tune(
     resume: bool = False,
     storage: str | None = None,
     search_games: int = SEARCH_GAMES,
+    max_search_games: int | None = None,
     final_games: int = FINAL_GAMES,
     threads: int | None = None,
     workers: int | None = None,
@@ -148,8 +153,16 @@ def tune(
         Continue the study in ``out_dir`` (or ``storage``), made by the same command.
     storage : str, optional
         An Optuna RDB storage URL in place of ``sqlite:///<out_dir>/tune.db``.
-    search_games, final_games : int
-        Games per cell of a search candidate, and of a finalist on fresh games.
+    search_games : int
+        Games per cell of a search candidate's first look; it then doubles its games until its
+        intervals decide every target, it is out of the race, or it reaches the cap
+        (:mod:`fairysim.analysis.tune.race`).
+    max_search_games : int, optional
+        The cap: games per cell a search candidate plays at most (default
+        :data:`MAX_SEARCH_LOOKS` times ``search_games``; equal to it, every candidate plays
+        ``search_games``). The final replay plays games from this one on.
+    final_games : int
+        Games per cell of a finalist on fresh games.
     threads : int, optional
         numba threads (never changes the results); the search's candidates play on
         :data:`SEARCH_THREADS` unless given.
@@ -178,6 +191,14 @@ def tune(
     except ValueError as exc:
         raise FairysimError("--seed", str(exc)) from None
     search_games = check_interval_games(search_games, "--search-games")
+    if max_search_games is None:
+        max_search_games = MAX_SEARCH_LOOKS * search_games
+    max_search_games = check_interval_games(max_search_games, "--max-search-games")
+    if max_search_games < search_games:
+        raise FairysimError(
+            "--max-search-games",
+            f"{max_search_games:,} is below --search-games ({search_games:,}), its first look",
+        )
     final_games = check_interval_games(final_games, "--final-games")
     if budget_games is not None and budget_seconds is not None:
         raise FairysimError("--budget-games", "give --budget-games or --budget-seconds, not both")
@@ -204,6 +225,7 @@ def tune(
         "cards": _digest(checked.cards),
         "seed": seed,
         "search_games": search_games,
+        "max_search_games": max_search_games,
     }
     if storage is None:  # the study's own file: _check_out_dir has refused a clash
         out.mkdir(parents=True, exist_ok=True)
@@ -212,26 +234,29 @@ def tune(
     out.mkdir(parents=True, exist_ok=True)
     with ExitStack() as stack:
         folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="fairysim-tune-")))
-        evaluate = batch_player(
+        play = batch_player(
             stack,
             spec,
             checked,
             folder,
-            games=search_games,
             seed=seed,
             threads=SEARCH_THREADS if threads is None else threads,
-            cost=cost,
             workers=workers,
             scheduler=scheduler,
         )
-        say(f"searching: {len(checked.vary)} numbers, {cost:,} games a candidate")
+        looks = Looks(search_games, max_search_games)
+        say(
+            f"searching: {len(checked.vary)} numbers, {cost:,} to "
+            f"{max_search_games * runs:,} games a candidate"
+        )
         search(
             study,
             checked,
-            evaluate,
+            play,
             seed=seed,
             budget=Budget(budget_games, budget_seconds),
-            cost=cost,
+            looks=looks,
+            runs=runs,
             after_trial=after_trial,
         )
         picked = finalists(study)
@@ -246,7 +271,7 @@ def tune(
                 folder,
                 games=final_games,
                 seed=seed,
-                first_game=search_games,
+                first_game=max_search_games,
                 threads=threads,
             )
             for label, choice in fresh.items()
@@ -260,7 +285,7 @@ def tune(
         recommended=recommended,
         closest=closest,
         final=final,
-        candidates=_candidates(checked, trials, final, fresh, seed, search_games),
+        candidates=_candidates(checked, trials, final, fresh, seed, max_search_games),
         front=_front(checked, trials),
         changes=_changes(checked, recommended if recommended is not None else closest),
         compare_command=compare_command(checked, out, seed),
@@ -292,10 +317,11 @@ def _candidates(
     final: pd.DataFrame,
     fresh: dict[str, tuple[int, ...]],
     seed: int,
-    search_games: int,
+    fresh_from: int,
 ) -> pd.DataFrame:
-    """Every reading of the run: the search's (uncorrected 95 % intervals, games ``0 ..``) and
-    the final replay's (corrected, fresh games)."""
+    """Every reading of the run: the search's (games ``0 ..``, each candidate's intervals at its
+    looks' error rate, ``level``, and why it stopped) and the final replay's (corrected, fresh
+    games from ``fresh_from``)."""
     rows = []
     for trial in trials:
         base = {
@@ -306,9 +332,10 @@ def _candidates(
             "changes": trial["changes"],
             "total_distance": trial["distance"] if math.isfinite(trial["distance"]) else math.inf,
             "refused": trial["refused"],
+            "stop": trial["stop"],
             "seed": seed,
             "first_game": 0,
-            "interval": "95% uncorrected",
+            "interval": "Bonferroni over the candidate's looks and parts",
         }
         for row in trial["rows"] or [{}]:
             rows.append({**base, **row})
@@ -322,10 +349,11 @@ def _candidates(
                 "phase": "final",
                 "candidate": label,
                 "seed": seed,
-                "first_game": search_games,
+                "first_game": fresh_from,
                 "interval": "Holm-corrected (one family over the final replay)",
                 "met": met,
                 "refused": "",
+                "stop": "",
                 **row,
                 "changes": changes(fresh[label]),
             }

@@ -6,26 +6,30 @@ search resumes where it stopped and a study can be inspected with Optuna's own t
 
 A candidate is one choice per ``[vary]`` entry: 0 keeps the card file's number, ``i`` takes the
 entry's ``i``-th allowed value. The first trials are the base file and every one-step deviation
-(one number changed, the others kept: TabletopGames' one-step deviations), enqueued in a fixed
-order; they make NSGA-II's first generation. NSGA-II then breeds candidates minimising the
-distance to the targets (:func:`fairysim.analysis.tune.evaluate.distance`) and the number of
-changed numbers.
+(one number changed, the others kept: TabletopGames' one-step deviations), raced together
+(:mod:`fairysim.analysis.tune.race`: each plays until its intervals decide every target, the
+hopeless ones stop early) and told in a fixed order; they make NSGA-II's first generation.
+NSGA-II then breeds candidates minimising the distance to the targets
+(:func:`fairysim.analysis.tune.evaluate.distance`) and the number of changed numbers, each batch
+raced against the nearest candidate so far.
 
-Reproducibility: before each trial the sampler's random streams are seeded from the run's seed
-and the number of trials asked, and NSGA-II keeps its generations in the study's storage; so the
-same command and seed give the same trials, and a resumed search (its unfinished trial marked
-failed) gives the trials an uninterrupted one gives. A candidate proposed again is not played
-again: its earlier result is told, at no cost in games. ``--budget-seconds`` stops on the clock,
-so only a ``--budget-games`` budget is reproducible.
+Reproducibility: every trial is asked of an NSGA-II sampler made for it with Optuna's ``seed=``,
+derived from the run's seed and the trial's place, and NSGA-II keeps its generations in the
+study's storage; so the same command and seed give the same trials, and a resumed search (its
+unfinished trials marked failed) gives the trials an uninterrupted one gives. A candidate
+proposed again is not played again: its earlier result is told, at no cost in games.
+``--budget-seconds`` stops on the clock, so only a ``--budget-games`` budget is reproducible.
 """
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
+from fairysim.analysis.tune.race import Evaluation, Looks, PlayBlocks, race, smallest_pessimistic
 from fairysim.analysis.tune.targets import TuneTargets
 
 REFUSED = 1e9
@@ -40,7 +44,7 @@ nothing new to try within its space)."""
 MAX_POPULATION = 50
 
 BATCH = 8
-"""Trials asked before any is told: the candidates a batch of workers plays at once."""
+"""Trials asked before any is told: the candidates a batch of NSGA-II races at once."""
 
 
 @dataclass(frozen=True)
@@ -49,17 +53,6 @@ class Budget:
 
     games: int | None = None
     seconds: float | None = None
-
-
-@dataclass(frozen=True)
-class Evaluation:
-    """What the search keeps of a candidate: its objectives and the rows it read."""
-
-    distance: float
-    changes: int
-    rows: list[dict[str, Any]]
-    games: int
-    refused: str = ""
 
 
 def param(k: int) -> str:
@@ -146,13 +139,39 @@ def _trial_seed(seed: int, count: int) -> int:
     return (seed * 1_000_003 + count) % 2**32
 
 
-def _reseed(sampler: Any, seed: int) -> None:
-    """Seed ``sampler``'s two random streams (its own and its random sampler's, the streams
-    ``NSGAIISampler.reseed_rng`` reseeds at random) with ``seed``. One sampler is kept for the
-    whole search, so that its caches of the generations and the search space grow with the
-    trials instead of being rebuilt from the storage at every ask."""
-    sampler._rng.rng.seed(seed)
-    sampler._random_sampler._rng.rng.seed(_trial_seed(seed, 1))
+def _ask(
+    study: Any, targets: TuneTargets, population: int, seed: int, count: int
+) -> tuple[Any, tuple[int, ...]]:
+    """Ask trial ``count`` of the search with a sampler seeded from ``(seed, count)``.
+
+    The sampler is made afresh for every trial with Optuna's own ``seed=`` (the supported way
+    to make a sampler reproducible): its random streams then depend on the seed and the trial's
+    place alone, and NSGA-II reads its generations back from the study's storage, so a resumed
+    search asks what an uninterrupted one asks."""
+    import optuna
+
+    study.sampler = optuna.samplers.NSGAIISampler(
+        population_size=population, seed=_trial_seed(seed, count)
+    )
+    trial = study.ask(distributions(targets))
+    return trial, tuple(int(trial.params[param(k)]) for k in range(len(targets.vary)))
+
+
+def _tell(study: Any, trial: Any, choice: tuple[int, ...], phase: str, result: Evaluation) -> None:
+    trial.set_user_attr(
+        "kept",
+        {
+            "choice": list(choice),
+            "phase": phase,
+            "rows": result.rows,
+            "games": result.games,
+            "refused": result.refused,
+            "optimistic": min(result.optimistic, REFUSED),
+            "pessimistic": min(result.pessimistic, REFUSED),
+            "stop": result.stop,
+        },
+    )
+    study.tell(trial, [min(result.distance, REFUSED), result.changes])
 
 
 def completed(study: Any) -> list[Any]:
@@ -165,19 +184,23 @@ def completed(study: Any) -> list[Any]:
 def search(
     study: Any,
     targets: TuneTargets,
-    evaluate: Callable[[list[tuple[int, ...]]], list[Evaluation]],
+    play: PlayBlocks,
     *,
     seed: int,
     budget: Budget,
-    cost: int,
+    looks: Looks,
+    runs: int,
     after_trial: Callable[[int], None] | None = None,
 ) -> None:
-    """Run the search until the budget is spent (``cost`` games a new candidate).
+    """Run the search until the budget is spent.
 
-    Trials are asked :data:`BATCH` at a time, whatever the number of workers, and
-    ``evaluate(choices)`` plays the batch's new candidates (in parallel where it can), so one
-    process and several give the same trials. ``after_trial(n)`` is called after each trial is
-    told (the command's progress)."""
+    First every single change (and the base file) in one race (:func:`~.race.race`); on a
+    resumed search whose singles were not all told, the race is run again from its start (the
+    same race, so the same results) and the untold ones are told. Then NSGA-II: trials are
+    asked :data:`BATCH` at a time, whatever the number of workers, the batch's new candidates
+    raced against the nearest so far, so one process and several give the same trials.
+    ``play`` plays blocks of games (:data:`~.race.PlayBlocks`); ``runs`` is the runs a
+    candidate plays a table; ``after_trial(n)`` is called after each trial is told."""
     import optuna
 
     for trial in study.get_trials(deepcopy=False):  # a stopped run's unfinished trials
@@ -186,63 +209,67 @@ def search(
     done = completed(study)
     seen = {tuple(t.user_attrs["kept"]["choice"]): _kept(t) for t in done}
     played = sum(int(t.user_attrs["kept"]["games"]) for t in done)
-    pending = [c for c in first_candidates(targets) if c not in seen]
-    population = min(MAX_POPULATION, max(10, len(first_candidates(targets))))
-    space = distributions(targets)
+    first = first_candidates(targets)
+    population = min(MAX_POPULATION, max(10, len(first)))
+    first_cost = looks.first * runs
     total = 1
     for vary in targets.vary:
         total *= len(vary.choices)
-    count, repeats, start = len(done), 0, time.monotonic()
-    study.sampler = optuna.samplers.NSGAIISampler(population_size=population, seed=seed)
+    count = len(done)
+
+    def told(choice: tuple[int, ...], phase: str, result: Evaluation, trial: Any) -> None:
+        nonlocal count, played
+        _tell(study, trial, choice, phase, result)
+        seen.setdefault(choice, result)
+        played += result.games
+        count += 1
+        if after_trial is not None:
+            after_trial(count)
+
+    affordable = first if budget.games is None else first[: budget.games // first_cost]
+    if any(c not in seen for c in affordable):
+        raced = race(affordable, play, targets, looks, runs=runs, games_left=budget.games)
+        for choice in affordable:
+            if choice not in seen:
+                study.enqueue_trial({param(k): i for k, i in enumerate(choice)})
+                trial, _ = _ask(study, targets, population, seed, count)
+                told(choice, "single", raced[choice], trial)
+    if any(c not in seen for c in first):
+        return  # the budget ended among the single changes
+    repeats, start = 0, time.monotonic()
     while True:
-        room = BATCH if budget.games is None else min(BATCH, (budget.games - played) // cost)
+        room = BATCH if budget.games is None else min(BATCH, (budget.games - played) // first_cost)
         if room <= 0 or len(seen) >= total or repeats >= MAX_REPEATS:
             break
         if budget.seconds is not None and time.monotonic() - start > budget.seconds:
             break
-        asked = []
-        for _ in range(room):
-            _reseed(study.sampler, _trial_seed(seed, count + len(asked)))
-            phase = "single" if pending else "nsga2"
-            if pending:
-                study.enqueue_trial({param(k): i for k, i in enumerate(pending.pop(0))})
-            trial = study.ask(space)
-            choice = tuple(int(trial.params[param(k)]) for k in range(len(targets.vary)))
-            asked.append((trial, choice, phase))
-        new = [c for c in dict.fromkeys(choice for _, choice, _ in asked) if c not in seen]
-        played_now = dict(zip(new, evaluate(new), strict=True))
+        asked = [_ask(study, targets, population, seed, count + k) for k in range(room)]
+        new = [c for c in dict.fromkeys(choice for _, choice in asked) if c not in seen]
+        best = smallest_pessimistic(list(seen.values()))
+        left = None if budget.games is None else budget.games - played
+        now = race(new, play, targets, looks, runs=runs, best=best, games_left=left)
         repeats = repeats + len(asked) if not new else 0
-        for trial, choice, phase in asked:
-            if choice in played_now:
-                result = played_now.pop(choice)
+        for trial, choice in asked:
+            if choice in now:
+                result = now.pop(choice)
             else:  # played before, or earlier in this batch: told again at no cost
                 earlier = seen[choice]
-                result = Evaluation(
-                    earlier.distance, earlier.changes, earlier.rows, 0, earlier.refused
-                )
-            trial.set_user_attr(
-                "kept",
-                {
-                    "choice": list(choice),
-                    "phase": phase,
-                    "rows": result.rows,
-                    "games": result.games,
-                    "refused": result.refused,
-                },
-            )
-            study.tell(trial, [min(result.distance, REFUSED), result.changes])
-            seen.setdefault(choice, result)
-            played += result.games
-            count += 1
-            if after_trial is not None:
-                after_trial(count)
+                result = replace(earlier, games=0)
+            told(choice, "nsga2", result, trial)
 
 
 def _kept(trial: Any) -> Evaluation:
     """A complete trial as the search keeps it."""
     attrs = trial.user_attrs["kept"]
     return Evaluation(
-        trial.values[0], int(trial.values[1]), attrs["rows"], 0, attrs.get("refused", "")
+        trial.values[0],
+        int(trial.values[1]),
+        attrs["rows"],
+        0,
+        attrs.get("refused", ""),
+        attrs.get("optimistic", 0.0),
+        attrs.get("pessimistic", math.inf),
+        attrs.get("stop", ""),
     )
 
 
@@ -282,6 +309,7 @@ def trials_table(study: Any, targets: TuneTargets) -> list[dict[str, Any]]:
                 "changes": int(trial.values[1]),
                 "games": int(kept["games"]),
                 "refused": kept["refused"],
+                "stop": kept.get("stop", ""),
                 "rows": kept["rows"],
             }
         )
@@ -298,6 +326,7 @@ __all__ = [
     "REFUSED",
     "Budget",
     "Evaluation",
+    "Looks",
     "choice_label",
     "finalists",
     "first_candidates",

@@ -27,7 +27,7 @@ from __future__ import annotations
 import math
 import tempfile
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -190,7 +190,9 @@ def load_targets(spec: GameSpec, path: str | Path, cards: str | Path | None = No
     except FairysimError as error:
         raise where("setup", error.message) from None
     measures = measures_for(spec)
-    targets = _targets(data.get("targets"), measures, players, where)
+    given = _forced_targets(data.get("targets"), measures)
+    measures = _bind_cards(spec, given, measures, players, policies, base_cards, setup, where)
+    targets = _targets(given, measures, players, where)
     pair = _pair(spec, policies, targets, measures, where)
     document = read_document(base_cards.source)
     vary = _vary(data.get("vary"), document, where)
@@ -276,6 +278,65 @@ def _targets(
             high = float(value) if kind == "max" else None
         out.append(Target(name, low, high))
     return tuple(out)
+
+
+def _forced_targets(given: Any, measures: Mapping[str, Measure]) -> Any:
+    """The targets table with ``forced_effect.8 = {...}`` (TOML's dotted key, a table of
+    cards) flattened to ``"forced_effect.8" = {...}``."""
+    if not isinstance(given, dict):
+        return given
+    out: dict[str, Any] = {}
+    for name, band in given.items():
+        measure = measures.get(name)
+        cards = isinstance(band, dict) and not set(band) & set(BANDS)
+        if measure is not None and measure.forced and cards and band:
+            out.update({f"{name}.{card}": value for card, value in band.items()})
+        else:
+            out[name] = band
+    return out
+
+
+def _bind_cards(
+    spec: GameSpec,
+    given: Any,
+    measures: Mapping[str, Measure],
+    players: tuple[int, ...],
+    policies: tuple[str, ...],
+    cards: Any,
+    setup: Mapping[str, Any],
+    where: _Where,
+) -> dict[str, Measure]:
+    """``measures`` with a bound forced-card measure for each ``<measure>.<card>`` target: the
+    card named by its label (case aside) or its id among the cards the game declares at every
+    listed player count."""
+    from fairysim.analysis.studies.card_effects import effect_cards
+
+    out = dict(measures)
+    if not isinstance(given, dict):
+        return out
+    for name in given:
+        head, dot, card = str(name).partition(".")
+        measure = measures.get(head)
+        if measure is None or not measure.forced:
+            continue
+        key = f"targets.{name}"
+        if not dot or not card.strip():
+            raise where(key, f"name the card: {head}.<card>, e.g. {head}.1")
+        found = None
+        for count in players:
+            base = spec.make_setup(
+                players=count, policies=policies[0], seed=0, cards=cards, **setup
+            )
+            declared = effect_cards(spec, base)
+            match = [c for c, label in declared if label.lower() == card.strip().lower()]
+            match = match or [c for c, _ in declared if str(c) == card.strip()]
+            if not match:
+                labels = ", ".join(label for _, label in declared)
+                raise where(key, f"{card!r} is no card of this game at {count} players: {labels}")
+            found = match[0]
+        label = dict(effect_cards(spec, base))[found]
+        out[name] = replace(measure, name=name, label=f"forced-card effect of {label}", card=found)
+    return out
 
 
 def _pair(

@@ -3,44 +3,39 @@
 
 A worker receives the game's name and the texts of the targets file and the base card file, not
 paths, so a remote worker needs no shared folder; it checks them once (as the command did) and
-plays each candidate it is handed on the same games as this process would. The engines are
-deterministic, so the batch's results, told in the order asked, are the same whoever plays them.
+plays each block of a candidate's games it is handed on the same games as this process would.
+The engines are deterministic, so the blocks' readings, returned in the order asked, are the
+same whoever plays them.
 """
 
 from __future__ import annotations
 
 import functools
 import tempfile
-from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
-from fairysim.analysis.tune.evaluate import changes, distance, play_candidate, point_rows
-from fairysim.analysis.tune.search import Evaluation
+from fairysim.analysis.tune.evaluate import Judged, play_candidate
+from fairysim.analysis.tune.race import Block, PlayBlocks
 from fairysim.analysis.tune.targets import TuneTargets, load_targets
 from fairysim.sim.game import GameSpec, get_game
 
 
-def evaluation(
+def play_block(
     spec: GameSpec,
     targets: TuneTargets,
-    choice: tuple[int, ...],
+    block: Block,
     folder: Path,
     *,
-    games: int,
     seed: int,
     threads: int | None,
-    cost: int,
-) -> Evaluation:
-    """One search candidate played on games ``0 .. games-1`` of ``seed`` in every table."""
-    judged = play_candidate(spec, targets, choice, folder, games=games, seed=seed, threads=threads)
-    return Evaluation(
-        distance(targets, judged),
-        changes(choice),
-        point_rows(targets, judged),
-        0 if judged.refused else cost,
-        judged.refused,
+) -> Judged:
+    """One block of a search candidate: its games ``first .. first + games - 1`` of ``seed``
+    in every table."""
+    choice, first, games = block
+    return play_candidate(
+        spec, targets, choice, folder, games=games, seed=seed, first_game=first, threads=threads
     )
 
 
@@ -57,17 +52,13 @@ def play_on_worker(
     game: str,
     targets_text: str,
     cards_text: str,
-    choice: tuple[int, ...],
-    games: int,
+    block: Block,
     seed: int,
     threads: int | None,
-    cost: int,
-) -> Evaluation:
-    """:func:`evaluation` on a worker, from the texts of the targets and base card files."""
+) -> Judged:
+    """:func:`play_block` on a worker, from the texts of the targets and base card files."""
     spec, targets, folder = _checked(game, targets_text, cards_text)
-    return evaluation(
-        spec, targets, choice, folder, games=games, seed=seed, threads=threads, cost=cost
-    )
+    return play_block(spec, targets, block, folder, seed=seed, threads=threads)
 
 
 def batch_player(
@@ -76,23 +67,18 @@ def batch_player(
     targets: TuneTargets,
     folder: Path,
     *,
-    games: int,
     seed: int,
     threads: int | None,
-    cost: int,
     workers: int | None = None,
     scheduler: str | None = None,
-) -> Callable[[list[tuple[int, ...]]], list[Evaluation]]:
-    """What plays a batch of candidates: this process without ``workers`` and ``scheduler``,
-    else a Dask cluster entered on ``stack`` (closed when the tune ends)."""
+) -> PlayBlocks:
+    """What plays a list of blocks: this process without ``workers`` and ``scheduler``, else
+    a Dask cluster entered on ``stack`` (closed when the tune ends)."""
     if workers is None and scheduler is None:
 
-        def here(choices: list[tuple[int, ...]]) -> list[Evaluation]:
+        def here(blocks: list[Block]) -> list[Judged]:
             return [
-                evaluation(
-                    spec, targets, c, folder, games=games, seed=seed, threads=threads, cost=cost
-                )
-                for c in choices
+                play_block(spec, targets, b, folder, seed=seed, threads=threads) for b in blocks
             ]
 
         return here
@@ -105,16 +91,14 @@ def batch_player(
         Path(targets.cards).read_text(encoding="utf-8"),
     )
 
-    def there(choices: list[tuple[int, ...]]) -> list[Evaluation]:
+    def there(blocks: list[Block]) -> list[Judged]:
         futures: list[Any] = [
-            client.submit(
-                play_on_worker, spec.name, *texts, c, games, seed, threads, cost, pure=False
-            )
-            for c in choices
+            client.submit(play_on_worker, spec.name, *texts, b, seed, threads, pure=False)
+            for b in blocks
         ]
         return client.gather(futures)
 
     return there
 
 
-__all__ = ["batch_player", "evaluation", "play_on_worker"]
+__all__ = ["batch_player", "play_block", "play_on_worker"]
