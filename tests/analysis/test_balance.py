@@ -119,7 +119,7 @@ def test_comebacks_and_lead_changes_from_the_running_totals():
             "game": np.repeat([0, 1], 3),
             "seat": np.tile(np.arange(3), 2),
             "players": 3,
-            "first_seat": 0,
+            "start_seat": 0,
             "win_share": win.ravel(),
             "score": totals[:, :, -1].ravel(),
         }

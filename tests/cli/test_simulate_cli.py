@@ -93,8 +93,8 @@ def test_writes_parquet_with_metadata_and_prints_summary(tmp_path):
     # the deal stream, F1, is each deal's whatever the rotation)
     games = frame.groupby(["entry", "seat"])["game"].apply(lambda g: sorted(g))
     assert len(games) == 9 and all(g == list(range(300)) for g in games)
-    starters = frame.groupby("game")["first_seat"].nunique()
-    assert (starters == 1).all() and frame["first_seat"].nunique() == 3
+    starters = frame.groupby("game")["start_seat"].nunique()
+    assert (starters == 1).all() and frame["start_seat"].nunique() == 3
 
 
 def test_same_seed_same_file_whatever_threads_and_chunks(tmp_path):

@@ -129,7 +129,7 @@ def test_turn_order_rows_are_the_rows_grouped_by_turn_position():
     setup = spec.make_setup(players=3, policies="greedy", seed=3)
     turns = simulate_summary(setup, 400, by_turn=True, threads=1).attrs["by_turn"]
     rows = simulate("fantastique", players=3, policies="greedy", games=400, seed=3, threads=1)
-    position = (rows["seat"].astype(int) - rows["first_seat"].astype(int)) % 3  # F1
+    position = (rows["seat"].astype(int) - rows["start_seat"].astype(int)) % 3  # F1
     expected = rows.groupby(position)[["win_share", "score"]].mean()
     assert list(turns["turn"]) == [0, 1, 2]
     assert list(turns["wins"] / turns["games"]) == pytest.approx(list(expected["win_share"]))

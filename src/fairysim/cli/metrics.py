@@ -15,7 +15,14 @@ from typing import TYPE_CHECKING, Any
 from rich import box
 from rich.table import Table
 
-from fairysim.cli.by_game import Param, game_group, game_names, make_command, spec_of
+from fairysim.cli.by_game import (
+    Param,
+    axis_flags,
+    game_group,
+    game_names,
+    make_command,
+    spec_of,
+)
 from fairysim.cli.common import (
     POLICY_FLAG,
     ProgressBar,
@@ -23,7 +30,7 @@ from fairysim.cli.common import (
     stdout_console,
     stop_message,
 )
-from fairysim.cli.simulate import setup_from_options, simulate_params
+from fairysim.cli.simulate import setup_from_options, simulate_params, turn_words
 
 if TYPE_CHECKING:
     from fairysim.sim.game import GameSpec
@@ -67,7 +74,7 @@ def run_metrics(spec: GameSpec, **options: Any) -> None:
     for line in setup.preamble():
         console.print(line, soft_wrap=True)
     console.print(
-        f"Win share by turn position ({spec.turn_order.note}), clustered by game; intervals "
+        f"Win share by turn position ({turn_words(spec).note}), clustered by game; intervals "
         f"corrected over the {card.comparisons} comparisons (Holm):",
         soft_wrap=True,
     )
@@ -148,7 +155,7 @@ def metrics_command(name: str) -> Any:
         run_metrics(spec, **options)
 
     return make_command(
-        handle_errors(body, flags=POLICY_FLAG),
+        handle_errors(body, flags=POLICY_FLAG | axis_flags(spec)),
         metrics_params(spec),
         f"Play {spec.title} games and print the balance card: turn order, margins, comebacks.",
     )

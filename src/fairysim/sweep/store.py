@@ -30,7 +30,7 @@ import numpy as np
 import pandas as pd
 
 from fairysim.runtime.errors import ParameterError
-from fairysim.runtime.files import folder_option, probe_folder, write_text
+from fairysim.runtime.files import check_folder, write_text
 from fairysim.sim.batch import SeatAggregate
 from fairysim.sweep.cells import CellSpec
 
@@ -50,16 +50,7 @@ def check_out_dir(out_dir: str | Path, option: str = "out_dir") -> Path:
     to run (see :func:`make_out_dir`), so a refused command leaves no trace. The empty string
     is refused rather than read as the current folder.
     """
-    path = folder_option(out_dir, option)
-    if path.exists() and not path.is_dir():
-        raise ParameterError(option, f"{path} exists and is not a folder")
-    existing = path.absolute()
-    while not existing.exists():
-        existing = existing.parent
-    if not existing.is_dir():
-        raise ParameterError(option, f"{existing} is not a folder, so {path} cannot be made")
-    probe_folder(existing, option)
-    return path
+    return check_folder(out_dir, option)
 
 
 def make_out_dir(path: Path) -> None:

@@ -13,6 +13,8 @@ from fairysim.analysis.report.registry import (
     register_report,
     search_games_option,
 )
+from fairysim.analysis.wording import SEARCH_WEIGHTS, GameWording, register_wording
+from fairysim.sim.fantastique.facts import FANS, MAX_PLAYERS, MIN_PLAYERS
 
 REPORT_GAMES = 6_000
 """Games per (fan, player count, lineup) cell of the report at ``--games``'s scale: the default
@@ -66,3 +68,35 @@ REPORT = register_report(
     )
 )
 """``fairysim report fantastique``."""
+
+WORDING = register_wording(
+    GameWording(
+        game="fantastique",
+        players=f"Number of players, {MIN_PLAYERS} to {MAX_PLAYERS}.",
+        cards="Card file (TOML) for a variant deck or medal ladder (format of "
+        "src/fairysim/sim/fantastique/data/cards.toml).",
+        axes={"fan": f"Grande Finale fan side: {', '.join(FANS[:-1])} or {FANS[-1]}."},
+        flags={"trace": "Add each seat's medal points after every round to the --out rows."},
+        turn_order="round-1 turn position, 1st = the starter, drawn at random each game (F1)",
+        weights={
+            "hoarder": {
+                "finale": "Points per card of the Grande Finale fan kept in hand or gained: "
+                "higher keeps more finale cards.",
+                "count": "Points per card played or taken: higher plays bigger fans.",
+                "value": "Points per point of the fan's value: higher plays stronger fans.",
+            },
+            "balancer": {
+                "finale": "Points per Grande Finale card a fan gives up: higher keeps more "
+                "finale cards.",
+                "pick": "Points per seat a fan would pick a stack ahead of: higher plays for "
+                "an earlier stack pick.",
+                "spent": "Points per card a fan spends beyond the first: higher plays smaller "
+                "fans.",
+                "risk": "Share of the seats still to play taken to beat a fan their hand can "
+                "beat: 0 expects none to, 1 every one.",
+            },
+            "rollout": SEARCH_WEIGHTS,
+        },
+    )
+)
+"""How the command line words Fantastique."""

@@ -119,14 +119,9 @@ def play_arm(
 
 def positions(spec: GameSpec, rows: pd.DataFrame, players: int) -> np.ndarray:
     """Each (game, seat)'s turn position, shape ``(games, players)``, read as the spec says."""
-    order = spec.turn_order
-    seat = rows["seat"].to_numpy(np.int64).reshape(-1, players)
-    if order.column is not None:
-        return rows[order.column].to_numpy(np.int64).reshape(-1, players)
-    if order.start_seat is not None:
-        start = rows[order.start_seat].to_numpy(np.int64).reshape(-1, players)
-        return (seat - start) % players
-    return seat
+    from fairysim.stats.turn_order import positions_of
+
+    return positions_of(rows, spec.turn_order).reshape(-1, players)
 
 
 def metrics(spec: GameSpec) -> list[Metric]:
