@@ -322,10 +322,10 @@ def test_task_and_worker_options_are_not_configuration(finished, tmp_path):
 
 
 BAD = [
-    ({"fans": "VII"}, "--fans"),
-    ({"fans": "I,I"}, "--fans"),
-    ({"fans": ""}, "--fans"),
-    ({"fans": "random"}, "--fans"),  # a fan is never drawn per game
+    ({"fans": "VII"}, "fans"),
+    ({"fans": "I,I"}, "fans"),
+    ({"fans": ""}, "fans"),
+    ({"fans": "random"}, "fans"),  # a fan is never drawn per game
     ({"players": "1"}, "players"),
     ({"players": "2,six"}, "players"),
     ({"players": [4, 9]}, "players"),
@@ -587,15 +587,15 @@ CONCERTO_BAD = [
     ({"players": "5"}, "players"),
     ({"players": "0,1"}, "players"),
     ({"players": "1,one"}, "players"),
-    ({"soloist_card": "E"}, "--soloist"),
-    ({"soloist_card": "A,a"}, "--soloist"),
-    ({"pianist_card": "P9"}, "--pianist"),
-    ({"pianist_card": "random,RANDOM"}, "--pianist"),
-    ({"harpist_card": "H1,"}, "--harpist"),
+    ({"soloist_card": "E"}, "soloist_card"),
+    ({"soloist_card": "A,a"}, "soloist_card"),
+    ({"pianist_card": "P9"}, "pianist_card"),
+    ({"pianist_card": "random,RANDOM"}, "pianist_card"),
+    ({"harpist_card": "H1,"}, "harpist_card"),
     ({"lineups": ["greedy,greedy"]}, "lineups"),
     ({"lineups": ["nosuchpolicy"]}, "lineups"),
     ({"seed": -1}, "seed"),
-    ({"fans": "I"}, "--fans"),  # another game's axis
+    ({"fans": "I"}, "fans"),  # another game's axis
     ({"games": 0}, "games"),
 ]
 

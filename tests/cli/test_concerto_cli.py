@@ -320,10 +320,10 @@ LOOKAHEAD_PATH = "fairysim.sim.concerto.policies:lookahead_policy"
 @pytest.mark.parametrize(
     ("args", "option"),
     [
-        (["tournament", "concerto", "--policies", f"greedy,{LOOKAHEAD_PATH}", "--players", "3"],
-         "--policies"),
-        (["sweep", "concerto", "--players", "2", "--lineup", LOOKAHEAD_PATH, "--games", "10"],
-         "--lineup"),
+        (["tournament", "concerto", "--policy", f"greedy,{LOOKAHEAD_PATH}", "--players", "3"],
+         "--policy"),
+        (["sweep", "concerto", "--players", "2", "--policy", LOOKAHEAD_PATH, "--games", "10"],
+         "--policy"),
         (["metrics", "concerto", "--players", "4", "--policy", LOOKAHEAD_PATH], "--policy"),
         (["replay", "concerto", "--players", "2", "--policy", LOOKAHEAD_PATH], "--policy"),
         (["compare", "concerto", "--players", "3", "--variant", f"policies={LOOKAHEAD_PATH}"],

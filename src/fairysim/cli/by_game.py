@@ -72,7 +72,7 @@ def wording(spec: GameSpec) -> GameWording:
 
 
 def axis_flag(axis: SetupAxis) -> str:
-    """The option of a setup axis: named after its ``make_setup`` keyword (``--fan``)."""
+    """The option of a setup axis: named after its ``make_setup`` keyword."""
     return "--" + axis.name.replace("_", "-")
 
 

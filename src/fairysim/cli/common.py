@@ -34,6 +34,7 @@ from fairysim.runtime.environment import raise_environment_error
 from fairysim.runtime.errors import FairysimError, ParameterError
 from fairysim.runtime.stops import stops_noted
 
+
 def _flag_has_no_value(display_type_rich: Callable[..., str | None]) -> Callable[..., Any]:
     """Typer's help column of an option's value type, left empty for an on/off flag: a flag
     takes no value, and typer 0.2x writes ``<bool>`` after it (``--trace <bool>``) as if it

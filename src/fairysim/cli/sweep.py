@@ -78,7 +78,8 @@ UNBOUNDED = 10_000
 
 
 OLD_AXIS = "deprecated_"
-"""Prefix of the parameter of an axis's deprecated sweep option (``--fans``)."""
+"""Prefix of the parameter of an axis's deprecated sweep option (the axis's sweep keyword as
+a flag, where it differs from the axis's name)."""
 
 
 def sweep_default(axis: SetupAxis) -> str:
