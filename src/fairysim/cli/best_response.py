@@ -104,6 +104,7 @@ def best_response_params(spec: GameSpec) -> list[Param]:
             "--resume",
             "Continue the search kept in --out-dir (the same options): gives what an "
             "uninterrupted search gives.",
+            shown="off, a new search",
         ),
     ]
     params += axis_options(spec)
@@ -117,6 +118,7 @@ def best_response_params(spec: GameSpec) -> list[Param]:
             "--workers",
             "Play each generation's candidates on a local Dask cluster of this many worker "
             "processes (the same result as one process).",
+            shown="none, this process",
         ),
         option(
             "scheduler",
@@ -124,6 +126,7 @@ def best_response_params(spec: GameSpec) -> list[Param]:
             None,
             "--scheduler",
             "Address of a running Dask scheduler to play the candidates on.",
+            shown="none",
         ),
     ]
     return params

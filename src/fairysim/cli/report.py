@@ -31,7 +31,7 @@ def report_params(spec: GameSpec, report: ReportSpec) -> list[Param]:
     cap = PRECISION_CAP * report.games_default
     if report.precision_default is None:
         games_default = f"default: {report.games_default:,}"
-        precision_default = ""
+        precision_default = " (default: none, a fixed --games)"
     else:
         games_default = (
             f"instead of --precision; default: played to --precision "

@@ -101,6 +101,7 @@ def simulate_params(spec: GameSpec) -> list[Param]:
             "or a mixed lineup's entries) has a Holm-corrected half-width at or below this "
             "(win-share units, 0.01 = 1 percentage point), looking after 1,000 games and each "
             "time the count doubles, the 5% error rate split over the looks.",
+            shown="none, a fixed --games",
         ),
         option(
             "max_games",
@@ -121,8 +122,8 @@ def simulate_params(spec: GameSpec) -> list[Param]:
             None,
             "--out",
             "Parquet file for one row per (game, seat), written atomically with the run's "
-            "configuration (a mixed lineup adds the columns rotation and entry). Without it only "
-            "the summary is printed.",
+            "configuration (a mixed lineup adds the columns rotation and entry).",
+            shown="none, only the summary is printed",
         ),
         option("threads", int | None, None, "--threads", "Numba threads (default: all cores)."),
         option(

@@ -155,7 +155,7 @@ def sweep_params(spec: GameSpec) -> list[Param]:
             "where one policy plays every seat, by lineup entry where the lineup mixes "
             "policies) has a half-width at or below this (win-share units, 0.01 = 1 "
             "percentage point), Holm-corrected over the cell's rows, the 5% error rate split "
-            "over the looks.",
+            "over the looks. Default: none, a fixed --games.",
         ),
         option(
             "max_games",
@@ -171,7 +171,7 @@ def sweep_params(spec: GameSpec) -> list[Param]:
             "--seed",
             "Seed of every cell; game i depends only on (seed, i): common deals.",
         ),
-        *cluster_params("Default: a local cluster.", "default 1"),
+        *cluster_params("Default: a local cluster.", "1"),
     ]
     return params
 
@@ -193,8 +193,8 @@ def cluster_params(default: str, workers_default: str) -> list[Param]:
             int | None,
             None,
             "--workers",
-            f"Worker processes of a local Dask cluster ({workers_default} with all cores' "
-            "numba threads; N workers share the cores).",
+            "Worker processes of a local Dask cluster, each with all cores' numba threads (N "
+            f"workers share the cores). Default: {workers_default}.",
         ),
         option(
             "task_games",

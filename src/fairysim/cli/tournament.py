@@ -115,7 +115,7 @@ def tournament_params(spec: GameSpec) -> list[Param]:
         *cluster_params(
             "Default: this process, unless --workers is given. The results are the same "
             "wherever the games run.",
-            "no cluster without it",
+            "none, no cluster",
         ),
     ]
     return params

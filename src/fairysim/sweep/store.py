@@ -296,7 +296,8 @@ def shares_frame(game: str, cell: CellSpec, record: dict[str, Any]) -> pd.DataFr
     (``greedy#2`` for an entry whose policy repeats), ``games``,
     ``win_share`` with its interval Holm-corrected over the cell's rows at the cell's error rate
     (:func:`fairysim.stats.precision.corrected_shares`), ``significant`` against ``fair``,
-    ``half_width``; for a cell played to a precision also its ``precision`` (asked),
+    ``half_width``, ``turn_position`` (1 = the first to act; missing where the rows are no turn
+    positions); for a cell played to a precision also its ``precision`` (asked),
     ``reached``, ``widest`` (the widest half-width), ``look_level`` (the confidence level of
     the family) and ``looks`` (how many were made); then the mean and standard deviation of
     every seat column."""
@@ -310,6 +311,9 @@ def shares_frame(game: str, cell: CellSpec, record: dict[str, Any]) -> pd.DataFr
         rows.insert(2, "label", rows["policy"])
     rows = corrected_shares(rows, record["alpha"])
     rows = rows.rename(columns={"seat": "index", "entry": "index"})
+    # A turn position as every results file counts it, from 1 (the index counts from 0).
+    turn = rows["index"] + 1 if kind == "turn" else pd.Series(pd.NA, index=rows.index)
+    rows.insert(rows.columns.get_loc("index") + 1, "turn_position", turn.astype("Int8"))
     front = {
         "game": game,
         "cell": cell.cell_id,
@@ -326,7 +330,8 @@ def shares_frame(game: str, cell: CellSpec, record: dict[str, Any]) -> pd.DataFr
         rows["widest"] = reached["half_width"]
         rows["look_level"] = reached["level"]
         rows["looks"] = len(reached["looks"])
-    first = [*front, "index", "policy", "games", "wins", "win_share", "low", "high"]
+    first = [*front, "index", "turn_position", "policy", "games", "wins", "win_share", "low"]
+    first.append("high")
     return rows[first + [c for c in rows.columns if c not in first]]
 
 

@@ -24,7 +24,7 @@ default report plays to :data:`REPORT_PRECISION`, at most eight times this."""
 
 REPORT_PRECISION = 0.005
 """The corrected half-width (win-share units) of the balance card's turn-order win shares the
-default report plays to (seed 1, greedy: 128,000 games per player
+default report plays to (measured at seed 1, greedy: 128,000 games per player
 count; its time in docs/performance-log.md)."""
 
 REPORT_SEARCH_GAMES = 100

@@ -23,7 +23,7 @@ report plays to :data:`REPORT_PRECISION`, at most eight times this."""
 
 REPORT_PRECISION = 0.01
 """The corrected half-width (win-share units) of the balance card's turn-order win shares the
-default report plays to (seed 1, greedy: about 32,000 games per run; its time in
+default report plays to (measured at seed 1, greedy: about 32,000 games per run; its time in
 docs/performance-log.md)."""
 
 REPORT_AUCTION_GAMES = 1_000

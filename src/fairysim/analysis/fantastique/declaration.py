@@ -22,7 +22,7 @@ report plays to :data:`REPORT_PRECISION`, at most eight times this."""
 
 REPORT_PRECISION = 0.015
 """The corrected half-width (win-share units) of the balance card's turn-order win shares the
-default report plays to (seed 1, greedy: 16,000 games per cell; its time in
+default report plays to (measured at seed 1, greedy: 16,000 games per cell; its time in
 docs/performance-log.md)."""
 
 REPORT_LADDER_GAMES = 20_000
