@@ -27,8 +27,9 @@ DEPRECATED = {"--policies": "--policy", "--lineup": "--policy", "--fans": "--fan
 OLD_NAMES = re.compile(r"--policies\b|--lineup\b|--fans\b|first_seat|<bool>")
 """What no help text may show."""
 
-DECIMAL_SHARE = re.compile(r"(?<![\d.])0\.\d{3}(?!\d)")
-"""A share printed as a fraction (0.251): printed shares are in percent."""
+DECIMAL_SHARE = re.compile(r"(?<![\d.+-])0\.\d{3}(?!\d)")
+"""A share printed as a fraction (0.251): printed shares are in percent (a signed number, such
+as a rating's log-strength, is no share)."""
 
 
 def commands() -> Iterator[tuple[str, Any]]:
@@ -141,11 +142,18 @@ def assert_percent_table(output: str) -> None:
 
 
 @pytest.mark.parametrize(
-    ("game", "players"), [("fantastique", 3), ("concerto", 2), ("fairyland", 3), ("highcard", 3)]
+    ("game", "players", "policy"),
+    [
+        ("fantastique", 3, "greedy"),
+        ("concerto", 2, "greedy"),
+        ("fairyland", 3, "greedy"),
+        ("highcard", 3, "stand"),
+    ],
 )
-def test_simulate_writes_and_prints_one_vocabulary(game, players, tmp_path):
+def test_simulate_writes_and_prints_one_vocabulary(game, players, policy, tmp_path):
     out = tmp_path / "run.parquet"
-    args = ["simulate", game, "--players", str(players), "--games", "40", "--out", str(out)]
+    args = ["simulate", game, "--players", str(players), "--policy", policy, "--games", "40"]
+    args += ["--out", str(out)]
     result = runner.invoke(app, args)
     assert result.exit_code == 0, result.output
     assert_percent_table(result.output)
