@@ -27,6 +27,13 @@ runner = CliRunner(env={"COLUMNS": "200"})  # wide enough that rich never folds 
 COMMON = ["--fan", "I,II", "--players", "2,3", "--policy", "greedy", "--policy", "random"]
 
 
+def printed_share(share: float, low: float, high: float) -> str:
+    """A pattern of a share and its interval as the table prints them (percent, one
+    decimal)."""
+    shown = [f"{100 * value:.1f}%" for value in (share, low, high)]
+    return re.escape(shown[0]) + r" +" + re.escape(f"[{shown[1]}, {shown[2]}]")
+
+
 def run(*args: str):
     """Invoke `fairysim sweep fantastique ARGS` in-process."""
     return runner.invoke(app, ["sweep", "fantastique", *args])
@@ -52,8 +59,8 @@ def assert_printed_rows_are_the_files(out, output: str, rows: int) -> None:
     assert len(shares) == rows
     assert interval_agrees(shares).all()
     for row in shares.to_dict("records"):
-        printed = rf"{row['win_share']:.3f}  {row['low']:.3f}-{row['high']:.3f} +{verdict(row)} "
-        assert re.search(printed.replace(".", r"\."), output), printed
+        printed = printed_share(row["win_share"], row["low"], row["high"])
+        assert re.search(printed + rf" +{re.escape(verdict(row))} ", output), printed
         assert (verdict(row) == "-") == (row["low"] <= row["fair"] <= row["high"])
     summary, _ = read_sweep(out)
     assert {"low", "high", "significant", "fair"} <= set(summary.columns)
@@ -138,7 +145,7 @@ def test_a_lineup_that_repeats_a_policy_labels_its_entries(tmp_path, scheduler):
     )
     assert result.exit_code == 0, result.output
     assert "Per cell and lineup entry:" in result.output
-    rows = re.findall(r"\d\s+(\S+)\s+0\.\d{3}  ", result.output)
+    rows = re.findall(r"\d\s+(\S+)\s+\d+\.\d% ", result.output)
     assert rows == ["stand", "redraw-low", "stand#2"]
     assert_printed_rows_are_the_files(out, result.output, 3)
 
@@ -362,7 +369,7 @@ def test_the_table_leaves_out_the_last_means_that_do_not_fit_the_terminal():
     narrow.print(table)
     text = narrow.export_text()
     assert max(map(len, text.splitlines())) <= 80
-    assert re.search(r"0\.490-0\.510 +- +12\.35", text) and "12.35/" not in text
+    assert re.search(r"\[49\.0%, 51\.0%\] +- +12\.35", text) and "12.35/" not in text
 
 
 # --------------------------------------------------------------------------------------------
@@ -400,7 +407,7 @@ def test_a_precision_sweep_prints_the_watched_rows_and_what_each_cell_reached(tm
     )  # 4 looks
     watched = pd.read_parquet(out / "shares.parquet")
     for row in watched.itertuples():
-        assert f"{row.win_share:.3f}  {row.low:.3f}-{row.high:.3f}" in result.output
+        assert re.search(printed_share(row.win_share, row.low, row.high), result.output)
     for cell in watched.drop_duplicates("cell").itertuples():
         assert f"{cell.games:,}  {cell.widest:.4f}" in result.output
     last = [line for line in result.output.splitlines() if line.startswith("precision reached")]
