@@ -652,8 +652,8 @@ def test_a_game_registered_outside_fairysim_is_swept_by_the_workers(scheduler, t
 
 
 TOY_BAD = [
-    ({"deck": "tiny"}, "--deck"),
-    ({"deck": "random"}, "--deck"),  # the deck has a default: it is never drawn per game
+    ({"deck": "tiny"}, "deck"),
+    ({"deck": "random"}, "deck"),  # the deck has a default: it is never drawn per game
     ({"players": "5"}, "players"),
     ({"lineups": ["greedy"]}, "lineups"),  # another game's policy
     ({"cards": "cards.toml"}, "--cards"),  # the toy game's own error
@@ -696,7 +696,7 @@ def test_a_file_an_axis_names_is_pinned_by_its_contents(tmp_path):
 
 # "all" is refused by the sweep's axis, which names its declared flag; an unknown court by the
 # game's setup, which names its parameter: `fairysim sweep` says --court for both.
-@pytest.mark.parametrize(("court", "where"), [("all", "--court"), ("nosuchcourt", "court")])
+@pytest.mark.parametrize(("court", "where"), [("all", "court"), ("nosuchcourt", "court")])
 def test_a_bad_court_names_the_option(tmp_path, court, where):
     with pytest.raises(FairysimError) as error:
         run_sweep("fairyland", players=3, court=court, games=10, out_dir=tmp_path / "out")

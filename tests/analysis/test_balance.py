@@ -36,7 +36,7 @@ def constructed_run(order, games: int = GAMES, players: int = PLAYERS) -> pd.Dat
     if order.start_seat is not None:
         df[order.start_seat] = start
     if order.column is not None:
-        df[order.column] = position
+        df[order.column] = position + 1  # results rows count turn positions from 1
     return df
 
 
