@@ -105,6 +105,13 @@ def test_replay_help_is_about_replay(game):
 
 
 @pytest.mark.parametrize("game", sorted(games()))
+def test_metrics_help_is_about_metrics(game):
+    """metrics plays a fixed count of games, never a lineup's rotations nor to a precision."""
+    text = help_of(f"fairysim metrics {game}")
+    assert "rotation" not in text and "--precision" not in text and "deals" not in text
+
+
+@pytest.mark.parametrize("game", sorted(games()))
 def test_policies_says_what_every_weight_does(game):
     spec = games()[game]
     sentences = wording_of(spec).weights

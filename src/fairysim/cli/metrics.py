@@ -21,6 +21,7 @@ from fairysim.cli.by_game import (
     game_group,
     game_names,
     make_command,
+    option,
     spec_of,
 )
 from fairysim.cli.common import (
@@ -30,7 +31,13 @@ from fairysim.cli.common import (
     stdout_console,
     stop_message,
 )
-from fairysim.cli.simulate import setup_from_options, simulate_params, turn_words
+from fairysim.cli.simulate import (
+    GAMES,
+    lineup_option,
+    setup_from_options,
+    simulate_params,
+    turn_words,
+)
 
 if TYPE_CHECKING:
     from fairysim.sim.game import GameSpec
@@ -45,7 +52,15 @@ LEFT_OUT = ("precision", "max_games", "out")
 
 def metrics_params(spec: GameSpec) -> list[Param]:
     """``simulate``'s options, without those that keep rows or stop at a precision."""
-    params = [p for p in simulate_params(spec) if p.name not in LEFT_OUT]
+    own = {
+        "policy": lineup_option(
+            spec, "The card reads turn positions, whichever seat plays which policy."
+        ),
+        "games": option(
+            "games", int | None, None, "--games", f"Number of games to play (default {GAMES:,})."
+        ),
+    }
+    params = [own.get(p.name, p) for p in simulate_params(spec) if p.name not in LEFT_OUT]
     return [p for p in params if p.name != TRACE_FLAG]
 
 

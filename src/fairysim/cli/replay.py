@@ -23,7 +23,7 @@ from fairysim.cli.by_game import (
     spec_of,
 )
 from fairysim.cli.common import POLICY_FLAG, handle_errors, stdout_console
-from fairysim.cli.simulate import setup_from_options, simulate_params
+from fairysim.cli.simulate import lineup_option, setup_from_options, simulate_params
 from fairysim.runtime.errors import ParameterError
 from fairysim.sim.game import GameSpec
 
@@ -36,17 +36,7 @@ def replay_params(spec: GameSpec) -> list[Param]:
     the game, then ``--game`` and ``--html``."""
     axes = {axis.name for axis in spec.axes}
     params = [p for p in simulate_params(spec) if p.name in KEPT | axes]
-    params.insert(
-        1,
-        option(
-            "policy",
-            str,
-            "greedy",
-            "--policy",
-            "One policy for every seat, or a comma-separated policy per seat (seat 0 first). "
-            f"Built-ins (see `fairysim policies {spec.name}`) or module:function for your own.",
-        ),
-    )
+    params.insert(1, lineup_option(spec))
     params += [
         option(
             "game",

@@ -69,19 +69,28 @@ CHUNK_GAMES = 65_536
 """Mirrors :data:`fairysim.sim.batch.DEFAULT_CHUNK_GAMES` (help text)."""
 
 
+def lineup_option(spec: GameSpec, more: str = "") -> Param:
+    """``--policy``: one policy for every seat or one per seat, as every command takes it;
+    ``more`` says what the command does with a lineup of different policies."""
+    return option(
+        "policy",
+        str,
+        "greedy",
+        "--policy",
+        "One policy for every seat, or a comma-separated policy per seat (seat 0 first). "
+        f"Built-ins (see `fairysim policies {spec.name}`) or module:function for your own."
+        + (f" {more}" if more else ""),
+    )
+
+
 def simulate_params(spec: GameSpec) -> list[Param]:
     """The options of ``fairysim simulate <game>``."""
     params = [
         players_option(spec),
-        option(
-            "policy",
-            str,
-            "greedy",
-            "--policy",
-            "One policy for every seat, or a comma-separated policy per seat. Built-ins (see "
-            f"`fairysim policies {spec.name}`) or module:function for your own. A lineup of "
-            "different policies is played on every rotation of its seats on the same deals, "
-            "its rows the lineup's entries.",
+        lineup_option(
+            spec,
+            "A lineup of different policies is played on every rotation of its seats on the "
+            "same deals, its rows the lineup's entries.",
         ),
         option(
             "games",
