@@ -112,6 +112,18 @@ def test_metrics_help_is_about_metrics(game):
 
 
 @pytest.mark.parametrize("game", sorted(games()))
+def test_every_option_of_a_game_is_worded_and_names_its_values(game):
+    """The wording, written in the analysis layer, lists what the engine's facts allow."""
+    spec = games()[game]
+    words = wording_of(spec)
+    for axis in spec.axes:
+        assert all(value in words.axes[axis.name] for value in axis.values), axis.name
+    assert set(words.flags) == {flag.name for flag in spec.flags}
+    text = help_of(f"fairysim simulate {game}")
+    assert f"{spec.min_players} to {spec.max_players}" in text or spec.min_players == 1
+
+
+@pytest.mark.parametrize("game", sorted(games()))
 def test_policies_says_what_every_weight_does(game):
     spec = games()[game]
     sentences = wording_of(spec).weights

@@ -12,8 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from fairysim.sim.game import GameSpec
+if TYPE_CHECKING:  # declarations load no engine package (``fairysim report --help``)
+    from fairysim.sim.game import GameSpec
 
 
 @dataclass(frozen=True)
@@ -25,7 +27,7 @@ class GameWording:
     game : str
         The registered game's name.
     players : str
-        Help of ``--players``.
+        Help of ``--players``; ``{min}`` and ``{max}`` stand for the game's player range.
     cards : str
         Help of ``--cards`` (the card file).
     axes : mapping of str to str
@@ -60,6 +62,9 @@ SEARCH_WEIGHTS = {
 }
 """What ``rollout``'s weights do, the same in every game (:mod:`fairysim.sim.search`)."""
 
+PLAYERS = "Number of players, {min} to {max}."
+"""The help of ``--players`` of most games."""
+
 WORDINGS: dict[str, GameWording] = {}
 """The registered wordings, by game name."""
 
@@ -75,7 +80,7 @@ def plain_wording(spec: GameSpec) -> GameWording:
     """The words of a game that registered none: said from its facts alone."""
     return GameWording(
         game=spec.name,
-        players=f"Number of players, {spec.min_players} to {spec.max_players}.",
+        players=PLAYERS,
         cards=f"Card file (TOML) of {spec.title}.",
         axes={axis.name: f"{spec.title}'s {axis.name.replace('_', ' ')}." for axis in spec.axes},
         flags={
@@ -94,6 +99,7 @@ def wording_of(spec: GameSpec) -> GameWording:
 
 
 __all__ = [
+    "PLAYERS",
     "SEARCH_WEIGHTS",
     "WORDINGS",
     "GameWording",

@@ -83,7 +83,12 @@ def axis_default(axis: SetupAxis) -> str:
 
 def players_option(spec: GameSpec) -> Param:
     """``--players``, one count (the game's default)."""
-    return option("players", int, spec.default_players, "--players", wording(spec).players)
+    return option("players", int, spec.default_players, "--players", players_help(spec))
+
+
+def players_help(spec: GameSpec) -> str:
+    """The help of ``--players``: the game's wording with its player range."""
+    return wording(spec).players.format(min=spec.min_players, max=spec.max_players)
 
 
 def cards_option(spec: GameSpec) -> Param:
@@ -211,6 +216,7 @@ __all__ = [
     "game_names",
     "make_command",
     "option",
+    "players_help",
     "players_option",
     "spec_of",
     "wording",

@@ -27,6 +27,7 @@ from fairysim.cli.by_game import (
     game_names,
     make_command,
     option,
+    players_help,
     spec_of,
     wording,
 )
@@ -103,7 +104,7 @@ def sweep_params(spec: GameSpec) -> list[Param]:
             str,
             str(spec.default_players),
             "--players",
-            f"Comma-separated player counts, or 'all'. {wording(spec).players}",
+            f"Comma-separated player counts, or 'all'. {players_help(spec)}",
         ),
     ]
     words = wording(spec)

@@ -55,7 +55,7 @@ class SetupAxis:
     ----------
     name : str
         Keyword of the game's ``make_setup`` (a command line's option is named after it; its
-        wording is the analysis layer's, :mod:`fairysim.analysis.wording`).
+        wording is the analysis layer's).
     values : tuple of str
         Allowed values; empty when the card data lists them (see ``values_from``) or when any
         text is allowed (a file path: ``make_setup`` checks it).
@@ -159,8 +159,7 @@ class TurnOrder:
     seat that acts first, an index; results files add ``turn_position`` counted from 1);
     ``start_seat`` a per-game array holding the seat that starts, the position being ``(seat -
     start) mod players``; with neither, the seat index is the turn order. ``ruling`` cites the
-    rule that fixes it. How a table words the order is the analysis layer's
-    (:mod:`fairysim.analysis.wording`).
+    rule that fixes it. How a table words the order is the analysis layer's.
     """
 
     column: str | None = None

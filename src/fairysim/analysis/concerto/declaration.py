@@ -16,7 +16,6 @@ from fairysim.analysis.report.registry import (
     search_games_option,
 )
 from fairysim.analysis.wording import SEARCH_WEIGHTS, GameWording, register_wording
-from fairysim.sim.concerto.facts import SOLOISTS
 
 REPORT_GAMES = 60_000
 """Games per player count of the card-balance report at ``--games``'s scale: the
@@ -138,7 +137,7 @@ WORDING = register_wording(
         cards="Card file (TOML) with the score, pianist and harpist cards and the token mix "
         "(default: the shipped PROVISIONAL set, ruling C9; see docs/concerto-cards.md).",
         axes={
-            "soloist": f"Fixed soloist card {', '.join(SOLOISTS[:-1])} or {SOLOISTS[-1]}.",
+            "soloist": "Fixed soloist card A, B, C or D.",
             "pianist": "Fixed pianist card id of the card file.",
             "harpist": "Fixed harpist card id of the card file.",
         },

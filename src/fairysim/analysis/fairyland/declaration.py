@@ -14,8 +14,7 @@ from fairysim.analysis.report.registry import (
     register_report,
     search_games_option,
 )
-from fairysim.analysis.wording import SEARCH_WEIGHTS, GameWording, register_wording
-from fairysim.sim.fairyland.facts import MAX_PLAYERS, MIN_PLAYERS
+from fairysim.analysis.wording import PLAYERS, SEARCH_WEIGHTS, GameWording, register_wording
 
 REPORT_GAMES = 15_000
 """Games per (court, player count) run of the report at ``--games``'s scale: the default
@@ -161,7 +160,7 @@ def _fairyland_weights() -> dict[str, dict[str, str]]:
 WORDING = register_wording(
     GameWording(
         game="fairyland",
-        players=f"Number of players, {MIN_PLAYERS} to {MAX_PLAYERS}.",
+        players=PLAYERS,
         cards="Card file (TOML) for a variant forest deck or House cards (format of "
         "src/fairysim/sim/fairyland/data/cards.toml).",
         axes={

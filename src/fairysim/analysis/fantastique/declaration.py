@@ -13,8 +13,7 @@ from fairysim.analysis.report.registry import (
     register_report,
     search_games_option,
 )
-from fairysim.analysis.wording import SEARCH_WEIGHTS, GameWording, register_wording
-from fairysim.sim.fantastique.facts import FANS, MAX_PLAYERS, MIN_PLAYERS
+from fairysim.analysis.wording import PLAYERS, SEARCH_WEIGHTS, GameWording, register_wording
 
 REPORT_GAMES = 6_000
 """Games per (fan, player count, lineup) cell of the report at ``--games``'s scale: the default
@@ -72,10 +71,10 @@ REPORT = register_report(
 WORDING = register_wording(
     GameWording(
         game="fantastique",
-        players=f"Number of players, {MIN_PLAYERS} to {MAX_PLAYERS}.",
+        players=PLAYERS,
         cards="Card file (TOML) for a variant deck or medal ladder (format of "
         "src/fairysim/sim/fantastique/data/cards.toml).",
-        axes={"fan": f"Grande Finale fan side: {', '.join(FANS[:-1])} or {FANS[-1]}."},
+        axes={"fan": "Grande Finale fan side: I, II, III, IV, V or VI."},
         flags={"trace": "Add each seat's medal points after every round to the --out rows."},
         turn_order="round-1 turn position, 1st = the starter, drawn at random each game (F1)",
         weights={
