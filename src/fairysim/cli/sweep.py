@@ -97,7 +97,8 @@ def sweep_params(spec: GameSpec) -> list[Param]:
             ...,
             "--out-dir",
             "Folder of the sweep: sweep.json (its configuration), cells/ (one file per "
-            "finished cell) and summary.parquet. Run the same command again to resume.",
+            "finished cell) and summary.parquet, created if missing. Run the same command again "
+            "to resume.",
         ),
         option(
             "players",
@@ -110,7 +111,7 @@ def sweep_params(spec: GameSpec) -> list[Param]:
     words = wording(spec)
     for axis in spec.axes:
         # An axis that takes any text (a file path) has no 'all'.
-        every = ", 'all'" if axis.values or axis.values_from else ""
+        every = " or 'all'" if axis.values or axis.values_from else ""
         drawn = f", or '{RANDOM}' (drawn per game)" if axis.default is None else ""
         params.append(
             option(
