@@ -57,7 +57,8 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 POLICY_FLAG = {"policies": "--policy", "lineups": "--policy"}
-"""How the commands that take one lineup as ``--policy`` name the library's ``policies``."""
+"""How every command names the library's lineups (``policies``, a sweep's ``lineups``): one
+option, ``--policy`` (docs/vocabulary.md)."""
 
 
 def take_deprecated(

@@ -119,7 +119,8 @@ class Tournament:
 def check_tournament(
     spec: GameSpec, policies: str | Sequence[str], players: Any, seed: int = 0
 ) -> tuple[tuple[str, ...], int]:
-    """The policy names and player count, or one error naming ``--policies`` / ``--players``."""
+    """The policy names and player count, or one error naming the parameter ``policies`` or
+    ``players`` (a command line words it as its flag)."""
     names = (
         [p.strip() for p in policies.split(",")] if isinstance(policies, str) else list(policies)
     )
