@@ -465,9 +465,8 @@ def test_real_reports_end_to_end(tmp_path):
     assert f"Report written to {html}" in solo.output.replace("\n", "")
     assert "PROVISIONAL" in html.read_text()
     assert "The search player, rollout, was not played" in html.read_text()
-    assert (
-        "fairysim report concerto-solo --seed 0 --card-games 3000"
-    )  # the default seed in html.read_text()
+    # the report's default seed, 0, as every command's
+    assert "fairysim report concerto-solo --seed 0 --card-games 3000" in html.read_text()
     solo_effects = pd.read_csv(tmp_path / "concerto-solo-card_effects.csv")
     assert len(solo_effects) == 26 and set(solo_effects["table"]) == {"solo against Pahha"}
     balance = runner.invoke(
@@ -493,6 +492,12 @@ def test_real_reports_end_to_end(tmp_path):
     assert "Card strength as an effect: one more card, by score card" in page
     effects = pd.read_csv(tmp_path / "concerto-card_effects.csv")
     assert effects.groupby("players").size().to_dict() == {2: 26, 3: 26, 4: 26}
+    # Every file names a turn position one way, counted from 1 (docs/vocabulary.md).
+    for path in tmp_path.glob("*.csv"):
+        columns = set(pd.read_csv(path, nrows=1).columns)
+        assert not columns & {"position", "first_seat"}, path.name
+    turns = pd.read_csv(tmp_path / "concerto-turn_order.csv")
+    assert turns["turn_position"].min() == 1
     meta = json.loads((tmp_path / "concerto-metadata.json").read_text())
     assert meta["games"] == 150 and meta["players"] == [2, 3, 4]
 
