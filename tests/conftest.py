@@ -8,7 +8,9 @@ on-disk cache by a few processes (:data:`WARM_TASKS`), as many side by side as t
 (``warm_kernels.py``): compiled one after another inside the tests, a clean checkout spends most
 of the suite's time waiting on a single core. With a warm cache each process only loads its
 kernels, in seconds. The test processes start, and collect, as soon as a core is free of the
-warm-up, and the first test runs once it has finished. A run of chosen files or tests compiles
+warm-up, and the first test runs once it has finished. The warm-up says on pytest's terminal
+which game's kernels it is compiling as each part starts and ends, and every 30 s what is still
+compiling, so minutes of it are never silent. A run of chosen files or tests compiles
 what it uses as it goes;
 ``FAIRYSIM_TEST_WARM=0`` turns the warm-up off. A run over one game's test folder
 (``pytest tests/fairyland``) warms that game only.
@@ -18,9 +20,11 @@ from __future__ import annotations
 
 import logging
 import os
+import queue
 import signal
 import subprocess
 import sys
+import time
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from pathlib import Path
 
@@ -113,6 +117,11 @@ def pytest_configure(config) -> None:
     tasks = warm_tasks(config.args)
     if not tasks:
         return
+    WARM_UP_SAYS.append(config)
+    say(
+        f"warm-up: compiling the engines into numba's cache before the first test, {CORES} "
+        "processes at once (FAIRYSIM_TEST_WARM=0 skips it)"
+    )
     # A failure here shows again, with its cause, in the tests that compile.
     pool = ThreadPoolExecutor(max_workers=CORES)
     WARMING.extend(pool.submit(_warm, task) for task in tasks)
@@ -132,11 +141,60 @@ def pytest_runtestloop(session) -> None:
     wait_for_warm_up(running=0)
 
 
+WARM_UP_LINES: queue.Queue[str] = queue.Queue()
+"""What the warm-up's processes say (a part started or ended), for the controlling process to
+print between its waits (:func:`wait_for_warm_up`): pytest's terminal is written from one
+thread."""
+
+WARM_UP_SAYS: list[pytest.Config] = []
+"""The run's configuration, whose terminal reporter prints the warm-up's lines."""
+
+STILL_EVERY = 30.0
+"""Seconds between the warm-up's "still compiling" lines while no part starts or ends."""
+
+COMPILING: dict[str, float] = {}
+"""The parts compiling now (``"fantastique engine"``) and when each started."""
+
+
+def say(line: str) -> None:
+    """Print one line of the warm-up on pytest's terminal (stderr without a terminal reporter),
+    seen whatever pytest captures."""
+    reporter = (
+        WARM_UP_SAYS[0].pluginmanager.get_plugin("terminalreporter") if WARM_UP_SAYS else None
+    )
+    if reporter is None:
+        print(line, file=sys.__stderr__, flush=True)
+    else:
+        reporter.write_line(line)
+
+
+def say_warm_up_lines() -> bool:
+    """Print what the warm-up's processes said since the last call; whether they said anything."""
+    said = False
+    while True:
+        try:
+            line = WARM_UP_LINES.get_nowait()
+        except queue.Empty:
+            return said
+        said = True
+        say(line)
+
+
 def wait_for_warm_up(running: int) -> None:
-    """Wait until at most ``running`` of the warm-up's tasks are unfinished (queued or playing)."""
+    """Wait until at most ``running`` of the warm-up's tasks are unfinished (queued or playing),
+    printing each part as it starts and ends, and every :data:`STILL_EVERY` seconds what is
+    still compiling."""
     pending = {future for future in WARMING if not future.done()}
     while len(pending) > running:
-        _, pending = wait(pending, return_when=FIRST_COMPLETED)
+        _, pending = wait(pending, timeout=STILL_EVERY, return_when=FIRST_COMPLETED)
+        if not say_warm_up_lines() and COMPILING:
+            now = time.monotonic()
+            parts = ", ".join(f"{part} ({now - t:.0f} s)" for part, t in COMPILING.items())
+            say(f"warm-up: still compiling {parts}")
+    say_warm_up_lines()
+    if WARMING and running == 0 and not pending and WARM_UP_SAYS:
+        say("warm-up: done; the tests load every engine from the cache")
+        WARM_UP_SAYS.clear()
 
 
 def warm_tasks(args: list[str]) -> tuple[tuple[str, tuple[str, ...]], ...]:
@@ -157,9 +215,29 @@ def warm_tasks(args: list[str]) -> tuple[tuple[str, tuple[str, ...]], ...]:
 
 
 def _warm(task: tuple[str, tuple[str, ...]]) -> None:
+    """Play one task's parts in a process of their own, queueing what it says for the terminal
+    (:data:`WARM_UP_LINES`): "start GAME PART" and "done GAME PART in ..." per part."""
     game, parts = task
     command = [sys.executable, str(WARM_KERNELS), game, *parts]
-    subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+    with subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
+    ) as process:
+        for line in process.stdout:
+            event, _, rest = line.strip().partition(" ")
+            part = " ".join(rest.split()[:2])
+            if event == "start":
+                COMPILING[part] = time.monotonic()
+                WARM_UP_LINES.put(f"warm-up: {part}: compiling (or loading from the cache)")
+            elif event == "done":
+                COMPILING.pop(part, None)
+                WARM_UP_LINES.put(f"warm-up: {part}: ready {rest.split(maxsplit=2)[2]}")
+    if process.returncode:
+        for part in parts:
+            COMPILING.pop(f"{game} {part}", None)
+        WARM_UP_LINES.put(
+            f"warm-up: {game} {' '.join(parts)} failed (exit {process.returncode}); the tests "
+            "that need it compile it and show why"
+        )
 
 
 @pytest.fixture(scope="module")

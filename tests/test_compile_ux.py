@@ -19,7 +19,7 @@ from fairysim.cli import app
 from fairysim.jit import notice as compile_notice
 from fairysim.sim.game import GAMES, get_game
 
-runner = CliRunner(env={"COLUMNS": "200"})
+runner = CliRunner(env={"COLUMNS": "1000"})
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 

@@ -14,7 +14,7 @@ from fairysim.cli.common import POLICY_FLAG, flag_of
 from fairysim.runtime.errors import FairysimError, ParameterError
 from fairysim.stats.precision import check_counts
 
-runner = CliRunner(env={"COLUMNS": "200"})
+runner = CliRunner(env={"COLUMNS": "1000"})
 
 
 def test_a_parameter_error_reads_as_python_and_as_flags():

@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 from fairysim.cli import app
 
 README = Path(__file__).resolve().parents[1] / "README.md"
-runner = CliRunner(env={"COLUMNS": "250"})
+runner = CliRunner(env={"COLUMNS": "1000"})
 
 
 def readme_commands() -> list[str]:

@@ -78,3 +78,33 @@ def test_the_tests_wait_for_the_warm_up_and_the_workers_for_a_free_core(monkeypa
             assert finished.wait(10)
             waiter.join()
             assert sum(not f.done() for f in futures) <= running
+
+
+def test_the_warm_up_says_each_part_as_it_starts_and_ends(tmp_path, monkeypatch):
+    """What a warm-up process prints (``warm_kernels.py``: a line per part started and ended)
+    reaches pytest's terminal through the controlling process, and a failed process says so."""
+    from types import SimpleNamespace
+
+    script = tmp_path / "warm.py"
+    script.write_text(
+        "import sys\n"
+        "print('start toy engine', flush=True)\n"
+        "print('done toy engine in 3 s (loaded from the cache)', flush=True)\n"
+        "print('start toy lanes', flush=True)\n"
+        "sys.exit(1)\n"
+    )
+    said: list[str] = []
+    reporter = SimpleNamespace(write_line=said.append)
+    config = SimpleNamespace(pluginmanager=SimpleNamespace(get_plugin=lambda name: reporter))
+    monkeypatch.setattr(conftest, "WARM_KERNELS", script)
+    monkeypatch.setattr(conftest, "WARM_UP_SAYS", [config])
+    monkeypatch.setattr(conftest, "COMPILING", {})
+    conftest._warm(("toy", ("engine", "lanes")))
+    assert conftest.say_warm_up_lines()
+    assert said == [
+        "warm-up: toy engine: compiling (or loading from the cache)",
+        "warm-up: toy engine: ready in 3 s (loaded from the cache)",
+        "warm-up: toy lanes: compiling (or loading from the cache)",
+        "warm-up: toy engine lanes failed (exit 1); the tests that need it compile it and show why",
+    ]
+    assert conftest.COMPILING == {}

@@ -20,7 +20,7 @@ from fairysim.sim.game import get_game
 from fairysim.sim.rotation import rotated_summary
 from fairysim.sim.run import simulate_summary
 
-runner = CliRunner(env={"COLUMNS": "200"})
+runner = CliRunner(env={"COLUMNS": "1000"})
 
 
 def setup_of(policies: str = "coin", players: int = 3, seed: int = 4):

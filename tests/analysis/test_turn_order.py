@@ -63,3 +63,18 @@ def test_missing_turn_column_is_a_clear_error():
     df = pd.DataFrame({"game": [0, 0], "seat": [0, 1], "players": 2, "win_share": [1.0, 0.0]})
     with pytest.raises(ValueError, match="start_seat"):
         turn_advantage(df, "start_seat")
+
+
+def test_a_handful_of_alike_games_is_no_verdict():
+    """Two games the same seat won: every position's clustered standard error is 0, and a
+    zero-width interval would call each share different from fair; the fair share's standard
+    error stands in, and two games separate nothing."""
+    rows = [
+        {"game": g, "seat": s, "players": 4, "win_share": float(s == 0)}
+        for g in range(2)
+        for s in range(4)
+    ]
+    t = turn_advantage(pd.DataFrame(rows), "seat")
+    assert not t["significant"].any()
+    np.testing.assert_allclose(t["se"], np.sqrt(0.25 * 0.75 / 2))
+    assert (t["low"] < 0.25).all() and (t["high"] > 0.25).all()

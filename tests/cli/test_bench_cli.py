@@ -8,7 +8,7 @@ from typer.testing import CliRunner
 
 from fairysim.cli import app
 
-runner = CliRunner(env={"COLUMNS": "200"})
+runner = CliRunner(env={"COLUMNS": "1000"})
 
 
 def test_bench_prints_rates_ratio_and_writes_json(tmp_path):

@@ -15,7 +15,7 @@ from fairysim.sim.game import games
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "fairysim"
 
-runner = CliRunner(env={"COLUMNS": "200"})
+runner = CliRunner(env={"COLUMNS": "1000"})
 
 
 def test_the_toy_game_simulates_and_saves_its_rows(tmp_path):

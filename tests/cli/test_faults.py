@@ -27,7 +27,7 @@ from fairysim.runtime.files import PARQUET_ROW_GROUP_ROWS
 from fairysim.sim.batch import MAX_CHUNK_GAMES
 from fairysim.sim.fairyland.cards import DEFAULT_COURT
 
-runner = CliRunner(env={"COLUMNS": "200"})
+runner = CliRunner(env={"COLUMNS": "1000"})
 
 SRC = Path(fairysim.runtime.files.__file__).resolve().parents[1]
 

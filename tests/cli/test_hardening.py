@@ -21,7 +21,7 @@ from fairysim.sim.batch import read_results
 from fairysim.sim.concerto.cards import DEFAULT_CARDS, MAX_TOKENS_PER_KIND
 from fairysim.sim.game import games, get_game
 
-runner = CliRunner(env={"COLUMNS": "200"})
+runner = CliRunner(env={"COLUMNS": "1000"})
 
 
 def one_line_error(result, option: str | None = None) -> str:

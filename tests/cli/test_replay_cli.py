@@ -13,7 +13,7 @@ from fairysim.analysis.report.replay import DECISION_MARK, replay
 from fairysim.cli import app
 from fairysim.sim.game import games
 
-runner = CliRunner(env={"COLUMNS": "200"})
+runner = CliRunner(env={"COLUMNS": "1000"})
 
 
 def assert_one_line_error(result, option: str) -> None:

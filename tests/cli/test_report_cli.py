@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from fairysim.cli import app
 
-runner = CliRunner(env={"COLUMNS": "200"})
+runner = CliRunner(env={"COLUMNS": "1000"})
 REPORT_MODULE = "fairysim.analysis.fantastique.report"
 DEFAULTS = {"games": 6_000, "seed": 1}  # the stand-in writer's own defaults
 
@@ -124,6 +124,8 @@ def test_real_report_writes_html(tmp_path):
             "10",
             "--heuristic-games",
             "100",
+            "--best-heuristic-games",
+            "20",
             "--seed",
             "1",
             "--out-dir",
@@ -131,12 +133,27 @@ def test_real_report_writes_html(tmp_path):
         ],
     )
     assert result.exit_code == 0, result.output
-    assert "--card-games 5000" in (tmp_path / "fantastique-report.html").read_text()
+    page = (tmp_path / "fantastique-report.html").read_text()
+    assert "--card-games 5000" in page
+    assert "Which heuristic is the best heuristic" in page  # its tournament, 20 games a pairing
+    assert "20 games per mix and rotation" in page
     html = Path(result.output.split("Report written to ", 1)[1].strip())
     assert html == tmp_path / "fantastique-report.html"
     assert html.suffix == ".html"
     assert html.exists()
     assert html.is_relative_to(tmp_path)
+    # Not a terminal: each study says on stderr that it starts, in the order played; stdout
+    # carries the result alone.
+    studies = [
+        line
+        for line in result.stderr.splitlines()
+        if line.startswith("fairysim: ") and "compil" not in line  # not a compile's notice
+    ]
+    assert studies[0] == "fairysim: balance card, 200 games a run"
+    assert "fairysim: card effects, 4 players, greedy (" in "\n".join(studies)
+    assert any(line.startswith("fairysim: skill ladder, 2 players (") for line in studies)
+    assert studies[-1] == "fairysim: figures and page"
+    assert result.stdout.strip().splitlines() == [f"Report written to {html}"]
 
 
 @pytest.mark.parametrize(

@@ -19,7 +19,7 @@ from fairysim.sim.fantastique.policies import POLICIES
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 
-runner = CliRunner(env={"COLUMNS": "200"})  # wide enough that rich never folds a name
+runner = CliRunner(env={"COLUMNS": "1000"})  # wide enough that rich never folds a name
 
 
 def simulate(*args: str):

@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from fairysim.cli import app
 
-runner = CliRunner(env={"COLUMNS": "200"})
+runner = CliRunner(env={"COLUMNS": "1000"})
 
 
 def simulate(*args: str):

@@ -16,7 +16,7 @@ from fairysim.sim.game import get_game
 GAMES = "300"
 
 
-def simulate(game: str, *args: str, width: int = 80) -> str:
+def simulate(game: str, *args: str, width: int = 1000) -> str:
     result = CliRunner(env={"COLUMNS": str(width)}).invoke(
         app, ["simulate", game, "--games", GAMES, "--threads", "1", *args]
     )
@@ -25,11 +25,14 @@ def simulate(game: str, *args: str, width: int = 80) -> str:
 
 
 def header_lines(output: str) -> list[str]:
-    """The table's header lines: those between the title line and the rule under the header."""
+    """The table's header lines: those between the title (from its line starting "Per " to
+    the line ending its last words, "mean points", wrapped at the width) and the rule under
+    the header."""
     lines = output.splitlines()
     rule = next(i for i, line in enumerate(lines) if set(line.strip()) == {"─"})
     title = max(i for i in range(rule) if lines[i].startswith("Per "))
-    return lines[title + 1 : rule]
+    end = next(i for i in range(title, rule) if lines[i].rstrip().endswith("mean points"))
+    return lines[end + 1 : rule]
 
 
 def allowed_words(game: str, first: str) -> set[str]:
@@ -137,7 +140,7 @@ def test_turn_order_rows_are_the_rows_grouped_by_turn_position():
 
 
 def test_report_help_states_every_default_as_a_number():
-    runner = CliRunner(env={"COLUMNS": "250"})
+    runner = CliRunner(env={"COLUMNS": "1000"})
     for name, needles in {
         "fantastique": ["(default: 0.015)", "48,000", "default: 0)"],
         "concerto": ["(default: 0.005)", "480,000"],
@@ -156,7 +159,7 @@ def test_report_help_states_every_default_as_a_number():
 
 
 def highcard(*args: str) -> str:
-    result = CliRunner(env={"COLUMNS": "200"}).invoke(
+    result = CliRunner(env={"COLUMNS": "1000"}).invoke(
         app, ["simulate", "highcard", "--deck", "short", "--threads", "1", *args]
     )
     assert result.exit_code == 0, result.output

@@ -22,7 +22,7 @@ from fairysim.sim.fantastique import make_setup, simulate_summary
 from fairysim.sim.game import get_game
 from fairysim.sweep import read_sweep
 
-runner = CliRunner(env={"COLUMNS": "200"})  # wide enough that rich never folds a name
+runner = CliRunner(env={"COLUMNS": "1000"})  # wide enough that rich never folds a name
 
 COMMON = ["--fan", "I,II", "--players", "2,3", "--policy", "greedy", "--policy", "random"]
 

@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 from fairysim.cli import app
 from fairysim.sim.batch import read_results
 
-runner = CliRunner(env={"COLUMNS": "200"})
+runner = CliRunner(env={"COLUMNS": "1000"})
 
 
 def tournament(*args: str):

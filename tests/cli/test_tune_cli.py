@@ -12,7 +12,7 @@ from fairysim.analysis.tune.targets import load_targets
 from fairysim.cli import app
 from fairysim.sim.game import get_game
 
-runner = CliRunner(env={"COLUMNS": "200"})
+runner = CliRunner(env={"COLUMNS": "1000"})
 
 GOOD_VARY = '"grande_finale_medals.gold" = { min = 10, max = 30, step = 10 }'
 GOOD_TARGET = "finale_decides = { between = [0.25, 0.45] }"

@@ -64,22 +64,7 @@ def test_the_walk_reaches_every_command_of_every_game():
         assert f"fairysim report {game}" in COMMANDS
 
 
-ELSEWHERE = {
-    "fairysim compare": "compare is being redesigned (issue 41, item 4): its --rank-position "
-    "still counts turn positions from 0"
-}
-"""Commands whose vocabulary another change brings in line."""
-
-
-@pytest.mark.parametrize(
-    "path",
-    [
-        pytest.param(path, marks=pytest.mark.xfail(reason=ELSEWHERE[path], strict=True))
-        if path in ELSEWHERE
-        else path
-        for path in sorted(COMMANDS)
-    ],
-)
+@pytest.mark.parametrize("path", sorted(COMMANDS))
 def test_help_uses_one_name_per_concept(path):
     text = help_of(path)
     assert not OLD_NAMES.search(text), (path, OLD_NAMES.search(text).group())

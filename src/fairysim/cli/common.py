@@ -30,8 +30,10 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
+from fairysim.cli.tables import ResultsConsole
 from fairysim.runtime.environment import raise_environment_error
 from fairysim.runtime.errors import FairysimError, ParameterError
+from fairysim.runtime.stages import Stage, listening
 from fairysim.runtime.stops import stops_noted
 
 
@@ -209,16 +211,21 @@ def stop_message(describe: Callable[[], str]) -> None:
     _stop_message.append(describe)
 
 
-def stdout_console() -> Console:
-    """The console for results (tables, paths); created per call so tests capture it."""
-    return Console()
+def stdout_console() -> ResultsConsole:
+    """The console for results (tables, paths), every line fitted to the terminal's width
+    (:class:`~fairysim.cli.tables.ResultsConsole`); created per call so tests capture it."""
+    return ResultsConsole()
 
 
 class ProgressBar:
-    """A ``progress(done, total)`` callback drawing a transient rich bar on stderr.
+    """A ``progress(done, total)`` callback drawing a transient rich bar on stderr, which also
+    says which part of the run is playing (:mod:`fairysim.runtime.stages`).
 
-    The bar shows only when stderr is a terminal, so piped output and tests stay clean; it is
-    removed when the block ends, leaving just the results.
+    On a terminal the bar shows the part and its count ("card effects, 4 players", 12 of 26
+    arms) and is removed when the block ends, leaving just the results. Without a terminal
+    (piped, in a log) each part that starts is one plain line on stderr ("fairysim: card
+    effects, 4 players"), so a long run is never silent there either; the lines depend only on
+    what is played, never on timing, and stdout carries the results alone.
 
     Parameters
     ----------
@@ -237,12 +244,13 @@ class ProgressBar:
 
     def __init__(self, description: str, unit: str = "games", total: int | None = None) -> None:
         console = Console(stderr=True)
+        self._console = console
         self._progress = Progress(
             SpinnerColumn(),
             TextColumn("{task.description}"),
-            BarColumn(),
+            BarColumn(bar_width=12),  # room for a study's name at 80 columns
             MofNCompleteColumn(),
-            TextColumn(unit),
+            TextColumn("{task.fields[unit]}"),
             TimeElapsedColumn(),
             TimeRemainingColumn(),
             console=console,
@@ -250,20 +258,44 @@ class ProgressBar:
             disable=not console.is_terminal,
         )
         # The first chunk includes the JIT compile; the spinner shows that something happens.
-        self._task = self._progress.add_task(description, total=total)
+        self._unit = unit
+        self._task = self._progress.add_task(description, total=total, unit=unit)
+        self._listening: Any = None
+        self._study = ""
         self.done = 0
         """The last ``done`` reported (what a stopped command says it had finished)."""
 
     def __call__(self, done: int, total: int) -> None:
         self.done = done
-        self._progress.update(self._task, completed=done, total=total)
+        self._progress.update(self._task, completed=done, total=total, unit=self._unit)
+
+    def stage(self, stage: Stage) -> None:
+        """Show that ``stage`` is playing: on the bar, or as a plain line on stderr where the
+        part is a new one and stderr is no terminal."""
+        if self._console.is_terminal:
+            if stage.study != self._study:  # a new study: a bar of its own (its own count)
+                self._progress.remove_task(self._task)
+                self._task = self._progress.add_task(stage.study, total=stage.total, unit="")
+            if stage.total is not None:
+                self._progress.update(
+                    self._task, completed=stage.done or 0, total=stage.total, unit=stage.unit
+                )
+        elif stage.study != self._study:
+            counted = "" if stage.total is None else f" ({stage.total:,} {stage.unit})".rstrip()
+            typer.echo(f"fairysim: {stage.study}{counted}", err=True)
+        self._study = stage.study
 
     def __enter__(self) -> ProgressBar:
         self._progress.start()
+        self._listening = listening(self.stage)
+        self._listening.__enter__()
         return self
 
     def __exit__(self, *exc_info: object) -> None:
-        self._progress.stop()
+        try:
+            self._listening.__exit__(None, None, None)  # stop listening; the error goes on
+        finally:
+            self._progress.stop()
 
 
 def positive_int(value: int | None, option: str) -> int | None:

@@ -88,9 +88,13 @@ def run_metrics(spec: GameSpec, **options: Any) -> None:
     console.print(f"{setup.headline(games)} ({elapsed:.1f} s wall time)")
     for line in setup.preamble():
         console.print(line, soft_wrap=True)
+    from fairysim.analysis.report.formats import fmt_percent
+
+    fair = ", ".join(fmt_percent(f) for f in card.turn_order["fair"].unique())
     console.print(
-        f"Win share by turn position ({turn_words(spec).note}), clustered by game; intervals "
-        f"corrected over the {card.comparisons} comparisons (Holm):",
+        f"Win share by turn position ({turn_words(spec).note}) against the fair share {fair}, "
+        f"clustered by game; intervals corrected over the {card.comparisons} comparisons "
+        "(Holm):",
         soft_wrap=True,
     )
     console.print(turn_table(card))
@@ -106,59 +110,70 @@ def run_metrics(spec: GameSpec, **options: Any) -> None:
 
 
 def turn_table(card: Any) -> Table:
-    """The card's turn-order rows as a rich table."""
+    """The card's turn-order rows as a rich table; the player count and the fair share only
+    where the card has several player counts (the line above the table states one), so that a
+    row fits 80 columns on one line."""
     from fairysim.analysis.report.formats import fmt_interval, fmt_percent, fmt_points
     from fairysim.stats.turn_order import ordinal
 
+    rows = card.turn_order
+    several = rows["players"].nunique() > 1
+    names = ["turn", "games", "win share", "corrected CI", "advantage"]
+    if several:
+        names = ["players", *names[:4], "fair", names[4]]
     table = Table(box=box.SIMPLE_HEAD, padding=(0, 1), show_edge=False)
-    for name in ("players", "turn", "games", "win share", "corrected CI", "fair", "advantage"):
-        table.add_column(name, justify="right", no_wrap=True)
-    table.add_column("verdict", no_wrap=True)
-    for r in card.turn_order.itertuples(index=False):
-        table.add_row(
-            str(int(r.players)),
+    for name in names:
+        table.add_column(name, justify="right")
+    table.add_column("verdict")
+    for r in rows.itertuples(index=False):
+        cells = [
             ordinal(int(r.position)),
             f"{int(r.games):,}",
             fmt_percent(r.win_share),
-            fmt_interval(r.low, r.high),
-            fmt_percent(r.fair),
+            fmt_interval(max(r.low, 0.0), min(r.high, 1.0)),  # a share's range (few games)
             fmt_points(r.advantage),
-            "differs from fair" if r.significant else "not significant",
-        )
+        ]
+        if several:
+            cells = [str(int(r.players)), *cells[:4], fmt_percent(r.fair), cells[4]]
+        table.add_row(*cells, "differs from fair" if r.significant else "not significant")
     return table
 
 
 def card_table(card: Any) -> Table:
-    """The card's per-player-count summary as a rich table (95 % intervals)."""
+    """The card's per-player-count summary as a rich table (95 % intervals), a row per measure
+    and a column per player count, so that each number and its interval sit on one line at 80
+    columns."""
     from fairysim.analysis.report.formats import fmt_interval, fmt_percent
 
     s = card.summary
     table = Table(box=box.SIMPLE_HEAD, padding=(0, 1), show_edge=False)
-    columns = ["players", "games", "winning margin (points)", "top score tied"]
+    table.add_column("")
+    for players in s["players"]:
+        table.add_column(f"{int(players)} players", justify="right")
+    records = s.to_dict("records")
+
+    def row(name: str, cell: Any) -> None:
+        table.add_row(name, *(cell(r) for r in records))
+
+    def mean(column: str, digits: int) -> Any:
+        return lambda r: (
+            f"{r[column]:.{digits}f} [{r[column + '_low']:.{digits}f}, "
+            f"{r[column + '_high']:.{digits}f}]"
+        )
+
+    def share(column: str) -> Any:
+        return lambda r: (
+            f"{fmt_percent(r[column])} {fmt_interval(r[column + '_low'], r[column + '_high'])}"
+        )
+
+    row("games", lambda r: f"{int(r['games']):,}")
+    row("winning margin (points)", mean("margin", 2))
+    row("top score tied", share("tied"))
     if "comeback" in s.columns:
-        columns += ["comeback", "lead changes"]
-    varies = "length" in s.columns and (s["length_min"] != s["length_max"]).any()
-    if varies:
-        columns.append("length")
-    for name in columns:
-        table.add_column(name, justify="right", no_wrap=True)
-    for r in s.to_dict("records"):
-        cells = [
-            str(int(r["players"])),
-            f"{int(r['games']):,}",
-            f"{r['margin']:.2f} [{r['margin_low']:.2f}, {r['margin_high']:.2f}]",
-            f"{fmt_percent(r['tied'])} {fmt_interval(r['tied_low'], r['tied_high'])}",
-        ]
-        if "comeback" in s.columns:
-            interval = fmt_interval(r["comeback_low"], r["comeback_high"])
-            cells.append(f"{fmt_percent(r['comeback'])} {interval}")
-            cells.append(
-                f"{r['lead_changes']:.2f} [{r['lead_changes_low']:.2f}, "
-                f"{r['lead_changes_high']:.2f}]"
-            )
-        if varies:
-            cells.append(f"{r['length']:.1f} [{r['length_low']:.1f}, {r['length_high']:.1f}]")
-        table.add_row(*cells)
+        row("comeback", share("comeback"))
+        row("lead changes", mean("lead_changes", 2))
+    if "length" in s.columns and (s["length_min"] != s["length_max"]).any():
+        row("length", mean("length", 1))
     return table
 
 

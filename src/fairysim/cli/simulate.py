@@ -224,6 +224,7 @@ def run_simulate(spec: GameSpec, **options: Any) -> None:
             summary_table(spec, run.rows, entry_labels(labels), first="entry", looks=looks)
         )
         notes = [entry_note(order, f"the {n} rotations", f"the same {run.deals:,} deals")]
+        notes += filter(None, [same_policy_note(labels)])
         first = "entry"
     elif run.rows_are == TURN:
         console.print(
@@ -343,9 +344,62 @@ def verdict_line(corrected: pd.DataFrame, first: str = "seat") -> str:
             f"vs fair: no row differs from {fair} after correcting for the {len(corrected)} rows "
             "compared (every corrected interval holds it)"
         )
+    rest = len(corrected) - len(differ)
+    others = {0: "", 1: "; the other row does not differ"}.get(
+        rest, f"; the other {rest} rows do not differ"
+    )
     return (
         f"vs fair: {', '.join(differ)} {fair} after correcting for the {len(corrected)} rows "
-        "compared (their corrected intervals exclude it); the other rows do not differ"
+        f"compared (their corrected intervals exclude it){others}"
+    )
+
+
+def repeated_entries(labels: Sequence[str]) -> list[int]:
+    """The lineup entries whose policy (same name and weights) another entry plays too."""
+    return [e for e, label in enumerate(labels) if list(labels).count(label) > 1]
+
+
+def same_policy_groups(labels: Sequence[str]) -> str | None:
+    """The entries of a lineup that play one policy, as their rows are labelled ("greedy,
+    greedy#2 and greedy#3 play one policy"), or None where no policy repeats."""
+    from fairysim.sim.rotation import entry_labels
+
+    shown = entry_labels(labels)
+    repeated = repeated_entries(labels)
+    if not repeated:
+        return None
+    groups = [
+        [shown[e] for e in repeated if labels[e] == label]
+        for label in dict.fromkeys(labels[e] for e in repeated)
+    ]
+    names = "; ".join(", ".join(group[:-1]) + f" and {group[-1]}" for group in groups)
+    return f"{names} {'play one policy' if len(groups) == 1 else 'each play one policy'}"
+
+
+def same_policy_note(labels: Sequence[str]) -> str | None:
+    """Why a rotated lineup's entries of one policy get different shares, or None where no
+    policy repeats: the rotations turn the whole lineup, so each entry keeps its place
+    relative to the others (entry ``e`` always sits ``(e - d) mod N`` seats after entry ``d``,
+    :mod:`fairysim.sim.rotation`), and its row is the policy's share in that place."""
+    from fairysim.sim.rotation import entry_labels
+
+    groups = same_policy_groups(labels)
+    if groups is None:
+        return None
+    shown = entry_labels(labels)
+    repeated = repeated_entries(labels)
+    alone = [e for e in range(len(labels)) if e not in repeated]
+    anchor = alone[0] if alone else 0
+
+    def seats(e: int) -> str:
+        apart = (e - anchor) % len(labels)
+        return f"{shown[e]} {apart} seat{'s' if apart > 1 else ''} after {shown[anchor]}"
+
+    places = ", ".join(seats(e) for e in repeated if e != anchor)
+    return (
+        f"same policy: {groups}, yet their rows can differ beyond their intervals: the "
+        "rotations turn the whole lineup, so each entry keeps its place relative to the others "
+        f"({places}); a row is the policy's share in that place, not the policy's share alone"
     )
 
 

@@ -44,6 +44,7 @@ from fairysim.cli.simulate import (
     percent,
     percent_interval,
     row_name,
+    same_policy_note,
     seat_note,
     turn_words,
     verdict,
@@ -373,6 +374,9 @@ def shares_notes(spec: GameSpec, shares: pd.DataFrame) -> list[str]:
         notes.append(seat_note(order))
     if "entry" in kinds:
         notes.append(entry_note(order, "the rotations", "the same deals of the cell's seed"))
+        entries = shares[shares["row"] == "entry"].sort_values(["cell", "index"])
+        lineups = entries.groupby("cell", sort=False)["policy"].agg(tuple).unique()
+        notes += dict.fromkeys(filter(None, map(same_policy_note, lineups)))
     notes.append(
         "vs fair: above or below where the corrected interval excludes the fair share "
         "(1/rows of the cell, significant after correcting for the rows compared); - where it "

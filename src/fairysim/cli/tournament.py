@@ -34,7 +34,13 @@ from fairysim.cli.common import (
     stop_message,
     take_deprecated,
 )
-from fairysim.cli.simulate import CHUNK_GAMES, load_card_option, percent, percent_interval
+from fairysim.cli.simulate import (
+    CHUNK_GAMES,
+    load_card_option,
+    percent,
+    percent_interval,
+    same_policy_groups,
+)
 from fairysim.cli.sweep import cluster_params
 
 GAMES = 2_000
@@ -61,7 +67,9 @@ def tournament_params(spec: GameSpec) -> list[Param]:
             "random,greedy",
             "--policy",
             "Comma-separated policies, two or more (a name twice is two entries). Built-ins "
-            f"(see `fairysim policies {spec.name}`) or module:function for your own.",
+            f"(see `fairysim policies {spec.name}`) or module:function for your own; "
+            "NAME@FILE is policy NAME with the weights of FILE's [NAME] table (best-response's "
+            "weights.toml), an entry apart from NAME at its defaults.",
         ),
         deprecated("policies", str | None, "--policies", "--policy"),
         players_option(spec),
@@ -91,6 +99,15 @@ def tournament_params(spec: GameSpec) -> list[Param]:
             f"{PRECISION_MAX_GAMES:,}).",
         ),
         option("seed", int, 0, "--seed", "Seed; game i of every pairing has the same deal."),
+        option(
+            "weights_file",
+            Path | None,
+            None,
+            "--weights-file",
+            "A weights file ([policy] tables, as best-response writes weights.toml), set on "
+            "every entry playing a policy it names (an entry's own NAME@FILE comes after). "
+            "Default: none.",
+        ),
     ]
     params += axis_options(spec)
     params += [
@@ -125,6 +142,7 @@ def run_tournament(spec: GameSpec, **options: Any) -> None:
     """Play the tournament (:func:`fairysim.analysis.tournament.play.play_tournament`, which
     checks every option before the first game), print its tables (and write ``--out-dir``)."""
     from fairysim.analysis.tournament import play as tm
+    from fairysim.analysis.tournament.entries import entry_items
 
     take_deprecated(options, "policies", "policy", "--policies", "--policy")
     precision, max_games = options["precision"], options["max_games"]
@@ -150,10 +168,13 @@ def run_tournament(spec: GameSpec, **options: Any) -> None:
             scheduler=options["scheduler"],
             workers=options["workers"],
             task_games=options["task_games"],
+            weights_file=options["weights_file"],
             **axes,
         )
     elapsed = time.perf_counter() - start
-    names, players, games = result.policies, result.players, result.games
+    # The entries as given (``NAME@FILE`` kept), which the library has checked.
+    names = tuple(str(entry) for entry in entry_items(options["policy"]))
+    players, games = result.players, result.games
     design = tm.tournament_design(len(names), players, result.seed)
     mixes = design.mixes
     total = len(mixes) * players * games
@@ -199,12 +220,31 @@ def run_tournament(spec: GameSpec, **options: Any) -> None:
         "above whom at each table.",
         soft_wrap=True,
     )
-    console.print(f"Reproduce with `{result.meta['reproduce']}`.", soft_wrap=True)
+    note = same_policy_note(names)
+    if note is not None:
+        console.print(note)
+    console.print_command("Reproduce with", result.meta["reproduce"])
     if out_dir is not None:
         written = tm.save_tournament(
             result, out_dir, {"ratings": rating, "head_to_head": matrix, "turn_order": order}
         )
         console.print(f"Wrote {', '.join(str(p) for p in written)}", soft_wrap=True)
+
+
+def same_policy_note(names: tuple[str, ...]) -> str | None:
+    """Why entries of one policy get different ratings and shares, or None where no policy
+    repeats: a mix seats its entries in the order given (:mod:`fairysim.analysis.tournament.
+    design`) and its rotations turn the whole table, so in every mix each entry keeps its
+    place relative to the others."""
+    groups = same_policy_groups(names)
+    if groups is None:
+        return None
+    return (
+        f"same policy: {groups}, yet their rows can differ beyond their intervals: a mix "
+        "seats its entries in the order given and its rotations turn the whole table, so in "
+        "every mix each entry keeps its place relative to the others; a row is the policy's "
+        "result in its entry's places, not the policy's alone"
+    )
 
 
 def reproduce_command(
@@ -232,6 +272,8 @@ def reproduce_command(
             parts += [axis_flag(axis), str(options[axis.name])]
     if options["cards"] is not None:
         parts += ["--cards", str(options["cards"])]
+    if options.get("weights_file") is not None:
+        parts += ["--weights-file", str(options["weights_file"])]
     return shlex.join(parts)
 
 

@@ -77,11 +77,10 @@ def check_counts(
         alone caps that, and a cap beside ``games`` is refused as capping a fixed count.
     """
     from fairysim.runtime.errors import ParameterError
-    from fairysim.sim.batch import check_games
 
     both = ("games", "precision")
     if games is not None:
-        check_games(games, "games")
+        check_interval_games(games, "games")
         if precision is not None:
             raise ParameterError(
                 "precision", "give {games} or {precision}, not both", mentions=both
@@ -101,7 +100,7 @@ def check_counts(
                 "only caps {precision}; give {precision} too",
                 mentions=("precision",),
             )
-        check_games(max_games, "max_games")
+        check_interval_games(max_games, "max_games")
 
 
 def look_schedule(first_look: int, max_games: int) -> list[int]:
@@ -162,7 +161,9 @@ class StoppingRule:
         return bool(half_width <= self.precision)
 
 
-def corrected_shares(rows: pd.DataFrame, alpha: float = ALPHA) -> pd.DataFrame:
+def corrected_shares(
+    rows: pd.DataFrame, alpha: float = ALPHA, *, within: bool = True
+) -> pd.DataFrame:
     """The win shares of a table's rows as one Holm-corrected family against the fair share.
 
     Parameters
@@ -175,6 +176,10 @@ def corrected_shares(rows: pd.DataFrame, alpha: float = ALPHA) -> pd.DataFrame:
     alpha : float, default 0.05
         Error rate of the family: 0.05 for a fixed run, the look's share for a run played to a
         precision (:attr:`StoppingRule.look_alpha`).
+    within : bool, default True
+        Cut each interval to [0, 1] (:func:`within_shares`), as printed; False keeps the
+        normal interval whole, as the stopping rule reads it (its half-width never changes
+        with the cut).
 
     Returns
     -------
@@ -206,7 +211,35 @@ def corrected_shares(rows: pd.DataFrame, alpha: float = ALPHA) -> pd.DataFrame:
     table = rows.assign(win_share=wins / games, se=se, fair=1 / len(rows))
     table = with_correction(table, "win_share", "se", null="fair", method="holm", alpha=alpha)
     table["half_width"] = (table["high"] - table["low"]) / 2
-    return table
+    return within_shares(table) if within else table
+
+
+def within_shares(table: pd.DataFrame) -> pd.DataFrame:
+    """``table`` with its share intervals ``low``/``high`` cut to [0, 1]: a share lies there, so
+    the cut interval covers it whenever the whole one does (the same confidence). Only a run of
+    a few games has a normal interval reaching past either end."""
+    return table.assign(low=table["low"].clip(lower=0.0), high=table["high"].clip(upper=1.0))
+
+
+MIN_GAMES = 2
+"""The fewest games of a run whose numbers carry intervals: an interval measures the spread
+between games (a standard error clustered by game divides by the games less one)."""
+
+
+def check_interval_games(games: int, option: str = "games") -> int:
+    """``games`` if it is a whole number of games (:func:`fairysim.sim.batch.check_games`) of at
+    least :data:`MIN_GAMES`, else raise naming ``option``."""
+    from fairysim.runtime.errors import ParameterError
+    from fairysim.sim.batch import check_games
+
+    games = check_games(games, option)
+    if games < MIN_GAMES:
+        raise ParameterError(
+            option,
+            f"must be at least {MIN_GAMES} games: an interval measures the spread between "
+            f"games, got {games}",
+        )
+    return games
 
 
 def corrected_intervals(
@@ -214,7 +247,9 @@ def corrected_intervals(
 ) -> tuple[np.ndarray, np.ndarray]:
     """The intervals of :func:`corrected_shares` for ``run_to_precision``'s ``intervals``."""
     table = corrected_shares(
-        pd.DataFrame({"games": np.broadcast_to(games, wins.shape), "wins": wins}), alpha
+        pd.DataFrame({"games": np.broadcast_to(games, wins.shape), "wins": wins}),
+        alpha,
+        within=False,
     )
     return table["low"].to_numpy(), table["high"].to_numpy()
 
@@ -484,12 +519,14 @@ def study_to_precision(
 __all__ = [
     "ALPHA",
     "FIRST_LOOK",
+    "MIN_GAMES",
     "ChunkPlayer",
     "Intervals",
     "PrecisionRun",
     "StoppingRule",
     "StudyPrecision",
     "check_counts",
+    "check_interval_games",
     "check_precision",
     "corrected_intervals",
     "corrected_shares",
@@ -497,4 +534,5 @@ __all__ = [
     "run_to_precision",
     "study_to_precision",
     "wilson_intervals",
+    "within_shares",
 ]

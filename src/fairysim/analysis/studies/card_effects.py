@@ -33,6 +33,7 @@ import pandas as pd
 from scipy import stats as sps
 
 from fairysim.runtime.errors import FairysimError
+from fairysim.runtime.stages import tell
 from fairysim.sim.batch import DEFAULT_CHUNK_GAMES, Progress, check_games, join_chunks
 from fairysim.sim.game import CardEffects, GameSpec, get_game, load_entry
 from fairysim.sim.policy import policies_resolved_once
@@ -248,13 +249,17 @@ def _player_count(
     spec: GameSpec, base: Any, games: int, seat: int, threads, progress
 ) -> tuple[list[dict[str, Any]], dict[str, np.ndarray], dict[str, np.ndarray]]:
     """The rows of one player count: its baseline, then one arm per declared card."""
+    arms = list(load_entry(spec.card_effects.cards)(base))
+    study = f"card effects, {base.players} players, {'/'.join(dict.fromkeys(base.policy_names))}"
+    tell(study, 0, len(arms) + 1, "arms")
     baseline = _play(spec, base, games, threads, progress)
     base_share = np.asarray(baseline["win_share"][:, seat], np.float64)
     rows = []
     shares: dict[str, np.ndarray] = {}
     made: dict[str, np.ndarray] = {}
     held_in = load_entry(spec.card_effects.held) if spec.card_effects.held else None
-    for card, label in load_entry(spec.card_effects.cards)(base):
+    for arm_index, (card, label) in enumerate(arms, start=1):
+        tell(study, arm_index, len(arms) + 1, "arms")
         forced = replace(base, forced_card=card, forced_seat=seat)
         arm = _play(spec, forced, games, threads, progress)
         share = np.asarray(arm["win_share"][:, seat], np.float64)

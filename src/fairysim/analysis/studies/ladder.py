@@ -42,6 +42,7 @@ import pandas as pd
 from fairysim.analysis.tournament.play import head_to_head, play_tournament, ratings
 from fairysim.jit import ahead as compile_ahead
 from fairysim.runtime.errors import FairysimError, ParameterError
+from fairysim.runtime.stages import tell
 from fairysim.sim.batch import DEFAULT_CHUNK_GAMES, check_games, join_chunks
 from fairysim.sim.game import GameSpec, get_game
 from fairysim.stats.corrections import with_correction
@@ -158,6 +159,7 @@ def ladder_study(
         if base.players < 2:
             raise ParameterError("players", "the ladder compares turn positions: 2 players or more")
         for rank, policy in enumerate(ladder):
+            tell(f"skill ladder, {n} players", rank, len(ladder) + 1, "runs")
             searching = rank == len(spec.ladder)
             if searching:  # its kernel may be compiling in the background (compile_ahead)
                 compile_ahead.wait(spec.name, spec.title)
@@ -194,6 +196,7 @@ def ladder_study(
                         "fair": 1 / setup.players,
                     }
                 )
+        tell(f"skill ladder, {n} players", len(ladder), len(ladder) + 1, "runs")
         tournament = play_tournament(
             spec,
             policies=list(spec.ladder),

@@ -347,7 +347,7 @@ def rotated_to_precision(
             yield means
 
     def intervals(games: Any, wins: Any, alpha: float) -> tuple[Any, Any]:
-        table = corrected_shares(entry_frame(aggregate, lineup_names(setup)), alpha)
+        table = corrected_shares(entry_frame(aggregate, lineup_names(setup)), alpha, within=False)
         return table["low"].to_numpy(), table["high"].to_numpy()
 
     reached = _looks(play, precision, max_games, aggregate, progress, intervals)
@@ -371,9 +371,10 @@ def check_balance_run(
 ) -> tuple[int, int]:
     """A balance run's ``(games, chunk_games)`` checked, with the defaults filled in, each
     error naming its parameter (before the setup is made)."""
-    from fairysim.sim.batch import check_chunk_games, check_games, check_threads
+    from fairysim.sim.batch import check_chunk_games, check_threads
+    from fairysim.stats.precision import check_interval_games
 
-    games = check_games(GAMES if games is None else games, "games")
+    games = check_interval_games(GAMES if games is None else games, "games")
     chunk_games = check_chunk_games(chunk_games)
     check_threads(threads)
     return games, chunk_games

@@ -46,6 +46,7 @@ from fairysim.analysis.tune.workers import batch_player
 from fairysim.runtime.errors import FairysimError
 from fairysim.runtime.files import folder_option, write_files
 from fairysim.sim.game import GameSpec, get_game
+from fairysim.stats.precision import check_interval_games
 
 SEARCH_GAMES = 2_000
 """Games per cell a candidate plays in the search (the same games for every candidate)."""
@@ -176,8 +177,8 @@ def tune(
         seed = check_seed(seed)
     except ValueError as exc:
         raise FairysimError("--seed", str(exc)) from None
-    search_games = check_games(search_games, "--search-games")
-    final_games = check_games(final_games, "--final-games")
+    search_games = check_interval_games(search_games, "--search-games")
+    final_games = check_interval_games(final_games, "--final-games")
     if budget_games is not None and budget_seconds is not None:
         raise FairysimError("--budget-games", "give --budget-games or --budget-seconds, not both")
     if budget_games is not None:
