@@ -208,7 +208,7 @@ def _traced_run(spec, players: int, rounds: int, read: int) -> pd.DataFrame:
     if spec.turn_order.start_seat is not None:
         df[spec.turn_order.start_seat] = 0
     if spec.turn_order.column is not None:
-        df[spec.turn_order.column] = df["seat"]
+        df[spec.turn_order.column] = df["seat"] + 1  # results rows count from 1
     for r in range(rounds):
         df[f"{spec.trace_prefix}{r + 1}"] = totals[:, :, r].ravel()
     return df
