@@ -40,6 +40,7 @@ if "numba" in sys.modules:  # imported by pytest for a warning filter of pyproje
 
     numba_config.reload_config()  # nothing is compiled yet: every compile reads the level
 
+import highcard.declaration
 import highcard.spec  # noqa: F401  (registers the game)
 import pytest
 

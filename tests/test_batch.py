@@ -45,11 +45,11 @@ def test_at_least_one_record_even_for_zero_games():
 
 def test_join_chunks_keeps_game_order_and_every_column():
     chunks = [
-        (0, {"score": np.array([[1, 2], [3, 4]]), "first_seat": np.array([0, 1])}),
-        (2, {"score": np.array([[5, 6]]), "first_seat": np.array([1])}),
+        (0, {"score": np.array([[1, 2], [3, 4]]), "start_seat": np.array([0, 1])}),
+        (2, {"score": np.array([[5, 6]]), "start_seat": np.array([1])}),
     ]
     joined = join_chunks(chunks)
     assert joined["score"].tolist() == [[1, 2], [3, 4], [5, 6]]
-    assert joined["first_seat"].tolist() == [0, 1, 1]
+    assert joined["start_seat"].tolist() == [0, 1, 1]
     with pytest.raises(ValueError, match="no chunks"):
         join_chunks([])

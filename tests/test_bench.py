@@ -74,9 +74,9 @@ def test_time_runs_counts_every_run():
 @pytest.mark.parametrize(
     ("kwargs", "option"),
     [
-        ({"games": 0}, "--games"),
-        ({"reference_games": 0}, "--reference-games"),
-        ({"repeats": 0}, "--repeats"),
+        ({"games": 0}, "games"),
+        ({"reference_games": 0}, "reference_games"),
+        ({"repeats": 0}, "repeats"),
     ],
 )
 def test_run_bench_rejects_bad_counts(kwargs, option):
@@ -99,7 +99,7 @@ def test_a_registered_game_brings_its_cases():
 def test_unknown_game_names_the_option():
     with pytest.raises(FairysimError) as error:
         select_cases(["chess"])
-    assert error.value.where == "--game"
+    assert error.value.where == "game"  # the parameter; the command line says --game
 
 
 def test_fantastique_cases_cover_the_issue_and_run():

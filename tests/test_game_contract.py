@@ -103,6 +103,13 @@ def test_simulate_returns_a_tidy_frame_with_its_metadata(form):
     assert sorted(df.game.unique()) == list(range(400))
     for column in ("game", "seat", "policy", "score", "rank", "win_share"):
         assert column in df.columns, column
+    # Every game's rows say the turn order one way (docs/vocabulary.md): the seat that acts
+    # first, and each seat's turn position counted from 1, the start seat's being 1.
+    players = df.players.iloc[0] if "players" in df.columns else seats
+    assert df["turn_position"].between(1, seats).all() and "first_seat" not in df.columns
+    starts = df[df["turn_position"] == 1]
+    assert (starts["seat"].astype(int) == starts["start_seat"].astype(int)).all()
+    assert starts.groupby("game").size().eq(1).all() or players < seats
     # Each game's win is split among the seats ranked first, equally (ties share it).
     assert np.allclose(df.groupby("game").win_share.sum(), 1.0)
     winners = df[df["rank"] == 1]

@@ -226,7 +226,7 @@ def test_custom_policy_key_outputs(custom_policy):
     matrix = html(custom_policy, "head_to_head")
     assert "<th>__main__:collector</th>" in matrix
     turns = html(custom_policy, "turn_order")
-    for column in ("position", "deals", "seat_games", "win_share", "low", "high"):
+    for column in ("turn_position", "deals", "seat_games", "win_share", "low", "high"):
         assert f"<th>{column}</th>" in turns, column
     assert figure_count(custom_policy) == 3, "the three figures were not drawn"
     text = stream_text(custom_policy)
@@ -252,7 +252,7 @@ def test_concerto_card_balance_key_outputs(concerto_cards):
         assert f"<td>S{card:02d}</td>" in lifts, card
     assert "<td>conductor</td>" in html(concerto_cards, "contests")
     turns = html(concerto_cards, "turn_order")
-    for column in ("players", "position", "games", "win_share", "low", "high", "significant"):
+    for column in ("players", "turn_position", "games", "win_share", "low", "high", "significant"):
         assert f"<th>{column}</th>" in turns, column
     assert figure_count(concerto_cards) == 5, "the five figures were not drawn"
     text = stream_text(concerto_cards)

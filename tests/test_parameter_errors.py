@@ -37,9 +37,7 @@ def test_an_error_inside_a_value_keeps_its_parameter_worded():
     flags = {**POLICY_FLAG, "variants": "--variant"}
     assert outer.worded(lambda n: flag_of(n, flags)) == "--variant: --policy: unknown policy 'x'"
     moved = ParameterError.about("lineups", inner)
-    assert moved.worded(lambda n: flag_of(n, {"lineups": "--lineup"})) == (
-        "--lineup: unknown policy 'x'"
-    )
+    assert moved.worded(lambda n: flag_of(n, POLICY_FLAG)) == "--policy: unknown policy 'x'"
 
 
 def test_flag_of_leaves_what_is_no_parameter_name():
@@ -93,7 +91,7 @@ def test_the_tournament_names_its_parameters_and_the_command_its_flags():
         tm.play_tournament(NAME, policies="coin,stand", players=2, games=10, chunk_games=0)
     assert str(error.value) == "chunk_games: must be a positive whole number, got 0"
     result = runner.invoke(
-        app, ["tournament", NAME, "--policies", "coin,stand", "--games", "10", "--chunk-games", "0"]
+        app, ["tournament", NAME, "--policy", "coin,stand", "--games", "10", "--chunk-games", "0"]
     )
     assert result.exit_code == 2, result.output
     assert result.output.strip() == "Error: --chunk-games: must be a positive whole number, got 0"

@@ -322,10 +322,10 @@ def test_task_and_worker_options_are_not_configuration(finished, tmp_path):
 
 
 BAD = [
-    ({"fans": "VII"}, "--fans"),
-    ({"fans": "I,I"}, "--fans"),
-    ({"fans": ""}, "--fans"),
-    ({"fans": "random"}, "--fans"),  # a fan is never drawn per game
+    ({"fans": "VII"}, "fans"),
+    ({"fans": "I,I"}, "fans"),
+    ({"fans": ""}, "fans"),
+    ({"fans": "random"}, "fans"),  # a fan is never drawn per game
     ({"players": "1"}, "players"),
     ({"players": "2,six"}, "players"),
     ({"players": [4, 9]}, "players"),
@@ -587,15 +587,15 @@ CONCERTO_BAD = [
     ({"players": "5"}, "players"),
     ({"players": "0,1"}, "players"),
     ({"players": "1,one"}, "players"),
-    ({"soloist_card": "E"}, "--soloist"),
-    ({"soloist_card": "A,a"}, "--soloist"),
-    ({"pianist_card": "P9"}, "--pianist"),
-    ({"pianist_card": "random,RANDOM"}, "--pianist"),
-    ({"harpist_card": "H1,"}, "--harpist"),
+    ({"soloist_card": "E"}, "soloist_card"),
+    ({"soloist_card": "A,a"}, "soloist_card"),
+    ({"pianist_card": "P9"}, "pianist_card"),
+    ({"pianist_card": "random,RANDOM"}, "pianist_card"),
+    ({"harpist_card": "H1,"}, "harpist_card"),
     ({"lineups": ["greedy,greedy"]}, "lineups"),
     ({"lineups": ["nosuchpolicy"]}, "lineups"),
     ({"seed": -1}, "seed"),
-    ({"fans": "I"}, "--fans"),  # another game's axis
+    ({"fans": "I"}, "fans"),  # another game's axis
     ({"games": 0}, "games"),
 ]
 
@@ -652,8 +652,8 @@ def test_a_game_registered_outside_fairysim_is_swept_by_the_workers(scheduler, t
 
 
 TOY_BAD = [
-    ({"deck": "tiny"}, "--deck"),
-    ({"deck": "random"}, "--deck"),  # the deck has a default: it is never drawn per game
+    ({"deck": "tiny"}, "deck"),
+    ({"deck": "random"}, "deck"),  # the deck has a default: it is never drawn per game
     ({"players": "5"}, "players"),
     ({"lineups": ["greedy"]}, "lineups"),  # another game's policy
     ({"cards": "cards.toml"}, "--cards"),  # the toy game's own error
@@ -696,7 +696,7 @@ def test_a_file_an_axis_names_is_pinned_by_its_contents(tmp_path):
 
 # "all" is refused by the sweep's axis, which names its declared flag; an unknown court by the
 # game's setup, which names its parameter: `fairysim sweep` says --court for both.
-@pytest.mark.parametrize(("court", "where"), [("all", "--court"), ("nosuchcourt", "court")])
+@pytest.mark.parametrize(("court", "where"), [("all", "court"), ("nosuchcourt", "court")])
 def test_a_bad_court_names_the_option(tmp_path, court, where):
     with pytest.raises(FairysimError) as error:
         run_sweep("fairyland", players=3, court=court, games=10, out_dir=tmp_path / "out")

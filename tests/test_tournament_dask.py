@@ -81,7 +81,7 @@ def test_bad_cluster_options_name_the_option_before_any_game(options, where):
 
 def test_the_command_prints_the_same_tables_on_a_cluster(scheduler):
     runner = CliRunner(env={"COLUMNS": "1000"})
-    args = ["tournament", "highcard", "--policies", "stand,coin", "--players", "2"]
+    args = ["tournament", "highcard", "--policy", "stand,coin", "--players", "2"]
     args += ["--games", "300", "--seed", "2"]
     here = runner.invoke(app, args)
     there = runner.invoke(app, [*args, "--scheduler", scheduler, "--task-games", "64"])

@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from fairysim.runtime.errors import FairysimError
+from fairysim.runtime.errors import ParameterError
 from fairysim.sim.game import GameSpec, load_entry
 from fairysim.sim.game import games as all_games
 
@@ -270,8 +270,8 @@ def select_cases(games: Iterable[str] | None = None) -> list[BenchCase]:
 
     Raises
     ------
-    FairysimError
-        Naming ``--game`` for a game without benchmark cases.
+    ParameterError
+        Naming ``game`` for a game without benchmark cases.
     """
     return [case for spec in benched_games(games) for case in game_cases(spec)]
 
@@ -281,15 +281,15 @@ def benched_games(games: Iterable[str] | None = None) -> list[GameSpec]:
 
     Raises
     ------
-    FairysimError
-        Naming ``--game`` for a game without benchmark cases.
+    ParameterError
+        Naming ``game`` for a game without benchmark cases.
     """
     registered = {name: spec for name, spec in all_games().items() if spec.bench}
     names = list(registered) if games is None else list(games)
     for name in names:
         if name not in registered:
-            raise FairysimError(
-                "--game", f"no benchmark for {name!r}; choose one of {', '.join(registered)}"
+            raise ParameterError(
+                "game", f"no benchmark for {name!r}; choose one of {', '.join(registered)}"
             )
     return [registered[name] for name in names]
 
@@ -332,10 +332,10 @@ def run_bench(
     """
     from fairysim.sim.batch import check_games, numba_threads
 
-    games = check_games(games, "--games")
-    reference_games = check_games(reference_games, "--reference-games")
+    games = check_games(games, "games")
+    reference_games = check_games(reference_games, "reference_games")
     if repeats < 1:
-        raise FairysimError("--repeats", f"must be at least 1, got {repeats}")
+        raise ParameterError("repeats", f"must be at least 1, got {repeats}")
     results = []
     with numba_threads(threads):
         for case in cases:
@@ -396,8 +396,8 @@ def select_compile_cases(games: Iterable[str] | None = None) -> list[tuple[GameS
 
     Raises
     ------
-    FairysimError
-        Naming ``--game`` for a game without benchmark cases.
+    ParameterError
+        Naming ``game`` for a game without benchmark cases.
     """
     return [
         (spec, case.label)
@@ -457,7 +457,7 @@ def run_compile_bench(
         One per case, in order.
     """
     if repeats < 1:
-        raise FairysimError("--repeats", f"must be at least 1, got {repeats}")
+        raise ParameterError("repeats", f"must be at least 1, got {repeats}")
     results = []
     for spec, label in cases:
         runs = [cold_first_run(spec, label, threads) for _ in range(repeats)]

@@ -36,7 +36,7 @@ def constructed_run(order, games: int = GAMES, players: int = PLAYERS) -> pd.Dat
     if order.start_seat is not None:
         df[order.start_seat] = start
     if order.column is not None:
-        df[order.column] = position
+        df[order.column] = position + 1  # results rows count turn positions from 1
     return df
 
 
@@ -119,7 +119,7 @@ def test_comebacks_and_lead_changes_from_the_running_totals():
             "game": np.repeat([0, 1], 3),
             "seat": np.tile(np.arange(3), 2),
             "players": 3,
-            "first_seat": 0,
+            "start_seat": 0,
             "win_share": win.ravel(),
             "score": totals[:, :, -1].ravel(),
         }
@@ -208,7 +208,7 @@ def _traced_run(spec, players: int, rounds: int, read: int) -> pd.DataFrame:
     if spec.turn_order.start_seat is not None:
         df[spec.turn_order.start_seat] = 0
     if spec.turn_order.column is not None:
-        df[spec.turn_order.column] = df["seat"]
+        df[spec.turn_order.column] = df["seat"] + 1  # results rows count from 1
     for r in range(rounds):
         df[f"{spec.trace_prefix}{r + 1}"] = totals[:, :, r].ravel()
     return df

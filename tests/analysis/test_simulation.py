@@ -28,15 +28,17 @@ def setup_of(policies: str = "coin", players: int = 3, seed: int = 4):
 
 
 def printed_rows(*args: str) -> list[tuple[int, float, float, float]]:
-    """The table rows `fairysim simulate` prints: (row, win share, low, high)."""
+    """The table rows `fairysim simulate` prints: (row, win share, low, high), shares printed in
+    percent with one decimal, a turn position as "1st" (row 0)."""
     result = runner.invoke(app, ["simulate", NAME, *args])
     assert result.exit_code == 0, result.output
     rows = []
     for text in result.output.splitlines():
-        match = re.match(r"\s*(\d+) \S+\s+([\d.]+) ([\d.]+)-([\d.]+)\s", text)
+        match = re.match(r"\s*(\d+)(?:st|nd|rd|th)? \S+\s+([\d.]+)% \[([\d.]+)%, ([\d.]+)%\]", text)
         if match:
             index, share, low, high = match.groups()
-            rows.append((int(index), float(share), float(low), float(high)))
+            turn = not text.strip().split()[0].isdigit()
+            rows.append((int(index) - turn, float(share), float(low), float(high)))
     return rows
 
 
@@ -44,7 +46,7 @@ def rows_of(run: simulation.Simulation) -> list[tuple[int, float, float, float]]
     corrected = run.corrected()
     key = corrected.columns[0]
     return [
-        (int(row[key]), round(row["win_share"], 3), round(row["low"], 3), round(row["high"], 3))
+        (int(row[key]), *(float(f"{100 * row[name]:.1f}") for name in ("win_share", "low", "high")))
         for row in corrected.to_dict("records")
     ]
 

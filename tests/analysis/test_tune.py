@@ -177,7 +177,7 @@ def test_measures_equal_the_report_code(tmp_path):
     decides = measures["finale_decides"].read(SPEC, arrays, 4)
     assert decides.value == pytest.approx(finale_decides(frame)["decides"].mean())
     gap = measures["turn_order_gap"].read(SPEC, arrays, 4)
-    table = turn_advantage(frame, "first_seat")
+    table = turn_advantage(frame, "start_seat")
     np.testing.assert_allclose(gap.parts, table["win_share"].to_numpy())
     assert gap.value == pytest.approx(np.abs(table["advantage"]).max())
     traced = join_chunks(SPEC.play_chunks(setup, 3_000, trace=True))

@@ -22,15 +22,15 @@ def constructed(games, players, starter_wins, rng, source):
                 "players": players,
                 "win_share": float(pos == winner_pos[g]),
             }
-            if source == "first_seat":
-                row["first_seat"] = int(first[g])
+            if source == "start_seat":
+                row["start_seat"] = int(first[g])
             if source == "turn_position":
-                row["turn_position"] = int(pos)
+                row["turn_position"] = int(pos) + 1  # results rows count from 1
             rows.append(row)
     return pd.DataFrame(rows)
 
 
-@pytest.mark.parametrize("source", ["first_seat", "turn_position", "seat"])
+@pytest.mark.parametrize("source", ["start_seat", "turn_position", "seat"])
 def test_starter_advantage_is_found_by_turn_position(source):
     df = constructed(4000, 4, 0.40, np.random.default_rng(1), source)
     t = turn_advantage(df, source)
@@ -44,25 +44,25 @@ def test_starter_advantage_is_found_by_turn_position(source):
 
 
 def test_fair_game_finds_no_position_advantage():
-    df = constructed(3000, 3, 1 / 3, np.random.default_rng(2), "first_seat")
-    t = turn_advantage(df, "first_seat")
+    df = constructed(3000, 3, 1 / 3, np.random.default_rng(2), "start_seat")
+    t = turn_advantage(df, "start_seat")
     assert not t["significant"].any()
     assert ((t["low"] < 1 / 3) & (t["high"] > 1 / 3)).all()
 
 
 def test_lineup_seats_hide_what_turn_positions_show():
-    df = constructed(4000, 4, 0.40, np.random.default_rng(3), "first_seat")
+    df = constructed(4000, 4, 0.40, np.random.default_rng(3), "start_seat")
     by_seat = df.groupby("seat")["win_share"].mean()
     assert (abs(by_seat - 0.25) < 0.03).all()  # the random starter evens the lineup seats out
-    positions = turn_positions(df, "first_seat")
-    expected = (df["seat"] - df["first_seat"]) % 4
+    positions = turn_positions(df, "start_seat")
+    expected = (df["seat"] - df["start_seat"]) % 4
     np.testing.assert_array_equal(positions, expected)
 
 
 def test_missing_turn_column_is_a_clear_error():
     df = pd.DataFrame({"game": [0, 0], "seat": [0, 1], "players": 2, "win_share": [1.0, 0.0]})
-    with pytest.raises(ValueError, match="first_seat"):
-        turn_advantage(df, "first_seat")
+    with pytest.raises(ValueError, match="start_seat"):
+        turn_advantage(df, "start_seat")
 
 
 def test_a_handful_of_alike_games_is_no_verdict():

@@ -99,12 +99,12 @@ def test_the_command_takes_weighted_entries_and_a_weights_file(high_threshold, t
     runner = CliRunner()
     base = ["tournament", "highcard", "--players", "2", "--games", "100"]
     result = runner.invoke(
-        app, [*base, "--policies", f"redraw-low,redraw-low@{high_threshold},stand"]
+        app, [*base, "--policy", f"redraw-low,redraw-low@{high_threshold},stand"]
     )
     assert result.exit_code == 0, result.output
     assert f"redraw-low@{high_threshold}" in result.output.replace("\n", "")
     result = runner.invoke(
-        app, [*base, "--policies", "redraw-low,stand", "--weights-file", str(tmp_path / "no")]
+        app, [*base, "--policy", "redraw-low,stand", "--weights-file", str(tmp_path / "no")]
     )
     assert result.exit_code == 2, result.output
     assert "weights-file" in result.output

@@ -188,7 +188,7 @@ def test_fantastique_turn_position_is_counted_from_the_first_seat():
     spec = get_game("fantastique")
     rows = simulate(spec, players=3, games=50, seed=4)
     pos = positions(spec, rows, 3)
-    first = rows["first_seat"].to_numpy().reshape(-1, 3)[:, 0]
+    first = rows["start_seat"].to_numpy().reshape(-1, 3)[:, 0]
     seat_at_zero = np.argmax(pos == 0, axis=1)
     assert (seat_at_zero == first).all()  # F1: the drawn seat acts first in round 1
     assert (np.sort(pos, axis=1) == np.arange(3)).all()

@@ -83,7 +83,7 @@ def test_four_players_write_parquet_and_print_summary(tmp_path):
     assert meta["config"]["deals"] == 300 and meta["config"]["seed"] == 1
     assert "PROVISIONAL" in result.output and "corrected" in result.output
     for share in frame.groupby("entry")["win_share"].mean():
-        assert f"{share:.3f}" in result.output
+        assert f"{100 * share:.1f}%" in result.output
     assert f"Wrote 4,800 rows to {out}" in result.output.replace("\n", "")
 
 
@@ -320,10 +320,10 @@ LOOKAHEAD_PATH = "fairysim.sim.concerto.policies:lookahead_policy"
 @pytest.mark.parametrize(
     ("args", "option"),
     [
-        (["tournament", "concerto", "--policies", f"greedy,{LOOKAHEAD_PATH}", "--players", "3"],
-         "--policies"),
-        (["sweep", "concerto", "--players", "2", "--lineup", LOOKAHEAD_PATH, "--games", "10"],
-         "--lineup"),
+        (["tournament", "concerto", "--policy", f"greedy,{LOOKAHEAD_PATH}", "--players", "3"],
+         "--policy"),
+        (["sweep", "concerto", "--players", "2", "--policy", LOOKAHEAD_PATH, "--games", "10"],
+         "--policy"),
         (["metrics", "concerto", "--players", "4", "--policy", LOOKAHEAD_PATH], "--policy"),
         (["replay", "concerto", "--players", "2", "--policy", LOOKAHEAD_PATH], "--policy"),
         (["compare", "concerto", "--players", "3", "--variant", f"policies={LOOKAHEAD_PATH}"],
@@ -465,7 +465,8 @@ def test_real_reports_end_to_end(tmp_path):
     assert f"Report written to {html}" in solo.output.replace("\n", "")
     assert "PROVISIONAL" in html.read_text()
     assert "The search player, rollout, was not played" in html.read_text()
-    assert "fairysim report concerto-solo --seed 1 --card-games 3000" in html.read_text()
+    # the report's default seed, 0, as every command's
+    assert "fairysim report concerto-solo --seed 0 --card-games 3000" in html.read_text()
     solo_effects = pd.read_csv(tmp_path / "concerto-solo-card_effects.csv")
     assert len(solo_effects) == 26 and set(solo_effects["table"]) == {"solo against Pahha"}
     balance = runner.invoke(
@@ -489,7 +490,7 @@ def test_real_reports_end_to_end(tmp_path):
     )
     assert balance.exit_code == 0, balance.output
     page = (tmp_path / "concerto-report.html").read_text()
-    assert "fairysim report concerto --games 150 --seed 1" in page
+    assert "fairysim report concerto --games 150 --seed 0" in page
     assert "Card strength as an effect: one more card, by score card" in page
     # the best heuristic from a tournament of greedy, chaser, maestro and denier at 4 players
     ratings = pd.read_csv(tmp_path / "concerto-best_heuristic_ratings.csv")
@@ -497,6 +498,12 @@ def test_real_reports_end_to_end(tmp_path):
     assert f"The best heuristic is {ratings['policy'].iloc[0]}, chosen by a tournament" in page
     effects = pd.read_csv(tmp_path / "concerto-card_effects.csv")
     assert effects.groupby("players").size().to_dict() == {2: 26, 3: 26, 4: 26}
+    # Every file names a turn position one way, counted from 1 (docs/vocabulary.md).
+    for path in tmp_path.glob("*.csv"):
+        columns = set(pd.read_csv(path, nrows=1).columns)
+        assert not columns & {"position", "first_seat"}, path.name
+    turns = pd.read_csv(tmp_path / "concerto-turn_order.csv")
+    assert turns["turn_position"].min() == 1
     meta = json.loads((tmp_path / "concerto-metadata.json").read_text())
     assert meta["games"] == 150 and meta["players"] == [2, 3, 4]
 

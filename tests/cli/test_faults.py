@@ -97,7 +97,7 @@ needs_proc = pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="need
 def test_a_full_disk_during_a_sweep_is_one_line_and_leaves_no_temp_file(tmp_path, monkeypatch):
     out = tmp_path / "sweep"
     full_disk_for(monkeypatch, "summary.parquet")
-    args = ["--players", "2", "--deck", "short", "--lineup", "stand", "--games", "40"]
+    args = ["--players", "2", "--deck", "short", "--policy", "stand", "--games", "40"]
     result = runner.invoke(app, ["sweep", "highcard", *args, "--out-dir", str(out)])
     line = refused(result, "--out-dir")
     assert f"cannot write {out / 'summary.parquet'} (No space left on device)" in line
@@ -212,7 +212,7 @@ def test_a_card_file_that_is_a_fifo_is_refused_not_waited_on(tmp_path, game, opt
 
 def test_a_resumed_sweep_replays_a_cell_file_with_malformed_sums(tmp_path, scheduler):
     out = tmp_path / "sweep"
-    args = ["sweep", "highcard", "--players", "2,3", "--deck", "short", "--lineup", "stand"]
+    args = ["sweep", "highcard", "--players", "2,3", "--deck", "short", "--policy", "stand"]
     args += ["--games", "40", "--out-dir", str(out), "--scheduler", scheduler]
     assert runner.invoke(app, args).exit_code == 0
     cells = sorted((out / "cells").glob("*.json"))

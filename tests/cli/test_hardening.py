@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from fairysim.cli import app
+from fairysim.cli.by_game import axis_flag
 from fairysim.sim.batch import read_results
 from fairysim.sim.concerto.cards import DEFAULT_CARDS, MAX_TOKENS_PER_KIND
 from fairysim.sim.game import games, get_game
@@ -201,7 +202,7 @@ FUZZ_MANY = settings(FUZZ, max_examples=400, derandomize=False)
 def simulate_args(draw):
     game = draw(st.sampled_from(sorted(games())))
     spec = get_game(game)
-    names = list(OPTIONS) + [axis.option for axis in spec.axes]
+    names = list(OPTIONS) + [axis_flag(axis) for axis in spec.axes]
     args = []
     for option in draw(st.lists(st.sampled_from(names), max_size=4)):
         value = draw(st.one_of(JUNK, st.text(max_size=6), st.integers(-3, 60).map(str)))

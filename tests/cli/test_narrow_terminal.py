@@ -44,7 +44,7 @@ COMMANDS = {
     "metrics": ["metrics", "fantastique", "--players", "4", "--games", "300", "--threads", "1"],
     "tournament": [
         "tournament", "fantastique", "--players", "3", "--games", "40", "--threads", "1",
-        "--policies", "random,greedy,balancer",
+        "--policy", "random,greedy,balancer",
     ],
     "compare": [
         "compare", "fantastique", "--players", "3", "--games", "200", "--threads", "1",
@@ -99,9 +99,9 @@ def test_identical_policies_are_explained_under_the_table():
 
 
 def test_a_tournament_explains_its_entries_of_one_policy():
-    args = ["tournament", "highcard", "--policies", "stand,stand,coin", "--players", "3"]
+    args = ["tournament", "highcard", "--policy", "stand,stand,coin", "--players", "3"]
     output = run(1000, *args, "--games", "50", "--threads", "1")
     note = next(line for line in output.splitlines() if line.startswith("same policy: "))
     assert "stand and stand#2 play one policy" in note and "place relative to the others" in note
-    alone = run(1000, "tournament", "highcard", "--policies", "stand,coin", "--games", "50")
+    alone = run(1000, "tournament", "highcard", "--policy", "stand,coin", "--games", "50")
     assert "same policy" not in alone

@@ -85,16 +85,16 @@ def test_writes_parquet_with_metadata_and_prints_summary(tmp_path):
     assert "corrected" in result.output and "Holm-corrected over the 3 rows" in result.output
     assert "hoarder" in result.output
     assert str(out) in result.output.replace("\n", "")
-    # the printed win shares are the file's, per lineup entry
+    # the printed win shares are the file's, per lineup entry (in percent)
     shares = frame.groupby("entry")["win_share"].mean()
     for share in shares:
-        assert f"{share:.3f}" in result.output
+        assert f"{100 * share:.1f}%" in result.output
     # every entry sat at every seat once per deal, on the same deals (the starter drawn from
     # the deal stream, F1, is each deal's whatever the rotation)
     games = frame.groupby(["entry", "seat"])["game"].apply(lambda g: sorted(g))
     assert len(games) == 9 and all(g == list(range(300)) for g in games)
-    starters = frame.groupby("game")["first_seat"].nunique()
-    assert (starters == 1).all() and frame["first_seat"].nunique() == 3
+    starters = frame.groupby("game")["start_seat"].nunique()
+    assert (starters == 1).all() and frame["start_seat"].nunique() == 3
 
 
 def test_same_seed_same_file_whatever_threads_and_chunks(tmp_path):

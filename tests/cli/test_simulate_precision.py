@@ -73,12 +73,13 @@ def table_rows(output: str) -> list[dict]:
     named = dict(re.findall(r"(?:seat|turn|entry) (\d+) (above|below)", line))
     rows = []
     for text in output.splitlines():
-        match = re.match(r"\s*(\d+) \S+\s+([\d.]+) ([\d.]+)-([\d.]+)\s", text)
+        # Shares are printed in percent with one decimal: "34.3% [31.8%, 36.8%]".
+        match = re.match(r"\s*(\d+) \S+\s+([\d.]+)% \[([\d.]+)%, ([\d.]+)%\]", text)
         if match:
             index, share, low, high = match.groups()
             rows.append(
-                {"index": int(index), "share": float(share), "low": float(low)}
-                | {"high": float(high), "verdict": named.get(index, "-")}
+                {"index": int(index), "share": float(share) / 100, "low": float(low) / 100}
+                | {"high": float(high) / 100, "verdict": named.get(index, "-")}
             )
     return rows
 

@@ -113,7 +113,7 @@ def test_a_mixed_lineup_is_played_on_every_rotation_and_says_so():
     assert header_lines(output)[-1].split()[0] == "entry"
     note = next(line for line in output.splitlines() if line.startswith("entry: "))
     assert "pooled over the 3 rotations" in note and "(F1)" in note and "clustered by deal" in note
-    rows = [line.split() for line in output.splitlines() if re.match(r"\s+\d \S+\s+0\.", line)]
+    rows = [line.split() for line in output.splitlines() if re.match(r"\s+\d \S+\s+\d+\.\d%", line)]
     assert [row[:2] for row in rows] == [["0", "greedy"], ["1", "random"], ["2", "greedy#2"]]
     assert not any(line.startswith("seat: lineup seat") for line in output.splitlines())
 
@@ -132,7 +132,7 @@ def test_turn_order_rows_are_the_rows_grouped_by_turn_position():
     setup = spec.make_setup(players=3, policies="greedy", seed=3)
     turns = simulate_summary(setup, 400, by_turn=True, threads=1).attrs["by_turn"]
     rows = simulate("fantastique", players=3, policies="greedy", games=400, seed=3, threads=1)
-    position = (rows["seat"].astype(int) - rows["first_seat"].astype(int)) % 3  # F1
+    position = (rows["seat"].astype(int) - rows["start_seat"].astype(int)) % 3  # F1
     expected = rows.groupby(position)[["win_share", "score"]].mean()
     assert list(turns["turn"]) == [0, 1, 2]
     assert list(turns["wins"] / turns["games"]) == pytest.approx(list(expected["win_share"]))
@@ -142,7 +142,7 @@ def test_turn_order_rows_are_the_rows_grouped_by_turn_position():
 def test_report_help_states_every_default_as_a_number():
     runner = CliRunner(env={"COLUMNS": "1000"})
     for name, needles in {
-        "fantastique": ["(default: 0.015)", "48,000", "default: 1)"],
+        "fantastique": ["(default: 0.015)", "48,000", "default: 0)"],
         "concerto": ["(default: 0.005)", "480,000"],
         "concerto-solo": ["100,000", "20,000"],
         "fairyland": ["(default: 0.01)", "120,000", "1,000"],
@@ -167,9 +167,9 @@ def highcard(*args: str) -> str:
 
 
 def entry_rows(output: str) -> dict[str, tuple[float, float, float]]:
-    """Each entry's label and (share, low, high) from the table."""
-    rows = re.findall(r"^\s*\d+ (\S+)\s+([\d.]+) ([\d.]+)-([\d.]+)\s", output, flags=re.M)
-    return {label: tuple(map(float, numbers)) for label, *numbers in rows}
+    """Each entry's label and (share, low, high) from the table (printed in percent)."""
+    rows = re.findall(r"^\s*\d+ (\S+)\s+([\d.]+)% \[([\d.]+)%, ([\d.]+)%\]", output, flags=re.M)
+    return {label: tuple(float(n) / 100 for n in numbers) for label, *numbers in rows}
 
 
 def test_a_stronger_policy_gets_its_known_pooled_share():

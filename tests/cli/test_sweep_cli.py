@@ -24,7 +24,14 @@ from fairysim.sweep import read_sweep
 
 runner = CliRunner(env={"COLUMNS": "1000"})  # wide enough that rich never folds a name
 
-COMMON = ["--fans", "I,II", "--players", "2,3", "--lineup", "greedy", "--lineup", "random"]
+COMMON = ["--fan", "I,II", "--players", "2,3", "--policy", "greedy", "--policy", "random"]
+
+
+def printed_share(share: float, low: float, high: float) -> str:
+    """A pattern of a share and its interval as the table prints them (percent, one
+    decimal)."""
+    shown = [f"{100 * value:.1f}%" for value in (share, low, high)]
+    return re.escape(shown[0]) + r" +" + re.escape(f"[{shown[1]}, {shown[2]}]")
 
 
 def run(*args: str):
@@ -52,8 +59,8 @@ def assert_printed_rows_are_the_files(out, output: str, rows: int) -> None:
     assert len(shares) == rows
     assert interval_agrees(shares).all()
     for row in shares.to_dict("records"):
-        printed = rf"{row['win_share']:.3f}  {row['low']:.3f}-{row['high']:.3f} +{verdict(row)} "
-        assert re.search(printed.replace(".", r"\."), output), printed
+        printed = printed_share(row["win_share"], row["low"], row["high"])
+        assert re.search(printed + rf" +{re.escape(verdict(row))} ", output), printed
         assert (verdict(row) == "-") == (row["low"] <= row["fair"] <= row["high"])
     summary, _ = read_sweep(out)
     assert {"low", "high", "significant", "fair"} <= set(summary.columns)
@@ -107,8 +114,8 @@ def test_a_mixed_lineup_is_played_on_every_rotation_and_says_so(tmp_path, schedu
     rotations of its seats where the lineup mixes policies (said under the table, as simulate
     says it); each cell one corrected family."""
     out = tmp_path / "sweep"
-    lineups = ["--lineup", "hoarder,greedy", "--lineup", "greedy"]
-    args = ["--players", "2", "--fans", "I", *lineups, "--games", "300", "--out-dir", str(out)]
+    lineups = ["--policy", "hoarder,greedy", "--policy", "greedy"]
+    args = ["--players", "2", "--fan", "I", *lineups, "--games", "300", "--out-dir", str(out)]
     result = run(*args, "--scheduler", scheduler)
     assert result.exit_code == 0, result.output
     assert "Per cell and turn position (lineup entry where the lineup mixes policies)" in (
@@ -131,26 +138,26 @@ def test_a_mixed_lineup_is_played_on_every_rotation_and_says_so(tmp_path, schedu
 
 def test_a_lineup_that_repeats_a_policy_labels_its_entries(tmp_path, scheduler):
     out = tmp_path / "sweep"
-    args = ["--players", "3", "--deck", "short", "--lineup", "stand,redraw-low,stand"]
+    args = ["--players", "3", "--deck", "short", "--policy", "stand,redraw-low,stand"]
     args += ["--scheduler", scheduler]
     result = runner.invoke(
         app, ["sweep", "highcard", *args, "--games", "2000", "--out-dir", str(out)]
     )
     assert result.exit_code == 0, result.output
     assert "Per cell and lineup entry:" in result.output
-    rows = re.findall(r"\d\s+(\S+)\s+0\.\d{3}  ", result.output)
+    rows = re.findall(r"\d\s+(\S+)\s+\d+\.\d% ", result.output)
     assert rows == ["stand", "redraw-low", "stand#2"]
     assert_printed_rows_are_the_files(out, result.output, 3)
 
 
 BAD = [
-    (["--fans", "VII"], "--fans"),
-    (["--fans", "random"], "--fans"),
+    (["--fan", "VII"], "--fan"),
+    (["--fan", "random"], "--fan"),
     (["--cards", "no-such-cards.toml"], "--cards"),
     (["--players", "1"], "--players"),
     (["--players", "2,x"], "--players"),
-    (["--lineup", "nosuchpolicy"], "--lineup"),
-    (["--lineup", "greedy,random"], "--lineup"),
+    (["--policy", "nosuchpolicy"], "--policy"),
+    (["--policy", "greedy,random"], "--policy"),
     (["--games", "0"], "--games"),
     (["--task-games", "-1"], "--task-games"),
     (["--workers", "0"], "--workers"),
@@ -191,7 +198,7 @@ def test_help_default_task_games_is_the_engines():
     assert sweep_cli.PRECISION_MAX_GAMES == sweep.run.PRECISION_MAX_GAMES
     result = runner.invoke(app, ["sweep", "fantastique", "--help"])
     assert result.exit_code == 0
-    options = ("--fans", "--players", "--lineup", "--cards", "--scheduler", "--workers")
+    options = ("--fan", "--players", "--policy", "--cards", "--scheduler", "--workers")
     for option in (*options, "--task-games", "--precision", "--max-games"):
         assert option in result.output
 
@@ -211,7 +218,7 @@ def test_concerto_sweep_prints_table_writes_files_and_resumes(tmp_path):
     cards.write_text(CONCERTO_CARDS.read_text())
     args = [
         *("--players", "1,2", "--soloist", "b", "--harpist", "H3,random"),
-        *("--lineup", "chaser", "--cards", str(cards)),
+        *("--policy", "chaser", "--cards", str(cards)),
         *("--games", "200", "--seed", "3", "--out-dir", str(out)),
     ]
     result = run_concerto(*args, "--task-games", "100")
@@ -255,8 +262,8 @@ CONCERTO_BAD = [
     (["--pianist", "P9"], "--pianist"),
     (["--harpist", "H1,h1"], "--harpist"),
     (["--cards", "no-such-cards.toml"], "--cards"),
-    (["--lineup", "greedy,greedy"], "--lineup"),
-    (["--lineup", "nosuchpolicy"], "--lineup"),
+    (["--policy", "greedy,greedy"], "--policy"),
+    (["--policy", "nosuchpolicy"], "--policy"),
     (["--games", "0"], "--games"),
     (["--seed", "-1"], "--seed"),
     (["--workers", "0"], "--workers"),
@@ -275,7 +282,7 @@ def test_concerto_bad_input_is_one_line_exit_2_and_no_folder(tmp_path, args, opt
 def test_concerto_help_spells_the_simulate_options():
     result = runner.invoke(app, ["sweep", "concerto", "--help"])
     assert result.exit_code == 0
-    for option in ("--players", "--lineup", "--soloist", "--pianist", "--harpist", "--cards"):
+    for option in ("--players", "--policy", "--soloist", "--pianist", "--harpist", "--cards"):
         assert option in result.output
     assert "fairysim simulate concerto" in result.output
 
@@ -287,12 +294,12 @@ def test_concerto_help_spells_the_simulate_options():
 def test_the_toy_game_has_a_sweep_command(tmp_path, scheduler):
     out = tmp_path / "sweep"
     args = ["--scheduler", scheduler, "--players", "2,3", "--deck", "all"]
-    args += ["--lineup", "stand,coin,stand"]
+    args += ["--policy", "stand,coin,stand"]
     result = runner.invoke(
         app, ["sweep", "highcard", *args, "--games", "200", "--out-dir", str(out)]
     )
     assert result.exit_code == 2  # a 3-seat lineup in a sweep with 2-player cells
-    assert result.output.startswith("Error: --lineup: ")
+    assert result.output.startswith("Error: --policy: ")
     assert not out.exists()
     args[-1] = "redraw-low"
     result = runner.invoke(
@@ -312,7 +319,7 @@ def test_the_toy_game_has_a_sweep_command(tmp_path, scheduler):
 
 def test_a_stopped_sweep_says_what_it_kept_and_resumes(tmp_path, monkeypatch):
     out = tmp_path / "sweep"
-    args = ["--players", "2,3", "--deck", "all", "--lineup", "stand", "--games", "200"]
+    args = ["--players", "2,3", "--deck", "all", "--policy", "stand", "--games", "200"]
     args += ["--out-dir", str(out)]
 
     class StopAfterACell(sweep_cli.ProgressBar):
@@ -362,7 +369,7 @@ def test_the_table_leaves_out_the_last_means_that_do_not_fit_the_terminal():
     narrow.print(table)
     text = narrow.export_text()
     assert max(map(len, text.splitlines())) <= 80
-    assert re.search(r"0\.490-0\.510 +- +12\.35", text) and "12.35/" not in text
+    assert re.search(r"\[49\.0%, 51\.0%\] +- +12\.35", text) and "12.35/" not in text
 
 
 # --------------------------------------------------------------------------------------------
@@ -390,7 +397,7 @@ def test_bad_precision_options_are_one_line_exit_2_and_no_folder(tmp_path, args,
 
 def test_a_precision_sweep_prints_the_watched_rows_and_what_each_cell_reached(tmp_path, scheduler):
     out = tmp_path / "sweep"
-    args = ["--players", "2,3", "--lineup", "coin", "--precision", "0.03", "--max-games", "8000"]
+    args = ["--players", "2,3", "--policy", "coin", "--precision", "0.03", "--max-games", "8000"]
     args += ["--scheduler", scheduler]
     result = runner.invoke(app, ["sweep", "highcard", *args, "--out-dir", str(out)])
     assert result.exit_code == 0, result.output
@@ -400,7 +407,7 @@ def test_a_precision_sweep_prints_the_watched_rows_and_what_each_cell_reached(tm
     )  # 4 looks
     watched = pd.read_parquet(out / "shares.parquet")
     for row in watched.itertuples():
-        assert f"{row.win_share:.3f}  {row.low:.3f}-{row.high:.3f}" in result.output
+        assert re.search(printed_share(row.win_share, row.low, row.high), result.output)
     for cell in watched.drop_duplicates("cell").itertuples():
         assert f"{cell.games:,}  {cell.widest:.4f}" in result.output
     last = [line for line in result.output.splitlines() if line.startswith("precision reached")]
@@ -412,7 +419,7 @@ def test_a_precision_sweep_prints_the_watched_rows_and_what_each_cell_reached(tm
     # The cap first: one line saying what was reached.
     capped = runner.invoke(
         app,
-        ["sweep", "highcard", "--players", "3", "--lineup", "coin", "--precision", "0.005",
+        ["sweep", "highcard", "--players", "3", "--policy", "coin", "--precision", "0.005",
          "--max-games", "1200", "--out-dir", str(tmp_path / "capped"), "--scheduler", scheduler],
     )  # fmt: skip
     assert capped.exit_code == 0, capped.output

@@ -56,7 +56,7 @@ def test_the_table_stacks_its_rows_only_where_the_words_do_not_fit_side_by_side(
 
 
 def test_a_broken_command_pastes_back_as_the_same_words():
-    command = "fairysim tournament fantastique --policies 'a b',greedy --players 4 --games 50"
+    command = "fairysim tournament fantastique --policy 'a b',greedy --players 4 --games 50"
     lines = command_lines(command, 30)
     assert all(len(line) <= 30 for line in lines) and len(lines) > 1
     assert all(line.endswith(" \\") for line in lines[:-1])

@@ -18,7 +18,7 @@ RUNNER = CliRunner(env={"COLUMNS": "1000"})
 ONE_GAME = [
     (["simulate", "highcard", "--games", "1"], "--games"),
     (["metrics", "fantastique", "--games", "1"], "--games"),
-    (["tournament", "highcard", "--policies", "stand,coin", "--games", "1"], "--games"),
+    (["tournament", "highcard", "--policy", "stand,coin", "--games", "1"], "--games"),
     (["compare", "highcard", "--games", "1", "--variant", "policies=coin", "--out-dir", "o"],
      "--games"),
     (["sweep", "highcard", "--games", "1", "--out-dir", "o"], "--games"),

@@ -26,7 +26,7 @@ def assert_one_line_error(result, option: str) -> None:
 
 def test_prints_tables_and_saves_parquet_with_metadata(tmp_path):
     result = tournament(
-        "--policies",
+        "--policy",
         "stand,redraw-low",
         "--players",
         "2",
@@ -40,7 +40,7 @@ def test_prints_tables_and_saves_parquet_with_metadata(tmp_path):
     assert result.exit_code == 0, result.output
     assert "Rating (Bradley-Terry" in result.output
     assert "Head to head" in result.output
-    assert "turn order" in result.output
+    assert "Win share by turn position" in result.output and "1st" in result.output
     assert "1 mixes x 2 seat rotations x 100 games = 200 games" in result.output
     seats, meta = read_results(tmp_path / "tournament_seats.parquet")
     assert len(seats) == 200 * 2
@@ -52,17 +52,18 @@ def test_prints_tables_and_saves_parquet_with_metadata(tmp_path):
     matrix, _ = read_results(tmp_path / "tournament_head_to_head.parquet")
     assert len(matrix) == 2
     order, _ = read_results(tmp_path / "tournament_turn_order.parquet")
-    assert set(order["position"]) == {0, 1}
+    assert set(order["turn_position"]) == {1, 2}
+    assert set(seats["turn_position"]) == {1, 2} and "position" not in seats.columns
 
 
 @pytest.mark.parametrize(
     ("args", "option"),
     [
-        (["--policies", "stand"], "--policies"),
-        (["--policies", "stand,nosuch"], "--policies"),
-        (["--policies", "stand,coin", "--players", "7"], "--players"),
-        (["--policies", "stand,coin", "--games", "0"], "--games"),
-        (["--policies", "stand,coin", "--out-dir", "/no/such/folder"], "--out-dir"),
+        (["--policy", "stand"], "--policy"),
+        (["--policy", "stand,nosuch"], "--policy"),
+        (["--policy", "stand,coin", "--players", "7"], "--players"),
+        (["--policy", "stand,coin", "--games", "0"], "--games"),
+        (["--policy", "stand,coin", "--out-dir", "/proc/no/such/folder"], "--out-dir"),
     ],
 )
 def test_bad_input_is_one_line_exit_2(args, option):
@@ -72,7 +73,7 @@ def test_bad_input_is_one_line_exit_2(args, option):
 def test_precision_prints_and_saves_what_it_reached(tmp_path):
     """Asked wide enough for the first look (1,000 games per pairing) to reach it."""
     result = tournament(
-        "--policies",
+        "--policy",
         "stand,redraw-low,coin",
         "--players",
         "2",
@@ -94,7 +95,7 @@ def test_precision_prints_and_saves_what_it_reached(tmp_path):
     assert "stopped by the --max-games cap: no" in out
     assert "98.33% CI" in out
     reproduce = (
-        "fairysim tournament highcard --policies stand,redraw-low,coin --players 2 "
+        "fairysim tournament highcard --policy stand,redraw-low,coin --players 2 "
         "--precision 0.04 --max-games 4000 --seed 4"
     )
     assert f"Reproduce with `{reproduce}`" in out
@@ -115,7 +116,7 @@ def test_precision_prints_and_saves_what_it_reached(tmp_path):
 
 def test_precision_cap_stops_it_and_says_so():
     result = tournament(
-        "--policies", "stand,coin", "--players", "2", "--precision", "0.01", "--max-games", "300"
+        "--policy", "stand,coin", "--players", "2", "--precision", "0.01", "--max-games", "300"
     )
     assert result.exit_code == 0, result.output
     assert "--max-games 300 reached before --precision 0.01" in result.output
@@ -124,11 +125,11 @@ def test_precision_cap_stops_it_and_says_so():
 
 
 def test_fixed_games_reproduce_line_and_default_count():
-    result = tournament("--policies", "stand,coin", "--players", "2", "--seed", "3")
+    result = tournament("--policy", "stand,coin", "--players", "2", "--seed", "3")
     assert result.exit_code == 0, result.output
     assert "x 2,000 games" in result.output
     assert (
-        "Reproduce with `fairysim tournament highcard --policies stand,coin --players 2 "
+        "Reproduce with `fairysim tournament highcard --policy stand,coin --players 2 "
         "--games 2000 --seed 3`" in result.output
     )
 
@@ -145,7 +146,7 @@ def test_fixed_games_reproduce_line_and_default_count():
     ],
 )
 def test_bad_precision_is_one_line_exit_2_and_writes_nothing(tmp_path, args, option):
-    result = tournament("--policies", "stand,coin", *args, "--out-dir", str(tmp_path))
+    result = tournament("--policy", "stand,coin", *args, "--out-dir", str(tmp_path))
     assert_one_line_error(result, option)
     assert list(tmp_path.iterdir()) == []
 
@@ -156,7 +157,7 @@ def test_precision_message_matches_the_shared_check():
 
     with pytest.raises(FairysimError) as error:
         check_precision(0.7)
-    result = tournament("--policies", "stand,coin", "--precision", "0.7")
+    result = tournament("--policy", "stand,coin", "--precision", "0.7")
     assert result.output.strip() == f"Error: --precision: {error.value.message}"
 
 
@@ -170,7 +171,7 @@ def test_help_constants_mirror_the_analysis():
 
 def test_a_balanced_sample_is_played_and_described():
     policies = ",".join(["stand", "coin", "redraw-low", "stand", "coin"] * 2)
-    result = tournament("--policies", policies, "--players", "4", "--games", "3", "--seed", "2")
+    result = tournament("--policy", policies, "--players", "4", "--games", "3", "--seed", "2")
     assert result.exit_code == 0, result.output
     assert "30 mixes x 4 seat rotations x 3 games = 360 games" in result.output
     assert "Mixes: a balanced sample of 30 of the 705 mixes" in result.output

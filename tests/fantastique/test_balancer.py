@@ -25,7 +25,7 @@ def position_shares(policy, players: int, fan: str, games: int, seed: int) -> np
     """Mean win share (%) of each round-1 turn position (F1) at a mirror table of ``policy``."""
     setup = make_setup(players=players, fan=fan, policies=policy, seed=seed)
     arrays = join_chunks(play_chunks(setup, games))
-    position = (np.arange(players)[None, :] - arrays["first_seat"][:, None]) % players
+    position = (np.arange(players)[None, :] - arrays["start_seat"][:, None]) % players
     return np.array(
         [100 * arrays["win_share"][position == p].mean() for p in range(players)], dtype=float
     )

@@ -43,7 +43,7 @@ def run(setup, games: int, **options) -> dict[str, np.ndarray]:
 def test_deal_does_not_depend_on_the_policies():
     """Common random numbers: game g is dealt the same whatever the lineup."""
     seats = [
-        run(make_setup(players=4, fan="I", policies=lineup, seed=15), 400)["first_seat"]
+        run(make_setup(players=4, fan="I", policies=lineup, seed=15), 400)["start_seat"]
         for lineup in ("greedy", "random", MIXED[:4])
     ]
     np.testing.assert_array_equal(seats[0], seats[1])

@@ -38,7 +38,7 @@ def test_without_rollouts_it_plays_exactly_as_its_playout_policy():
     for default in ("balancer", "hoarder", "random"):
         searching = played([rollout(rollouts=0, default=default), "balancer", "greedy"], players=3)
         plain = played([default, "balancer", "greedy"], players=3)
-        for name in ("score", "rank", "win_share", "finale_count", "first_seat"):
+        for name in ("score", "rank", "win_share", "finale_count", "start_seat"):
             np.testing.assert_array_equal(searching[name], plain[name], err_msg=name)
 
 

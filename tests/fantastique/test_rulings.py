@@ -69,7 +69,7 @@ def assert_same_round_outcome(state: ref.GameState, t) -> None:
 def test_f1_first_start_seat_is_uniform(players):
     setup = make_setup(players=players, fan="I", policies="greedy", seed=2024)
     ((_, arrays),) = list(play_chunks(setup, 20_000))
-    counts = np.bincount(arrays["first_seat"], minlength=players)
+    counts = np.bincount(arrays["start_seat"], minlength=players)
     assert len(counts) == players
     assert chi_square(counts) < chi_square_bound(players), counts
 
@@ -78,7 +78,7 @@ def test_f1_reference_draws_the_same_start_seat():
     setup = make_setup(players=4, fan="I", policies="greedy", seed=99)
     ((_, arrays),) = list(play_chunks(setup, 300))
     seats = [ref.new_game(setup, game).start_seat for game in range(300)]
-    assert seats == list(arrays["first_seat"])
+    assert seats == list(arrays["start_seat"])
     assert chi_square(np.bincount(seats, minlength=4)) < chi_square_bound(4)
 
 

@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from fairysim.runtime.errors import FairysimError
-from fairysim.sim.batch import DEFAULT_CHUNK_GAMES, run_chunks, tidy_frame
+from fairysim.sim.batch import DEFAULT_CHUNK_GAMES, run_chunks, tidy_frame, turn_columns
 from fairysim.sim.game import GameSetup
 from fairysim.sim.policy import builtin, weight
 from fairysim.sim.rng import DEAL_STREAM, FIRST_POLICY_STREAM, new_stream, randint
@@ -177,7 +177,7 @@ def play_chunks(
 def chunk_frame(setup: HighCardSetup, first: int, arrays: dict[str, np.ndarray]) -> pd.DataFrame:
     return tidy_frame(
         first,
-        arrays,
+        arrays | turn_columns(setup.spec.turn_order, arrays, setup.players),
         setup.players,
         setup.policy_names,
         {"deck": setup.deck, "players": setup.players},

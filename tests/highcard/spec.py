@@ -25,13 +25,11 @@ SPEC = register(
         min_players=2,
         max_players=4,
         default_players=3,
-        players_help="Number of players, 2 to 4.",
         package="highcard",
         reference="highcard.reference:play_games",
         bench=(BenchSpec("3 players, stand", {"players": 3, "policies": "stand"}),),
         seat_columns=("score", "rank", "win_share", "redrew"),
         summary=(SummaryColumn("card", ("score",)), SummaryColumn("redrew", ("redrew",))),
-        cards_help="High card has no card file.",
         ladder=("coin", "stand", "redraw-low"),
         card_effects=CardEffects(
             cards="highcard:effect_cards",
@@ -51,8 +49,6 @@ SPEC = register(
         axes=(
             SetupAxis(
                 "deck",
-                "--deck",
-                "Deck: short (1-6) or long (1-13).",
                 ("short", "long"),
                 default="long",
             ),

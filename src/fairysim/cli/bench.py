@@ -52,14 +52,15 @@ def bench(
         int | None, typer.Option("--threads", help="Numba threads (default: all cores).")
     ] = None,
     json_out: Annotated[
-        Path | None, typer.Option("--json", help="Also write the timings to this JSON file.")
+        Path | None,
+        typer.Option("--json", help="Also write the timings to this JSON file. Default: none."),
     ] = None,
     compile_times: Annotated[
         bool,
         typer.Option(
             "--compile",
             help="Also time each game's first run from a cold cache (a new process and an empty "
-            "cache folder per run, median of --repeats; minutes per game).",
+            "cache folder per run, median of --repeats; minutes per game). Default: off.",
         ),
     ] = False,
 ) -> None:

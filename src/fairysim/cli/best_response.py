@@ -8,7 +8,18 @@ import shlex
 from pathlib import Path
 from typing import Any
 
-from fairysim.cli.by_game import Param, game_group, game_names, make_command, option, spec_of
+from fairysim.cli.by_game import (
+    Param,
+    axis_flag,
+    axis_options,
+    cards_option,
+    game_group,
+    game_names,
+    make_command,
+    option,
+    players_option,
+    spec_of,
+)
 from fairysim.cli.common import (
     ProgressBar,
     check_threads,
@@ -53,7 +64,7 @@ def best_response_params(spec: GameSpec) -> list[Param]:
             "are cut into one block per opponent policy, each starting the field at the next, so "
             "every opponent sits at the table equally often.",
         ),
-        option("players", int, spec.default_players, "--players", spec.players_help),
+        players_option(spec),
         option(
             "out_dir",
             Path,
@@ -113,11 +124,12 @@ def best_response_params(spec: GameSpec) -> list[Param]:
             "--resume",
             "Continue the search kept in --out-dir (the same options): gives what an "
             "uninterrupted search gives.",
+            shown="off, a new search",
         ),
     ]
-    params += [option(axis.name, str | None, None, axis.option, axis.help) for axis in spec.axes]
+    params += axis_options(spec)
     params += [
-        option("cards", Path | None, None, "--cards", spec.cards_help),
+        cards_option(spec),
         option("threads", int | None, None, "--threads", "Numba threads (default: all cores)."),
         option(
             "workers",
@@ -126,6 +138,7 @@ def best_response_params(spec: GameSpec) -> list[Param]:
             "--workers",
             "Play each generation's candidates on a local Dask cluster of this many worker "
             "processes (the same result as one process).",
+            shown="none, this process",
         ),
         option(
             "scheduler",
@@ -133,6 +146,7 @@ def best_response_params(spec: GameSpec) -> list[Param]:
             None,
             "--scheduler",
             "Address of a running Dask scheduler to play the candidates on.",
+            shown="none",
         ),
     ]
     return params
@@ -220,7 +234,7 @@ def reproduce_command(spec: GameSpec, options: dict[str, Any]) -> str:
         parts += ["--range", options["ranges"]]
     for axis in spec.axes:
         if options[axis.name] is not None:
-            parts += [axis.option, str(options[axis.name])]
+            parts += [axis_flag(axis), str(options[axis.name])]
     if options["cards"] is not None:
         parts += ["--cards", str(options["cards"])]
     return shlex.join(parts)

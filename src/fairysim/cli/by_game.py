@@ -15,12 +15,14 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 from typer.core import TyperGroup
 
-from fairysim.sim.game import GameSpec, games
+from fairysim.analysis.wording import GameWording, wording_of
+from fairysim.sim.game import GameSpec, SetupAxis, games
 
 
 @dataclass(frozen=True)
@@ -42,9 +44,96 @@ class Param:
         )
 
 
-def option(name: str, annotation: Any, default: Any, flag: str, help: str, **kw: Any) -> Param:
-    """A :class:`Param` for ``--flag`` with ``help``."""
+def option(
+    name: str, annotation: Any, default: Any, flag: str, help: str, shown: str = "", **kw: Any
+) -> Param:
+    """A :class:`Param` for ``--flag`` with ``help``; ``shown`` states a default that is not
+    the option's value (the value a missing option stands for), as typer states the others."""
+    if shown:
+        help = f"{help} \\[default: {shown}]"
     return Param(name, annotation, default, typer.Option(flag, help=help, **kw))
+
+
+def deprecated(name: str, annotation: Any, flag: str, instead: str) -> Param:
+    """A hidden option ``flag``, the old name of ``instead``: it still works for one release,
+    with a notice (:func:`fairysim.cli.common.take_deprecated`), and ``--help`` shows only the
+    new name."""
+    return Param(
+        name,
+        annotation,
+        None,
+        typer.Option(flag, help=f"Deprecated: use {instead}.", hidden=True),
+    )
+
+
+def wording(spec: GameSpec) -> GameWording:
+    """How the command line words the game (:mod:`fairysim.analysis.wording`)."""
+    return wording_of(spec)
+
+
+def axis_flag(axis: SetupAxis) -> str:
+    """The option of a setup axis: named after its ``make_setup`` keyword."""
+    return "--" + axis.name.replace("_", "-")
+
+
+def axis_default(axis: SetupAxis) -> str:
+    """What the axis is without its option, as help states a default."""
+    return "drawn at random for every game" if axis.default is None else axis.default
+
+
+def players_option(spec: GameSpec) -> Param:
+    """``--players``, one count (the game's default)."""
+    return option("players", int, spec.default_players, "--players", players_help(spec))
+
+
+def players_help(spec: GameSpec) -> str:
+    """The help of ``--players``: the game's wording with its player range."""
+    return wording(spec).players.format(min=spec.min_players, max=spec.max_players)
+
+
+def cards_option(spec: GameSpec) -> Param:
+    """``--cards``: the game's card file (the shipped one without it)."""
+    return option(
+        "cards", Path | None, None, "--cards", wording(spec).cards, shown="the shipped set"
+    )
+
+
+def axis_options(spec: GameSpec) -> list[Param]:
+    """One option per setup axis, one value each, its default stated."""
+    words = wording(spec)
+    return [
+        option(
+            axis.name,
+            str | None,
+            None,
+            axis_flag(axis),
+            words.axes.get(axis.name, axis.name),
+            shown=axis_default(axis),
+        )
+        for axis in spec.axes
+    ]
+
+
+def flag_options(spec: GameSpec) -> list[Param]:
+    """One on/off option per flag of the game's ``play_chunks`` (off by default)."""
+    words = wording(spec)
+    return [
+        option(
+            flag.name,
+            bool,
+            False,
+            "--" + flag.name.replace("_", "-"),
+            words.flags.get(flag.name, flag.name),
+            shown="off",
+        )
+        for flag in spec.flags
+    ]
+
+
+def axis_flags(spec: GameSpec) -> dict[str, str]:
+    """Each setup axis's library keywords (``make_setup``'s and a sweep's) as its option."""
+    flags = {axis.name: axis_flag(axis) for axis in spec.axes}
+    return flags | {axis.sweep_keyword_name: axis_flag(axis) for axis in spec.axes}
 
 
 def make_command(
@@ -113,4 +202,22 @@ def spec_of(name: str) -> GameSpec:
     return games()[name]
 
 
-__all__ = ["GameGroup", "Param", "game_group", "game_names", "make_command", "option", "spec_of"]
+__all__ = [
+    "GameGroup",
+    "Param",
+    "axis_default",
+    "axis_flag",
+    "axis_flags",
+    "axis_options",
+    "cards_option",
+    "deprecated",
+    "flag_options",
+    "game_group",
+    "game_names",
+    "make_command",
+    "option",
+    "players_help",
+    "players_option",
+    "spec_of",
+    "wording",
+]

@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 import typer
-from typer.core import TyperGroup
+from typer.core import TyperGroup, TyperOption
 
 try:  # typer 0.2x parses with a copy of click of its own
     from typer._click import exceptions as click_errors
@@ -36,14 +36,47 @@ from fairysim.runtime.errors import FairysimError, ParameterError
 from fairysim.runtime.stages import Stage, listening
 from fairysim.runtime.stops import stops_noted
 
+
+def _flag_has_no_value(display_type_rich: Callable[..., str | None]) -> Callable[..., Any]:
+    """Typer's help column of an option's value type, left empty for an on/off flag: a flag
+    takes no value, and typer 0.2x writes ``<bool>`` after it (``--trace <bool>``) as if it
+    took one."""
+
+    @functools.wraps(display_type_rich)
+    def shown(self: Any, ctx: Any) -> str | None:
+        return None if getattr(self, "is_flag", False) else display_type_rich(self, ctx)
+
+    return shown
+
+
+if hasattr(TyperOption, "display_type_rich"):  # typer 0.2x; older releases print no type
+    TyperOption.display_type_rich = _flag_has_no_value(TyperOption.display_type_rich)
+
 USAGE_ERROR = 2
 """Exit code of every bad-input error, the same one click uses for its own usage errors."""
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-POLICY_FLAG = {"policies": "--policy"}
-"""How the commands that take one lineup as ``--policy`` name the library's ``policies``."""
+POLICY_FLAG = {"policies": "--policy", "lineups": "--policy"}
+"""How every command names the library's lineups (``policies``, a sweep's ``lineups``): one
+option, ``--policy`` (docs/vocabulary.md)."""
+
+
+def take_deprecated(
+    options: dict[str, Any], old: str, new: str, old_flag: str, new_flag: str
+) -> None:
+    """Move the value of a deprecated option ``old`` to ``new`` in a command's ``options``,
+    with a one-line notice on stderr where it was given; a list option (a sweep's lineups)
+    adds its values to the new one's."""
+    value = options.pop(old, None)
+    if value is None or value == []:
+        return
+    typer.echo(
+        f"Note: {old_flag} is deprecated and goes in the next release; use {new_flag}", err=True
+    )
+    current = options.get(new)
+    options[new] = [*(current or []), *value] if isinstance(value, list) else value
 
 
 def flag_of(name: str, flags: Mapping[str, str] | None = None) -> str:

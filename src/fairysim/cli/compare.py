@@ -105,7 +105,9 @@ def compare_command(
     out_dir: Annotated[Path, typer.Option("--out-dir", help="Folder for tables and figure.")],
     variant: Annotated[
         list[str] | None,
-        typer.Option("--variant", help="A variant setup (repeatable). " + SETUP_HELP),
+        typer.Option(
+            "--variant", help="A variant setup (repeatable; default: none). " + SETUP_HELP
+        ),
     ] = None,
     label: Annotated[
         list[str] | None,
@@ -120,7 +122,7 @@ def compare_command(
         typer.Option(
             "--variant-cards",
             help="A folder of card files: each .toml file is one variant (the baseline with "
-            "those cards), labelled by its file name; with --variant or alone.",
+            "those cards), labelled by its file name; with --variant or alone. Default: none.",
         ),
     ] = None,
     weights_file: Annotated[
@@ -147,7 +149,8 @@ def compare_command(
             "--precision",
             help="Instead of --games: play 1,000 games a setup, doubling, until every win-share "
             "difference has a corrected half-width at or below this (win-share units, 0.01 = "
-            "1 percentage point), the 5% error rate split over the looks.",
+            "1 percentage point), the 5% error rate split over the looks. Default: none, a "
+            "fixed --games.",
         ),
     ] = None,
     max_games: Annotated[
@@ -168,7 +171,11 @@ def compare_command(
     ] = None,
     rank_position: Annotated[
         int | None,
-        typer.Option("--rank-position", help="Rank at this turn position (1 = first to act)."),
+        typer.Option(
+            "--rank-position",
+            help="Rank at this turn position (1 = first to act). Default: none, rank by "
+            "--rank-by alone.",
+        ),
     ] = None,
     threads: Annotated[
         int | None, typer.Option("--threads", help="Numba threads (default: all cores).")

@@ -15,7 +15,15 @@ from typing import TYPE_CHECKING, Any
 from rich import box
 from rich.table import Table
 
-from fairysim.cli.by_game import Param, game_group, game_names, make_command, spec_of
+from fairysim.cli.by_game import (
+    Param,
+    axis_flags,
+    game_group,
+    game_names,
+    make_command,
+    option,
+    spec_of,
+)
 from fairysim.cli.common import (
     POLICY_FLAG,
     ProgressBar,
@@ -23,7 +31,13 @@ from fairysim.cli.common import (
     stdout_console,
     stop_message,
 )
-from fairysim.cli.simulate import setup_from_options, simulate_params
+from fairysim.cli.simulate import (
+    GAMES,
+    lineup_option,
+    setup_from_options,
+    simulate_params,
+    turn_words,
+)
 
 if TYPE_CHECKING:
     from fairysim.sim.game import GameSpec
@@ -38,7 +52,15 @@ LEFT_OUT = ("precision", "max_games", "out")
 
 def metrics_params(spec: GameSpec) -> list[Param]:
     """``simulate``'s options, without those that keep rows or stop at a precision."""
-    params = [p for p in simulate_params(spec) if p.name not in LEFT_OUT]
+    own = {
+        "policy": lineup_option(
+            spec, "The card reads turn positions, whichever seat plays which policy."
+        ),
+        "games": option(
+            "games", int | None, None, "--games", f"Number of games to play (default {GAMES:,})."
+        ),
+    }
+    params = [own.get(p.name, p) for p in simulate_params(spec) if p.name not in LEFT_OUT]
     return [p for p in params if p.name != TRACE_FLAG]
 
 
@@ -70,7 +92,7 @@ def run_metrics(spec: GameSpec, **options: Any) -> None:
 
     fair = ", ".join(fmt_percent(f) for f in card.turn_order["fair"].unique())
     console.print(
-        f"Win share by turn position ({spec.turn_order.note}) against the fair share {fair}, "
+        f"Win share by turn position ({turn_words(spec).note}) against the fair share {fair}, "
         f"clustered by game; intervals corrected over the {card.comparisons} comparisons "
         "(Holm):",
         soft_wrap=True,
@@ -163,7 +185,7 @@ def metrics_command(name: str) -> Any:
         run_metrics(spec, **options)
 
     return make_command(
-        handle_errors(body, flags=POLICY_FLAG),
+        handle_errors(body, flags=POLICY_FLAG | axis_flags(spec)),
         metrics_params(spec),
         f"Play {spec.title} games and print the balance card: turn order, margins, comebacks.",
     )

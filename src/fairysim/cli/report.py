@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from fairysim.analysis.report.registry import PRECISION_CAP, REPORT_SEED, ReportSpec, reports
-from fairysim.cli.by_game import Param, game_group, make_command, option
+from fairysim.cli.by_game import Param, cards_option, game_group, make_command, option
 from fairysim.cli.common import (
     POLICY_FLAG,
     ProgressBar,
@@ -31,7 +31,7 @@ def report_params(spec: GameSpec, report: ReportSpec) -> list[Param]:
     cap = PRECISION_CAP * report.games_default
     if report.precision_default is None:
         games_default = f"default: {report.games_default:,}"
-        precision_default = ""
+        precision_default = " (default: none, a fixed --games)"
     else:
         games_default = (
             f"instead of --precision; default: played to --precision "
@@ -78,7 +78,7 @@ def report_params(spec: GameSpec, report: ReportSpec) -> list[Param]:
             help = f"{help.rstrip('.')} (default: {extra.games_default:,})."
         params.append(option(extra.name, annotation, extra.default, extra.option, help))
     if report.takes_cards:
-        params.append(option("cards", Path | None, None, "--cards", spec.cards_help))
+        params.append(cards_option(spec))
     params += [
         option(
             "out_dir",
@@ -157,33 +157,12 @@ def precision_options(report: ReportSpec, options: dict[str, Any]) -> dict[str, 
     return given
 
 
-def prepare_out_dir(out_dir: str | Path, option_name: str = "--out-dir") -> Path:
-    """Create ``out_dir`` (and its parents) if needed, or raise naming ``option_name``.
+def prepare_out_dir(out_dir: str | Path, option_name: str = "out_dir") -> Path:
+    """Create ``out_dir`` (and its parents) if needed, or raise naming ``option_name``
+    (:func:`fairysim.runtime.files.made_folder`, as every command makes its ``--out-dir``)."""
+    from fairysim.runtime.files import made_folder
 
-    Parameters
-    ----------
-    out_dir : str or Path
-        The folder a command writes into (the empty string is refused, not taken for the
-        current folder).
-    option_name : str
-        Named in the error.
-
-    Returns
-    -------
-    Path
-        ``out_dir``, now an existing folder.
-    """
-    from fairysim.runtime.files import folder_option, probe_folder
-
-    out_dir = folder_option(out_dir, option_name)
-    if out_dir.exists() and not out_dir.is_dir():
-        raise FairysimError(option_name, f"{out_dir} exists and is not a folder")
-    try:
-        out_dir.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise FairysimError(option_name, f"cannot create {out_dir} ({error.strerror})") from None
-    probe_folder(out_dir, option_name)
-    return out_dir
+    return made_folder(out_dir, option_name)
 
 
 ALL = "all"

@@ -18,7 +18,20 @@ from typing import TYPE_CHECKING, Any
 from rich import box
 from rich.table import Table
 
-from fairysim.cli.by_game import Param, game_group, game_names, make_command, option, spec_of
+from fairysim.cli.by_game import (
+    Param,
+    axis_flags,
+    axis_options,
+    cards_option,
+    flag_options,
+    game_group,
+    game_names,
+    make_command,
+    option,
+    players_option,
+    spec_of,
+    wording,
+)
 from fairysim.cli.common import (
     POLICY_FLAG,
     ProgressBar,
@@ -26,7 +39,7 @@ from fairysim.cli.common import (
     stdout_console,
     stop_message,
 )
-from fairysim.runtime.errors import CardFileError, FairysimError
+from fairysim.runtime.errors import CardFileError, ParameterError
 from fairysim.sim.weights import apply_weights, apply_weights_file
 
 if TYPE_CHECKING:
@@ -38,13 +51,13 @@ if TYPE_CHECKING:
     from fairysim.sim.policy import Policy
 
 
-def load_card_option(spec: GameSpec, cards: Path | None, option_name: str = "--cards") -> Any:
+def load_card_option(spec: GameSpec, cards: Path | None, option_name: str = "cards") -> Any:
     """Read a ``--cards`` file (the shipped set when None); a bad file is an error naming the
-    option, the file and the problem."""
+    parameter (worded as its option), the file and the problem."""
     try:
         return spec.load_cards(cards)
     except CardFileError as error:
-        raise FairysimError(option_name, str(error)) from None
+        raise ParameterError(option_name, str(error)) from None
 
 
 GAMES = 10_000
@@ -52,21 +65,32 @@ GAMES = 10_000
 a test checks that they agree)."""
 MAX_GAMES = 1_000_000
 """Mirrors :data:`fairysim.analysis.studies.simulation.MAX_GAMES` (help text)."""
+CHUNK_GAMES = 65_536
+"""Mirrors :data:`fairysim.sim.batch.DEFAULT_CHUNK_GAMES` (help text)."""
+
+
+def lineup_option(spec: GameSpec, more: str = "") -> Param:
+    """``--policy``: one policy for every seat or one per seat, as every command takes it;
+    ``more`` says what the command does with a lineup of different policies."""
+    return option(
+        "policy",
+        str,
+        "greedy",
+        "--policy",
+        "One policy for every seat, or a comma-separated policy per seat (seat 0 first). "
+        f"Built-ins (see `fairysim policies {spec.name}`) or module:function for your own."
+        + (f" {more}" if more else ""),
+    )
 
 
 def simulate_params(spec: GameSpec) -> list[Param]:
     """The options of ``fairysim simulate <game>``."""
     params = [
-        option("players", int, spec.default_players, "--players", spec.players_help),
-        option(
-            "policy",
-            str,
-            "greedy",
-            "--policy",
-            "One policy for every seat, or a comma-separated policy per seat. Built-ins (see "
-            f"`fairysim policies {spec.name}`) or module:function for your own. A lineup of "
-            "different policies is played on every rotation of its seats on the same deals, "
-            "its rows the lineup's entries.",
+        players_option(spec),
+        lineup_option(
+            spec,
+            "A lineup of different policies is played on every rotation of its seats on the "
+            "same deals, its rows the lineup's entries.",
         ),
         option(
             "games",
@@ -86,6 +110,7 @@ def simulate_params(spec: GameSpec) -> list[Param]:
             "or a mixed lineup's entries) has a Holm-corrected half-width at or below this "
             "(win-share units, 0.01 = 1 percentage point), looking after 1,000 games and each "
             "time the count doubles, the 5% error rate split over the looks.",
+            shown="none, a fixed --games",
         ),
         option(
             "max_games",
@@ -97,17 +122,17 @@ def simulate_params(spec: GameSpec) -> list[Param]:
         ),
         option("seed", int, 0, "--seed", "Seed of the run; game i depends only on (seed, i)."),
     ]
-    params += [option(axis.name, str | None, None, axis.option, axis.help) for axis in spec.axes]
+    params += axis_options(spec)
     params += [
-        option("cards", Path | None, None, "--cards", spec.cards_help),
+        cards_option(spec),
         option(
             "out",
             Path | None,
             None,
             "--out",
             "Parquet file for one row per (game, seat), written atomically with the run's "
-            "configuration (a mixed lineup adds the columns rotation and entry). Without it only "
-            "the summary is printed.",
+            "configuration (a mixed lineup adds the columns rotation and entry).",
+            shown="none, only the summary is printed",
         ),
         option("threads", int | None, None, "--threads", "Numba threads (default: all cores)."),
         option(
@@ -115,8 +140,8 @@ def simulate_params(spec: GameSpec) -> list[Param]:
             int | None,
             None,
             "--chunk-games",
-            "Games per chunk, 1 to 4,194,304 (memory and progress granularity; never changes "
-            "results).",
+            f"Games per chunk, 1 to 4,194,304 (default {CHUNK_GAMES:,}; memory and progress "
+            "granularity; never changes results).",
         ),
         option(
             "weights",
@@ -124,18 +149,19 @@ def simulate_params(spec: GameSpec) -> list[Param]:
             None,
             "--weights",
             "Policy weights as comma-separated \\[seat or policy:]name=value, e.g. 'w0=2' "
-            "(every seat whose policy has it), 'greedy:w0=2', '1:w0=0.3'.",
+            "(every seat whose policy has it), 'greedy:w0=2', '1:w0=0.3' (seats from 0). "
+            f"Default: none, each policy's own (`fairysim policies {spec.name}`).",
         ),
         option(
             "weights_file",
             Path | None,
             None,
             "--weights-file",
-            "A weights file ([policy] tables, as best-response writes weights.toml), set on the "
-            "seats playing each policy it names, before --weights.",
+            "A weights file (\\[policy] tables, as best-response writes weights.toml), set on "
+            "the seats playing each policy it names, before --weights. Default: none.",
         ),
     ]
-    params += [option(flag.name, bool, False, flag.option, flag.help) for flag in spec.flags]
+    params += flag_options(spec)
     return params
 
 
@@ -178,7 +204,7 @@ def run_simulate(spec: GameSpec, **options: Any) -> None:
 
     console = stdout_console()
     labels = [policy_label(p) for p in setup.policies]
-    order = spec.turn_order
+    order = turn_words(spec)
     looks = run.looks
     n = len(run.rows)
     if run.rows_are == ENTRY:
@@ -217,6 +243,22 @@ def run_simulate(spec: GameSpec, **options: Any) -> None:
         console.print(run.reached.message(), soft_wrap=True)
     if out is not None:
         console.print(f"Wrote {run.seat_rows:,} rows to {out}", soft_wrap=True)
+
+
+@dataclasses.dataclass(frozen=True)
+class TurnWords:
+    """How a table names a game's turn order: its rows' ``label`` (``turn`` where the starter
+    is drawn, else ``seat``), the ``note`` under it, and whether the order is ``drawn``."""
+
+    label: str
+    note: str
+    drawn: bool
+
+
+def turn_words(spec: GameSpec) -> TurnWords:
+    """The game's :class:`TurnWords`, from its turn order and its wording."""
+    drawn = spec.turn_order.drawn
+    return TurnWords("turn" if drawn else "seat", wording(spec).turn_order, drawn)
 
 
 def entry_note(order: Any, rotations: str, deals: str) -> str:
@@ -293,7 +335,7 @@ def verdict_line(corrected: pd.DataFrame, first: str = "seat") -> str:
     whose corrected interval excludes it (significant after correcting for the rows)."""
     fair = f"the fair share 1/{len(corrected)}"
     differ = [
-        f"{first} {row[first if first in row else 'seat']} {verdict(row)}"
+        f"{first} {row_name(first, row[first if first in row else 'seat'])} {verdict(row)}"
         for row in corrected.to_dict("records")
         if row["significant"]
     ]
@@ -420,13 +462,35 @@ def summary_table(
     key = first if first in summary.columns else "seat"
     for row, label in zip(corrected.to_dict("records"), labels, strict=True):
         table.add_row(
-            str(row[key]),
+            row_name(first, row[key]),
             str(label),
-            f"{row['win_share']:.3f}",
-            f"{row['low']:.3f}-{row['high']:.3f}",
+            percent(row["win_share"]),
+            percent_interval(row["low"], row["high"]),
             *(column.cell(row) for column in spec.summary),
         )
     return table
+
+
+def row_name(kind: str, index: Any) -> str:
+    """A table row's name: a turn position counted from 1 ("1st"), a seat or entry as its
+    index from 0."""
+    from fairysim.stats.turn_order import ordinal
+
+    return ordinal(int(index)) if kind == "turn" else str(index)
+
+
+def percent(share: float) -> str:
+    """A win share as the vocabulary prints it: percent, one decimal ("24.8%")."""
+    from fairysim.analysis.report.formats import fmt_percent
+
+    return fmt_percent(share)
+
+
+def percent_interval(low: float, high: float) -> str:
+    """A share's interval in percent: "[22.8%, 27.1%]"."""
+    from fairysim.analysis.report.formats import fmt_interval
+
+    return fmt_interval(low, high)
 
 
 def longest_word(header: str) -> int:
@@ -463,7 +527,7 @@ def simulate_command(name: str) -> Any:
         run_simulate(spec, **options)
 
     return make_command(
-        handle_errors(body, flags=POLICY_FLAG),
+        handle_errors(body, flags=POLICY_FLAG | axis_flags(spec)),
         simulate_params(spec),
         f"Simulate {spec.title} games and print win shares with corrected intervals and mean "
         "points.",

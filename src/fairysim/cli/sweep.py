@@ -2,7 +2,7 @@
 
 One command per registered game, made from its spec (:mod:`fairysim.cli.by_game`): the options
 every sweep has are declared once here; the game adds ``--players`` and one option per setup
-axis (its :attr:`~fairysim.sim.game.SetupAxis.sweep_option_name`), each taking a list.
+axis (named after the axis, as in ``simulate``), each taking a list.
 """
 
 from __future__ import annotations
@@ -17,19 +17,36 @@ from rich.console import Console
 from rich.measure import Measurement
 from rich.table import Table
 
-from fairysim.cli.by_game import Param, game_group, game_names, make_command, option, spec_of
+from fairysim.cli.by_game import (
+    Param,
+    axis_flag,
+    axis_flags,
+    cards_option,
+    deprecated,
+    game_group,
+    game_names,
+    make_command,
+    option,
+    players_help,
+    spec_of,
+    wording,
+)
 from fairysim.cli.common import (
     POLICY_FLAG,
     ProgressBar,
     handle_errors,
     stdout_console,
     stop_message,
+    take_deprecated,
 )
 from fairysim.cli.simulate import (
     entry_note,
-    load_card_option,
+    percent,
+    percent_interval,
+    row_name,
     same_policy_note,
     seat_note,
+    turn_words,
     verdict,
 )
 
@@ -54,9 +71,6 @@ PRECISION_MAX_GAMES = 1_000_000
 """Equal to fairysim.sweep.run.PRECISION_MAX_GAMES (shown in --help without the engines)."""
 
 
-SWEEP_FLAGS = {**POLICY_FLAG, "lineups": "--lineup"}
-"""How ``sweep`` names the library's parameters where the flag is not the name with hyphens."""
-
 POLICY_WIDTH = 16
 """Characters a line of a sweep table's policy column has at least (longer names fold)."""
 
@@ -65,7 +79,12 @@ UNBOUNDED = 10_000
 """A width no table reaches: what a table is measured in to learn its natural width."""
 
 
-def axis_default(axis: SetupAxis) -> str:
+OLD_AXIS = "deprecated_"
+"""Prefix of the parameter of an axis's deprecated sweep option (the axis's sweep keyword as
+a flag, where it differs from the axis's name)."""
+
+
+def sweep_default(axis: SetupAxis) -> str:
     """The sweep option's default: the axis's, or ``random`` where it is drawn per game."""
     return RANDOM if axis.default is None else axis.default
 
@@ -79,41 +98,48 @@ def sweep_params(spec: GameSpec) -> list[Param]:
             ...,
             "--out-dir",
             "Folder of the sweep: sweep.json (its configuration), cells/ (one file per "
-            "finished cell) and summary.parquet. Run the same command again to resume.",
+            "finished cell) and summary.parquet, created if missing. Run the same command again "
+            "to resume.",
         ),
         option(
             "players",
             str,
             str(spec.default_players),
             "--players",
-            f"Comma-separated player counts, or 'all'. {spec.players_help}",
+            f"Comma-separated player counts, or 'all'. {players_help(spec)}",
         ),
     ]
+    words = wording(spec)
     for axis in spec.axes:
         # An axis that takes any text (a file path) has no 'all'.
-        every = ", 'all'" if axis.values or axis.values_from else ""
+        every = " or 'all'" if axis.values or axis.values_from else ""
         drawn = f", or '{RANDOM}' (drawn per game)" if axis.default is None else ""
         params.append(
             option(
                 axis.name,
                 str,
-                axis_default(axis),
-                axis.sweep_option_name,
-                f"{axis.help} Here a comma-separated list{every}{drawn}.",
+                sweep_default(axis),
+                axis_flag(axis),
+                f"{words.axes.get(axis.name, axis.name)} Here a comma-separated list{every}"
+                f"{drawn}.",
             )
         )
+        if axis.sweep_keyword_name != axis.name:
+            old = "--" + axis.sweep_keyword_name.replace("_", "-")
+            params.append(deprecated(OLD_AXIS + axis.name, str | None, old, axis_flag(axis)))
     params += [
         option(
-            "lineup",
+            "policy",
             list[str] | None,
             None,
-            "--lineup",
+            "--policy",
             f"A lineup, as --policy of `fairysim simulate {spec.name}` takes it: one policy for "
             "every seat, or one per seat (then for every player count of the sweep). Repeat for "
             "more lineups. Default: greedy. A lineup of different policies is played on every "
             "rotation of its seats on the same deals, its rows the lineup's entries.",
         ),
-        option("cards", Path | None, None, "--cards", spec.cards_help),
+        deprecated("lineup", list[str] | None, "--lineup", "--policy"),
+        cards_option(spec),
         option(
             "games",
             int | None,
@@ -132,7 +158,7 @@ def sweep_params(spec: GameSpec) -> list[Param]:
             "where one policy plays every seat, by lineup entry where the lineup mixes "
             "policies) has a half-width at or below this (win-share units, 0.01 = 1 "
             "percentage point), Holm-corrected over the cell's rows, the 5% error rate split "
-            "over the looks.",
+            "over the looks. Default: none, a fixed --games.",
         ),
         option(
             "max_games",
@@ -148,7 +174,7 @@ def sweep_params(spec: GameSpec) -> list[Param]:
             "--seed",
             "Seed of every cell; game i depends only on (seed, i): common deals.",
         ),
-        *cluster_params("Default: a local cluster.", "default 1"),
+        *cluster_params("Default: a local cluster.", "1"),
     ]
     return params
 
@@ -170,8 +196,8 @@ def cluster_params(default: str, workers_default: str) -> list[Param]:
             int | None,
             None,
             "--workers",
-            f"Worker processes of a local Dask cluster ({workers_default} with all cores' "
-            "numba threads; N workers share the cores).",
+            "Worker processes of a local Dask cluster, each with all cores' numba threads (N "
+            f"workers share the cores). Default: {workers_default}.",
         ),
         option(
             "task_games",
@@ -199,14 +225,15 @@ def sweep_and_print(spec: GameSpec, **options: Any) -> pd.DataFrame:
         The sweep's summary.
     """
     # Engines and Dask load here, not at import: `fairysim --help` should not wait for them.
-    from fairysim.runtime.files import folder_option
-    from fairysim.stats.precision import check_counts
     from fairysim.sweep import run_sweep
 
+    take_deprecated(options, "lineup", "policy", "--lineup", "--policy")
+    for axis in spec.axes:
+        if OLD_AXIS + axis.name in options:
+            old = "--" + axis.sweep_keyword_name.replace("_", "-")
+            take_deprecated(options, OLD_AXIS + axis.name, axis.name, old, axis_flag(axis))
     games, precision, max_games = options["games"], options["precision"], options["max_games"]
-    check_counts(games, precision, max_games)
-    card_set = load_card_option(spec, options["cards"])
-    out_dir = folder_option(options["out_dir"], "--out-dir")
+    out_dir = Path(options["out_dir"])
     start = time.perf_counter()
     console = stdout_console()
     stop_message(lambda: finished_cells(out_dir))
@@ -214,13 +241,13 @@ def sweep_and_print(spec: GameSpec, **options: Any) -> pd.DataFrame:
         summary = run_sweep(
             spec,
             players=options["players"],
-            lineups=options["lineup"] or ["greedy"],
+            lineups=options["policy"] or ["greedy"],
             games=games,
             precision=precision,
             max_games=max_games,
             seed=options["seed"],
-            out_dir=out_dir,
-            cards=card_set,
+            out_dir=options["out_dir"],
+            cards=options["cards"],
             scheduler=options["scheduler"],
             workers=options["workers"],
             task_games=options["task_games"],
@@ -338,7 +365,7 @@ def shares_title(shares: pd.DataFrame) -> str:
 def shares_notes(spec: GameSpec, shares: pd.DataFrame) -> list[str]:
     """The lines under a sweep's table: what its rows are (as ``simulate`` says it), the
     verdict column, and for a sweep played to a precision the games column."""
-    order = spec.turn_order
+    order = turn_words(spec)
     kinds = set(shares["row"])
     notes = []
     if "turn" in kinds:
@@ -437,10 +464,10 @@ def sweep_table(
                 lead += [games, f"{row['widest']:.4f}" if row_index == 0 else ""]
             table.add_row(
                 *lead,
-                str(row["index"]),
+                row_name(row["row"], row["index"]),
                 str(row.get("label", row["policy"])),
-                f"{row['win_share']:.3f}",
-                f"{row['low']:.3f}-{row['high']:.3f}",
+                percent(row["win_share"]),
+                percent_interval(row["low"], row["high"]),
                 verdict(row),
                 *(column.cell(row) for column in points),
             )
@@ -452,7 +479,9 @@ def sweep_command(name: str) -> Any:
     spec = spec_of(name)
     grid = " x ".join(["player counts", *(axis.name for axis in spec.axes), "lineups"])
     return make_command(
-        handle_errors(functools.partial(sweep_and_print, spec), flags=SWEEP_FLAGS),
+        handle_errors(
+            functools.partial(sweep_and_print, spec), flags=POLICY_FLAG | axis_flags(spec)
+        ),
         sweep_params(spec),
         f"Sweep {spec.title} over {grid}; print win shares per cell by turn order, corrected.",
     )

@@ -12,15 +12,35 @@ from typing import TYPE_CHECKING, Any
 from rich import box
 from rich.table import Table
 
-from fairysim.cli.by_game import Param, game_group, game_names, make_command, option, spec_of
+from fairysim.cli.by_game import (
+    Param,
+    axis_flag,
+    axis_flags,
+    axis_options,
+    cards_option,
+    deprecated,
+    game_group,
+    game_names,
+    make_command,
+    option,
+    players_option,
+    spec_of,
+)
 from fairysim.cli.common import (
+    POLICY_FLAG,
     ProgressBar,
-    check_threads,
     handle_errors,
     stdout_console,
     stop_message,
+    take_deprecated,
 )
-from fairysim.cli.simulate import load_card_option, same_policy_groups
+from fairysim.cli.simulate import (
+    CHUNK_GAMES,
+    load_card_option,
+    percent,
+    percent_interval,
+    same_policy_groups,
+)
 from fairysim.cli.sweep import cluster_params
 
 GAMES = 2_000
@@ -42,16 +62,17 @@ def tournament_params(spec: GameSpec) -> list[Param]:
     """The options of ``fairysim tournament <game>``."""
     params = [
         option(
-            "policies",
+            "policy",
             str,
             "random,greedy",
-            "--policies",
+            "--policy",
             "Comma-separated policies, two or more (a name twice is two entries). Built-ins "
             f"(see `fairysim policies {spec.name}`) or module:function for your own; "
             "NAME@FILE is policy NAME with the weights of FILE's [NAME] table (best-response's "
             "weights.toml), an entry apart from NAME at its defaults.",
         ),
-        option("players", int, spec.default_players, "--players", spec.players_help),
+        deprecated("policies", str | None, "--policies", "--policy"),
+        players_option(spec),
         option(
             "games",
             int | None,
@@ -67,7 +88,7 @@ def tournament_params(spec: GameSpec) -> list[Param]:
             f"Instead of --games: play {FIRST_LOOK:,} games per (mix, seat rotation), doubling "
             "on the same deals, until every head-to-head share has a half-width at or below "
             "this (share units, 0.01 = 1 percentage point), its interval at the 5% error rate "
-            "split over the looks.",
+            "split over the looks. Default: none, a fixed --games.",
         ),
         option(
             "max_games",
@@ -84,19 +105,20 @@ def tournament_params(spec: GameSpec) -> list[Param]:
             None,
             "--weights-file",
             "A weights file ([policy] tables, as best-response writes weights.toml), set on "
-            "every entry playing a policy it names (an entry's own NAME@FILE comes after).",
+            "every entry playing a policy it names (an entry's own NAME@FILE comes after). "
+            "Default: none.",
         ),
     ]
-    params += [option(axis.name, str | None, None, axis.option, axis.help) for axis in spec.axes]
+    params += axis_options(spec)
     params += [
-        option("cards", Path | None, None, "--cards", spec.cards_help),
+        cards_option(spec),
         option(
             "out_dir",
             Path | None,
             None,
             "--out-dir",
             "Folder for tournament_*.parquet (seats, ratings, head-to-head, turn order), "
-            "each with the run's configuration.",
+            "each with the run's configuration; created if missing. Default: print only.",
         ),
         option("threads", int | None, None, "--threads", "Numba threads (default: all cores)."),
         option(
@@ -104,58 +126,44 @@ def tournament_params(spec: GameSpec) -> list[Param]:
             int | None,
             None,
             "--chunk-games",
-            "Games per chunk (memory and progress granularity; never changes results).",
+            f"Games per chunk (default {CHUNK_GAMES:,}; memory and progress granularity; never "
+            "changes results).",
         ),
         *cluster_params(
             "Default: this process, unless --workers is given. The results are the same "
             "wherever the games run.",
-            "no cluster without it",
+            "none, no cluster",
         ),
     ]
     return params
 
 
 def run_tournament(spec: GameSpec, **options: Any) -> None:
-    """Check every option, play the tournament, print its tables (and write ``--out-dir``)."""
+    """Play the tournament (:func:`fairysim.analysis.tournament.play.play_tournament`, which
+    checks every option before the first game), print its tables (and write ``--out-dir``)."""
     from fairysim.analysis.tournament import play as tm
-    from fairysim.stats.precision import check_counts
+    from fairysim.analysis.tournament.entries import entry_items
 
-    # The checks play_tournament makes too, here before the card file is read and the
-    # progress bar drawn; each error names its parameter, worded as its flag.
-    names, players = tm.check_tournament(
-        spec, options["policies"], options["players"], options["seed"]
-    )
+    take_deprecated(options, "policies", "policy", "--policies", "--policy")
     precision, max_games = options["precision"], options["max_games"]
-    check_counts(options["games"], precision, max_games)
-    games = None if precision is not None else (options["games"] or tm.GAMES)
-    if precision is not None and max_games is None:
-        max_games = tm.PRECISION_MAX_GAMES
-    threads = check_threads(options["threads"])
     out_dir = tm.check_out_dir(options["out_dir"])
     card_set = load_card_option(spec, options["cards"])
-    axes = {
-        axis.name: axis.parse(options[axis.name], card_set)
-        for axis in spec.axes
-        if options[axis.name] is not None
-    }
-    design = tm.tournament_design(len(names), players, options["seed"])
-    mixes = design.mixes
+    axes = {axis.name: options[axis.name] for axis in spec.axes if options[axis.name] is not None}
     start = time.perf_counter()
-    total = None if games is None else len(mixes) * players * games
-    with ProgressBar("tournament", total=total) as progress:
+    with ProgressBar("tournament") as progress:
         kept = "nothing written" if out_dir is None else f"nothing written to {out_dir}"
         stop_message(lambda: f"stopped after {progress.done:,} games; {kept}")
         result = tm.play_tournament(
             spec,
-            policies=names,
-            players=players,
-            games=games,
+            policies=options["policy"],
+            players=options["players"],
+            games=options["games"],
             precision=precision,
             max_games=max_games,
             seed=options["seed"],
             cards=card_set,
             chunk_games=options["chunk_games"],
-            threads=threads,
+            threads=options["threads"],
             progress=progress,
             scheduler=options["scheduler"],
             workers=options["workers"],
@@ -164,8 +172,14 @@ def run_tournament(spec: GameSpec, **options: Any) -> None:
             **axes,
         )
     elapsed = time.perf_counter() - start
-    games = result.games
+    # The entries as given (``NAME@FILE`` kept), which the library has checked.
+    names = tuple(str(entry) for entry in entry_items(options["policy"]))
+    players, games = result.players, result.games
+    design = tm.tournament_design(len(names), players, result.seed)
+    mixes = design.mixes
     total = len(mixes) * players * games
+    if precision is not None and max_games is None:
+        max_games = tm.PRECISION_MAX_GAMES
     result.meta["reproduce"] = reproduce_command(spec, names, players, games, options, max_games)
     pairs = tm.pair_results(result)
     rating = tm.ratings(result, pairs)
@@ -246,7 +260,7 @@ def reproduce_command(
     threads never change the results, so they are left out)."""
     import shlex
 
-    parts = ["fairysim", "tournament", spec.name, "--policies", ",".join(names)]
+    parts = ["fairysim", "tournament", spec.name, "--policy", ",".join(names)]
     parts += ["--players", str(players)]
     if options["precision"] is not None:
         parts += ["--precision", f"{options['precision']:g}", "--max-games", str(max_games)]
@@ -255,7 +269,7 @@ def reproduce_command(
     parts += ["--seed", str(options["seed"])]
     for axis in spec.axes:
         if options[axis.name] is not None:
-            parts += [axis.option, str(options[axis.name])]
+            parts += [axis_flag(axis), str(options[axis.name])]
     if options["cards"] is not None:
         parts += ["--cards", str(options["cards"])]
     if options.get("weights_file") is not None:
@@ -291,27 +305,31 @@ def matrix_table(entries: tuple[str, ...], matrix: pd.DataFrame, level: str = "9
         for col in entries:
             cell = cells.get((row, col))
             line.append(
-                "-" if cell is None else f"{cell.share:.3f}\n{cell.low:.3f}-{cell.high:.3f}"
+                "-"
+                if cell is None
+                else f"{percent(cell.share)}\n{percent_interval(cell.low, cell.high)}"
             )
         table.add_row(*line)
     return table
 
 
 def turn_order_table(players: int, order: pd.DataFrame, level: str = "95%") -> Table:
-    """Win share per policy by turn position (1 plays first), and the first seat's advantage."""
-    table = _table(f"Win share by turn order (1 = plays first), {level} CI")
+    """Win share per policy by turn position (1st = the first to act)."""
+    from fairysim.stats.turn_order import ordinal
+
+    table = _table(f"Win share by turn position (1st = the first to act), {level} CI")
     table.add_column("policy")
     for position in range(players):
-        table.add_column(str(position + 1), justify="right")
+        table.add_column(ordinal(position), justify="right")
     for entry, group in order.groupby("entry", sort=False):
-        by_position = {int(r.position): r for r in group.itertuples(index=False)}
+        by_position = {int(r.turn_position) - 1: r for r in group.itertuples(index=False)}
         table.add_row(
             str(entry),
             *(
                 "-"
                 if p not in by_position
-                else f"{by_position[p].win_share:.3f}\n"
-                f"{by_position[p].low:.3f}-{by_position[p].high:.3f}"
+                else f"{percent(by_position[p].win_share)}\n"
+                f"{percent_interval(by_position[p].low, by_position[p].high)}"
                 for p in range(players)
             ),
         )
@@ -328,7 +346,7 @@ def tournament_command(name: str) -> Any:
         run_tournament(spec, **options)
 
     return make_command(
-        handle_errors(body),
+        handle_errors(body, flags=POLICY_FLAG | axis_flags(spec)),
         tournament_params(spec),
         f"Rate {spec.title} policies: every mix at every seat, rotated on the same deals, for "
         "--games or until --precision. Where every mix of the policies would be more than "

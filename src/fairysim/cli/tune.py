@@ -46,15 +46,22 @@ def tune_command(
         float | None,
         typer.Option(
             "--budget-seconds",
-            help="Seconds the search runs (stops on the clock: not reproducible).",
+            help="Seconds the search runs (stops on the clock: not reproducible). Default: "
+            "none, the search stops at its --budget-games.",
         ),
     ] = None,
     resume: Annotated[
-        bool, typer.Option("--resume", help="Continue the study in --out-dir (or --storage).")
+        bool,
+        typer.Option(
+            "--resume", help="Continue the study in --out-dir (or --storage). Default: off."
+        ),
     ] = False,
     storage: Annotated[
         str | None,
-        typer.Option("--storage", help="An Optuna RDB storage URL in place of --out-dir/tune.db."),
+        typer.Option(
+            "--storage",
+            help="An Optuna RDB storage URL in place of --out-dir/tune.db. Default: none.",
+        ),
     ] = None,
     search_games: Annotated[
         int | None,
@@ -91,13 +98,14 @@ def tune_command(
         typer.Option(
             "--workers",
             help="Play the search's candidates on a local Dask cluster of this many worker "
-            "processes (the same results as one process).",
+            "processes (the same results as one process). Default: none, this process.",
         ),
     ] = None,
     scheduler: Annotated[
         str | None,
         typer.Option(
-            "--scheduler", help="Address of a running Dask scheduler to play candidates on."
+            "--scheduler",
+            help="Address of a running Dask scheduler to play candidates on. Default: none.",
         ),
     ] = None,
 ) -> None:

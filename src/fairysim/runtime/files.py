@@ -64,6 +64,39 @@ def folder_option(text: str | Path, option: str = "out_dir") -> Path:
     return Path(text)
 
 
+def check_folder(text: str | Path, option: str = "out_dir") -> Path:
+    """``text`` as a folder a command can write into or make, checked before any game so that
+    none is played for a folder it cannot write; nothing is created (:func:`made_folder` makes
+    it)."""
+    folder = folder_option(text, option)
+    if folder.exists():
+        if not folder.is_dir():
+            raise ParameterError(option, f"{folder} exists and is not a folder")
+        probe_folder(folder, option)
+        return folder
+    parent = folder.parent
+    while not parent.exists() and parent != parent.parent:
+        parent = parent.parent
+    if not parent.is_dir():
+        raise ParameterError(option, f"cannot create {folder} ({parent} is not a folder)")
+    probe_folder(parent, option)
+    return folder
+
+
+def made_folder(text: str | Path, option: str = "out_dir") -> Path:
+    """``text`` as an existing folder a command can write into, created (with its parents)
+    where missing, as every command's ``--out-dir`` is; else an error naming ``option``."""
+    folder = folder_option(text, option)
+    if folder.exists() and not folder.is_dir():
+        raise ParameterError(option, f"{folder} exists and is not a folder")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise ParameterError(option, f"cannot create {folder} ({_reason(error)})") from None
+    probe_folder(folder, option)
+    return folder
+
+
 def check_out_file(out: str | Path, option: str = "out", suffix: str = ".parquet") -> Path:
     """Return ``out`` as a Path if a ``suffix`` file can be written there, else raise naming
     ``option``. Nothing is created.
@@ -266,9 +299,11 @@ __all__ = [
     "PARQUET_METADATA_KEY",
     "PARQUET_ROW_GROUP_ROWS",
     "AtomicParquetWriter",
+    "check_folder",
     "check_in_file",
     "check_out_file",
     "folder_option",
+    "made_folder",
     "probe_folder",
     "stage_bytes",
     "write_bytes",

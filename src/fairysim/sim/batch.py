@@ -251,6 +251,33 @@ class SeatAggregate:
         return pd.DataFrame(rows)
 
 
+def turn_columns(
+    order: Any, arrays: Mapping[str, np.ndarray], players: int, seats: int | None = None
+) -> dict[str, np.ndarray]:
+    """Every game's ``start_seat`` (the seat that acts first) and every seat's ``turn_position``
+    (1 = the first to act), as every game's results rows carry them, from the game's
+    :class:`~fairysim.sim.game.TurnOrder` and a chunk's arrays.
+
+    The engines count a turn position from 0 (an index, ``order.column``) or give the start
+    seat (``order.start_seat``); without either the seat index is the turn order, seat 0
+    first. ``seats`` counts the rows of a game (a solo game's opponent after the players),
+    numbered on after the players.
+    """
+    seats = players if seats is None else seats
+    games = len(next(iter(arrays.values())))
+    index = np.broadcast_to(np.arange(seats, dtype=np.int64), (games, seats))
+    if order.column is not None:
+        position = np.asarray(arrays[order.column], np.int64)[:, :seats]
+        start = np.argmin(position, axis=1)
+    elif order.start_seat is not None:
+        start = np.asarray(arrays[order.start_seat], np.int64)
+        position = (index - start[:, None]) % players
+    else:
+        start = np.zeros(games, np.int64)
+        position = index
+    return {"start_seat": start.astype(np.int8), "turn_position": (position + 1).astype(np.int8)}
+
+
 def tidy_frame(
     first_game: int,
     chunk: Mapping[str, np.ndarray],
@@ -330,4 +357,5 @@ __all__ = [
     "run_chunks",
     "run_metadata",
     "tidy_frame",
+    "turn_columns",
 ]

@@ -54,11 +54,8 @@ class SetupAxis:
     Attributes
     ----------
     name : str
-        Keyword of the game's ``make_setup`` and ``simulate``.
-    option : str
-        Command-line option of ``simulate`` (``--fan``).
-    help : str
-        The option's help text.
+        Keyword of the game's ``make_setup`` (a command line's option is named after it; its
+        wording is the analysis layer's).
     values : tuple of str
         Allowed values; empty when the card data lists them (see ``values_from``) or when any
         text is allowed (a file path: ``make_setup`` checks it).
@@ -68,30 +65,22 @@ class SetupAxis:
         The value when none is given; None means drawn at random for every game.
     column : str, optional
         Result column holding the axis (default: ``name``).
-    sweep_option, sweep_keyword : str, optional
-        The sweep's option and :func:`fairysim.sweep.run_sweep` keyword for a list of values
-        (default: ``option`` and ``column``).
+    sweep_keyword : str, optional
+        The :func:`fairysim.sweep.run_sweep` keyword for a list of values (default:
+        ``column``).
     """
 
     name: str
-    option: str
-    help: str
     values: tuple[str, ...] = ()
     values_from: str | None = None
     default: str | None = None
     column: str | None = None
-    sweep_option: str | None = None
     sweep_keyword: str | None = None
 
     @property
     def result_column(self) -> str:
         """The result column holding the axis."""
         return self.column or self.name
-
-    @property
-    def sweep_option_name(self) -> str:
-        """The sweep's command-line option for this axis."""
-        return self.sweep_option or self.option
 
     @property
     def sweep_keyword_name(self) -> str:
@@ -106,7 +95,8 @@ class SetupAxis:
 
     def parse(self, text: Any, cards: Any = None, option: str | None = None) -> str:
         """One value, matched case-insensitively against :meth:`allowed` (any text where the
-        axis lists no values); an error names ``option`` (default: this axis's option)."""
+        axis lists no values); an error names the parameter ``option`` (default: the axis's
+        :attr:`name`), which a command line words as its flag."""
         allowed = self.allowed(cards)
         if not allowed and self.values_from is None:
             return str(text).strip()
@@ -114,18 +104,17 @@ class SetupAxis:
         value = by_key.get(str(text).strip().casefold())
         if value is None:
             raise ParameterError(
-                option or self.option, f"must be one of {', '.join(allowed)}, got {text!r}"
+                option or self.name, f"must be one of {', '.join(allowed)}, got {text!r}"
             )
         return value
 
 
 @dataclass(frozen=True)
 class Flag:
-    """An on/off option of ``simulate`` passed to the game's ``play_chunks`` (``--trace``)."""
+    """An on/off keyword of the game's ``play_chunks`` (``trace``), which ``simulate`` offers as
+    an option named after it."""
 
     name: str
-    option: str
-    help: str
 
 
 @dataclass(frozen=True)
@@ -166,19 +155,16 @@ class TurnOrder:
     """Where a game's rows say each seat's turn position (0 = the seat that acts first): what
     seat advantage and ``fairysim compare`` report by, since seat advantage is by turn order.
 
-    ``column`` names a per-seat column holding the position; ``start_seat`` a per-game column
-    holding the seat that starts, the position being ``(seat - start) mod players``; with
-    neither, the seat index is the turn order. ``ruling`` cites the rule that fixes it;
-    ``label`` and ``note`` are how ``simulate``'s table names the order.
+    ``column`` names a per-seat array of the engine's output holding the position (0 = the
+    seat that acts first, an index; results files add ``turn_position`` counted from 1);
+    ``start_seat`` a per-game array holding the seat that starts, the position being ``(seat -
+    start) mod players``; with neither, the seat index is the turn order. ``ruling`` cites the
+    rule that fixes it. How a table words the order is the analysis layer's.
     """
 
     column: str | None = None
     start_seat: str | None = None
     ruling: str = ""
-    label: str = "seat"
-    """What a table row is called ("turn" where the order is drawn)."""
-    note: str = "the seat index is the turn order"
-    """Where the order comes from, as a line under a table says it."""
 
     @property
     def drawn(self) -> bool:
@@ -285,19 +271,15 @@ class GameSpec:
         sweeps refuse to mix versions).
     min_players, max_players, default_players : int
         Player counts.
-    players_help : str
-        Help of ``--players``.
     axes : tuple of SetupAxis
         Setup choices besides the player count.
-    cards_help : str
-        Help of ``--cards`` (the card file).
     seat_columns : tuple of str
         Per-seat result columns that tasks sum and summaries average; must include
         ``score``, ``rank`` and ``win_share``.
     summary : tuple of SummaryColumn
         What ``simulate`` prints per seat after the win share.
     flags : tuple of Flag
-        On/off options of ``simulate`` passed to ``play_chunks``.
+        On/off keywords of ``play_chunks`` (``simulate`` offers each as an option).
     package : str
         The game's package; ``<package>:make_setup``, ``:play_chunks``, ``:load_cards``,
         ``:chunk_frame`` and ``:POLICIES`` are its entry points (see :class:`Game`).
@@ -305,8 +287,6 @@ class GameSpec:
         The reference engine's ``play_games(setup, games, first_game=0)`` (the spec in code).
     bench : tuple of BenchSpec
         The benchmark's cases, fast engine against reference engine.
-    policies_note : str
-        Printed under ``fairysim policies <game>``.
     compile_seconds : int, optional
         About how long a first run compiles the game's kernels from a cold cache on 2 idle
         cores (its slowest form): the estimate the compile notice gives
@@ -347,16 +327,13 @@ class GameSpec:
     min_players: int
     max_players: int
     default_players: int
-    players_help: str
     package: str
     reference: str
     bench: tuple[BenchSpec, ...]
     seat_columns: tuple[str, ...]
     summary: tuple[SummaryColumn, ...]
-    cards_help: str
     axes: tuple[SetupAxis, ...] = ()
     flags: tuple[Flag, ...] = ()
-    policies_note: str = ""
     compile_seconds: int | None = None
     score_parts: tuple[str, ...] = ()
     turn_order: TurnOrder = TurnOrder()

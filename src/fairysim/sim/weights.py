@@ -104,12 +104,24 @@ def _weight_targets(seats: Sequence[Policy], target: str, name: str, item: str) 
     if target:
         chosen = [s for s, p in enumerate(seats) if p.name == target]
         if not chosen:
-            raise ParameterError("weights", f"{item!r}: no seat plays policy {target!r}")
+            played = ", ".join(dict.fromkeys(p.name for p in seats))
+            raise ParameterError(
+                "weights", f"{item!r}: no seat plays policy {target!r} (the seats play {played})"
+            )
         return chosen
     chosen = [s for s, p in enumerate(seats) if name in p.weight_names]
     if not chosen:
-        raise ParameterError("weights", f"{item!r}: no seat's policy has a weight {name!r}")
+        raise ParameterError(
+            "weights", f"{item!r}: no seat's policy has a weight {name!r} ({_weights_of(seats)})"
+        )
     return chosen
+
+
+def _weights_of(seats: Sequence[Policy]) -> str:
+    """The weights the seats' policies have, as an error lists the valid names."""
+    named = {p.name: p.weight_names for p in seats}
+    said = [f"{name} has {', '.join(weights)}" for name, weights in named.items() if weights]
+    return "; ".join(said) if said else "no seat's policy has weights"
 
 
 WEIGHTS_FILE_OPTION = "weights_file"

@@ -3,10 +3,15 @@
 Lineup seats are exchangeable when one policy sits everywhere, so a seat's advantage is read by
 its place in the turn order. Each game's rows say it their own way:
 
-- ``"first_seat"``: the row carries the seat that starts round 1 (Fantastique, ruling F1); the
-  turn position is ``(seat - first_seat) mod players``.
-- ``"turn_position"``: the row carries it directly, 0 = the starting player (Fairy Land, L18).
-- ``"seat"``: the seat index is the resolution order (Fairy Concerto, C4).
+- ``"turn_position"``: the row carries it directly, 1 = the first to act, as every game's
+  results rows do (ruling F1 for Fantastique's round 1, L18 for Fairy Land, C4 for Fairy
+  Concerto, whose seat index is the resolution order).
+- ``"start_seat"``: the row carries the seat that acts first; the turn position is ``(seat -
+  start_seat) mod players``.
+- ``"seat"``: the seat index is the turn order.
+
+Inside, a turn position is an index from 0 (the first to act); a table or a file shows it from
+1 (:func:`ordinal`).
 
 Intervals are clustered by game (statsmodels OLS on position dummies with a cluster-robust
 covariance; one game's positions share one win) and the test against the fair share
@@ -23,7 +28,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-TURN_SOURCES = ("first_seat", "turn_position", "seat")
+TURN_SOURCES = ("start_seat", "turn_position", "seat")
 """How a game's rows give a seat's turn position (see the module notes)."""
 
 
@@ -42,9 +47,9 @@ def turn_positions(df: pd.DataFrame, source: str) -> np.ndarray:
     Parameters
     ----------
     df : pandas.DataFrame
-        Tidy results with ``seat``, ``players`` and, for ``source="first_seat"`` or
+        Tidy results with ``seat``, ``players`` and, for ``source="start_seat"`` or
         ``"turn_position"``, that column.
-    source : {"first_seat", "turn_position", "seat"}
+    source : {"start_seat", "turn_position", "seat"}
         Where the rows carry the turn order.
 
     Returns
@@ -57,18 +62,22 @@ def turn_positions(df: pd.DataFrame, source: str) -> np.ndarray:
         raise ValueError(f"source must be one of {TURN_SOURCES}, got {source!r}")
     if source != "seat" and source not in df.columns:
         raise ValueError(f"the rows have no {source!r} column to read the turn order from")
-    order = TurnOrder(
-        column="turn_position" if source == "turn_position" else None,
-        start_seat="first_seat" if source == "first_seat" else None,
+    if source == "turn_position":
+        return df["turn_position"].to_numpy(np.int64) - 1
+    return positions_of(
+        df.drop(columns="turn_position", errors="ignore"),
+        TurnOrder(start_seat="start_seat" if source == "start_seat" else None),
     )
-    return positions_of(df, order)
 
 
 def positions_of(df: pd.DataFrame, order: Any) -> np.ndarray:
-    """Each row's turn position (0 = the seat that acts first) from a game's
-    :class:`~fairysim.sim.game.TurnOrder`: its ``column``, else ``(seat - start_seat) mod
-    players``, else the seat index."""
+    """Each row's turn position (0 = the seat that acts first) of a game's results rows: their
+    ``turn_position`` less 1 (every game's rows carry it, counted from 1), else as the game's
+    :class:`~fairysim.sim.game.TurnOrder` reads a chunk's arrays (:func:`positions_of_arrays`:
+    ``(seat - start_seat) mod players``, else the seat index)."""
     seat = df["seat"].to_numpy(np.int64)
+    if "turn_position" in df.columns:
+        return df["turn_position"].to_numpy(np.int64) - 1
     if order.column is not None:
         return df[order.column].to_numpy(np.int64)
     if order.start_seat is not None:
@@ -106,7 +115,7 @@ def turn_advantage(
     df : pandas.DataFrame
         Tidy results, one row per game and seat, with ``game``, ``seat``, ``players``
         (inferred from the seats when absent) and the turn-order column of ``source``.
-    source : {"first_seat", "turn_position", "seat"}
+    source : {"start_seat", "turn_position", "seat"}
         See :func:`turn_positions`.
     by : str or sequence of str, default ``()``
         Columns that tell runs apart (game indices repeat between runs); player count is

@@ -53,7 +53,7 @@ class CellSetup:
         The client's engine version; a worker with another refuses the task.
     players : int
     lineup : str
-        As ``--lineup`` takes it, normalised (``"hoarder,greedy,greedy,greedy"``).
+        As a lineup of ``--policy`` is written, normalised (``"hoarder,greedy,greedy,greedy"``).
     seed : int
     cards : object
         The game's card set (``spec.load_cards``).
@@ -287,15 +287,15 @@ def plan_cells(
     Raises
     ------
     FairysimError
-        Naming the option at fault (``--players``, an axis's sweep option, ``--lineup``,
-        ``--seed``, ``--cards``).
+        Naming the parameter at fault (``players``, an axis's sweep keyword, ``lineups``,
+        ``seed``, ``cards``), which a command line words as its flag.
     """
     spec = find_game(game)
     unknown = [
         name for name, value in axes.items() if value is not None and name not in keywords(spec)
     ]
     if unknown:
-        raise FairysimError(option_of(unknown[0]), f"{spec.name} sweeps have no {unknown[0]} axis")
+        raise ParameterError(unknown[0], f"{spec.name} sweeps have no {unknown[0]} axis")
     card_set = load_card_set(spec, cards)
     players = parse_players(spec, axes.get(PLAYERS))
     values = {PLAYERS: players} | {
@@ -324,15 +324,6 @@ def find_game(game: str | GameSpec) -> GameSpec:
 def keywords(spec: GameSpec) -> list[str]:
     """The grid keywords of :func:`~fairysim.sweep.run_sweep` for ``spec``."""
     return [PLAYERS, *(axis.sweep_keyword_name for axis in spec.axes)]
-
-
-def option_of(keyword: str) -> str:
-    """The sweep option of a grid keyword of any registered game (``--<keyword>`` if none)."""
-    for spec in games().values():
-        for axis in spec.axes:
-            if axis.sweep_keyword_name == keyword:
-                return axis.sweep_option_name
-    return f"--{keyword.replace('_', '-')}"
 
 
 def load_card_set(spec: GameSpec, cards: Any) -> Any:
@@ -373,7 +364,7 @@ def parse_players(spec: GameSpec, values: Any) -> list[int]:
 
 def parse_axis(axis: SetupAxis, values: Any, cards: Any) -> list[str]:
     """The values of a setup axis: listed, ``all``, or ``random`` where the axis allows it."""
-    option = axis.sweep_option_name
+    option = axis.sweep_keyword_name
     draws = axis.default is None
     default = RANDOM if draws else axis.default
     items = parse_list(default if values is None else values, option)
@@ -399,7 +390,7 @@ def parse_axis(axis: SetupAxis, values: Any, cards: Any) -> list[str]:
 
 def parse_lineups(lineups: Any) -> list[str]:
     """The lineups, normalised (no blanks around seats); none, an empty seat or a repeated
-    lineup is an error naming ``--lineup``."""
+    lineup is an error naming ``lineups``."""
     if isinstance(lineups, str):
         lineups = [lineups]
     normalised = [",".join(part.strip() for part in str(x).split(",")) for x in lineups or []]
@@ -445,7 +436,7 @@ def make_cell(
         setup = task.build()
     except FairysimError as error:
         # A lineup the game refuses for this cell (solo lookahead at 2-4 players) is the
-        # sweep's --lineup, whatever option the setup names.
+        # sweep's lineups, whatever option the setup names.
         if error.where == "policies":
             raise ParameterError.about("lineups", error) from None
         raise

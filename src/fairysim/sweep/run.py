@@ -179,9 +179,9 @@ def run_sweep(
         target = {"games": games}
     task_games = check_games(DEFAULT_TASK_GAMES if task_games is None else task_games, "task_games")
     check_cluster_options(scheduler, workers)
+    out = check_out_dir(out_dir)
     plan = plan_cells(game, {PLAYERS: players, **axes}, lineups, seed, cards)
     cells = plan.cells
-    out = check_out_dir(out_dir)
     config = {
         "game": plan.spec.name,
         **plan.axis_values,

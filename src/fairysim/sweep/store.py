@@ -30,7 +30,7 @@ import numpy as np
 import pandas as pd
 
 from fairysim.runtime.errors import ParameterError
-from fairysim.runtime.files import folder_option, probe_folder, write_text
+from fairysim.runtime.files import check_folder, write_text
 from fairysim.sim.batch import SeatAggregate
 from fairysim.sweep.cells import CellSpec
 
@@ -50,16 +50,7 @@ def check_out_dir(out_dir: str | Path, option: str = "out_dir") -> Path:
     to run (see :func:`make_out_dir`), so a refused command leaves no trace. The empty string
     is refused rather than read as the current folder.
     """
-    path = folder_option(out_dir, option)
-    if path.exists() and not path.is_dir():
-        raise ParameterError(option, f"{path} exists and is not a folder")
-    existing = path.absolute()
-    while not existing.exists():
-        existing = existing.parent
-    if not existing.is_dir():
-        raise ParameterError(option, f"{existing} is not a folder, so {path} cannot be made")
-    probe_folder(existing, option)
-    return path
+    return check_folder(out_dir, option)
 
 
 def make_out_dir(path: Path) -> None:
@@ -305,7 +296,8 @@ def shares_frame(game: str, cell: CellSpec, record: dict[str, Any]) -> pd.DataFr
     (``greedy#2`` for an entry whose policy repeats), ``games``,
     ``win_share`` with its interval Holm-corrected over the cell's rows at the cell's error rate
     (:func:`fairysim.stats.precision.corrected_shares`), ``significant`` against ``fair``,
-    ``half_width``; for a cell played to a precision also its ``precision`` (asked),
+    ``half_width``, ``turn_position`` (1 = the first to act; missing where the rows are no turn
+    positions); for a cell played to a precision also its ``precision`` (asked),
     ``reached``, ``widest`` (the widest half-width), ``look_level`` (the confidence level of
     the family) and ``looks`` (how many were made); then the mean and standard deviation of
     every seat column."""
@@ -319,6 +311,9 @@ def shares_frame(game: str, cell: CellSpec, record: dict[str, Any]) -> pd.DataFr
         rows.insert(2, "label", rows["policy"])
     rows = corrected_shares(rows, record["alpha"])
     rows = rows.rename(columns={"seat": "index", "entry": "index"})
+    # A turn position as every results file counts it, from 1 (the index counts from 0).
+    turn = rows["index"] + 1 if kind == "turn" else pd.Series(pd.NA, index=rows.index)
+    rows.insert(rows.columns.get_loc("index") + 1, "turn_position", turn.astype("Int8"))
     front = {
         "game": game,
         "cell": cell.cell_id,
@@ -335,7 +330,8 @@ def shares_frame(game: str, cell: CellSpec, record: dict[str, Any]) -> pd.DataFr
         rows["widest"] = reached["half_width"]
         rows["look_level"] = reached["level"]
         rows["looks"] = len(reached["looks"])
-    first = [*front, "index", "policy", "games", "wins", "win_share", "low", "high"]
+    first = [*front, "index", "turn_position", "policy", "games", "wins", "win_share", "low"]
+    first.append("high")
     return rows[first + [c for c in rows.columns if c not in first]]
 
 

@@ -73,7 +73,7 @@ def test_game_rows_by_hand(three_players):
     np.testing.assert_allclose(rows["margin"], top[:, -1] - top[:, -2])
     np.testing.assert_allclose(rows["queen_visits"], by_game(df, "queen_visits").sum(axis=1))
     np.testing.assert_allclose(rows["auctions"], by_game(df, "auctions")[:, 0])
-    starter = by_game(df, "turn_position") == 0
+    starter = by_game(df, "turn_position") == 1  # the rows count turn positions from 1
     np.testing.assert_allclose(rows["starter_wins"], (by_game(df, "win_share") * starter).sum(1))
     assert set(rows["court"]) == {"random"}
     assert {m.column for m in runs.GAME_MEASURES} <= set(rows.columns)

@@ -132,7 +132,7 @@ def test_balance_card_reads_the_baseline_by_round_one_turn_position(fs):
     starters = []
     for fan in FANS:
         df = simulate(players=2, fan=fan, policies="greedy", games=GAMES, seed=SEED)
-        starters.append(df[df["seat"] == df["first_seat"]]["win_share"].mean())
+        starters.append(df[df["seat"] == df["start_seat"]]["win_share"].mean())
     first = t.query("players == 2 and position == 0")["win_share"].iloc[0]
     assert first == pytest.approx(np.mean(starters))
     s = fs.balance.summary

@@ -17,6 +17,7 @@ from fairysim.analysis.report.registry import (
     response_evaluations_option,
     search_games_option,
 )
+from fairysim.analysis.wording import SEARCH_WEIGHTS, GameWording, register_wording
 
 REPORT_GAMES = 60_000
 """Games per player count of the card-balance report at ``--games``'s scale: the
@@ -24,7 +25,7 @@ default report plays to :data:`REPORT_PRECISION`, at most eight times this."""
 
 REPORT_PRECISION = 0.005
 """The corrected half-width (win-share units) of the balance card's turn-order win shares the
-default report plays to (seed 1, greedy: 128,000 games per player
+default report plays to (measured at seed 1, greedy: 128,000 games per player
 count; its time in docs/performance-log.md)."""
 
 REPORT_SEARCH_GAMES = 100
@@ -143,3 +144,56 @@ SOLO_REPORT = register_report(
     )
 )
 """``fairysim report concerto-solo``."""
+
+WORDING = register_wording(
+    GameWording(
+        game="concerto",
+        players="1 = solo against Pahha, 2 = the two-player rules, 3 or 4 = the draft.",
+        cards="Card file (TOML) with the score, pianist and harpist cards and the token mix "
+        "(default: the shipped PROVISIONAL set, ruling C9; see docs/concerto-cards.md).",
+        axes={
+            "soloist": "Fixed soloist card A, B, C or D.",
+            "pianist": "Fixed pianist card id of the card file.",
+            "harpist": "Fixed harpist card id of the card file.",
+        },
+        flags={
+            "trace": "Add each seat's standing after every round to the --out rows: the score "
+            "it would have if the game ended then (ruling PC6; Pahha's row in solo)."
+        },
+        turn_order="seat index = turn order: composers resolve in seat order from seat 0, the "
+        "1st to act (C4)",
+        policies_note="lookahead is for solo (--players 1); other forms refuse it. rollout "
+        "searches in every form (--weights rollouts=K,default=<built-in>).",
+        weights={
+            "chaser": {
+                "progress": "Points per missing token of a held score card that a choice "
+                "supplies: higher chases its score cards harder.",
+                "composer": "Points per composer taken (each draws score cards): higher takes "
+                "more composers.",
+                "hand": "How much a token in hand makes up for a missing one when choosing a "
+                "card: 0 not at all, 1 as if held.",
+            },
+            "maestro": {
+                "honor": "Points per honor the choice would take now against the visible "
+                "orchestras: higher plays for the honors.",
+                "lead": "Points per point of margin over the best other seat on each contest "
+                "card (at most 3): higher builds leads.",
+                "cards": "Weight of score-card points in the score gain: lower plays the "
+                "contests over the score cards.",
+            },
+            "denier": {
+                "deny": "Weight of what a token is worth to the left neighbour (solo: Pahha) "
+                "against the seat's own gain: higher denies more.",
+            },
+            "lookahead": {
+                "rollouts": "Rollouts of the remaining rounds per choice: more see further and "
+                "cost time in proportion.",
+                "margin": "Points per point of mean final margin over Pahha, added to the win "
+                "rate: higher plays for wide wins.",
+                "composer": "Points per composer gained after this decision in a rollout.",
+            },
+            "rollout": SEARCH_WEIGHTS,
+        },
+    )
+)
+"""How the command line words Fairy Concerto."""

@@ -16,6 +16,7 @@ from fairysim.analysis.report.registry import (
     response_evaluations_option,
     search_games_option,
 )
+from fairysim.analysis.wording import PLAYERS, SEARCH_WEIGHTS, GameWording, register_wording
 
 REPORT_GAMES = 15_000
 """Games per (court, player count) run of the report at ``--games``'s scale: the default
@@ -23,7 +24,7 @@ report plays to :data:`REPORT_PRECISION`, at most eight times this."""
 
 REPORT_PRECISION = 0.01
 """The corrected half-width (win-share units) of the balance card's turn-order win shares the
-default report plays to (seed 1, greedy: about 32,000 games per run; its time in
+default report plays to (measured at seed 1, greedy: about 32,000 games per run; its time in
 docs/performance-log.md)."""
 
 REPORT_AUCTION_GAMES = 1_000
@@ -106,3 +107,88 @@ REPORT = register_report(
     )
 )
 """``fairysim report fairyland``."""
+
+BIDDING = {
+    "bid_per_point": "Fairy points it will pay per point a clearing is worth to it: higher bids "
+    "more.",
+    "share": "Share of a clearing's worth an earlier bidder spends at most: higher bids harder "
+    "before the last bidder.",
+    "spread": "Cards of uncertainty in an open majority race at the first turn (shrinking to 0 "
+    "at the last): higher values open races over safe leads for longer.",
+    "crest_below": "Hand face value at or below which it takes the Crest (and the Horn): higher "
+    "takes them sooner.",
+}
+"""The weights of the shared judgement's bidding (docs/policies.md, Fairy Land)."""
+
+CARDS = {
+    "special": "Points a special fairy is worth to it.",
+    "ogre": "Points an ogre costs it (negative): lower avoids ogres more.",
+    "visit": "Points a visit (Queen, Druids, Druid's Key) is worth, less its fairies.",
+    "look": "Cards a Queen or Druids visit looks at.",
+    "item": "Points a court item without end-game points is worth.",
+}
+"""What a card's kind is worth to the policies that weigh it."""
+
+
+def _fairyland_weights() -> dict[str, dict[str, str]]:
+    """Each policy's weights, the shared ones said once."""
+    return {
+        "greedy": {
+            "bid_per_point": "Fairy points it will pay per point a clearing is worth while it "
+            "bids the minimum: higher bids more.",
+            **{k: CARDS[k] for k in ("special", "ogre", "visit")},
+            "crest_below": BIDDING["crest_below"],
+            **{k: CARDS[k] for k in ("look", "item")},
+        },
+        "value-bidder": {
+            **BIDDING,
+            **{k: CARDS[k] for k in ("special", "ogre", "visit", "look")},
+        },
+        "majority-hunter": {
+            "focus": "How many animals, those whose majority is most worth chasing, it chases.",
+            "boost": "How many times their race value the chased animals count.",
+            "others": "How many times their value the other animals count.",
+            "flowers": "How many times their points flowers and variety count.",
+            **BIDDING,
+        },
+        "flower-gardener": {
+            "flowers": "How many times their points flowers and variety count.",
+            "animals": "How many times their value animals count.",
+            **BIDDING,
+            **{k: CARDS[k] for k in ("special", "ogre")},
+        },
+        "courtier": {
+            "queen": "Points a Queen's audience is worth on top of the best unseen item it may "
+            "find, less its fairies.",
+            "druids": "Points a Druids visit is worth, less its fairies.",
+            "item": CARDS["item"],
+            "herald": "Face points dearer the Herald is in auctions (it keeps it for visits).",
+            "crest_played": "Face value played after which it takes the Crest.",
+            "look": CARDS["look"],
+            "bid_per_point": BIDDING["bid_per_point"],
+            "share": BIDDING["share"],
+        },
+        "rollout": dict(SEARCH_WEIGHTS),
+    }
+
+
+WORDING = register_wording(
+    GameWording(
+        game="fairyland",
+        players=PLAYERS,
+        cards="Card file (TOML) for a variant forest deck or House cards (format of "
+        "src/fairysim/sim/fairyland/data/cards.toml).",
+        axes={
+            "court": "Queen's Court: random (9 of the shipped PROVISIONAL 19 items each game, "
+            "ruling L13), starred (the 9 first-game items), none (a court of no effect, ruling "
+            "PL9) or a court file (TOML, docs/fairyland-court.md)."
+        },
+        flags={
+            "trace": "Add each seat's standing after every round of turns to the --out rows: "
+            "the score it would have if the game ended then (ruling PL11)."
+        },
+        turn_order="turn position, 1st = the starting player, drawn at random each game (L18)",
+        weights=_fairyland_weights(),
+    )
+)
+"""How the command line words Fairy Land."""

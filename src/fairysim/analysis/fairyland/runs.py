@@ -225,14 +225,14 @@ def game_rows(df: pd.DataFrame) -> pd.DataFrame:
     -------
     pandas.DataFrame
         One row per game: ``players``, ``court``, ``game``, ``turns`` and every
-        :data:`GAME_MEASURES` column (points, counts, or 0/1 for ``starter_wins``: the seat in
-        turn position 0 won, L18).
+        :data:`GAME_MEASURES` column (points, counts, or 0/1 for ``starter_wins``: the seat
+        first to act won, L18).
     """
     players = run_players(df)
     games, a = seat_arrays(df, list(GAME_COLUMNS))
     score = a["score"].astype(np.float64)
     ordered = np.sort(score, axis=1)
-    starter = a["turn_position"] == 0
+    starter = a["turn_position"] == 1  # the rows count turn positions from 1
     return pd.DataFrame(
         {
             "players": players,

@@ -15,6 +15,7 @@ from fairysim.analysis.report.registry import (
     response_evaluations_option,
     search_games_option,
 )
+from fairysim.analysis.wording import PLAYERS, SEARCH_WEIGHTS, GameWording, register_wording
 
 REPORT_GAMES = 6_000
 """Games per (fan, player count, lineup) cell of the report at ``--games``'s scale: the default
@@ -22,7 +23,7 @@ report plays to :data:`REPORT_PRECISION`, at most eight times this."""
 
 REPORT_PRECISION = 0.015
 """The corrected half-width (win-share units) of the balance card's turn-order win shares the
-default report plays to (seed 1, greedy: 16,000 games per cell; its time in
+default report plays to (measured at seed 1, greedy: 16,000 games per cell; its time in
 docs/performance-log.md)."""
 
 REPORT_LADDER_GAMES = 20_000
@@ -80,3 +81,35 @@ REPORT = register_report(
     )
 )
 """``fairysim report fantastique``."""
+
+WORDING = register_wording(
+    GameWording(
+        game="fantastique",
+        players=PLAYERS,
+        cards="Card file (TOML) for a variant deck or medal ladder (format of "
+        "src/fairysim/sim/fantastique/data/cards.toml).",
+        axes={"fan": "Grande Finale fan side: I, II, III, IV, V or VI."},
+        flags={"trace": "Add each seat's medal points after every round to the --out rows."},
+        turn_order="round-1 turn position, 1st = the starter, drawn at random each game (F1)",
+        weights={
+            "hoarder": {
+                "finale": "Points per card of the Grande Finale fan kept in hand or gained: "
+                "higher keeps more finale cards.",
+                "count": "Points per card played or taken: higher plays bigger fans.",
+                "value": "Points per point of the fan's value: higher plays stronger fans.",
+            },
+            "balancer": {
+                "finale": "Points per Grande Finale card a fan gives up: higher keeps more "
+                "finale cards.",
+                "pick": "Points per seat a fan would pick a stack ahead of: higher plays for "
+                "an earlier stack pick.",
+                "spent": "Points per card a fan spends beyond the first: higher plays smaller "
+                "fans.",
+                "risk": "Share of the seats still to play taken to beat a fan their hand can "
+                "beat: 0 expects none to, 1 every one.",
+            },
+            "rollout": SEARCH_WEIGHTS,
+        },
+    )
+)
+"""How the command line words Fantastique."""

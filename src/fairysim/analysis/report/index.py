@@ -61,7 +61,8 @@ def balance_line(report: WrittenReport) -> str:
         order = f"no turn position differs from the fair share ({comparisons} comparisons)"
     else:
         order = "; ".join(
-            f"{int(r.players)} players {ordinal(int(r.position))} {fmt_points(r.advantage)} "
+            f"{int(r.players)} players {ordinal(int(r.turn_position) - 1)} "
+            f"{fmt_points(r.advantage)} "
             f"{fmt_interval(r.low - r.fair, r.high - r.fair, points=True)}"
             for r in off.itertuples(index=False)
         )

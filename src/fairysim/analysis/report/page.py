@@ -337,7 +337,7 @@ class Report:
         str
             The file name.
         """
-        return self._asset(f"{name}.csv", data.to_csv(index=False).encode("utf-8"))
+        return self._asset(f"{name}.csv", as_file(data).to_csv(index=False).encode("utf-8"))
 
     def file(self, name: str, data: bytes) -> str:
         """Keep an extra file (e.g. JSON metadata) to write beside the report.
@@ -425,6 +425,19 @@ class Report:
             raise ValueError(f"the report already has a file {filename}")
         self.assets.append(_Asset(filename, data))
         return filename
+
+
+def as_file(data: pd.DataFrame) -> pd.DataFrame:
+    """A table as a results file holds it: a turn position (``position``, an index from 0
+    inside the analysis) as ``turn_position`` counted from 1, the first to act, as every
+    results file counts it (docs/vocabulary.md)."""
+    if "position" not in data.columns:
+        return data
+    at = data.columns.get_loc("position")
+    turn = data["position"] + 1
+    data = data.drop(columns="position")
+    data.insert(at, "turn_position", turn)
+    return data
 
 
 def _check_verdicts(name: str | None, data: pd.DataFrame) -> None:

@@ -101,13 +101,10 @@ def _gain_words(result: Any, gain: Any) -> str:
 def response_command(rung: ResponseRung, cards: str = "") -> str:
     """The ``fairysim best-response`` command that runs the rung's search again (``cards`` the
     report's ``--cards`` option, with its leading space, or empty)."""
-    from fairysim.sim.game import get_game
-
     result = rung.result
-    spec = get_game(result.game)
-    options = {axis.name: axis.option for axis in spec.axes}
+    # A setup axis's option is named after it (docs/vocabulary.md).
     axes = "".join(
-        f" {options.get(name, '--' + name)} {value}"
+        f" --{name.replace('_', '-')} {value}"
         for name, value in result.config.get("axes", {}).items()
     )
     return (

@@ -329,8 +329,8 @@ def _share_column(s: pd.DataFrame, name: str) -> list[str]:
 
 def _order_words(order: Any) -> str:
     if order.column is not None or order.start_seat is not None:
-        return f"0 = the seat that acts first, drawn per game, ruling {order.ruling}"
-    return f"the seat index is the turn order, ruling {order.ruling}"
+        return f"1st = the seat that acts first, drawn per game, ruling {order.ruling}"
+    return f"the seat index is the turn order, seat 0 the 1st to act, ruling {order.ruling}"
 
 
 def _turn_verdict(card: BalanceCard) -> str:

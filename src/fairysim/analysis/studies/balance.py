@@ -170,7 +170,7 @@ def balance_card(
     """
     frame = rows.frame() if isinstance(rows, BalanceRows) else rows
     turn = turn_advantage(
-        frame.rename(columns={"position": "turn_position"}),
+        frame.assign(turn_position=frame["position"] + 1),
         "turn_position",
         method=method,
         alpha=alpha,

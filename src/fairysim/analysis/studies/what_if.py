@@ -241,14 +241,10 @@ def per_game(rows: pd.DataFrame, column: str, players: int, dtype: Any) -> np.nd
 
 def positions(spec: GameSpec, rows: pd.DataFrame, players: int) -> np.ndarray:
     """Each (game, seat)'s turn position, shape ``(games, players)``, read as the spec says."""
-    order = spec.turn_order
-    seat = per_game(rows, "seat", players, np.int64)
-    if order.column is not None:
-        return per_game(rows, order.column, players, np.int64)
-    if order.start_seat is not None:
-        start = per_game(rows, order.start_seat, players, np.int64)
-        return (seat - start) % players
-    return seat
+    from fairysim.stats.turn_order import positions_of
+
+    games = rows["game"].nunique()
+    return positions_of(rows, spec.turn_order).reshape(games, -1)[:, :players]
 
 
 def metrics(spec: GameSpec) -> list[Metric]:

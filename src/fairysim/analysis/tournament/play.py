@@ -124,7 +124,7 @@ def check_tournament(
     spec: GameSpec, policies: str | Sequence[str | Policy], players: Any, seed: int = 0
 ) -> tuple[tuple[str | Policy, ...], int]:
     """The entries (names, ``NAME@FILE`` or Policy objects) and player count, or one error
-    naming ``--policies`` / ``--players``."""
+    naming the parameter ``policies`` or ``players`` (a command line words it as its flag)."""
     names = entry_items(policies)
     if any(not name for name in names):
         raise ParameterError("policies", f"empty policy name in {_shown(names)!r}")
@@ -619,8 +619,9 @@ def ratings(
 
 
 def turn_order(t: Tournament) -> pd.DataFrame:
-    """Win share per entry and turn position (0 plays first), intervals clustered by game at
-    ``level`` (as :func:`head_to_head`'s)."""
+    """Win share per entry and turn position (``turn_position``, 1 = the first to act, as
+    every results file counts it), intervals clustered by game at ``level`` (as
+    :func:`head_to_head`'s)."""
     out = []
     rows = t.rows
     for (entry, position), group in rows.groupby(["entry", "position"], sort=True):
@@ -630,7 +631,7 @@ def turn_order(t: Tournament) -> pd.DataFrame:
         out.append(
             {
                 "entry": t.entries[entry],
-                "position": int(position),
+                "turn_position": int(position) + 1,
                 "seat_games": len(group),
                 "win_share": mean,
                 "low": low,
@@ -642,31 +643,26 @@ def turn_order(t: Tournament) -> pd.DataFrame:
 
 
 def check_out_dir(path: str | Path | None, option: str = "out_dir") -> Path | None:
-    """``path`` as an existing writable folder (None passes), or an error naming ``option``:
-    checked before the first game, so that a tournament is never played for a folder it
-    cannot write."""
-    import os
+    """``path`` as a folder that exists or can be made, writable (None passes), or an error
+    naming ``option``: checked before the first game, so that a tournament is never played for
+    a folder it cannot write (:func:`save_tournament` makes it)."""
+    from fairysim.runtime.files import check_folder
 
-    if path is None:
-        return None
-    path = Path(path)
-    if not path.exists():
-        raise ParameterError(option, f"folder {path} does not exist")
-    if not path.is_dir():
-        raise ParameterError(option, f"{path} is a file, not a folder")
-    if not os.access(path, os.W_OK):
-        raise ParameterError(option, f"folder {path} is not writable")
-    return path
+    return None if path is None else check_folder(path, option)
 
 
 def save_tournament(t: Tournament, out_dir: Any, tables: dict[str, pd.DataFrame]) -> list[Any]:
-    """Write the seat rows and each table as Parquet under ``out_dir``, each with the run's
-    metadata (atomically, through :class:`fairysim.sim.batch.AtomicParquetWriter`)."""
+    """Write the seat rows (their turn position as ``turn_position``, from 1) and each table as
+    Parquet under ``out_dir`` (made if missing), each with the run's metadata (atomically,
+    through :class:`fairysim.sim.batch.AtomicParquetWriter`)."""
+    from fairysim.runtime.files import made_folder
     from fairysim.sim.batch import AtomicParquetWriter
 
-    folder = Path(out_dir)
+    folder = made_folder(out_dir, "out_dir")
     written = []
-    for name, frame in {"seats": t.rows, **tables}.items():
+    # A file counts turn positions from 1 (``turn_position``), as every results file does.
+    seats = t.rows.assign(turn_position=t.rows["position"] + 1).drop(columns="position")
+    for name, frame in {"seats": seats, **tables}.items():
         path = folder / f"tournament_{name}.parquet"
         try:
             with AtomicParquetWriter(path, {**t.meta, "table": name}) as writer:

@@ -18,6 +18,7 @@ from fairysim.sim.batch import (
     raise_first_illegal_choice,
     run_chunks,
     tidy_frame,
+    turn_columns,
 )
 from fairysim.sim.concerto.engine import OUTCOME_COLUMNS, new_outcome, play_games
 from fairysim.sim.concerto.lanes import PLAYER_COUNTS as LANE_PLAYER_COUNTS
@@ -162,6 +163,7 @@ BOOKKEEPING = ("bag_left", "tokens_removed", "pile_left", "discarded")
 def chunk_frame(setup: ConcertoSetup, first: int, arrays: dict[str, np.ndarray]) -> pd.DataFrame:
     """The tidy rows of one chunk, setup codes turned into labels."""
     public = {k: v for k, v in arrays.items() if k not in BOOKKEEPING}
+    public |= turn_columns(setup.spec.turn_order, arrays, setup.players, setup.seats)
     frame = tidy_frame(first, public, setup.seats, setup.policy_names, {"players": setup.players})
     labels = {
         "soloist_card": list(SOLOISTS),

@@ -61,7 +61,6 @@ SPEC = register(
         min_players=MIN_PLAYERS,
         max_players=MAX_PLAYERS,
         default_players=4,
-        players_help="1 = solo against Pahha, 2 = the two-player rules, 3 or 4 = the draft.",
         package="fairysim.sim.concerto",
         reference="fairysim.sim.concerto.reference:play_games",
         bench=(
@@ -124,39 +123,24 @@ SPEC = register(
                 ),
             ),
         ),
-        cards_help="Card file (TOML) with the score, pianist and harpist cards and the token "
-        "mix (default: the shipped PROVISIONAL set, ruling C9; see docs/concerto-cards.md).",
         axes=(
             SetupAxis(
                 "soloist",
-                "--soloist",
-                "Fixed soloist card A, B, C or D (default: random).",
                 values=SOLOISTS,
                 column="soloist_card",
             ),
             SetupAxis(
                 "pianist",
-                "--pianist",
-                "Fixed pianist card id of the card file (default: random).",
                 values_from="pianist_ids",
                 column="pianist_card",
             ),
             SetupAxis(
                 "harpist",
-                "--harpist",
-                "Fixed harpist card id of the card file (default: random).",
                 values_from="harpist_ids",
                 column="harpist_card",
             ),
         ),
-        flags=(
-            Flag(
-                "trace",
-                "--trace",
-                "Add each seat's standing after every round to the --out rows: the score it "
-                "would have if the game ended then (ruling PC6; Pahha's row in solo).",
-            ),
-        ),
+        flags=(Flag("trace"),),
         score_parts=PART_NAMES,
         card_effects=CardEffects(
             cards="fairysim.sim.concerto.setup:effect_cards",
@@ -187,15 +171,10 @@ SPEC = register(
         # The skill ladder's rungs, weakest first; the best heuristic last (issue 26's ranking).
         ladder=("random", "greedy", "chaser"),
         search="rollout",
-        turn_order=TurnOrder(
-            ruling="C4",
-            note="seat index = turn order: composers resolve in seat order from seat 0 (C4)",
-        ),
+        turn_order=TurnOrder(ruling="C4"),
         # --trace adds each seat's standing after round r as score_round_r (2 rounds at 3-4
         # players, 4 at two, 7 solo; ruling PC6).
         trace_prefix="score_round_",
         compile_seconds=45,
-        policies_note="lookahead is for solo (--players 1); other forms refuse it. rollout "
-        "searches in every form (--weights rollouts=K,default=<built-in>).",
     )
 )

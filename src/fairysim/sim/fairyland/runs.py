@@ -18,6 +18,7 @@ from fairysim.sim.batch import (
     raise_first_illegal_choice,
     run_chunks,
     tidy_frame,
+    turn_columns,
 )
 from fairysim.sim.blocks import run_workers
 from fairysim.sim.fairyland import engine
@@ -298,6 +299,7 @@ def outcome_arrays(out) -> dict[str, np.ndarray]:
 def chunk_frame(setup: FairyLandSetup, first: int, arrays: dict[str, np.ndarray]) -> pd.DataFrame:
     """The tidy rows of one chunk of :func:`play_chunks` (bookkeeping columns dropped)."""
     public = {k: v for k, v in arrays.items() if k not in BOOKKEEPING}
+    public |= turn_columns(setup.spec.turn_order, arrays, setup.players)
     return tidy_frame(
         first,
         public,

@@ -140,7 +140,6 @@ SPEC = register(
         min_players=MIN_PLAYERS,
         max_players=MAX_PLAYERS,
         default_players=4,
-        players_help=f"Number of players, {MIN_PLAYERS} to {MAX_PLAYERS}.",
         package="fairysim.sim.fairyland",
         reference="fairysim.sim.fairyland.reference:play_games",
         bench=BENCH,
@@ -173,15 +172,9 @@ SPEC = register(
             ),
         ),
         ties="ties broken by L12, one winner a game",
-        cards_help="Card file (TOML) for a variant forest deck or House cards (format of "
-        "src/fairysim/sim/fairyland/data/cards.toml).",
         axes=(
             SetupAxis(
                 "court",
-                "--court",
-                "Queen's Court: random (9 of the shipped PROVISIONAL 19 items each game, "
-                "ruling L13), starred (the 9 first-game items), none (a court of no effect, "
-                "ruling PL9) or a court file (TOML, docs/fairyland-court.md).",
                 default="random",
             ),
         ),
@@ -192,18 +185,9 @@ SPEC = register(
         turn_order=TurnOrder(
             column="turn_position",
             ruling="L18",
-            label="turn",
-            note="turn position, 0 = the starting player, drawn at random each game (L18)",
         ),
         length_column="turns",
-        flags=(
-            Flag(
-                "trace",
-                "--trace",
-                "Add each seat's standing after every round of turns to the --out rows: the "
-                "score it would have if the game ended then (ruling PL11).",
-            ),
-        ),
+        flags=(Flag("trace"),),
         # --trace adds each seat's standing after round r of turns as score_round_r (9, 12 and
         # 18 rounds at 4, 3 and 2 players with the rulebook's deck; ruling PL11).
         trace_prefix="score_round_",

@@ -967,7 +967,7 @@ def play_game(
     Returns
     -------
     dict of str to ndarray
-        Each of ``SEAT_COLUMNS`` with shape ``(players,)``; ``first_seat`` and
+        Each of ``SEAT_COLUMNS`` with shape ``(players,)``; ``start_seat`` (round 1's) and
         ``cards_outside_hands`` (draw pile + discard pile at the end) as ints; with ``trace``,
         ``medal_points_round`` of shape ``(players, 7)``.
 
@@ -997,7 +997,7 @@ def play_game(
         rank=[int(x) for x in outcome["rank"]],
         win_share=[float(x) for x in outcome["win_share"]],
     )
-    outcome["first_seat"] = state.first_seat
+    outcome["start_seat"] = state.first_seat
     outcome["cards_outside_hands"] = len(state.draw_pile) + len(state.discard_pile)
     if state.forced is not None:
         outcome["forced_held"], outcome["forced_exchanged"] = state.forced
@@ -1028,11 +1028,11 @@ def play_games(
     -------
     dict of str to ndarray
         The arrays one chunk of ``simulate.play_chunks`` yields: ``SEAT_COLUMNS`` of shape
-        ``(games, players)``, ``first_seat`` and ``cards_outside_hands`` of shape ``(games,)``.
+        ``(games, players)``, ``start_seat`` and ``cards_outside_hands`` of shape ``(games,)``.
     """
     games = check_games(games, "games")
     outcomes = [play_game(setup, first_game + i, trace) for i in range(games)]
-    names = [*SEAT_COLUMNS, "first_seat", "cards_outside_hands"] + (
+    names = [*SEAT_COLUMNS, "start_seat", "cards_outside_hands"] + (
         ["medal_points_round"] if trace else []
     )
     if setup.forced_card:

@@ -18,6 +18,7 @@ from fairysim.sim.batch import (
     raise_first_illegal_choice,
     run_chunks,
     tidy_frame,
+    turn_columns,
 )
 from fairysim.sim.fantastique.engine import (
     FORCE_CARD,
@@ -50,8 +51,9 @@ def play_chunks(
     trace: bool = False,
 ) -> Iterator[tuple[int, dict[str, np.ndarray]]]:
     """Yield ``(first_game, arrays)`` chunk by chunk; arrays are the :data:`SEAT_COLUMNS` of
-    shape (n, players), ``first_seat`` of shape (n,) and, with ``trace``, ``medal_points_round``
-    of shape (n, players, 7): each seat's medal points after each round.
+    shape (n, players), ``start_seat`` (the seat that starts round 1, F1) of shape (n,) and,
+    with ``trace``, ``medal_points_round`` of shape (n, players, 7): each seat's medal points
+    after each round.
 
     A table where every seat plays greedy is played in lanes (:mod:`.lanes`), the same games
     faster; ``lanes=False`` plays it one game at a time (:mod:`.engine`), for comparison.
@@ -105,7 +107,7 @@ def play_chunks(
             )  # fmt: skip
             raise_first_illegal_choice(errors, first, DECISIONS)
         arrays = {name: getattr(out, name) for name in SEAT_COLUMNS}
-        arrays["first_seat"] = out.first_seat
+        arrays["start_seat"] = out.first_seat
         arrays["cards_outside_hands"] = out.cards_outside_hands
         if setup.forced_card:
             for k, name in enumerate(FORCED_COLUMNS):
@@ -138,7 +140,7 @@ def chunk_frame(setup: FantastiqueSetup, first: int, arrays: dict[str, np.ndarra
     """The tidy rows of one chunk of :func:`play_chunks` (bookkeeping columns dropped)."""
     return tidy_frame(
         first,
-        _public(arrays),
+        _public(arrays) | turn_columns(setup.spec.turn_order, arrays, setup.players),
         setup.players,
         setup.policy_names,
         {"fan": setup.fan, "players": setup.players},

@@ -75,7 +75,6 @@ SPEC = register(
         min_players=MIN_PLAYERS,
         max_players=MAX_PLAYERS,
         default_players=4,
-        players_help=f"Number of players, {MIN_PLAYERS} to {MAX_PLAYERS}.",
         package="fairysim.sim.fantastique",
         reference="fairysim.sim.fantastique.reference:play_games",
         bench=BENCH,
@@ -99,26 +98,15 @@ SPEC = register(
                 legend="finale cards: the seat's Grande Finale count on the fan in play (F8)",
             ),
         ),
-        cards_help="Card file (TOML) for a variant deck or medal ladder (format of "
-        "src/fairysim/sim/fantastique/data/cards.toml).",
         axes=(
             SetupAxis(
                 "fan",
-                "--fan",
-                "Grande Finale fan side: I, II, III, IV, V or VI.",
                 values=FANS,
                 default="I",
-                sweep_option="--fans",
                 sweep_keyword="fans",
             ),
         ),
-        flags=(
-            Flag(
-                "trace",
-                "--trace",
-                "Add each seat's medal points after every round to the --out rows.",
-            ),
-        ),
+        flags=(Flag("trace"),),
         score_parts=("medal_points", "finale_points"),
         card_effects=CardEffects(
             cards="fairysim.sim.fantastique.setup:effect_cards",
@@ -136,10 +124,8 @@ SPEC = register(
         # K = 16 wins 70.8% there (docs/policies.md).
         search_weights={2: {"rollouts": 16}},
         turn_order=TurnOrder(
-            start_seat="first_seat",
+            start_seat="start_seat",
             ruling="F1",
-            label="turn",
-            note="round-1 turn position, 0 = the starter, drawn at random each game (F1)",
         ),
         # --trace adds each seat's medal points after round r as medal_points_round_r.
         trace_prefix="medal_points_round_",
