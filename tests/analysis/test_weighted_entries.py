@@ -138,7 +138,7 @@ def test_compare_takes_a_weights_file_for_every_setup_without_its_own(high_thres
         games=200,
         seed=0,
     )
-    with pytest.raises(FairysimError, match="missing.toml"):  # a setup's own file wins
+    with pytest.raises(FairysimError, match=r"missing\.toml"):  # a setup's own file wins
         compare(
             "highcard",
             baseline="policy=redraw-low,stand",

@@ -166,7 +166,7 @@ def turn_advantage(
                 "position": np.arange(players),
                 "games": counts,
                 "win_share": fit.params,
-                "se": degenerate_se_at_null(np.asarray(fit.bse), y, pos, fair),
+                "se": degenerate_se_at_null(np.asarray(fit.bse), y, pos, games, fair),
                 "fair": fair,
                 "advantage": fit.params - fair,
             }
@@ -192,18 +192,19 @@ def turn_advantage(
 
 
 def degenerate_se_at_null(
-    se: np.ndarray, y: np.ndarray, position: np.ndarray, fair: float
+    se: np.ndarray, y: np.ndarray, position: np.ndarray, games: np.ndarray, fair: float
 ) -> np.ndarray:
     """Standard errors with the degenerate ones replaced: a position whose every game ended
     alike (all won or all lost, which a handful of games easily does) has a clustered standard
     error of 0, and a zero-width interval would call any share "different from fair". There
     the test uses the standard error the fair share implies, ``sqrt(fair (1 - fair) / games)``
-    (a score test's); elsewhere the clustered one stands."""
+    over the position's distinct games (a score test's; a run replayed twice adds no games);
+    elsewhere the clustered one stands."""
     out = np.asarray(se, dtype=np.float64).copy()
     for k in range(len(out)):
-        values = y[position == k]
-        if values.size and np.ptp(values) == 0:
-            out[k] = np.sqrt(fair * (1.0 - fair) / values.size)
+        at = position == k
+        if at.any() and np.ptp(y[at]) == 0:
+            out[k] = np.sqrt(fair * (1.0 - fair) / np.unique(games[at]).size)
     return out
 
 

@@ -156,7 +156,7 @@ def build_arm(
 
 def setup_key_of(where: str) -> str:
     """The setup key a ``make_setup`` error is about: ``policies`` or ``--policy`` read as
-    ``policy``, ``--fan`` as ``fan``; a file's path stays as it is."""
+    ``policy``, a setup axis's flag (``--<axis>``) as the axis; a file's path stays as it is."""
     name = where[2:].replace("-", "_") if where.startswith("--") else where
     keys = {key: alias for alias, key in SETUP_ALIASES.items()}
     return keys.get(name, name)
@@ -194,12 +194,12 @@ def short_label(options: Mapping[str, Any], baseline: Mapping[str, Any]) -> str:
     its file name without its suffix) and ``key=default`` for a baseline item it leaves out,
     cut to :data:`MAX_LABEL_CHARS` characters; its own ``label`` where it has one.
 
-    >>> short_label({"policy": "hoarder", "cards": "decks/finale_x3.toml"}, {"policy": "hoarder"})
-    'finale_x3'
-    >>> short_label({"fan": "II", "weights": "finale=2"}, {})
-    'fan=II weights=finale=2'
-    >>> short_label({"fan": "III"}, {"policy": "hoarder"})
-    'fan=III policy=default'
+    >>> short_label({"policy": "hoarder", "cards": "decks/rich.toml"}, {"policy": "hoarder"})
+    'rich'
+    >>> short_label({"board": "II", "weights": "finale=2"}, {})
+    'board=II weights=finale=2'
+    >>> short_label({"board": "III"}, {"policy": "hoarder"})
+    'board=III policy=default'
     """
     if LABEL_KEY in options:
         return str(options[LABEL_KEY]).strip()
