@@ -194,7 +194,7 @@ def short_label(options: Mapping[str, Any], baseline: Mapping[str, Any]) -> str:
     its file name without its suffix) and ``key=default`` for a baseline item it leaves out,
     cut to :data:`MAX_LABEL_CHARS` characters; its own ``label`` where it has one.
 
-    >>> short_label({"policy": "hoarder", "cards": "decks/rich.toml"}, {"policy": "hoarder"})
+    >>> short_label({"policy": "hoarder", "cards": "variants/rich.toml"}, {"policy": "hoarder"})
     'rich'
     >>> short_label({"board": "II", "weights": "finale=2"}, {})
     'board=II weights=finale=2'

@@ -234,7 +234,8 @@ def play_arm(
 
 def per_game(rows: pd.DataFrame, column: str, players: int, dtype: Any) -> np.ndarray:
     """``column`` of the players' rows, shape ``(games, players)``: a game's rows are its
-    players' and then any row a setup adds (an automated opponent's in a solo game), which is left out."""
+    players' and then any row a setup adds (an automated opponent's in a solo game), which is
+    left out."""
     games = rows["game"].nunique()
     return rows[column].to_numpy(dtype).reshape(games, -1)[:, :players]
 
