@@ -33,6 +33,7 @@ from fairysim.analysis.concerto.solo_figures import (
     solo_policy_figure,
 )
 from fairysim.analysis.concerto.solo_study import SoloStudy, solo_study
+from fairysim.analysis.report.answer import Question, RungAnswer
 from fairysim.analysis.report.formats import (
     fmt_interval,
     fmt_intervals,
@@ -128,6 +129,9 @@ class SoloReport(StandardReport):
 
     def sections_after_effects(self, report: Report, studies: Studies) -> None:
         _solo_margin_section(report, studies.study)
+
+    def own_questions(self, studies: Studies) -> list[Question]:
+        return _solo_questions(studies.study)
 
     def closing_sections(self, report: Report, studies: Studies) -> None:
         study = studies.study
@@ -250,6 +254,71 @@ def _solo_policy_section(report: Report, study: SoloStudy) -> None:
         "Win rate per policy (scores in points; margin = your score minus Pahha's).",
         display=display,
     )
+
+
+POLICY_SECTION = "Win rate against Pahha by policy"
+SKILL_RUNGS = (*SPEC.ladder[1:], SPEC.search)
+"""The skill levels the answer card states: greedy, the best heuristic, the search player."""
+
+
+def _solo_questions(study: SoloStudy) -> list[Question]:
+    """How hard solo is per skill level (each rung's win rate against Pahha) and whether skill
+    matters (each rung's paired gain over greedy), from the policies' table of their section."""
+    p = study.policies.set_index("policy")
+    rungs = [name for name in SKILL_RUNGS if name in p.index]
+    rates = tuple(
+        RungAnswer(
+            name,
+            f"you win {fmt_percent(p.loc[name, 'win_share'])}",
+            f"you win {fmt_percent(p.loc[name, 'win_share'])} "
+            f"{fmt_interval(p.loc[name, 'low'], p.loc[name, 'high'])} of games (plain 95 %)",
+            f"{int(p.loc[name, 'games']):,} games",
+            POLICY_SECTION,
+        )
+        for name in rungs
+    )
+    gains = []
+    for name in rungs[1:]:
+        row = p.loc[name]
+        up = bool(row["gain_significant"]) and row["gain"] > 0
+        down = bool(row["gain_significant"]) and row["gain"] < 0
+        short = (
+            "wins more often than greedy"
+            if up
+            else "wins less often than greedy"
+            if down
+            else "not separated from greedy"
+        )
+        gains.append(
+            RungAnswer(
+                f"{name} against greedy",
+                short,
+                f"{short}: {fmt_points(row['gain'])} "
+                f"{fmt_interval(row['gain_low'], row['gain_high'], points=True)} (corrected)",
+                f"{int(row['gain_games']):,} paired games",
+                POLICY_SECTION,
+                frozenset({("solo", 1 if up else -1 if down else 0)}),
+                frozenset({"solo"}),
+            )
+        )
+    questions = [
+        Question(
+            "How hard is solo",
+            "how often do you beat Pahha, per skill level?",
+            rates,
+            comparable=False,
+        )
+    ]
+    if gains:
+        questions.append(
+            Question(
+                "Skill",
+                "does the stronger policy win more often against Pahha, on the same deals?",
+                tuple(gains),
+                comparable=False,
+            )
+        )
+    return questions
 
 
 def _search_line(pairs: pd.DataFrame, by_policy: pd.DataFrame) -> str:

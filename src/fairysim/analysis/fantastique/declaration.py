@@ -36,7 +36,7 @@ REPORT_CARD_GAMES = 20_000
 at each player count: 4 x 9 x 20,000 = 720,000 games, a few seconds warm."""
 
 REPORT_HEURISTIC_GAMES = 20_000
-"""Games per fan under each policy of the report's fan-strength check under the best heuristic
+"""Games per fan under each policy of the report's check, under the best heuristic
 (greedy, then balancer, at every seat, 4 players): 6 x 2 x 20,000 = 240,000 games, about 3 s
 warm on 2 cores."""
 
@@ -56,7 +56,8 @@ REPORT = register_report(
             card_games_option(REPORT_CARD_GAMES, "per card value, at every player count, fan I"),
             heuristic_games_option(
                 REPORT_HEURISTIC_GAMES,
-                "per fan of the check of fan strength (every pair of fans compared)",
+                "per fan of the check of how often each fan's finale changes the winner (every "
+                "pair of fans compared)",
             ),
             policy_option(
                 "The baseline's policy: at every seat, and around the fan-aware seat "
