@@ -1,10 +1,18 @@
 """The answer card says what its sections say: every verdict on it, under every rung, is the
 verdict of the section table it summarises (read back from the CSV file that section wrote),
-and the card shows it on the page."""
+and the card shows it on the page. The first screen of every report, opened in a real browser
+at 1400 x 900, is the card, with no paragraph about methods (they sit in a closed fold under it).
+
+The browser is headless Chromium from Debian's packages driven through selenium, as
+``test_pages_in_browser.py`` drives it; the pages are small studies of every report
+(``report_pages.py``), built once for the module."""
 
 from __future__ import annotations
 
 import html
+import re
+import shutil
+from pathlib import Path
 from types import SimpleNamespace
 
 import numpy as np
@@ -69,7 +77,8 @@ def test_turn_order_answers_are_the_sections_verdicts(written, name):
         assert not rows.empty, answer.rung
         assert answer.findings == _turn_findings(rows, "position_significant", "win_share")
         # the ladder section's own column says the same positions
-        off = _csv(path, "ladder").set_index(["players", "policy"])["off_fair"].fillna("")
+        off = _csv(path, "ladder").set_index(["players", "policy"])["off_fair"].astype(object)
+        off = off.where(off.notna(), "")
         for players in rows["players"].unique():
             said = {part.split()[0] for part in off.loc[(players, answer.rung)].split(", ") if part}
             mine = {f for f in answer.findings if f[0] == players}
@@ -142,6 +151,7 @@ def test_the_page_shows_every_answer_first(written, name):
     page = path.read_text()
     card = page.index('<section class="answer"')
     assert card < page.index('<details class="methods">') < page.index("How to read the numbers")
+    page = re.sub(r"<[^>]+>", "", page)
     for question in report.answers:
         assert html.escape(question.headline()) in page
         for answer in question.answers:
@@ -194,3 +204,95 @@ def test_a_verdict_that_changes_with_skill_is_marked_and_worded():
     assert same.headline() == "fair under every rung played (greedy, balancer)"
     markup = AnswerCard([question, same]).html(lambda section: None)
     assert markup.count("depends on skill</span>") == 1
+
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+DRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+
+needs_chromium = pytest.mark.skipif(
+    not (Path(CHROMIUM).exists() and Path(DRIVER).exists()),
+    reason="needs Debian's chromium and chromium-driver (.ci/run installs them)",
+)
+
+WIDTH, HEIGHT = 1400, 900
+"""The browser window, in CSS pixels."""
+
+METHOD_WORDS = ("Played to a precision", "How to read the numbers", "Reproduce with")
+"""Words that open the methods' paragraphs."""
+
+VISIBLE_TEXT = """
+const height = window.innerHeight;
+const out = [];
+for (const el of document.querySelectorAll('p, li, h1, h2, h3, td, th, summary')) {
+  const box = el.getBoundingClientRect();
+  if (box.height > 0 && box.top < height && box.bottom > 0) out.push(el.innerText);
+}
+return out;
+"""
+
+FOLDED_SHOWN = """
+const out = [];
+for (const el of document.querySelectorAll('details.methods > :not(summary)')) {
+  const box = el.getBoundingClientRect();
+  if (box.height > 0 && box.top < window.innerHeight) out.push(el.innerText);
+}
+return out;
+"""
+
+FIRST_ANSWER = """
+const line = document.querySelector('section.answer .question .headline');
+if (!line) return null;
+const box = line.getBoundingClientRect();
+return [box.top, box.bottom, line.innerText];
+"""
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in (
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        f"--window-size={WIDTH},{HEIGHT}",
+    ):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(DRIVER), options=options)
+    # the page's own viewport is 1400 x 900, whatever the window's frame takes
+    driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": WIDTH, "height": HEIGHT, "deviceScaleFactor": 1, "mobile": False},
+    )
+    yield driver
+    driver.quit()
+
+
+@needs_chromium
+@pytest.mark.parametrize("name", ["fantastique", "concerto", "concerto-solo", "fairyland"])
+def test_the_first_screen_is_the_answer_card(browser, written, name):
+    report, path = written[name]
+    browser.get(path.as_uri())
+    assert browser.execute_script("return window.innerHeight;") == HEIGHT
+    top, bottom, text = browser.execute_script(FIRST_ANSWER)
+    first = report.answers[0]
+    assert text == first.headline()
+    assert 0 < top < bottom < HEIGHT, (name, top, bottom)  # the first answer, whole
+    visible = browser.execute_script(VISIBLE_TEXT)
+    assert any(first.headline() in line for line in visible)
+    answered = [q.headline() for q in report.answers if any(q.headline() in v for v in visible)]
+    assert len(answered) >= 2, (name, answered)  # more than one answer on the first screen
+    methods = [line for line in visible if any(word in line for word in METHOD_WORDS)]
+    assert methods == [], (name, methods)
+    assert browser.execute_script(FOLDED_SHOWN) == []  # every method paragraph is folded
+    # the methods are on the page, folded: opening the fold shows them
+    browser.execute_script("document.querySelector('details.methods').open = true;")
+    folded = browser.execute_script("return document.querySelector('details.methods').innerText;")
+    assert "How to read the numbers" in folded

@@ -257,15 +257,14 @@ def _solo_policy_section(report: Report, study: SoloStudy) -> None:
 
 
 POLICY_SECTION = "Win rate against Pahha by policy"
-SKILL_RUNGS = (*SPEC.ladder[1:], SPEC.search)
-"""The skill levels the answer card states: greedy, the best heuristic, the search player."""
 
 
 def _solo_questions(study: SoloStudy) -> list[Question]:
-    """How hard solo is per skill level (each rung's win rate against Pahha) and whether skill
-    matters (each rung's paired gain over greedy), from the policies' table of their section."""
+    """How hard solo is per policy played, greedy first (each one's win rate against Pahha),
+    and whether skill matters (each one's paired gain over greedy), from the policies' table of
+    their section."""
     p = study.policies.set_index("policy")
-    rungs = [name for name in SKILL_RUNGS if name in p.index]
+    rungs = ["greedy", *(name for name in p.index if name != "greedy")]
     rates = tuple(
         RungAnswer(
             name,
@@ -304,7 +303,7 @@ def _solo_questions(study: SoloStudy) -> list[Question]:
     questions = [
         Question(
             "How hard is solo",
-            "how often do you beat Pahha, per skill level?",
+            "how often do you beat Pahha, per policy (greedy first)?",
             rates,
             comparable=False,
         )

@@ -549,11 +549,22 @@ def _court_value(row, prefix: str) -> str:
 
 
 def _court_question(study: FairyLandStudy, check: HeuristicCheck | None) -> Question | None:
-    """What the court changes: the court section's comparisons at every player count, then its
-    check under the best heuristic."""
+    """What the court changes: the court section's check under greedy and the best heuristic
+    (one player count, the same games), or without one its comparisons at every player
+    count."""
     e = study.court_effects
     if e.empty:
         return None
+    if check is not None:
+        return check_question(
+            check,
+            COURT_TOPIC,
+            COURT_ASKS,
+            _court_name,
+            _court_value,
+            COURT_SECTION,
+            what="court comparisons",
+        )
     answers = []
     for players, rows in e.groupby("players", sort=True):
         answers.append(
@@ -569,18 +580,7 @@ def _court_question(study: FairyLandStudy, check: HeuristicCheck | None) -> Ques
                 what="court comparisons",
             )
         )
-    if check is None:
-        return Question(COURT_TOPIC, COURT_ASKS, tuple(answers))
-    return check_question(
-        check,
-        COURT_TOPIC,
-        COURT_ASKS,
-        _court_name,
-        _court_value,
-        COURT_SECTION,
-        what="court comparisons",
-        before=tuple(answers),
-    )
+    return Question(COURT_TOPIC, COURT_ASKS, tuple(answers))
 
 
 def _court_lines(e: pd.DataFrame) -> list[str]:

@@ -33,6 +33,9 @@ TURN_ORDER_SECTION = "Seat advantage by turn order"
 LADDER_SECTION = "The skill ladder"
 CARD_EFFECT_SECTION = "Card strength as an effect"
 
+DEPENDS = "depends on skill"
+"""How the card marks a question whose verdict differs between rungs."""
+
 UNSKILLED = ("random",)
 """Ladder rungs the card leaves out: a random seat is a floor, not a skill level a designer
 plays for."""
@@ -108,25 +111,35 @@ class Question:
     @property
     def depends_on_skill(self) -> bool:
         """True where two rungs' verdicts differ over the scopes both played."""
+        return bool(self.disagreeing())
+
+    def disagreeing(self) -> list[RungAnswer]:
+        """The answers whose verdict differs from another rung's over the scopes both played
+        (none where the question's rungs are not comparable)."""
         if not self.comparable:
-            return False
-        answers = self.answers
-        for i, a in enumerate(answers):
-            for b in answers[i + 1 :]:
+            return []
+        out = []
+        for a in self.answers:
+            for b in self.answers:
                 common = a.scopes & b.scopes
-                if {f for f in a.findings if f[0] in common} != {
+                if a is not b and {f for f in a.findings if f[0] in common} != {
                     f for f in b.findings if f[0] in common
                 }:
-                    return True
-        return False
+                    out.append(a)
+                    break
+        return out
 
     def headline(self) -> str:
         """The answer in one line: the same under every rung, or how it depends on skill."""
         if len(self.answers) == 1:
             return self.answers[0].short
-        first, *rest = self.answers
-        if self.depends_on_skill:
-            return f"depends on skill: {first.short} under {first.rung}; " + "; ".join(
+        first = self.answers[0]
+        differ = self.disagreeing()
+        if differ and self.note:
+            return f"{DEPENDS}: {self.note}"
+        if differ:
+            head, *rest = differ
+            return f"{DEPENDS}: {head.short} under {head.rung}; " + "; ".join(
                 f"under {a.rung}, {a.short}" for a in rest
             )
         if self.comparable:
@@ -148,12 +161,15 @@ class AnswerCard:
         (None where the page has no such section)."""
         items = []
         for q in self.questions:
-            flag = ' <span class="skill">depends on skill</span>' if q.depends_on_skill else ""
+            headline = _text(q.headline())
+            if q.depends_on_skill:
+                headline = headline.replace(DEPENDS, f'<span class="skill">{DEPENDS}</span>', 1)
             rows = "".join(_rung_item(a, anchor) for a in q.answers)
-            note = f'<li class="note">{_text(q.note)}</li>' if q.note else ""
+            shown = q.note and not (q.depends_on_skill and q.note in q.headline())
+            note = f'<li class="note">{_text(q.note)}</li>' if shown else ""
             items.append(
-                f'<div class="question"><p><b>{_text(q.topic)}</b>: {_text(q.asks)}{flag}<br>'
-                f'<span class="headline">{_text(q.headline())}</span></p>'
+                f'<div class="question"><p><b>{_text(q.topic)}</b>: {_text(q.asks)}<br>'
+                f'<span class="headline">{headline}</span></p>'
                 f"<ul>{rows}{note}</ul></div>"
             )
         return (
@@ -477,7 +493,9 @@ def card_effect_question(effects: Any, label: str | None = None) -> Question:
 def _effect_answer(study: Any) -> RungAnswer:
     meta = study.meta
     e = study.effects
-    rung = ", ".join(sorted({p for lineup in meta["policies"].values() for p in lineup}))
+    # the policy of the seat the card is forced on (solo: the player, not Pahha)
+    seat = int(meta.get("seat", 0))
+    rung = ", ".join(sorted({lineup[seat] for lineup in meta["policies"].values()}))
     counts = sorted(int(n) for n in e["players"].unique())
     kept = e[e["effect_significant"].astype(bool)]
     findings = frozenset(

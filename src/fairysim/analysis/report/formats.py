@@ -94,13 +94,14 @@ def fmt_interval(low: float, high: float, points: bool = False, digits: int = 1)
 
 def _bound_digits(value: float, digits: int) -> int:
     """Decimals that keep a bound near 0 apart from 0 (``+0.02`` rather than ``0.0``), so an
-    interval that excludes 0 never reads as touching it; at most three more than ``digits``."""
+    interval that excludes 0 never reads as touching it; at most three more than ``digits``, and
+    ``digits`` for a bound that rounds to 0 even then."""
     if value is None or not math.isfinite(float(value)) or float(value) == 0:
         return digits
-    more = digits
-    while more < digits + 3 and round(100 * abs(float(value)), more) == 0:
-        more += 1
-    return more
+    for more in range(digits, digits + 4):
+        if round(100 * abs(float(value)), more) != 0:
+            return more
+    return digits
 
 
 def fmt_intervals(
