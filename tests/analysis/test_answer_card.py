@@ -134,7 +134,9 @@ def test_solo_answers_are_the_policy_tables(written):
     report, path = written["concerto-solo"]
     policies = _csv(path, "policies").set_index("policy")
     hard = _question(report, "How hard")
-    assert hard.answers[0].rung == "greedy"
+    assert sorted(a.rung for a in hard.answers) == sorted(policies.index)
+    shares = [policies.loc[a.rung, "win_share"] for a in hard.answers]
+    assert shares == sorted(shares)  # weakest first
     for answer in hard.answers:
         row = policies.loc[answer.rung]
         assert f"{100 * row['win_share']:.1f}%" in answer.short
@@ -143,6 +145,12 @@ def test_solo_answers_are_the_policy_tables(written):
         row = policies.loc[answer.rung.removesuffix(" against greedy")]
         sign = _sign(row["gain"]) if row["gain_significant"] else 0
         assert answer.findings == frozenset({("solo", sign)})
+        name = answer.rung.removesuffix(" against greedy")
+        words = {1: "more often", -1: "less often", 0: "not separated"}[sign]
+        said = next(
+            part for part in _question(report, "Skill").headline().split("; ") if name in part
+        )
+        assert words in said, (name, said)
 
 
 @pytest.mark.parametrize("name", ["fantastique", "concerto", "concerto-solo", "fairyland"])

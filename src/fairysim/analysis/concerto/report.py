@@ -133,6 +133,7 @@ class ConcertoReport(StandardReport):
 
 
 SCORE_CARD_WORDS = {"above": "holders win more", "below": "holders win less"}
+SCORE_CARD_COUNT = "holders win more or less often than the others for {kept} of the {total} cards"
 
 
 def _score_card_question(balance: CardBalance, check: HeuristicCheck | None) -> Question:
@@ -157,6 +158,7 @@ def _score_card_question(balance: CardBalance, check: HeuristicCheck | None) -> 
         "pooled",
         what="score cards",
         words=SCORE_CARD_WORDS,
+        counted=SCORE_CARD_COUNT,
     )
     asks = (
         "do the seats that end holding a score card win more or less often than the others? "
@@ -173,6 +175,7 @@ def _score_card_question(balance: CardBalance, check: HeuristicCheck | None) -> 
         "Score cards",
         what="score cards",
         words=SCORE_CARD_WORDS,
+        counted=SCORE_CARD_COUNT,
         before=(pooled,),
     )
 

@@ -264,7 +264,7 @@ def _solo_questions(study: SoloStudy) -> list[Question]:
     and whether skill matters (each one's paired gain over greedy), from the policies' table of
     their section."""
     p = study.policies.set_index("policy")
-    rungs = ["greedy", *(name for name in p.index if name != "greedy")]
+    rungs = list(p["win_share"].sort_values(kind="stable").index)  # weakest first
     rates = tuple(
         RungAnswer(
             name,
@@ -277,7 +277,7 @@ def _solo_questions(study: SoloStudy) -> list[Question]:
         for name in rungs
     )
     gains = []
-    for name in rungs[1:]:
+    for name in (r for r in rungs if r != "greedy"):
         row = p.loc[name]
         up = bool(row["gain_significant"]) and row["gain"] > 0
         down = bool(row["gain_significant"]) and row["gain"] < 0
@@ -300,24 +300,44 @@ def _solo_questions(study: SoloStudy) -> list[Question]:
                 frozenset({"solo"}),
             )
         )
+    low, high = p["win_share"].idxmin(), p["win_share"].idxmax()
     questions = [
         Question(
             "How hard is solo",
-            "how often do you beat Pahha, per policy (greedy first)?",
+            "how often do you beat Pahha, per policy (weakest first)?",
             rates,
             comparable=False,
+            summary=f"you win {fmt_percent(p.loc[low, 'win_share'])} of games ({low}) to "
+            f"{fmt_percent(p.loc[high, 'win_share'])} ({high}); greedy "
+            f"{fmt_percent(p.loc['greedy', 'win_share'])}",
         )
     ]
     if gains:
         questions.append(
             Question(
                 "Skill",
-                "does the stronger policy win more often against Pahha, on the same deals?",
+                "does a policy win more often than greedy against Pahha, on the same deals?",
                 tuple(gains),
                 comparable=False,
+                summary=_skill_summary(gains),
             )
         )
     return questions
+
+
+def _skill_summary(gains: list[RungAnswer]) -> str:
+    """Which policies win more, and which less, often than greedy (from each one's verdict)."""
+    parts = []
+    for sign, words in ((1, "win more often than greedy"), (-1, "less often")):
+        names = [
+            a.rung.removesuffix(" against greedy") for a in gains if ("solo", sign) in a.findings
+        ]
+        if names:
+            parts.append(f"{', '.join(names)} {words}")
+    same = [a.rung.removesuffix(" against greedy") for a in gains if ("solo", 0) in a.findings]
+    if same:
+        parts.append(f"{', '.join(same)} not separated from greedy")
+    return "; ".join(parts)
 
 
 def _search_line(pairs: pd.DataFrame, by_policy: pd.DataFrame) -> str:

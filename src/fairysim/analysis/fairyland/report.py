@@ -534,6 +534,7 @@ def _court_section(
 COURT_SECTION = "What the Queen's Court changes"
 COURT_ASKS = "what does a court of items change against another, measure by measure?"
 COURT_TOPIC = "Queen's Court (PROVISIONAL items, ruling L13)"
+COURT_COUNT = "a court changes the measure in {kept} of the {total} comparisons"
 
 
 def _court_name(row) -> str:
@@ -564,6 +565,7 @@ def _court_question(study: FairyLandStudy, check: HeuristicCheck | None) -> Ques
             _court_value,
             COURT_SECTION,
             what="court comparisons",
+            counted=COURT_COUNT,
         )
     answers = []
     for players, rows in e.groupby("players", sort=True):
@@ -578,6 +580,7 @@ def _court_question(study: FairyLandStudy, check: HeuristicCheck | None) -> Ques
                 f"{int(rows['n'].max()):,} games per court",
                 f"the court study, {int(players)} players",
                 what="court comparisons",
+                counted=COURT_COUNT,
             )
         )
     return Question(COURT_TOPIC, COURT_ASKS, tuple(answers))

@@ -33,6 +33,11 @@ TURN_ORDER_SECTION = "Seat advantage by turn order"
 LADDER_SECTION = "The skill ladder"
 CARD_EFFECT_SECTION = "Card strength as an effect"
 
+SEPARATED = "{kept} of the {total} {what} separated"
+"""How a rung's line counts the comparisons its family separates (``kept``, ``total``,
+``what``)."""
+
+
 DEPENDS = "depends on skill"
 """How the card marks a question whose verdict differs between rungs."""
 
@@ -107,6 +112,9 @@ class Question:
     answers: tuple[RungAnswer, ...]
     comparable: bool = True
     note: str = ""
+    summary: str = ""
+    """The headline where the question words its own (a range over the rungs); else
+    :meth:`headline` builds it from the rungs' verdicts."""
 
     @property
     def depends_on_skill(self) -> bool:
@@ -131,17 +139,18 @@ class Question:
 
     def headline(self) -> str:
         """The answer in one line: the same under every rung, or how it depends on skill."""
+        if self.summary:
+            return self.summary
         if len(self.answers) == 1:
             return self.answers[0].short
         first = self.answers[0]
         differ = self.disagreeing()
-        if differ and self.note:
-            return f"{DEPENDS}: {self.note}"
         if differ:
             head, *rest = differ
-            return f"{DEPENDS}: {head.short} under {head.rung}; " + "; ".join(
-                f"under {a.rung}, {a.short}" for a in rest
+            text = f"{DEPENDS}: {head.verdict} under {head.rung}; " + "; ".join(
+                f"under {a.rung}, {a.verdict}" for a in rest
             )
+            return f"{text} ({self.note.rstrip('.')})" if self.note else text
         if self.comparable:
             rungs = ", ".join(a.rung for a in self.answers)
             if len({a.verdict for a in self.answers}) == 1:
@@ -165,7 +174,7 @@ class AnswerCard:
             if q.depends_on_skill:
                 headline = headline.replace(DEPENDS, f'<span class="skill">{DEPENDS}</span>', 1)
             rows = "".join(_rung_item(a, anchor) for a in q.answers)
-            shown = q.note and not (q.depends_on_skill and q.note in q.headline())
+            shown = q.note and q.note.rstrip(".") not in q.headline()
             note = f'<li class="note">{_text(q.note)}</li>' if shown else ""
             items.append(
                 f'<div class="question"><p><b>{_text(q.topic)}</b>: {_text(q.asks)}<br>'
@@ -225,9 +234,8 @@ def turn_order_question(card: Any, ladder: Any = None, policy: str = "greedy") -
                 low_adv=rows["position_low"] - rows["fair"],
             )
             rows = rows.assign(games=_rung_games(ladder, rung))
-            label = _rung_label(ladder, rung)
             answers.append(
-                _turn_answer(label, rows, rows["position_high"] - rows["fair"], LADDER_SECTION)
+                _turn_answer(rung, rows, rows["position_high"] - rows["fair"], LADDER_SECTION)
             )
     return Question(
         "Turn order",
@@ -244,12 +252,6 @@ def _ladder_rungs(ladder: Any, policy: str) -> list[str]:
 def _rung_games(ladder: Any, rung: str) -> int:
     """Games of one rung's mirror table (every player count plays as many)."""
     return int(ladder.rungs.loc[ladder.rungs["policy"] == rung, "games"].iloc[0])
-
-
-def _rung_label(ladder: Any, rung: str) -> str:
-    rows = ladder.rungs[ladder.rungs["policy"] == rung]
-    weights = rows["weights"].iloc[0] if "weights" in rows and len(rows) else ""
-    return f"{rung} (search)" if weights else rung
 
 
 def _turn_answer(rung: str, rows: pd.DataFrame, high_adv: pd.Series, section: str) -> RungAnswer:
@@ -334,6 +336,7 @@ def check_question(
     pairs: tuple[str, str] | None = None,
     words: dict[str, str] | None = None,
     before: Sequence[RungAnswer] = (),
+    counted: str = SEPARATED,
 ) -> Question:
     """A question answered by a game's best-heuristic check: its comparisons' verdicts under the
     report's policy and under the best heuristic, as the check's table in ``section`` shows
@@ -344,7 +347,8 @@ def check_question(
     does; ``pairs`` names the two key columns where each comparison is a pair of items
     (``("stronger", "weaker")``), so the card can say which item, if any, is separated from
     every other; ``words`` the verdicts' words (``{"above": "higher", "below": "lower"}``);
-    ``before`` answers stated first (the section's own study under the report's policy).
+    ``before`` answers stated first (the section's own study under the report's policy);
+    ``counted`` how a rung's line counts the separated comparisons (:data:`SEPARATED`).
     """
     meta = check.meta
     table = check.table
@@ -365,6 +369,7 @@ def check_question(
                 what=what,
                 pairs=pairs,
                 words=words,
+                counted=counted,
             )
         )
     changes = check.changes
@@ -390,6 +395,7 @@ def comparisons_answer(
     what: str = "comparisons",
     pairs: tuple[str, str] | None = None,
     words: dict[str, str] | None = None,
+    counted: str = SEPARATED,
 ) -> RungAnswer:
     """One rung's answer from a family of comparisons whose ``<prefix>verdict`` column says
     ``"above"``, ``"below"`` or ``"not separated"`` (:func:`verdict_table` makes one)."""
@@ -403,7 +409,7 @@ def comparisons_answer(
         short = f"none of the {len(table)} {what} is separated"
         return RungAnswer(rung, short, short, games, section, findings, frozenset({scope}))
     outliers = _separated_from_all(table, prefix, pairs) if pairs else []
-    separated = f"{len(kept)} of the {len(table)} {what} separated"
+    separated = counted.format(kept=len(kept), total=len(table), what=what)
     gist = ""
     if outliers:
         gist = "out of band: " + ", ".join(outliers)
@@ -490,6 +496,12 @@ def card_effect_question(effects: Any, label: str | None = None) -> Question:
     )
 
 
+def _table(row: Any) -> str:
+    """Where a card-effect row was played: ``"3 players"``, or the table's name for one
+    player (``"solo against Pahha"``)."""
+    return f"{int(row.players)} players" if int(row.players) > 1 else str(row.table)
+
+
 def _effect_answer(study: Any) -> RungAnswer:
     meta = study.meta
     e = study.effects
@@ -518,7 +530,7 @@ def _effect_answer(study: Any) -> RungAnswer:
     short = "; ".join(parts)
     detail = _first(
         [
-            f"{r.label} at {int(r.players)} players {fmt_points(r.effect)} "
+            f"{r.label} at {_table(r)} {fmt_points(r.effect)} "
             f"{fmt_interval(r.effect_low, r.effect_high, points=True)}"
             for r in kept.itertuples()
         ]

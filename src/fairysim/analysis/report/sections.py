@@ -328,8 +328,8 @@ def _share_column(s: pd.DataFrame, name: str) -> list[str]:
 
 def _order_words(order: Any) -> str:
     if order.column is not None or order.start_seat is not None:
-        return f"0 = the seat that acts first, drawn per game, ruling {order.ruling}"
-    return f"the seat index is the turn order, ruling {order.ruling}"
+        return f"1st = the seat that acts first, drawn per game, ruling {order.ruling}"
+    return f"seat 0 acts 1st, seat 1 2nd, and so on, ruling {order.ruling}"
 
 
 def _turn_verdict(card: BalanceCard) -> str:
