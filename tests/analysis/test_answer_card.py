@@ -233,7 +233,8 @@ const height = window.innerHeight;
 const out = [];
 for (const el of document.querySelectorAll('p, li, h1, h2, h3, td, th, summary')) {
   const box = el.getBoundingClientRect();
-  if (box.height > 0 && box.top < height && box.bottom > 0) out.push(el.innerText);
+  const shown = el.checkVisibility() && el.innerText.trim() !== '';
+  if (shown && box.height > 0 && box.top < height && box.bottom > 0) out.push(el.innerText);
 }
 return out;
 """
@@ -242,7 +243,8 @@ FOLDED_SHOWN = """
 const out = [];
 for (const el of document.querySelectorAll('details.methods > :not(summary)')) {
   const box = el.getBoundingClientRect();
-  if (box.height > 0 && box.top < window.innerHeight) out.push(el.innerText);
+  const shown = el.checkVisibility() && el.innerText.trim() !== '';
+  if (shown && box.height > 0 && box.top < window.innerHeight) out.push(el.innerText);
 }
 return out;
 """

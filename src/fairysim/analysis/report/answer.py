@@ -493,6 +493,29 @@ def card_effect_question(effects: Any, label: str | None = None) -> Question:
         "Cards",
         f"is a {label} out of band (one more of it in a hand, on identical deals)?",
         answers,
+        note=_changed_cards(answers, label),
+    )
+
+
+def _changed_cards(answers: Sequence[RungAnswer], label: str) -> str:
+    """How many cards change verdict between the first two rungs, where both played."""
+    if len(answers) < 2:
+        return ""
+    a, b = answers[0], answers[1]
+    common = a.scopes & b.scopes
+
+    def verdicts(answer: RungAnswer) -> dict:
+        return {f[:2]: f[2] for f in answer.findings if f[0] in common}
+
+    mine, theirs = verdicts(a), verdicts(b)
+    changed = sorted(
+        {card for card in set(mine) | set(theirs) if mine.get(card) != theirs.get(card)}
+    )
+    if not changed:
+        return ""
+    where = " and ".join(str(n) for n in sorted(common))
+    return (
+        f"{len(changed)} {label}s change verdict between {a.rung} and {b.rung} at {where} players"
     )
 
 
@@ -522,11 +545,17 @@ def _effect_answer(study: Any) -> RungAnswer:
             rung, short, short, games, CARD_EFFECT_SECTION, findings, frozenset(counts)
         )
     parts = []
+    total = e["label"].nunique()
     for word, sign in ((meta["stronger"], 1), (meta["weaker"], -1)):
         side = kept[(kept["effect"] > 0) == (sign > 0)]
         if not side.empty:
-            names = list(dict.fromkeys(side["label"]))
-            parts.append(f"{word}: {', '.join(map(str, names))}")
+            names = [str(n) for n in dict.fromkeys(side["label"])]
+            listed = (
+                ", ".join(names)
+                if len(names) <= SHOWN
+                else f"{len(names)} of the {total} {meta['card_label']}s"
+            )
+            parts.append(f"{word}: {listed}")
     short = "; ".join(parts)
     detail = _first(
         [
