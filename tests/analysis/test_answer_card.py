@@ -204,7 +204,7 @@ def test_a_verdict_that_changes_with_skill_is_marked_and_worded():
     question = _card(turn, positions)
     assert question.depends_on_skill
     headline = question.headline()
-    assert headline.startswith("depends on skill: fair under greedy; under balancer")
+    assert headline.startswith("depends on skill: under greedy, fair; under balancer, ")
     assert "the 1st to act loses 3.0 pp at every player count" in headline
     assert "the 2nd to act wins 2.0 pp" in headline
     same = _card(turn, positions.assign(position_significant=False))

@@ -146,10 +146,7 @@ class Question:
         first = self.answers[0]
         differ = self.disagreeing()
         if differ:
-            head, *rest = differ
-            text = f"{DEPENDS}: {head.verdict} under {head.rung}; " + "; ".join(
-                f"under {a.rung}, {a.verdict}" for a in rest
-            )
+            text = f"{DEPENDS}: " + "; ".join(f"under {a.rung}, {a.verdict}" for a in differ)
             return f"{text} ({self.note.rstrip('.')})" if self.note else text
         if self.comparable:
             rungs = ", ".join(a.rung for a in self.answers)
@@ -183,9 +180,9 @@ class AnswerCard:
             )
         return (
             '<section class="answer" id="answers"><h2>The answers</h2>'
-            '<p class="caption">Under every skill level the report plays (every seat the same '
-            "policy, weakest first); corrected intervals, the games behind them, and the "
-            "section with the tables.</p>" + "".join(items) + "</section>"
+            '<p class="caption">Each answer under every skill level the report plays, weakest '
+            "first; corrected intervals, the games behind them, and the section with the "
+            "tables.</p>" + "".join(items) + "</section>"
         )
 
 
@@ -520,9 +517,9 @@ def _changed_cards(answers: Sequence[RungAnswer], label: str) -> str:
 
 
 def _table(row: Any) -> str:
-    """Where a card-effect row was played: ``"3 players"``, or the table's name for one
+    """Where a card-effect row was played: ``"at 3 players"``, or the table's name for one
     player (``"solo against Pahha"``)."""
-    return f"{int(row.players)} players" if int(row.players) > 1 else str(row.table)
+    return f"at {int(row.players)} players" if int(row.players) > 1 else str(row.table)
 
 
 def _effect_answer(study: Any) -> RungAnswer:
@@ -559,7 +556,7 @@ def _effect_answer(study: Any) -> RungAnswer:
     short = "; ".join(parts)
     detail = _first(
         [
-            f"{r.label} at {_table(r)} {fmt_points(r.effect)} "
+            f"{r.label} {_table(r)} {fmt_points(r.effect)} "
             f"{fmt_interval(r.effect_low, r.effect_high, points=True)}"
             for r in kept.itertuples()
         ]
