@@ -234,6 +234,9 @@ def turn_order_question(card: Any, ladder: Any = None, policy: str = "greedy") -
             answers.append(
                 _turn_answer(rung, rows, rows["position_high"] - rows["fair"], LADDER_SECTION)
             )
+    if ladder is not None:  # weakest first, whatever policy the report's study seats
+        order = list(ladder.meta["ladder"])
+        answers.sort(key=lambda a: order.index(a.rung) if a.rung in order else -1)
     return Question(
         "Turn order",
         "does any turn position win more or less than the fair share 1/players?",
