@@ -204,12 +204,17 @@ def test_a_verdict_that_changes_with_skill_is_marked_and_worded():
     question = _card(turn, positions)
     assert question.depends_on_skill
     headline = question.headline()
-    assert headline.startswith("depends on skill: under greedy, fair; under balancer, ")
+    assert headline.startswith(
+        "depends on skill: under greedy, no turn position shown off the fair share; "
+        "under balancer, "
+    )
     assert "the 1st to act loses 3.0 pp at every player count" in headline
     assert "the 2nd to act wins 2.0 pp" in headline
     same = _card(turn, positions.assign(position_significant=False))
     assert not same.depends_on_skill
-    assert same.headline() == "fair under every rung played (greedy, balancer)"
+    assert same.headline() == (
+        "no turn position shown off the fair share under every rung played (greedy, balancer)"
+    )
     markup = AnswerCard([question, same]).html(lambda section: None)
     assert markup.count("depends on skill</span>") == 1
 

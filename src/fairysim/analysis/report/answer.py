@@ -38,6 +38,9 @@ SEPARATED = "{kept} of the {total} {what} separated"
 ``what``)."""
 
 
+NONE_OFF = "no turn position shown off the fair share"
+"""A rung with no position separated: not shown to differ, which is not shown to be fair."""
+
 DEPENDS = "depends on skill"
 """How the card marks a question whose verdict differs between rungs."""
 
@@ -266,8 +269,8 @@ def _turn_answer(rung: str, rows: pd.DataFrame, high_adv: pd.Series, section: st
         r = rows.iloc[int(rows["advantage"].abs().to_numpy().argmax())]
         return RungAnswer(
             rung,
-            "fair",
-            f"fair: no turn position differs from the fair share at {_counts(counts)} players "
+            NONE_OFF,
+            f"{NONE_OFF} at {_counts(counts)} players "
             f"(largest difference: {int(r.players)} players, {ordinal(int(r.position))} to act "
             f"{fmt_points(r.advantage)} {fmt_interval(r.low_adv, r.high_adv, points=True)})",
             games,
