@@ -21,13 +21,23 @@ def test_number_formats():
     assert fmt_points(-0.5) == "-50.0 pp"
     assert fmt_percent(float("nan")) == "n/a"
     assert fmt_interval(0.1, 0.2) == "[10.0%, 20.0%]"
-    assert fmt_interval(-0.01, 0.02, points=True) == "[-1.0 pp, +2.0 pp]"
+    assert fmt_interval(-0.01, 0.02, points=True) == "[-1.0, +2.0] pp"
+
+
+def test_a_difference_that_rounds_to_zero_has_no_sign():
+    assert fmt_points(-0.00001) == "0.0 pp"
+    assert fmt_points(0.00001) == "0.0 pp"
+    assert fmt_points(-0.0004, digits=2) == "-0.04 pp"
+    assert fmt_interval(-0.235, -0.0000001, points=True) == "[-23.5, 0.0] pp"
+    # a bound near 0 keeps the digits that tell it apart from 0
+    assert fmt_interval(0.0003, 0.22, points=True) == "[+0.03, +22.0] pp"
+    assert fmt_interval(-0.235, -0.00002, points=True) == "[-23.5, -0.002] pp"
 
 
 def test_intervals_of_a_column():
     low, high = pd.Series([0.1, -0.02]), pd.Series([0.2, 0.01])
     assert fmt_intervals(low, high) == ["[10.0%, 20.0%]", "[-2.0%, 1.0%]"]
-    assert fmt_intervals(low, high, points=True) == ["[+10.0 pp, +20.0 pp]", "[-2.0 pp, +1.0 pp]"]
+    assert fmt_intervals(low, high, points=True) == ["[+10.0, +20.0] pp", "[-2.0, +1.0] pp"]
 
 
 def test_verdict_words():

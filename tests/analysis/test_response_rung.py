@@ -93,9 +93,15 @@ def test_a_report_writes_the_rung_section_and_zero_leaves_it_out(tmp_path):
     text = html.read_text(encoding="utf-8")
     assert "The best-response rung: is there a dominant strategy?" in text
     assert "Dominant strategy: " in text
+    # the answer card asks it first, with the verdict the section prints
+    card = text[text.index('<section class="answer"') : text.index("</section>")]
+    verdict = text.split("Dominant strategy: ", 1)[1].split(":", 1)[0]
+    assert "Dominant strategy</b>" in card
+    assert f"{verdict}: " in card.split("Dominant strategy</b>", 1)[1]
     cells = pd.read_csv(tmp_path / "with" / "fantastique-best_response_dominance.csv")
     assert set(cells["turn"]) == {"1st", "2nd", "3rd", "4th"}
     assert sorted(set(cells["turn_position"])) == [1, 2, 3, 4]
     assert (tmp_path / "with" / "fantastique-best_response.png").exists()
     html = fr.write_report(tmp_path / "without", response_evaluations=0, **small)
     assert "best-response rung" not in html.read_text(encoding="utf-8")
+    assert "Dominant strategy" not in html.read_text(encoding="utf-8")

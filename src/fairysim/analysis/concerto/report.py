@@ -24,6 +24,12 @@ from fairysim.analysis.concerto.figures import (
     score_card_lift_figure,
 )
 from fairysim.analysis.concerto.study import PLAYER_COUNTS, CardBalance, card_balance
+from fairysim.analysis.report.answer import (
+    Question,
+    check_question,
+    comparisons_answer,
+    verdict_table,
+)
 from fairysim.analysis.report.effects_beside import (
     association_against_effect,
     effect_display,
@@ -127,6 +133,57 @@ class ConcertoReport(StandardReport):
         )
         report.data("score_cards", balance.score_cards)
         report.data("contests", balance.contests)
+
+    def own_questions(self, studies: Studies) -> list[Question]:
+        return [_score_card_question(studies.study, studies.check)]
+
+
+SCORE_CARD_WORDS = {"above": "holders win more", "below": "holders win less"}
+SCORE_CARD_COUNT = "holders win more or less often than the others for {kept} of the {total} cards"
+
+
+def _score_card_question(balance: CardBalance, check: HeuristicCheck | None) -> Question:
+    """Do the seats holding a score card win more or less often than the others? The score
+    cards' section: its pooled lifts, then its check under the best heuristic."""
+    s = balance.score_cards_pooled
+    lifts = verdict_table(
+        s.rename(
+            columns={"lift_low": "low", "lift_high": "high", "lift_significant": "significant"}
+        ),
+        "lift",
+    )
+    counts = ", ".join(map(str, balance.meta["players"]))
+    pooled = comparisons_answer(
+        lifts,
+        "base_",
+        f"{balance.meta['policy']}, averaged over {counts} players",
+        lambda r: str(r.card),
+        _check_value,
+        "Score cards",
+        f"{balance.meta['games']:,} games per player count",
+        "pooled",
+        what="score cards",
+        words=SCORE_CARD_WORDS,
+        counted=SCORE_CARD_COUNT,
+    )
+    asks = (
+        "do the seats that end holding a score card win more or less often than the others? "
+        "(an association, not the card's own effect)"
+    )
+    if check is None:
+        return Question("Score cards", asks, (pooled,))
+    return check_question(
+        check,
+        "Score cards",
+        asks,
+        lambda r: str(r.card),
+        _check_value,
+        "Score cards",
+        what="score cards",
+        words=SCORE_CARD_WORDS,
+        counted=SCORE_CARD_COUNT,
+        before=(pooled,),
+    )
 
 
 CONCERTO_REPORT = ConcertoReport()

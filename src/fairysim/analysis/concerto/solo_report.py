@@ -37,6 +37,7 @@ from fairysim.analysis.concerto.solo_study import (
     fast_policy_half_width,
     solo_study,
 )
+from fairysim.analysis.report.answer import Question, RungAnswer
 from fairysim.analysis.report.formats import (
     fmt_interval,
     fmt_intervals,
@@ -149,6 +150,9 @@ class SoloReport(StandardReport):
 
     def sections_after_effects(self, report: Report, studies: Studies) -> None:
         _solo_margin_section(report, studies.study)
+
+    def own_questions(self, studies: Studies) -> list[Question]:
+        return _solo_questions(studies.study)
 
     def closing_sections(self, report: Report, studies: Studies) -> None:
         study = studies.study
@@ -322,6 +326,90 @@ def _best_heuristic_lines(study: SoloStudy) -> list[str]:
         words + f"not separated: {top['a']} is taken by the stated rule, the higher win rate, "
         f"and {top['b']} is as good a choice on this evidence."
     ]
+
+
+POLICY_SECTION = "Win rate against Pahha by policy"
+
+
+def _solo_questions(study: SoloStudy) -> list[Question]:
+    """How hard solo is per policy played, greedy first (each one's win rate against Pahha),
+    and whether skill matters (each one's paired gain over greedy), from the policies' table of
+    their section."""
+    p = study.policies.set_index("policy")
+    rungs = list(p["win_share"].sort_values(kind="stable").index)  # weakest first
+    rates = tuple(
+        RungAnswer(
+            name,
+            f"you win {fmt_percent(p.loc[name, 'win_share'])}",
+            f"you win {fmt_percent(p.loc[name, 'win_share'])} "
+            f"{fmt_interval(p.loc[name, 'low'], p.loc[name, 'high'])} of games (plain 95 %)",
+            f"{int(p.loc[name, 'games']):,} games",
+            POLICY_SECTION,
+        )
+        for name in rungs
+    )
+    gains = []
+    for name in (r for r in rungs if r != "greedy"):
+        row = p.loc[name]
+        up = bool(row["gain_significant"]) and row["gain"] > 0
+        down = bool(row["gain_significant"]) and row["gain"] < 0
+        short = (
+            "wins more often than greedy"
+            if up
+            else "wins less often than greedy"
+            if down
+            else "not separated from greedy"
+        )
+        gains.append(
+            RungAnswer(
+                f"{name} against greedy",
+                short,
+                f"{short}: {fmt_points(row['gain'])} "
+                f"{fmt_interval(row['gain_low'], row['gain_high'], points=True)} (corrected)",
+                f"{int(row['gain_games']):,} paired games",
+                POLICY_SECTION,
+                frozenset({("solo", 1 if up else -1 if down else 0)}),
+                frozenset({"solo"}),
+            )
+        )
+    low, high = p["win_share"].idxmin(), p["win_share"].idxmax()
+    questions = [
+        Question(
+            "How hard is solo",
+            "how often do you beat Pahha, per policy (weakest first)?",
+            rates,
+            comparable=False,
+            summary=f"you win {fmt_percent(p.loc[low, 'win_share'])} of games ({low}) to "
+            f"{fmt_percent(p.loc[high, 'win_share'])} ({high}); greedy "
+            f"{fmt_percent(p.loc['greedy', 'win_share'])}",
+        )
+    ]
+    if gains:
+        questions.append(
+            Question(
+                "Skill",
+                "does a policy win more often than greedy against Pahha, on the same deals?",
+                tuple(gains),
+                comparable=False,
+                summary=_skill_summary(gains),
+            )
+        )
+    return questions
+
+
+def _skill_summary(gains: list[RungAnswer]) -> str:
+    """Which policies win more, and which less, often than greedy (from each one's verdict)."""
+    parts = []
+    for sign, words in ((1, "win more often than greedy"), (-1, "less often")):
+        names = [
+            a.rung.removesuffix(" against greedy") for a in gains if ("solo", sign) in a.findings
+        ]
+        if names:
+            parts.append(f"{', '.join(names)} {words}")
+    same = [a.rung.removesuffix(" against greedy") for a in gains if ("solo", 0) in a.findings]
+    if same:
+        parts.append(f"{', '.join(same)} not separated from greedy")
+    return "; ".join(parts)
 
 
 def _search_line(pairs: pd.DataFrame, by_policy: pd.DataFrame, best: str | None) -> str:

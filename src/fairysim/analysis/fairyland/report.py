@@ -43,6 +43,12 @@ from fairysim.analysis.fairyland.study import (
     clearly_first,
     fairyland_study,
 )
+from fairysim.analysis.report.answer import (
+    Question,
+    check_question,
+    comparisons_answer,
+    verdict_table,
+)
 from fairysim.analysis.report.effects_beside import (
     association_against_effect,
     effect_display,
@@ -161,6 +167,10 @@ class FairyLandReport(StandardReport):
         _auction_section(report, study, studies.extra.get("contest"))
         _court_section(report, study, studies.check)
         _length_section(report, study)
+
+    def own_questions(self, studies: Studies) -> list[Question]:
+        question = _court_question(studies.study, studies.check)
+        return [] if question is None else [question]
 
     def closing_sections(self, report: Report, studies: Studies) -> None:
         study, prefix = studies.study, self.prefix
@@ -540,18 +550,69 @@ def _court_section(
         display=display,
     )
     if check is not None:
-        short = {m.column: m.short for m in GAME_MEASURES}
         check_paragraphs(
             report,
             check,
             "court comparisons (PROVISIONAL court, ruling L13)",
-            lambda r: f"{r.court} minus {r.baseline}, {short[r.measure]}",
-            lambda r, prefix: (
-                f"{_fmt_value(getattr(r, prefix + 'value'), r.unit)} "
-                f"{_fmt_range(getattr(r, prefix + 'low'), getattr(r, prefix + 'high'), r.unit)}"
-            ),
+            _court_name,
+            _court_value,
             "court_check",
         )
+
+
+COURT_SECTION = "What the Queen's Court changes"
+COURT_ASKS = "what does a court of items change against another, measure by measure?"
+COURT_TOPIC = "Queen's Court (PROVISIONAL items, ruling L13)"
+COURT_COUNT = "a court changes the measure in {kept} of the {total} comparisons"
+
+
+def _court_name(row) -> str:
+    """A court comparison in words: ``"random minus none, game length"``."""
+    short = {m.column: m.short for m in GAME_MEASURES}
+    return f"{row.court} minus {row.baseline}, {short[row.measure]}"
+
+
+def _court_value(row, prefix: str) -> str:
+    """One policy's court difference with its corrected interval, in the measure's unit."""
+    value, low, high = (getattr(row, prefix + k) for k in ("value", "low", "high"))
+    return f"{_fmt_value(value, row.unit)} {_fmt_range(low, high, row.unit)}"
+
+
+def _court_question(study: FairyLandStudy, check: HeuristicCheck | None) -> Question | None:
+    """What the court changes: the court section's check under greedy and the best heuristic
+    (one player count, the same games), or without one its comparisons at every player
+    count."""
+    e = study.court_effects
+    if e.empty:
+        return None
+    if check is not None:
+        return check_question(
+            check,
+            COURT_TOPIC,
+            COURT_ASKS,
+            _court_name,
+            _court_value,
+            COURT_SECTION,
+            what="court comparisons",
+            counted=COURT_COUNT,
+        )
+    answers = []
+    for players, rows in e.groupby("players", sort=True):
+        answers.append(
+            comparisons_answer(
+                verdict_table(rows, "difference"),
+                "base_",
+                f"{study.meta['policy']}, {int(players)} players",
+                _court_name,
+                _court_value,
+                COURT_SECTION,
+                f"{int(rows['n'].max()):,} games per court",
+                f"the court study, {int(players)} players",
+                what="court comparisons",
+                counted=COURT_COUNT,
+            )
+        )
+    return Question(COURT_TOPIC, COURT_ASKS, tuple(answers))
 
 
 def _court_lines(e: pd.DataFrame) -> list[str]:

@@ -49,7 +49,7 @@ REPORT_BEST_HEURISTIC_GAMES = 500
 cores, balancer was chosen, separated from hoarder: 60.3% [57.9%, 62.8%] of 6,000 meetings)."""
 
 REPORT_HEURISTIC_GAMES = 20_000
-"""Games per fan under each policy of the report's fan-strength check under the best heuristic
+"""Games per fan under each policy of the report's check, under the best heuristic
 (greedy, then balancer, at every seat, 4 players): 6 x 2 x 20,000 = 240,000 games, about 3 s
 warm on 2 cores."""
 
@@ -70,7 +70,8 @@ REPORT = register_report(
             card_games_option(REPORT_CARD_GAMES, "per card value, at every player count, fan I"),
             heuristic_games_option(
                 REPORT_HEURISTIC_GAMES,
-                "per fan of the check of fan strength (every pair of fans compared)",
+                "per fan of the check of how often each fan's finale changes the winner (every "
+                "pair of fans compared)",
             ),
             best_heuristic_games_option(REPORT_BEST_HEURISTIC_GAMES),
             policy_option(

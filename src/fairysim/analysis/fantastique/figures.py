@@ -1,5 +1,5 @@
-"""The Fantastique report's figures: fans ranked by strength, how often the finale decides,
-and what playing for the fan gains per player count.
+"""The Fantastique report's figures: how often each fan's finale changes the winner, per
+player count, and what playing for the fan gains per player count.
 
 Each function takes a finished :class:`~fairysim.analysis.fantastique.study.FanStrength` and
 returns a matplotlib figure, so a notebook shows the same pictures as the report.
@@ -23,7 +23,7 @@ from fairysim.analysis.report.plots import (
 
 
 def strength_figure(strength: FanStrength) -> Figure:
-    """Figure (a): the six fans ranked by strength, with 95 % intervals.
+    """Figure (a): the share of games each fan's finale changes the winner, with 95 % intervals.
 
     Parameters
     ----------
@@ -45,8 +45,8 @@ def strength_figure(strength: FanStrength) -> Figure:
         r["strength"],
         r["strength_low"],
         r["strength_high"],
-        xlabel=f"share of games the finale decides ({strength.meta['baseline']})",
-        title="Grande Finale fans ranked by strength",
+        xlabel=f"share of games the finale changes the winner ({strength.meta['baseline']})",
+        title="How often the Grande Finale changes the winner, by fan",
     )
     return fig
 
@@ -87,7 +87,7 @@ def decides_figure(strength: FanStrength) -> Figure:
         reference,
         difference_ses,
         reference_label="the mean over fans at that player count",
-        title=f"Share of games the Grande Finale decides ({strength.meta['baseline']}, "
+        title=f"Share of games the Grande Finale changes the winner ({strength.meta['baseline']}, "
         f"{int(games.to_numpy().min()):,} games a cell)",
         xlabel="players",
         ylabel="Grande Finale fan",

@@ -1,4 +1,4 @@
-"""The Fantastique designer report: how strong is each Grande Finale fan?
+"""The Fantastique designer report: how often does each Grande Finale fan change the winner?
 
 ``fairysim report fantastique`` calls :func:`write_report`: the standard report
 (:mod:`fairysim.analysis.report.pipeline`) of
@@ -30,6 +30,13 @@ from fairysim.analysis.fantastique.study import (
     fan_strength,
     report_lineups,
 )
+from fairysim.analysis.report.answer import (
+    Question,
+    RungAnswer,
+    check_question,
+    comparisons_answer,
+    verdict_table,
+)
 from fairysim.analysis.report.formats import (
     fmt_interval,
     fmt_intervals,
@@ -51,7 +58,7 @@ class FantastiqueReport(StandardReport):
     """The fans' sections of the standard report (:mod:`fairysim.analysis.report.pipeline`)."""
 
     declaration = REPORT
-    title = "Fantastique: how strong is each Grande Finale fan?"
+    title = "Fantastique: how often does each Grande Finale fan change the winner?"
     players = PLAYER_COUNTS
     axes = MappingProxyType({"fan": "I"})
     check = staticmethod(fan_check)
@@ -108,6 +115,90 @@ class FantastiqueReport(StandardReport):
     def closing_sections(self, report: Report, studies: Studies) -> None:
         _more_tables(report, studies.study)
 
+    def own_questions(self, studies: Studies) -> list[Question]:
+        return [_finale_question(studies.study), _fan_question(studies.study, studies.check)]
+
+
+FINALE_SECTION = "How often the Grande Finale changes the winner, by fan"
+FINALE_WORDS = {"above": "more often", "below": "less often"}
+
+
+def _finale_question(strength: FanStrength) -> Question:
+    """The share of games the Grande Finale changes the winner, per fan (the ranking's rates)."""
+    r = strength.ranking
+    baseline = strength.meta["baseline"]
+    rates = "; ".join(
+        f"{fan} {fmt_percent(v)} {fmt_interval(lo, hi)}"
+        for fan, v, lo, hi in zip(
+            r["fan"], r["strength"], r["strength_low"], r["strength_high"], strict=True
+        )
+    )
+    counts = ", ".join(map(str, strength.meta["players"]))
+    low, high = r.loc[r["strength"].idxmin()], r.loc[r["strength"].idxmax()]
+    short = (
+        f"in {fmt_percent(low['strength'])} (fan {low['fan']}) to "
+        f"{fmt_percent(high['strength'])} (fan {high['fan']}) of games"
+    )
+    answer = RungAnswer(
+        _policy(strength),
+        short,
+        f"fan {rates} (plain 95 % intervals; averaged over {counts} players)",
+        f"{strength.meta['games']:,} games per fan and player count, the {baseline} lineup",
+        FINALE_SECTION,
+    )
+    return Question(
+        "Grande Finale",
+        "in what share of games does the finale change the winner (against the winner on "
+        "medal points alone), per fan?",
+        (answer,),
+    )
+
+
+def _fan_question(strength: FanStrength, check: HeuristicCheck | None) -> Question:
+    """Is a fan out of band: does the finale change the winner more (or less) often under it
+    than under every other fan? The ranking's corrected pairs, then the best-heuristic check."""
+    pairs = verdict_table(strength.fan_differences, "difference")
+    pooled = comparisons_answer(
+        pairs,
+        "base_",
+        f"{_policy(strength)}, averaged over player counts",
+        _pair_name,
+        _check_value,
+        FINALE_SECTION,
+        f"{strength.meta['games']:,} games per fan and player count",
+        "pooled",
+        what="fan pairs",
+        pairs=("stronger", "weaker"),
+        words=FINALE_WORDS,
+    )
+    asks = (
+        "is a fan out of band: does the finale change the winner more (or less) often under "
+        "it than under every other fan?"
+    )
+    if check is None:
+        return Question("Fans", asks, (pooled,))
+    return check_question(
+        check,
+        "Fans",
+        asks,
+        _pair_name,
+        _check_value,
+        FINALE_SECTION,
+        what="fan pairs",
+        pairs=("stronger", "weaker"),
+        words=FINALE_WORDS,
+        before=(pooled,),
+    )
+
+
+def _pair_name(row) -> str:
+    return f"fan {row.stronger} against fan {row.weaker}:"
+
+
+def _policy(strength: FanStrength) -> str:
+    meta = strength.meta
+    return next(lu for lu in meta["lineups"] if lu["name"] == meta["baseline"])["seat0"]
+
 
 FANTASTIQUE_REPORT = FantastiqueReport()
 write_report = FANTASTIQUE_REPORT.write
@@ -162,11 +253,11 @@ def _strength_section(
 ) -> None:
     r = strength.ranking
     d = strength.fan_differences
-    report.section("Fans ranked by strength")
+    report.section(FINALE_SECTION)
     report.paragraph(
-        "Strength = the share of games the Grande Finale decides: games whose winners on the "
-        "final score differ from the winners on medal points alone (before the two Grande "
-        f"Finale medals are added), in the {strength.meta['baseline']} lineup, "
+        "The measure: the share of games the Grande Finale changes the winner, games whose "
+        "winners on the final score differ from the winners on medal points alone (before the "
+        f"two Grande Finale medals are added), in the {strength.meta['baseline']} lineup, "
         "averaged with equal weight over the player counts. 0 % would mean the finale never "
         "changes who wins; a high value means the finale, not the seven rounds of medals, "
         "often decides the game."
@@ -180,7 +271,7 @@ def _strength_section(
         "strength",
         strength_figure(strength),
         plain_caption(
-            "Fans ranked by strength.",
+            "Share of games the Grande Finale changes the winner, by fan.",
             "The tied groups come from the corrected pairwise differences (table below).",
         ),
     )
@@ -188,7 +279,7 @@ def _strength_section(
         "ranking",
         r,
         "Ranking. group = tied group (1 = top), from the corrected pairwise differences (next "
-        "table); plain 95% interval = the fan's own strength interval, not corrected; finale "
+        "table); plain 95% interval = the fan's own interval, not corrected; finale "
         "cards = mean cards the fan counts per "
         f"seat ({strength.meta['baseline']}); gain = change in seat 0's win share when it "
         "plays for the fan instead of as the baseline (corrected interval).",
@@ -198,11 +289,12 @@ def _strength_section(
         report.table(
             "fan_differences",
             d,
-            "Strength differences between every pair of fans (share of games), paired on "
-            "identical deals, with Holm-corrected intervals.",
+            "Differences between every pair of fans in the share of games the finale changes "
+            "the winner (pp of games), paired on identical deals, with Holm-corrected "
+            "intervals.",
             display=_verdict_display(
                 d[["stronger", "weaker", "difference", "low", "high", "significant"]],
-                {"stronger": "stronger fan", "weaker": "weaker fan"},
+                {"stronger": "fan (more often)", "weaker": "fan (less often)"},
                 "difference",
             ),
         )
@@ -220,7 +312,8 @@ def _strength_section(
 
 
 def _check_value(row, prefix: str) -> str:
-    """One policy's strength difference of a fan pair with its corrected interval."""
+    """One policy's difference of a fan pair in the share of games the finale changes the
+    winner, with its corrected interval."""
     value, low, high = (getattr(row, prefix + k) for k in ("value", "low", "high"))
     return f"{fmt_points(value)} {fmt_interval(low, high, points=True)}"
 
@@ -228,10 +321,10 @@ def _check_value(row, prefix: str) -> str:
 def _ranking_sentence(r: pd.DataFrame) -> str:
     """The top and the bottom of the ranking, worded from the corrected tied groups."""
     groups = [list(g["fan"]) for _, g in r.groupby("group", sort=True)]
-    top = top_wording(groups, "strongest")
+    top = top_wording(groups, "most often")
     first = r.iloc[0]
     lead = (
-        f"Fan {first['fan']} ({first['description']}) decides "
+        f"Under fan {first['fan']} ({first['description']}) the finale changes the winner in "
         f"{fmt_percent(first['strength'])} "
         f"{fmt_interval(first['strength_low'], first['strength_high'])} (plain 95 %) of games"
     )
@@ -242,19 +335,24 @@ def _ranking_sentence(r: pd.DataFrame) -> str:
 
 
 def _decides_section(report: Report, strength: FanStrength) -> None:
-    report.section("How often the Grande Finale changes who wins")
+    report.section("How often the Grande Finale changes the winner, by player count")
     report.paragraph(
         "The same share per player count. More players means more rivals for the two Grande "
         "Finale medals (20 and 10 points), while the seven rounds hand out the same medal rows."
     )
-    report.figure("decides", decides_figure(strength), "Finale-decides rate by fan and players.")
+    report.figure(
+        "decides",
+        decides_figure(strength),
+        "Share of games the Grande Finale changes the winner, by fan and player count.",
+    )
     table = baseline_table(strength, "finale_decides")
     display = table.map(fmt_percent).reset_index().rename(columns={"fan": "fan"})
     display.columns = ["fan", *[f"{c} players" for c in table.columns]]
     report.table(
         "cells",
         strength.cells,
-        f"Share of games the finale decides ({strength.meta['baseline']}); the CSV holds every "
+        f"Share of games the finale changes the winner ({strength.meta['baseline']}); the CSV "
+        "holds every "
         "lineup with intervals, mean cards counted and seat 0's win share.",
         display=display,
     )
@@ -390,7 +488,7 @@ def _ranking_display(strength: FanStrength) -> pd.DataFrame:
             "group": r["group"],
             "fan": r["fan"],
             "counts": r["description"],
-            "strength": r["strength"].map(fmt_percent),
+            "finale changes the winner": r["strength"].map(fmt_percent),
             "plain 95% interval": fmt_intervals(r["strength_low"], r["strength_high"]),
             "finale cards": r["finale_count"].map(lambda v: f"{v:.2f}"),
         }

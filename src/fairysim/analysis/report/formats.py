@@ -2,7 +2,9 @@
 points, 95 % intervals, and the plain words for a significance test.
 
 Game-independent; every report's tables and sentences use these, so the same number reads the
-same way everywhere.
+same way everywhere: a share "24.8%", a difference of shares "+1.3 pp" (never "-0.0": a
+difference that rounds to zero prints "0.0 pp"), an interval of shares "[22.8%, 27.1%]" and one of
+differences "[-1.2, +3.4] pp".
 """
 
 from __future__ import annotations
@@ -44,13 +46,32 @@ def fmt_points(value: float, digits: int = 1) -> str:
     -------
     str
     """
+    return f"{signed(value, digits)} pp"
+
+
+def signed(value: float, digits: int = 1) -> str:
+    """A difference of shares in percentage points without the unit, signed, never "-0.0":
+    ``0.031 -> "+3.1"``, ``-0.00001 -> "0.0"``; ``"n/a"`` for nan.
+
+    Parameters
+    ----------
+    value : float
+        Difference of two shares.
+    digits : int, default 1
+        Decimals.
+
+    Returns
+    -------
+    str
+    """
     if value is None or not math.isfinite(float(value)):
         return "n/a"
-    return f"{100 * float(value):+.{digits}f} pp"
+    text = f"{100 * float(value):+.{digits}f}"
+    return text[1:] if float(text) == 0 else text
 
 
 def fmt_interval(low: float, high: float, points: bool = False, digits: int = 1) -> str:
-    """A 95 % interval as text: ``"[24.1%, 30.2%]"`` or ``"[-1.0 pp, +2.3 pp]"``.
+    """A 95 % interval as text: ``"[24.1%, 30.2%]"`` or ``"[-1.0, +2.3] pp"``.
 
     Parameters
     ----------
@@ -65,8 +86,22 @@ def fmt_interval(low: float, high: float, points: bool = False, digits: int = 1)
     -------
     str
     """
-    f = fmt_points if points else fmt_percent
-    return f"[{f(low, digits)}, {f(high, digits)}]"
+    if points:
+        low_text = signed(low, _bound_digits(low, digits))
+        return f"[{low_text}, {signed(high, _bound_digits(high, digits))}] pp"
+    return f"[{fmt_percent(low, digits)}, {fmt_percent(high, digits)}]"
+
+
+def _bound_digits(value: float, digits: int) -> int:
+    """Decimals that keep a bound near 0 apart from 0 (``+0.02`` rather than ``0.0``), so an
+    interval that excludes 0 never reads as touching it; at most three more than ``digits``, and
+    ``digits`` for a bound that rounds to 0 even then."""
+    if value is None or not math.isfinite(float(value)) or float(value) == 0:
+        return digits
+    for more in range(digits, digits + 4):
+        if round(100 * abs(float(value)), more) != 0:
+            return more
+    return digits
 
 
 def fmt_intervals(
@@ -108,4 +143,11 @@ def verdict(significant: bool | float) -> str:
     return "significant" if bool(significant) else "not significant"
 
 
-__all__ = ["fmt_interval", "fmt_intervals", "fmt_percent", "fmt_points", "verdict"]
+__all__ = [
+    "fmt_interval",
+    "fmt_intervals",
+    "fmt_percent",
+    "fmt_points",
+    "signed",
+    "verdict",
+]

@@ -53,6 +53,18 @@ table.data td:first-child, table.data th:first-child { text-align: left; }
 code { background: #f2f2f2; padding: 0 .25rem; overflow-wrap: anywhere; }
 .wide { overflow-x: auto; max-width: 100%; }
 .files { font-size: .88rem; color: #555; }
+.answer { border: 2px solid #4c72b0; border-radius: 6px; padding: .2rem 1rem .6rem;
+          margin: 1rem 0; }
+.answer h2 { margin: .5rem 0 0; border: none; font-size: 1.3rem; }
+.answer .caption { margin: 0; font-size: .82rem; }
+.answer .question p { margin: .5rem 0 .1rem; }
+.answer ul { margin: 0 0 .1rem; font-size: .84rem; line-height: 1.3; }
+.answer .headline { font-weight: 600; }
+.answer .skill { background: #fbe3c8; color: #7a3e00; border-radius: 3px; padding: 0 .35rem;
+                 font-size: .85rem; font-weight: 600; }
+.answer .note { list-style: none; color: #7a3e00; }
+details.methods { margin: 1rem 0; }
+details.methods > summary { cursor: pointer; color: #444; font-weight: 600; }
 """
 
 
@@ -199,6 +211,9 @@ class Report:
     assets: list[_Asset] = field(default_factory=list)
     sections: int = 0
     figures: int = 0
+    anchors: dict[str, str] = field(default_factory=dict)
+    answers: list[Any] = field(default_factory=list)
+    """The answer card's questions (:mod:`fairysim.analysis.report.answer`), once built."""
 
     def section(self, text: str) -> str:
         """Add the next numbered section heading (``"3. Seat advantage"``); return its text.
@@ -224,6 +239,7 @@ class Report:
             2 for sections, 3 for subsections (the title is the only level 1).
         """
         anchor = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+        self.anchors.setdefault(text, anchor)
         self.blocks.append(f'<h{level} id="{anchor}">{html.escape(text)}</h{level}>')
 
     def paragraph(self, text: str, css_class: str | None = None) -> None:
@@ -248,6 +264,34 @@ class Report:
         """
         lines = "".join(f"<li>{_inline(item)}</li>" for item in items)
         self.blocks.append(f"<ul>{lines}</ul>")
+
+    def anchor(self, title: str) -> tuple[str, str] | None:
+        """The id and text of the first heading whose text, without its number, starts with
+        ``title`` (``"Seat advantage"`` finds ``"5. Seat advantage by turn order"``); None
+        for none."""
+        for text, anchor in self.anchors.items():
+            if re.sub(r"^\d+\.\s*", "", text).startswith(title):
+                return anchor, text
+        return None
+
+    def open_fold(self, summary: str) -> None:
+        """Start a fold, closed when the page opens: what follows, up to :meth:`close_fold`,
+        shows only when the reader opens ``summary`` (the methods behind the answers)."""
+        self.blocks.append(f'<details class="methods"><summary>{_inline(summary)}</summary>')
+
+    def close_fold(self) -> None:
+        """End the fold :meth:`open_fold` started."""
+        self.blocks.append("</details>")
+
+    def reserve(self) -> int:
+        """Keep the next place on the page for a block written later (:meth:`fill`): the
+        answer card sits first but is built once every section it links to is in place."""
+        self.blocks.append("")
+        return len(self.blocks) - 1
+
+    def fill(self, place: int, markup: str) -> None:
+        """Put trusted HTML at a place :meth:`reserve` kept."""
+        self.blocks[place] = markup
 
     def raw(self, markup: str) -> None:
         """Add trusted HTML as it is.

@@ -25,12 +25,17 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, ClassVar
 
+from fairysim.analysis.report.answer import AnswerCard, Question, standard_questions
 from fairysim.analysis.report.best_heuristic import best_heuristic_section
 from fairysim.analysis.report.card_effects import card_effect_section, rerun_command
 from fairysim.analysis.report.ladder import ladder_command, ladder_section
 from fairysim.analysis.report.page import Report
 from fairysim.analysis.report.registry import PRECISION_CAP, REPORT_SEED, ReportSpec
-from fairysim.analysis.report.response_rung import response_command, response_section
+from fairysim.analysis.report.response_rung import (
+    dominance_question,
+    response_command,
+    response_section,
+)
 from fairysim.analysis.report.sections import (
     balance_section,
     games_option,
@@ -54,6 +59,12 @@ from fairysim.runtime.stages import tell
 from fairysim.sim.batch import Progress
 from fairysim.sim.game import GameSpec, get_game
 from fairysim.stats.precision import check_counts, study_to_precision
+
+METHODS_FOLD = (
+    "How these numbers were made: games, seed, precision, the command that reproduces them, "
+    "and how to read the intervals"
+)
+"""The summary line of the closed fold that holds the methods, under the answer card."""
 
 
 @dataclass
@@ -446,11 +457,14 @@ class StandardReport:
         study = studies.study
         meta = study.meta
         report = self.new_page(study)
+        answers = report.reserve()
         what, total = self.run_what(study)
+        report.open_fold(METHODS_FOLD)
         run_block(report, what, total, meta["seed"], meta["package_version"], self.command(study))
         precision_note(report, meta)
         self.introduction(report, studies)
         statistics_note(report, meta.get("correction", "holm"))
+        report.close_fold()
         card = getattr(study, "balance", None)
         order = self.spec.turn_order
         if card is not None:
@@ -473,7 +487,20 @@ class StandardReport:
             replay_section(report, card, lambda example: self.replay_command(study, example))
         self.closing_sections(report, studies)
         report.metadata(meta)
+        card = AnswerCard(self.questions(studies))
+        report.answers = card.questions
+        report.fill(answers, card.html(report.anchor))
         return report
+
+    def questions(self, studies: Studies) -> list[Question]:
+        """The answer card's questions: turn order, the game's own (:meth:`own_questions`), the
+        cards and skill (:func:`~fairysim.analysis.report.answer.standard_questions`), and
+        whether the best-response rung found a dominant strategy."""
+        policy = self.policy_of(studies.study.meta) or "greedy"
+        questions = standard_questions(studies, policy, self.own_questions(studies))
+        if studies.response is not None:
+            questions.append(dominance_question(studies.response))
+        return questions
 
     def command(self, study: Any) -> str:
         """The command that writes the same report: its games, seed, own options, policy (where
@@ -534,8 +561,15 @@ class StandardReport:
         """The ``fairysim replay`` command of one of the balance card's example games."""
         raise NotImplementedError
 
+    def own_questions(self, studies: Studies) -> list[Question]:
+        """The game's own questions on the answer card, after turn order (none here): each a
+        function of the studies returning a :class:`~fairysim.analysis.report.answer.Question`
+        (for a best-heuristic check, :func:`~fairysim.analysis.report.answer.check_question`)."""
+        return []
+
     def introduction(self, report: Report, studies: Studies) -> None:
-        """The game's paragraphs between the run block and the statistics note."""
+        """The game's paragraphs between the run block and the statistics note (inside the
+        methods' fold)."""
 
     def sections_before_effects(self, report: Report, studies: Studies) -> None:
         """The game's sections between the balance card and the card effects."""

@@ -10,6 +10,7 @@ from typing import Any
 import pandas as pd
 from matplotlib.figure import Figure
 
+from fairysim.analysis.report.answer import Question, RungAnswer
 from fairysim.analysis.report.formats import fmt_interval, fmt_percent, fmt_points
 from fairysim.analysis.report.page import Report
 from fairysim.analysis.report.plots import new_figure, points_ci
@@ -41,11 +42,41 @@ def verdict_sentence(rung: ResponseRung) -> str:
     )
 
 
+SECTION = "The best-response rung: is there a dominant strategy?"
+
+
+def dominance_question(rung: ResponseRung) -> Question:
+    """The answer card's line: whether the best heuristic's searched response dominates the
+    table, from the verdict its section prints (:func:`verdict_sentence`); one rung, the
+    response, since the question is asked of it alone."""
+    data = rung_verdict(rung)
+    weakest = data["weakest"]
+    short = f"{data['verdict']}: {_SAYS[data['verdict']]}"
+    answer = RungAnswer(
+        f"{data['policy']}'s best response",
+        short,
+        f"{short}; its weakest cell, against {weakest['opponent']} acting {weakest['turn']}: "
+        f"ranks above it {fmt_percent(weakest['share'])} "
+        f"{fmt_interval(weakest['low'], weakest['high'])} of their meetings (dominant: above "
+        f"{fmt_percent(0.5 + data['band'])} in every cell)",
+        f"{data['deals']:,} deals at {data['players']} players",
+        SECTION,
+    )
+    return Question(
+        "Dominant strategy",
+        "does a searched strategy beat every other policy at the table at every turn "
+        "position by more than the band?",
+        (answer,),
+        comparable=False,
+        note="A search over one policy's weights: a lower bound on what a strategy can gain.",
+    )
+
+
 def response_section(report: Report, rung: ResponseRung, command: str) -> None:
     """Write the section: what was searched, the gain, the verdict, its figure and table."""
     result = rung.result
     gain = result.gain
-    report.section("The best-response rung: is there a dominant strategy?")
+    report.section(SECTION)
     report.paragraph(
         f"Above the ladder's best heuristic, {result.policy_name}'s weights are searched for "
         f"the best response to the game's built-ins ({', '.join(rung.field)}, its own "

@@ -330,7 +330,7 @@ def _share_column(s: pd.DataFrame, name: str) -> list[str]:
 def _order_words(order: Any) -> str:
     if order.column is not None or order.start_seat is not None:
         return f"1st = the seat that acts first, drawn per game, ruling {order.ruling}"
-    return f"the seat index is the turn order, seat 0 the 1st to act, ruling {order.ruling}"
+    return f"seat 0 acts 1st, seat 1 2nd, and so on, ruling {order.ruling}"
 
 
 def _turn_verdict(card: BalanceCard) -> str:

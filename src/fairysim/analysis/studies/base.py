@@ -179,6 +179,7 @@ def card_and_ladder_studies(
         check = check_players(spec, players)
         strong = card_effects(spec, players=check, games=card_games, policies=best, **shared)
         effects.checks = verdict_changes(effects, strong)
+        effects.under_best = strong
     return effects, ladder
 
 

@@ -82,6 +82,10 @@ class CardEffectStudy:
     """The game's table-card studies
     (:class:`~fairysim.analysis.studies.table_cards.TableCardStudy`) of the cards no seat can be
     dealt, where it declares some (a report fills them in)."""
+    under_best: CardEffectStudy | None = None
+    """The same cards played under the best heuristic at one player count, where a report
+    checks its verdicts there (:func:`verdict_changes` words the comparison; the answer card
+    states both)."""
 
     def pooled(self, method: str = "holm") -> pd.DataFrame:
         """Each card's effect and association averaged with equal weight over the player counts
