@@ -46,6 +46,7 @@ from fairysim.analysis.fairyland.study import (
 from fairysim.analysis.report.formats import (
     fmt_interval,
     fmt_intervals,
+    fmt_p,
     fmt_percent,
     fmt_points,
     verdict,
@@ -285,7 +286,7 @@ def _card_section(report: Report, study: FairyLandStudy) -> None:
             "cards per seat": c["mean_count"].map(_num),
             "lift": c["lift"].map(fmt_points),
             "corrected interval": fmt_intervals(c["low"], c["high"], points=True),
-            "p (Holm)": c["p_adjusted"].map(_fmt_p),
+            "p (Holm)": c["p_adjusted"].map(fmt_p),
             "verdict": c["significant"].map(verdict),
         }
     )
@@ -499,7 +500,7 @@ def _court_section(
                 for lo, hi, u in zip(e["low"], e["high"], e["unit"], strict=True)
             ],
             "games": e["n"].map(lambda v: f"{int(v):,}"),
-            "p (Holm)": e["p_adjusted"].map(_fmt_p),
+            "p (Holm)": e["p_adjusted"].map(fmt_p),
             "verdict": e["significant"].map(verdict),
         }
     )
@@ -607,10 +608,6 @@ def _length_section(report: Report, study: FairyLandStudy) -> None:
 
 # --------------------------------------------------------------------------------------------
 # Numbers
-
-
-def _fmt_p(p: float) -> str:
-    return "n/a" if p is None or not math.isfinite(float(p)) else f"{float(p):.3g}"
 
 
 def _num(value: float, spec: str = ".2f") -> str:

@@ -46,7 +46,9 @@ def fmt_points(value: float, digits: int = 1) -> str:
     """
     if value is None or not math.isfinite(float(value)):
         return "n/a"
-    return f"{100 * float(value):+.{digits}f} pp"
+    text = f"{100 * float(value):+.{digits}f}"
+    # a difference that rounds to zero has no sign: "0.0 pp", never "-0.0 pp"
+    return f"{text.lstrip('+-') if float(text) == 0 else text} pp"
 
 
 def fmt_interval(low: float, high: float, points: bool = False, digits: int = 1) -> str:
@@ -66,7 +68,28 @@ def fmt_interval(low: float, high: float, points: bool = False, digits: int = 1)
     str
     """
     f = fmt_points if points else fmt_percent
-    return f"[{f(low, digits)}, {f(high, digits)}]"
+    return f"[{f(low, _bound_digits(low, digits))}, {f(high, _bound_digits(high, digits))}]"
+
+
+def _bound_digits(bound: float, digits: int) -> int:
+    """Decimals enough that a bound off zero does not print as zero (so "[-23.5 pp, -0.04 pp]"
+    reads as the interval that excludes 0 it is), at most three more than asked."""
+    value = 100 * float(bound) if bound is not None and math.isfinite(float(bound)) else 0.0
+    shown = digits
+    while value and round(value, shown) == 0 and shown < digits + 3:
+        shown += 1
+    return shown
+
+
+def fmt_p(p: float) -> str:
+    """A (corrected) p-value: ``"0.012"``, ``"< 0.0001"`` below that, ``"n/a"`` for nan; never
+    a bare ``"0"``."""
+    if p is None or not math.isfinite(float(p)):
+        return "n/a"
+    p = float(p)
+    return (
+        "< 0.0001" if p < 1e-4 else f"{p:.2g}" if p < 0.01 else f"{p:.3f}".rstrip("0").rstrip(".")
+    )
 
 
 def fmt_intervals(
@@ -108,4 +131,4 @@ def verdict(significant: bool | float) -> str:
     return "significant" if bool(significant) else "not significant"
 
 
-__all__ = ["fmt_interval", "fmt_intervals", "fmt_percent", "fmt_points", "verdict"]
+__all__ = ["fmt_interval", "fmt_intervals", "fmt_p", "fmt_percent", "fmt_points", "verdict"]

@@ -9,6 +9,7 @@ from typing import Any
 import pandas as pd
 
 from fairysim.analysis.report.page import Report
+from fairysim.analysis.report.verdict_marks import definition
 from fairysim.analysis.studies.heuristic_check import BASE, BEST, HeuristicCheck
 
 
@@ -48,9 +49,13 @@ def check_paragraphs(
         f"The same {what} played again under the best heuristic, {best}, at every seat, "
         f"beside {policy} at every seat: {meta['players']} players, {meta['games']:,} games "
         f"{meta['arm']} under each policy, seed {meta['seed']} (the same deals for both), each "
-        "policy's comparisons one family corrected with Holm's method: a comparison is "
-        "above or below where its corrected interval lies above or below 0, not separated "
-        "where it holds 0." + (f" {note}" if note else "")
+        "policy's comparisons one family corrected with Holm's method: "
+        + definition(
+            "a comparison is above or below where its corrected interval lies above or below "
+            "0, not separated where it holds 0"
+        )
+        + "."
+        + (f" {note}" if note else "")
     )
     changes = check.changes
     if changes.empty:
