@@ -24,10 +24,15 @@ VERDICT_WORDS = re.compile(
 """The words (and a ``>`` or ``<`` between two items) a reader takes as a verdict."""
 
 PLACE_WORDS = re.compile(
-    r"\b(table|tables|figure|ranking|verdicts|section|sections|groups named|lines)\s+(the\s+)?$",
+    r"\b(table|tables|figure|ranking|verdicts|section|sections|groups named|lines|as)\s+(the\s+)?$",
     re.IGNORECASE,
 )
 """Before "above" or "below", a word that makes it a place on the page ("the table below")."""
+
+MEASURE_NAMES = re.compile(r"top score tied|(the )?best heuristic", re.IGNORECASE)
+"""Names that hold a verdict word without stating one there: "top score tied" (the share of
+games a tie-break or a shared win decided) and "the best heuristic" (a rung's role, named where
+the ladder's measured tournament chooses it, not on every mention)."""
 
 SKIPPED_TAGS = {"style", "script", "code", "title", "h1"}
 """Text that is no verdict: styles, code spans (file names, commands) and the page's title."""
@@ -96,6 +101,7 @@ def review(page: Path) -> Review:
     out = Review()
     tables: dict[str, pd.DataFrame] = {}
     for text, mark, heading in parser.pieces:
+        text = MEASURE_NAMES.sub(lambda m: "_" * len(m.group(0)), text)
         for match in VERDICT_WORDS.finditer(text):
             if match.group(0).lower() in {"above", "below"} and PLACE_WORDS.search(
                 text[: match.start()]

@@ -55,6 +55,7 @@ from fairysim.analysis.report.heuristic_check import check_paragraphs
 from fairysim.analysis.report.page import Report
 from fairysim.analysis.report.pipeline import ReportRun, StandardReport, Studies
 from fairysim.analysis.report.plots import plain_caption
+from fairysim.analysis.report.verdict_marks import tested
 from fairysim.analysis.studies.card_effects import CardEffectStudy
 from fairysim.analysis.studies.heuristic_check import HeuristicCheck
 from fairysim.analysis.studies.ladder import LadderStudy
@@ -478,7 +479,7 @@ def _court_section(
         "the other court's on the same games. "
         f"{len(e)} comparisons, corrected together ({meta['correction'].title()})."
     )
-    report.bullets(_court_lines(e))
+    report.bullets(_court_lines(e, f"{report.prefix}court_effects.csv"))
     for measure in COURT_FIGURE_MEASURES:
         report.figure(
             f"courts_{measure}",
@@ -526,9 +527,10 @@ def _court_section(
         )
 
 
-def _court_lines(e: pd.DataFrame) -> list[str]:
+def _court_lines(e: pd.DataFrame, family: str = f"{FILE_PREFIX}court_effects.csv") -> list[str]:
     """Per court and player count, against the court of no effect: what changes significantly,
-    and what does not."""
+    and what does not, each verdict marked against its rows of ``family`` (the court-effects
+    table's CSV file)."""
     short = {m.column: m.short for m in GAME_MEASURES}
     lines = []
     against_none = e[e["baseline"] == NO_COURT]
@@ -539,15 +541,27 @@ def _court_lines(e: pd.DataFrame) -> list[str]:
         same = g[~g["significant"]]
         text = f"{court} court against none, {int(players)} players: "
         if changed.empty:
-            text += "no measure differs significantly"
+            text += tested(
+                "no measure differs significantly", family, list(same.index), "not separated"
+            )
         else:
             text += "; ".join(
-                f"{short[r.measure]} {_fmt_value(r.difference, r.unit)} "
-                f"{_fmt_range(r.low, r.high, r.unit)}"
-                for r in changed.itertuples(index=False)
+                tested(
+                    f"{short[r.measure]} {_fmt_value(r.difference, r.unit)} "
+                    f"{_fmt_range(r.low, r.high, r.unit)}",
+                    family,
+                    int(i),
+                    "separated",
+                )
+                for i, r in zip(changed.index, changed.itertuples(index=False), strict=True)
             )
         if not same.empty and not changed.empty:
-            text += f"; not significant: {', '.join(short[m] for m in same['measure'])}"
+            text += "; " + tested(
+                f"not significant: {', '.join(short[m] for m in same['measure'])}",
+                family,
+                list(same.index),
+                "not separated",
+            )
         lines.append(text + ".")
     return lines
 

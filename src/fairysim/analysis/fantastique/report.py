@@ -165,8 +165,11 @@ def _strength_section(
     d = strength.fan_differences
     report.section("Fans ranked by strength")
     report.paragraph(
-        "Strength = the share of games the Grande Finale decides: games whose winners on the "
-        "final score differ from the winners on medal points alone (before the two Grande "
+        "Strength = the share of games the Grande Finale decides: "
+        + definition(
+            "games whose winners on the final score differ from the winners on medal points alone"
+        )
+        + " (before the two Grande "
         f"Finale medals are added), in the {strength.meta['baseline']} lineup, "
         "averaged with equal weight over the player counts. 0 % would mean the finale never "
         "changes who wins; a high value means the finale, not the seven rounds of medals, "
@@ -202,14 +205,14 @@ def _strength_section(
         "corrected; finale cards = mean cards the fan counts per "
         f"seat ({strength.meta['baseline']}); gain = change in seat 0's win share when it "
         "plays for the fan instead of as the baseline (corrected interval).",
-        display=_ranking_display(strength),
+        display=_ranking_display(strength, report.prefix),
     )
     if not d.empty:
         report.table(
             "fan_differences",
             d,
             "Strength differences between every pair of fans (share of games; fan a is the "
-            "one ranked higher by its estimate), paired on identical deals, with "
+            "one with the larger estimate), paired on identical deals, with "
             "Holm-corrected intervals.",
             display=_verdict_display(
                 d[["stronger", "weaker", "difference", "low", "high", "significant"]],
@@ -366,35 +369,38 @@ def _gain_lines(
     averaged, per_count = f"{prefix}fan_gains.csv", f"{prefix}gains.csv"
     lines = []
     for lineup, group in fan_gains.groupby("lineup", sort=False):
-        parts = []
-        for rows, text, claim in (
-            (group[(group["gain"] > 0) & group["significant"]], "better than", "higher"),
-            (group[(group["gain"] < 0) & group["significant"]], "worse than", "lower"),
-            (group[~group["significant"]], "not separated from", "not separated"),
-        ):
-            words = f"{text} the baseline under {len(rows)} fan(s)"
-            parts.append(
-                tested(words, averaged, list(rows.index), claim, value="gain")
-                if len(rows)
-                else words
+        parts = [
+            tested(
+                f"{text} the baseline under {len(rows)} fan(s)",
+                averaged,
+                list(rows.index),
+                claim,
+                value="gain",
             )
+            for rows, text, claim in (
+                (group[(group["gain"] > 0) & group["significant"]], "better than", "higher"),
+                (group[(group["gain"] < 0) & group["significant"]], "worse than", "lower"),
+                (group[~group["significant"]], "not separated from", "not separated"),
+            )
+            if len(rows)
+        ]
         line = f"{lineup}, averaged over player counts: " + ", ".join(parts) + "."
         cells = gains[(gains["lineup"] == lineup) & gains["significant"]]
         for sign, word, claim in ((1, "gains", "higher"), (-1, "losses", "lower")):
             kept = cells[np.sign(cells["gain"]) == sign]
             if not kept.empty:
                 items = "; ".join(
-                    tested(
-                        f"fan {c.fan} at {int(c.players)} players {fmt_points(c.gain)} "
-                        f"{fmt_interval(c.low, c.high, points=True)}",
-                        per_count,
-                        int(i),
-                        claim,
-                        value="gain",
-                    )
-                    for i, c in zip(kept.index, kept.itertuples(index=False), strict=True)
+                    f"fan {c.fan} at {int(c.players)} players {fmt_points(c.gain)} "
+                    f"{fmt_interval(c.low, c.high, points=True)}"
+                    for c in kept.itertuples(index=False)
                 )
-                line += f" Separated {word} per player count: {items}."
+                line += " " + tested(
+                    f"Separated {word} per player count: {items}.",
+                    per_count,
+                    list(kept.index),
+                    claim,
+                    value="gain",
+                )
         lines.append(line)
     return lines
 
@@ -444,7 +450,9 @@ def _lineup_lines(lineups: list[dict], baseline: str) -> list[str]:
     return out
 
 
-def _ranking_display(strength: FanStrength) -> pd.DataFrame:
+def _ranking_display(strength: FanStrength, prefix: str = FILE_PREFIX) -> pd.DataFrame:
+    """The ranking as the page shows it, its letters and each gain's verdict marked against
+    ``<prefix>ranking.csv``."""
     r = strength.ranking
     out = pd.DataFrame(
         {
@@ -457,14 +465,33 @@ def _ranking_display(strength: FanStrength) -> pd.DataFrame:
             "finale cards": r["finale_count"].map(lambda v: f"{v:.2f}"),
         }
     )
+    family = f"{prefix}ranking.csv"
     for col in r.columns:
         if col.startswith("gain_") and not col.endswith(("_low", "_high", "_significant")):
             name = col.removeprefix("gain_")
             out[f"{name} gain"] = [
                 f"{fmt_points(g)} {fmt_interval(lo, hi, points=True)}"
-                + ("" if sig else ", not significant")
-                for g, lo, hi, sig in zip(
-                    r[col], r[f"{col}_low"], r[f"{col}_high"], r[f"{col}_significant"], strict=True
+                + (
+                    ""
+                    if sig
+                    else ", "
+                    + tested(
+                        "not significant",
+                        family,
+                        row,
+                        "not separated",
+                        significant=f"{col}_significant",
+                        value=col,
+                    )
+                )
+                for row, (g, lo, hi, sig) in enumerate(
+                    zip(
+                        r[col],
+                        r[f"{col}_low"],
+                        r[f"{col}_high"],
+                        r[f"{col}_significant"],
+                        strict=True,
+                    )
                 )
             ]
     return out

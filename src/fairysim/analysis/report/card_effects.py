@@ -87,6 +87,7 @@ def card_effect_section(
         display=_display(table),
     )
     if study.checks:
+        report.heading("Card strength as an effect under the best heuristic", level=3)
         report.paragraph(
             "Under the best heuristic, every seat playing it (a verdict that changes is not a "
             "tested difference between the two policies: one interval may just reach 0 where "
@@ -156,18 +157,14 @@ def _verdict_lines(report: Report, study: CardEffectStudy, family: str) -> list[
         for sign, word, claim in ((1, "stronger", "higher"), (-1, "weaker", "lower")):
             kept = rows[rows["effect_significant"] & (np.sign(rows["effect"]) == sign)]
             if not kept.empty:
-                cards = ", ".join(
-                    tested(
-                        label,
-                        effects_file,
-                        int(i),
-                        claim,
-                        significant="effect_significant",
-                        value="effect",
-                    )
-                    for i, label in zip(kept.index, kept["label"], strict=True)
+                line += " " + tested(
+                    f"{_capital(study.meta[word])}: {', '.join(kept['label'])}.",
+                    effects_file,
+                    list(kept.index),
+                    claim,
+                    significant="effect_significant",
+                    value="effect",
                 )
-                line += f" {_capital(study.meta[word])}: {cards}."
         if not rows["effect_significant"].any():
             line += " " + tested(
                 "No card's effect is separated from 0 after correction.",
@@ -213,7 +210,7 @@ def _display(table: pd.DataFrame) -> pd.DataFrame:
             "card": table["label"],
             "effect": table["effect"].map(fmt_points),
             "effect interval": fmt_intervals(table["effect_low"], table["effect_high"], True),
-            "verdict": table["verdict"],
+            "effect verdict": table["verdict"],
             "games": table["games"].map("{:,}".format),
             "pairing": table["se_ratio"].map("{:.2f}".format),
             "association per card": table["association"].map(fmt_points),

@@ -21,7 +21,7 @@ from matplotlib.figure import Figure
 from fairysim.analysis.report.formats import fmt_interval, fmt_intervals, fmt_percent, fmt_points
 from fairysim.analysis.report.page import Report
 from fairysim.analysis.report.plots import new_figure, points_formatter
-from fairysim.analysis.report.verdict_marks import tested
+from fairysim.analysis.report.verdict_marks import definition, tested
 from fairysim.analysis.studies.balance import BalanceCard
 from fairysim.stats.turn_order import ordinal
 
@@ -85,11 +85,14 @@ def statistics_note(report: Report, method: str = "holm") -> None:
     report.paragraph(
         "How to read the numbers: every share carries its 95 % interval and the games behind "
         "it. Each table of comparisons is one family, corrected with "
-        f"{METHOD_NAMES[method]} (statsmodels `multipletests`); the interval printed beside a "
-        "comparison is the corrected one, so it excludes the reference exactly when the verdict "
-        'says "significant". A ranking names a single leader only when the correction '
-        "separates it from every other; otherwise it names the top group. A shared win between "
-        "k players counts 1/k for each."
+        f"{METHOD_NAMES[method]} (statsmodels `multipletests`); "
+        + definition(
+            "the interval printed beside a comparison is the corrected one, so it excludes the "
+            'reference exactly when the verdict says "significant". A ranking names a single '
+            "leader only when the correction separates it from every other; otherwise it "
+            "lists items with letters, two items sharing a letter not separated after correction."
+        )
+        + " A shared win between k players counts 1/k for each."
     )
 
 

@@ -7,6 +7,7 @@ import pandas as pd
 
 from fairysim.analysis.report.formats import fmt_interval, fmt_points
 from fairysim.analysis.report.page import Report
+from fairysim.analysis.report.verdict_marks import definition, tested
 from fairysim.analysis.studies.table_cards import NOT_SHOWN, RULES, TableCardStudy
 from fairysim.analysis.studies.what_if import POSITION
 
@@ -27,11 +28,13 @@ def table_card_subsection(report: Report, study: TableCardStudy) -> None:
         "(0 = the first to act) of its win share, and per game of the turn-order spread (the "
         "first to act's win share minus the last's), the mean score of the table and the "
         "game's length; a table's win shares sum to 1, so their mean never moves. The "
-        f"{len(table)} rows are one family corrected with Holm's method; a card is said to "
-        "raise or lower a number only where its corrected interval excludes 0. `--card-games` "
-        "sets its games an arm too."
+        f"{len(table)} rows are one family corrected with Holm's method; "
+        + definition(
+            "a card is said to raise or lower a number only where its corrected interval excludes 0"
+        )
+        + ". `--card-games` sets its games an arm too."
     )
-    report.bullets(_lines(table))
+    report.bullets(_lines(table, f"{report.prefix}{meta['name']}.csv"))
     report.table(
         meta["name"],
         table,
@@ -51,21 +54,46 @@ def _pairing_sentence(study: TableCardStudy) -> str:
     return f"Measured: the turn order was the shipped game's in {same:,} of {total:,} games."
 
 
-def _lines(table: pd.DataFrame) -> list[str]:
-    """One sentence per (player count, type): the rows the correction separates from 0."""
+def _lines(table: pd.DataFrame, family: str) -> list[str]:
+    """One sentence per (player count, type): the rows the correction separates from 0, each
+    verdict marked against its rows of ``family`` (the table's CSV file)."""
     lines = []
     for (_, label), rows in table.groupby(["players", "label"], sort=False):
         moved = rows[rows["verdict"] != NOT_SHOWN]
         head = f"{rows['table'].iloc[0]}, {label}"
         if moved.empty:
-            lines.append(f"{head}: no difference is separated from 0 after correction.")
+            lines.append(
+                f"{head}: "
+                + tested(
+                    "no difference is separated from 0 after correction",
+                    family,
+                    list(rows.index),
+                    "not separated",
+                )
+                + "."
+            )
             continue
         parts = [
-            f"{_name(r)} {r['verdict']}, {_value(r, 'difference')} {_interval(r)}"
-            for _, r in moved.iterrows()
+            tested(
+                f"{_name(r)} {r['verdict']}, {_value(r, 'difference')} {_interval(r)}",
+                family,
+                int(i),
+                "higher" if r["difference"] > 0 else "lower",
+            )
+            for i, r in moved.iterrows()
         ]
-        rest = len(rows) - len(moved)
-        tail = f"; the other {rest} not separated from 0" if rest else ""
+        rest = rows[rows["verdict"] == NOT_SHOWN]
+        tail = (
+            "; "
+            + tested(
+                f"the other {len(rest)} not separated from 0",
+                family,
+                list(rest.index),
+                "not separated",
+            )
+            if len(rest)
+            else ""
+        )
         lines.append(f"{head}: " + "; ".join(parts) + tail + ".")
     return lines
 

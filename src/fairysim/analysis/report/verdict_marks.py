@@ -114,11 +114,12 @@ def verdict_cells(display: Any, data: Any, family: str) -> Any:
     if not prefixes or len(display) != len(data):
         return display
     out = display.copy()
-    for column in display.columns:
+    columns = [c for c in display.columns if any(_claim_of(str(v)) for v in display[c])]
+    for n, column in enumerate(columns):
         cells = [str(v) for v in display[column]]
-        if not any(_claim_of(c) for c in cells):
-            continue
-        prefix = _prefix_of(str(column), prefixes)
+        prefix = _prefix_of(str(column), prefixes, data, cells)
+        if prefix is None and len(columns) == len(prefixes):
+            prefix = prefixes[n]  # as many verdict columns as families, in the same order
         if prefix is None:
             continue
         value = _value_column(data, prefix)
@@ -145,9 +146,18 @@ def _claim_of(cell: str) -> str | None:
     return None
 
 
-def _prefix_of(column: str, prefixes: list[str]) -> str | None:
+def _prefix_of(column: str, prefixes: list[str], data: Any, cells: list[str]) -> str | None:
+    """The family a display column of verdicts belongs to: the only one, the one whose
+    ``<prefix>verdict`` column it copies, or the one its name names."""
     if len(prefixes) == 1:
         return prefixes[0]
+    copied = [
+        p
+        for p in prefixes
+        if f"{p}verdict" in data.columns and [str(v) for v in data[f"{p}verdict"]] == cells
+    ]
+    if len(copied) == 1:
+        return copied[0]
     named = [p for p in prefixes if p and p.rstrip("_") in column]
     return named[0] if len(named) == 1 else None
 
