@@ -44,7 +44,7 @@ from fairysim.analysis.report.page import Report
 from fairysim.analysis.report.pipeline import ReportRun, StandardReport, Studies
 from fairysim.analysis.report.plots import plain_caption
 from fairysim.analysis.report.rankings import RankedPairs, ranked_pairs
-from fairysim.analysis.report.verdict_marks import tested
+from fairysim.analysis.report.verdict_marks import definition, tested
 from fairysim.analysis.studies.card_effects import CardEffectStudy, card_effects
 from fairysim.sim.concerto.policies import SOLO_POLICIES
 from fairysim.sim.concerto.rules import SOLOIST_NAMES
@@ -115,8 +115,9 @@ class SoloReport(StandardReport):
         report.paragraph(
             "Solo rules (ruling C8): seven rounds draw 2, 3, 4, 5, 6, 4 and 2 tokens; you keep 1, "
             "1, 2, 2, 3, 2 and 1 of them and Pahha takes the rest (you end with 12 tokens, Pahha "
-            "with 14). Pahha scores 3 per face-down score card whatever it asks for. You win only "
-            "with a strictly higher total: a tie is a loss. Every policy plays the same deals and "
+            "with 14). Pahha scores 3 per face-down score card whatever it asks for. "
+            + definition("You win only with a strictly higher total: a tie is a loss.")
+            + " Every policy plays the same deals and "
             "setups (same seed, and the deal never depends on the policy), so policies are "
             "compared game by game. Win rates carry Wilson intervals, paired differences normal "
             "ones."
@@ -224,7 +225,7 @@ def _solo_policy_section(report: Report, study: SoloStudy) -> None:
         solo_policy_figure(study),
         plain_caption(
             "Solo win rate by policy.",
-            "The strongest policies named above come from the corrected pairwise comparisons.",
+            "Which policies lead is worded in the text from the corrected pairwise comparisons.",
         ),
     )
     display = pd.DataFrame(
@@ -318,7 +319,7 @@ def _solo_lookahead_section(report: Report, study: SoloStudy) -> None:
             "gain": la["gain"].map(fmt_points),
             "corrected interval": fmt_intervals(la["gain_low"], la["gain_high"], points=True),
             "margin gain (points)": la["margin_gain"].map(lambda v: f"{v:+.2f}"),
-            "verdict": la["gain_significant"].map(verdict),
+            "gain verdict": la["gain_significant"].map(verdict),
         }
     )
     report.table("lookahead", la, "Lookahead against greedy, paired on identical deals.", display)
@@ -350,8 +351,8 @@ def _other_family(study: SoloStudy, row: pd.Series) -> str:
         f" The same games' gain in the policies table reads "
         f"{fmt_interval(other['gain_low'], other['gain_high'], points=True)}: the same "
         f"estimate, corrected there over the {tested_there} policies compared with greedy, "
-        f"here over this table's {len(study.lookahead)} row(s) (Holm), so the intervals differ "
-        "in width."
+        f"here over this table's {len(study.lookahead)} row(s) (Holm), so the two intervals have "
+        "different widths."
     )
 
 
@@ -400,7 +401,7 @@ def _solo_setup_section(report: Report, study: SoloStudy) -> None:
     report.table(
         None,
         greedy,
-        "All setups, hardest first for greedy (the CSV `"
+        "All setups, the lowest win rate for greedy first (the CSV `"
         f"{FILE_PREFIX}setups.csv` holds every policy).",
         display=display,
     )
@@ -457,9 +458,7 @@ def _rates(frame: pd.DataFrame, group: list) -> str:
         f"{fmt_interval(frame.loc[name, 'low'], frame.loc[name, 'high'])}"
         for name in group[:SHOWN]
     ]
-    more = (
-        f" and {len(group) - SHOWN} more not separated from the first" if len(group) > SHOWN else ""
-    )
+    more = f" and {len(group) - SHOWN} more" if len(group) > SHOWN else ""
     return "; ".join(shown) + more
 
 
@@ -494,8 +493,11 @@ def _setup_display(study: SoloStudy, greedy: pd.DataFrame) -> pd.DataFrame:
 def _solo_margin_section(report: Report, study: SoloStudy) -> None:
     report.section("By how much: the margin over Pahha")
     report.paragraph(
-        "Margin = your final score minus Pahha's, in points. A margin of 0 is a tie, which Pahha "
-        "wins (C8); the tied column shows how often that rule decides a game."
+        "Margin = your final score minus Pahha's, in points. "
+        + definition(
+            "A margin of 0 is a tie, which Pahha wins (C8); the ties column shows how often "
+            "that rule decides a game."
+        )
     )
     report.figure("margins", margin_figure(study), plain_caption("Margin distribution per policy."))
     m = study.margin_summary
@@ -505,12 +507,12 @@ def _solo_margin_section(report: Report, study: SoloStudy) -> None:
         sd=m["sd"].map(lambda v: f"{v:.2f}"),
         tied=m["tied"].map(fmt_percent),
         won=m["won"].map(fmt_percent),
-    )
+    ).rename(columns={"tied": "ties"})
     report.table(
         "margin_summary",
         m,
         "Margin per policy (points): mean, standard deviation and quantiles (p05 = 5th "
-        "percentile); won = margin above 0.",
+        "percentile); " + definition("won = margin above 0") + ".",
         display=display,
     )
 

@@ -58,9 +58,10 @@ def check_paragraphs(
         + (f" {note}" if note else "")
         + f" The {policy} column here is a run of its own ({meta['games']:,} games "
         f"{meta['arm']}, its {len(table)} comparisons corrected together), not the section's "
-        f"table: the same comparison can read separated in one and not in the other, and the "
-        "section's table is the report's verdict; this check asks only whether a verdict "
-        "changes with the policy."
+        "table: "
+        + definition("the same comparison can read separated in one and not in the other")
+        + ", and the section's table is the report's verdict; this check asks only whether a "
+        "verdict changes with the policy."
     )
     changes = check.changes
     if changes.empty:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from fairysim.analysis.report.formats import fmt_interval, fmt_points
+from fairysim.analysis.report.formats import fmt_interval, fmt_percent, fmt_points
 from fairysim.analysis.report.page import Report
 from fairysim.analysis.report.verdict_marks import definition, tested
 from fairysim.analysis.studies.table_cards import NOT_SHOWN, RULES, TableCardStudy
@@ -23,8 +23,10 @@ def table_card_subsection(report: Report, study: TableCardStudy) -> None:
         f"No seat can be dealt these cards ({labels}), so each is measured on the whole table: "
         f"games 0 to {meta['games'] - 1:,} of seed {meta['seed']} are played per player count "
         f"with {meta['shipped']} and once per card, where {meta['intervention']}. What stays "
-        f"paired: {meta['paired']}. "
-        f"{_pairing_sentence(study)} Each game gives one paired difference per turn position "
+        "paired: "
+        + definition(meta["paired"])
+        + ". "
+        + f"{_pairing_sentence(study)} Each game gives one paired difference per turn position "
         "(0 = the first to act) of its win share, and per game of the turn-order spread (the "
         "first to act's win share minus the last's), the mean score of the table and the "
         "game's length; a table's win shares sum to 1, so their mean never moves. The "
@@ -69,16 +71,20 @@ def _lines(table: pd.DataFrame, family: str) -> list[str]:
                     family,
                     list(rows.index),
                     "not separated",
+                    significant="effect_significant",
                 )
                 + "."
             )
             continue
         parts = [
-            tested(
+            f"{_name(r)} {r['verdict']}, {_value(r, 'difference')} {_interval(r)}"
+            if r["verdict"] == RULES  # fixed by the rules in every game: no test to name
+            else tested(
                 f"{_name(r)} {r['verdict']}, {_value(r, 'difference')} {_interval(r)}",
                 family,
                 int(i),
                 "higher" if r["difference"] > 0 else "lower",
+                significant="effect_significant",
             )
             for i, r in moved.iterrows()
         ]
@@ -90,6 +96,7 @@ def _lines(table: pd.DataFrame, family: str) -> list[str]:
                 family,
                 list(rest.index),
                 "not separated",
+                significant="effect_significant",
             )
             if len(rest)
             else ""
@@ -129,7 +136,10 @@ def _display(table: pd.DataFrame) -> pd.DataFrame:
             "table": table["table"],
             "card": table["label"],
             "what": [_name(r) for _, r in table.iterrows()],
-            "shipped": [f"{v:.3f}" for v in table["baseline_mean"]],
+            "shipped": [
+                fmt_percent(v) if unit == "share" else f"{v:.2f}"
+                for v, unit in zip(table["baseline_mean"], table["unit"], strict=True)
+            ],
             "difference": [_value(r, "difference") for _, r in table.iterrows()],
             "corrected interval": [_interval(r) for _, r in table.iterrows()],
             "verdict": table["verdict"],
