@@ -86,6 +86,14 @@ def card_effect_section(
         "standard error over that of two unpaired runs of as many games).",
         display=_display(table),
     )
+    report.paragraph(
+        f"For intervals about a third as wide, rerun with ten times the games: `{command}`."
+    )
+    notes = [*study.notes, *own_notes] or [
+        "The effect and the association agree in sign and in order."
+    ]
+    report.heading("Where the effect and the association disagree", level=3)
+    report.bullets(notes)
     if study.checks:
         report.heading("Card strength as an effect under the best heuristic", level=3)
         report.paragraph(
@@ -94,14 +102,6 @@ def card_effect_section(
             "the other does not; compare the effects and their intervals in the CSV):"
         )
         report.bullets(study.checks)
-    notes = [*study.notes, *own_notes] or [
-        "The effect and the association agree in sign and in order."
-    ]
-    report.paragraph("Where the effect and the association disagree:")
-    report.bullets(notes)
-    report.paragraph(
-        f"For intervals about a third as wide, rerun with ten times the games: `{command}`."
-    )
     for table_study in study.table_cards:
         table_card_subsection(report, table_study)
 
