@@ -135,7 +135,8 @@ def test_write_report_end_to_end(tmp_path):
     assert "fairysim report fairyland --games 40 --seed 2 --auction-games 5" in page
     # The card-effect section (ruling PL10): 20 forest types (no ogre) and 19 court items.
     text = text_of(page)
-    assert "Card strength as an effect" in text and "another scale than the lift" in text
+    assert "Card strength as an effect" in text
+    assert "another scale than the card balance section's lift" in text
     assert "fairysim report fairyland --seed 2 --card-games 600" in text
     effects = pd.read_csv(out / "fairyland-card_effects.csv")
     assert effects["players"].tolist() == [2] * 39 and effects["games"].max() <= 60
