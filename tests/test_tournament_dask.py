@@ -90,3 +90,12 @@ def test_the_command_prints_the_same_tables_on_a_cluster(scheduler):
     assert tables[0] == tables[1]
     bad = runner.invoke(app, [*args, "--task-games", "64"])
     assert bad.exit_code == 2 and bad.output.startswith("Error: --task-games: ")
+
+
+def test_weighted_entries_on_a_cluster_play_their_weights(scheduler, tmp_path):
+    """An entry's weights travel to the workers with its lineup (``NAME@FILE``)."""
+    path = tmp_path / "weights.toml"
+    path.write_text('["redraw-low"]\nbelow = 8.0\n')
+    options = {"policies": f"redraw-low,redraw-low@{path},stand", "players": 2, "games": 300}
+    on_dask = tm.play_tournament("highcard", **options, scheduler=scheduler, task_games=120)
+    same_tournament(on_dask, tm.play_tournament("highcard", **options))

@@ -165,3 +165,78 @@ def test_example_games_are_a_typical_one_and_the_widest_margin_with_their_run():
     assert examples.loc["widest margin", "margin"] == pytest.approx(14.0)
     assert examples.loc["typical", "game"] == 2  # the median margin, 12
     assert (examples["court"] == "none").all()
+
+
+def _rounds_of(spec, players: int) -> int:
+    """The rounds a traced run of ``players`` records in each game (its engine's own count)."""
+    if spec is CONCERTO:
+        from fairysim.sim.concerto.rules import form_rounds
+
+        return form_rounds(players)
+    if spec is FAIRYLAND:
+        from fairysim.sim.fairyland.cards import load_cards
+        from fairysim.sim.fairyland.engine import most_rounds
+
+        return most_rounds(load_cards().total_forest, players)
+    from fairysim.sim.fantastique.rules import ROUNDS
+
+    return ROUNDS
+
+
+def _traced_run(spec, players: int, rounds: int, read: int) -> pd.DataFrame:
+    """Two games of ``players`` seats whose totals make a comeback only at round ``read``.
+
+    Game 0: seat 1 leads after every round but ``read`` (where seat 0 leads alone) and wins:
+    read after round ``read``, the early leader (seat 0) does not win, a comeback. Read after
+    any other round, the leader wins, no comeback. Game 1: seat 0 leads throughout and wins,
+    no comeback whichever round is read. The comeback rate is 1/2 at round ``read`` alone."""
+    totals = np.zeros((2, players, rounds))
+    totals[0, 1, :] = 2.0
+    totals[0, 0, read - 1] = 3.0
+    totals[1, 0, :] = 2.0
+    win = np.zeros((2, players))
+    win[0, 1] = win[1, 0] = 1.0
+    df = pd.DataFrame(
+        {
+            "game": np.repeat([0, 1], players),
+            "seat": np.tile(np.arange(players), 2),
+            "players": players,
+            "win_share": win.ravel(),
+            "score": totals[:, :, -1].ravel(),
+        }
+    )
+    if spec.turn_order.start_seat is not None:
+        df[spec.turn_order.start_seat] = 0
+    if spec.turn_order.column is not None:
+        df[spec.turn_order.column] = df["seat"]
+    for r in range(rounds):
+        df[f"{spec.trace_prefix}{r + 1}"] = totals[:, :, r].ravel()
+    return df
+
+
+@pytest.mark.parametrize("spec", [FANTASTIQUE, CONCERTO, FAIRYLAND], ids=lambda s: s.name)
+def test_each_player_count_reads_the_end_of_its_own_first_third(spec):
+    """Runs of every player count in one card (as a report gathers them, the shorter traces
+    padded with empty rounds): each count reads the leader after the first third of its own
+    rounds (Fairy Concerto 4, 2, 2 rounds, PC6; Fairy Land 18, 12, 9, PL11; Fantastique 7), so a
+    comeback built at that round alone is found at every count, and one built a round later is
+    not."""
+    expected = {}
+    rows = BalanceRows(spec.turn_order, trace_prefix=spec.trace_prefix)
+    for players in range(max(2, spec.min_players), spec.max_players + 1):
+        rounds = _rounds_of(spec, players)
+        read = -(-rounds // 3)
+        expected[players] = read
+        rows.add(_traced_run(spec, players, rounds, read))
+    summary = balance_card(rows).summary.set_index("players")
+    assert summary["comeback_round"].to_dict() == expected
+    assert summary["comeback"].tolist() == pytest.approx([0.5] * len(expected))
+    assert (summary["comeback_games"] == 2).all()
+    # game 0's lead goes to seat 0 at the read round and back: two lead changes, game 1 none
+    assert summary["lead_changes"].tolist() == pytest.approx(
+        [(1.0 if read == 1 else 2.0) / 2 for read in expected.values()]
+    )
+    late = BalanceRows(spec.turn_order, trace_prefix=spec.trace_prefix)
+    for players, read in expected.items():
+        late.add(_traced_run(spec, players, _rounds_of(spec, players), read + 1))
+    assert balance_card(late).summary["comeback"].tolist() == pytest.approx([0.0] * len(expected))

@@ -15,8 +15,16 @@ import pytest
 from scipy import stats as sps
 
 from fairysim.analysis import compare
-from fairysim.analysis.studies.what_if import correct, paired_row, positions
-from fairysim.runtime.errors import FairysimError
+from fairysim.analysis.studies.what_if import (
+    correct,
+    headline,
+    paired_row,
+    position_words,
+    positions,
+    rank,
+    spread_contrast,
+)
+from fairysim.runtime.errors import FairysimError, ParameterError
 from fairysim.sim.game import games, get_game
 from fairysim.sim.run import simulate
 
@@ -111,6 +119,20 @@ def test_grande_finale_worth_more_raises_the_hoarders_win_share(tmp_path):
     assert hoarder["difference"] > 0 and hoarder["low"] > 0 and hoarder["separated"]
     # The deck is unchanged, so every deal and start seat is the baseline's.
     assert int(result.pairing["same_turn_order_games"].iloc[0]) == 1500
+    # The planted case: the file adds points, so every score moves up, but the headline is who
+    # wins: the separated win-share rows, the hoarder's seat first; score only supports it.
+    score = d.loc[("pooled", -1, "score")]
+    assert score["difference"] > 0 and score["separated"] and score["question"] == "supporting"
+    top = headline(result.differences).iloc[0]
+    assert (top["group"], top["index"], top["metric"]) == ("seat", 0, "win_share")
+    assert top["where"] == "seat 0 (hoarder)"
+    assert set(headline(result.differences)["metric"]) <= {"win_share", "turn_order_spread"}
+    assert result.ranking["metric"].iloc[0] == "turn_order_spread"  # the default ranking
+    # Counts equal, values changed: the note says so, and common random numbers hold.
+    row = result.pairing.iloc[0]
+    assert row["card_counts_changed"] == "" and row["card_values_changed"] == "finale_medals"
+    assert row["pairing"].startswith("the card files differ only in values (finale medals)")
+    assert "common random numbers" in row["pairing"]
 
 
 def test_pairing_narrows_the_intervals_of_a_real_change():
@@ -131,7 +153,10 @@ def test_a_changed_deck_says_what_is_still_paired(tmp_path):
     result = compare("fantastique", baseline="", variants=[f"cards={cards}"], games=400, seed=1)
     row = result.pairing.iloc[0]
     assert not row["same_cards"]
-    assert "card data differ" in row["pairing"]
+    # The note says what the files differ in: a count (the finale and medals are the shipped).
+    assert row["card_counts_changed"] == "deck_counts" and row["card_values_changed"] == ""
+    assert row["pairing"].startswith("the card counts differ (deck counts): ")
+    assert "common random numbers" not in row["pairing"]
     # A reshuffled deck draws the start seat from other numbers: far fewer games keep it.
     assert row["same_turn_order_games"] < 300
 
@@ -224,13 +249,14 @@ def test_concerto_random_at_seat_one_lowers_its_win_share_and_a_fixed_soloist_st
     result = compare(
         "concerto",
         baseline="policies=greedy",
-        variants=["policies=greedy,random,greedy", "soloist=B"],
+        variants=["policies=greedy,random,greedy", "policies=greedy;soloist=B"],
         players=3,
         games=1500,
         seed=4,
     )
     d = result.differences.set_index(["variant", "group", "index", "metric"])
-    # The seat index is the turn order (C4): seat 1 is the second turn position.
+    # The seat index is the turn order (C4): seat 1 is the second turn position (index 1 of
+    # the 0-based ``index`` column; the variant labelled by what it changes).
     seat1 = d.loc[("policies=greedy,random,greedy", "turn position", 1, "win_share")]
     assert seat1["difference"] < 0 and seat1["high"] < 0 and seat1["separated"]
     pairing = result.pairing.set_index("variant").loc["soloist=B"]
@@ -238,3 +264,164 @@ def test_concerto_random_at_seat_one_lowers_its_win_share_and_a_fixed_soloist_st
     score = result.differences
     soloist = score[(score["variant"] == "soloist=B") & (score["metric"] == "score")]
     assert (soloist["se_ratio"] < 1).all()
+
+
+def test_the_spread_is_the_largest_distance_from_the_fair_share():
+    # Four positions winning 10%, 30%, 25% and 35% of 20 games: the 1st is farthest from 25%.
+    wins = np.zeros((20, 4))
+    for game, position in enumerate([0] * 2 + [1] * 6 + [2] * 5 + [3] * 7):
+        wins[game, position] = 1.0
+    assert spread_contrast(wins).mean() == pytest.approx(0.15)
+
+
+def _ranked(shifts: dict[str, float]) -> pd.DataFrame:
+    """The ranking of variants whose per-game values are the baseline's plus ``shifts``."""
+    rng = np.random.default_rng(3)
+    base = rng.normal(size=400)
+    key = ("pooled", None, "score")
+    values = {
+        label: {key: base + shift + rng.normal(0, 0.1, 400)} for label, shift in shifts.items()
+    }
+    rows = [
+        {"variant": label, "group": "pooled", "index": -1, "metric": "score",
+         **paired_row(base, values[label][key])}
+        for label in shifts
+    ]  # fmt: skip
+    return rank(correct(pd.DataFrame(rows)), values, "score", None, list(shifts))
+
+
+def test_vs_next_names_the_next_variant_and_the_pairs_family():
+    ranking = _ranked({"near_a": 0.5, "near_b": 0.5, "far": -1.0})
+    assert list(ranking["variant"][:2]) in (["near_a", "near_b"], ["near_b", "near_a"])
+    first, second = ranking["variant"].iloc[0], ranking["variant"].iloc[1]
+    assert ranking["versus_next"].iloc[0] == f"not separated from {second}"
+    assert ranking["versus_next"].iloc[1] == "higher than far"
+    assert ranking["versus_next"].iloc[2] == ""
+    assert (ranking["pairs_tested"] == 3).all()
+    assert first in ("near_a", "near_b")
+
+
+def test_the_spread_ranks_lowest_first():
+    rng = np.random.default_rng(4)
+    base = rng.normal(size=300)
+    key = ("pooled", None, "turn_order_spread")
+    values = {"fairer": {key: base - 1.0}, "less_fair": {key: base + 1.0}}
+    rows = [
+        {"variant": v, "group": "pooled", "index": -1, "metric": "turn_order_spread",
+         **paired_row(base, values[v][key] + rng.normal(0, 0.1, 300))}
+        for v in values
+    ]  # fmt: skip
+    ranking = rank(correct(pd.DataFrame(rows)), values, "turn_order_spread", None, list(values))
+    assert list(ranking["variant"]) == ["fairer", "less_fair"]
+    assert ranking["versus_next"].iloc[0] == "lower than less_fair"
+
+
+@pytest.mark.parametrize(
+    ("options", "where", "words"),
+    [
+        (dict(variants=["fan=II"], labels=["a", "b"]), "labels", "gave 2 labels for 1 variant"),
+        (dict(variants=["fan=II;label=x"], labels=["y"]), "labels", "has a label= too"),
+        (dict(variants=["fan=II", "fan=III"], labels=["x", "x"]), "labels", "labelled 'x'"),
+        (dict(variants=["fan=II;label=" + "x" * 40]), "variants", "at most 32"),
+        (dict(variants=[]), "variants", "give at least one variant or variant_cards"),
+        (dict(variants=["fan=II"], rank_position=0), "rank_position", "turn positions are 1..4"),
+        (dict(variants=["fan=II;policy=greedy;policies=greedy"]), "variants", "given twice"),
+    ],
+)
+def test_bad_parameters_are_refused_naming_the_parameter(options, where, words):
+    with pytest.raises(ParameterError) as error:
+        compare("fantastique", players=4, games=10, **options)
+    assert error.value.where == where
+    assert words in str(error.value)
+
+
+def test_labels_are_set_by_label_or_made_short_from_what_changes(tmp_path):
+    cards = tmp_path / "finale_x3.toml"
+    cards.write_text(FINALE_WORTH_MORE)
+    result = compare(
+        "fantastique",
+        baseline="policy=hoarder,greedy,greedy,greedy",
+        variants=[
+            f"policy=hoarder,greedy,greedy,greedy;cards={cards}",
+            "policy=hoarder,greedy,greedy,greedy;fan=III;label=fan three",
+            "fan=II",
+        ],
+        players=4,
+        games=30,
+    )
+    assert [v["label"] for v in result.meta["variants"]] == [
+        "finale_x3",
+        "fan three",
+        "fan=II policy=default",
+    ]
+    assert result.meta["variants"][1]["options"] == {
+        "policy": "hoarder,greedy,greedy,greedy",
+        "fan": "III",
+    }
+    assert result.meta["games"] == 30 and result.meta["rank_by"] == "turn_order_spread"
+
+
+def test_the_command_line_states_the_librarys_default_game_count():
+    from fairysim.analysis.studies.what_if import GAMES
+    from fairysim.cli.compare import GAMES as SHOWN
+
+    assert SHOWN == GAMES
+
+
+@pytest.mark.parametrize(
+    ("edit", "counts", "values"),
+    [
+        (lambda text: text, (), ()),
+        (lambda text: text.replace("gold = 20", "gold = 25"), (), ("finale_medals",)),
+        (lambda text: text.replace("8 = 9", "8 = 10"), ("deck_counts",), ()),
+        (
+            lambda text: text.replace("8 = 9", "8 = 10").replace("silver = 10", "silver = 12"),
+            ("deck_counts",),
+            ("finale_medals",),
+        ),
+    ],
+)
+def test_the_card_change_splits_counts_from_values(tmp_path, edit, counts, values):
+    from fairysim.analysis.studies.variants import build_arm, card_change
+
+    spec = get_game("fantastique")
+    edited = tmp_path / "edited.toml"
+    edited.write_text(edit(SHIPPED.read_text()))
+    arm = {}
+    for name, options in (("base", {}), ("variant", {"cards": str(edited)})):
+        arm[name] = build_arm(spec, options, players=4, seed=0, option="variants", label=name)
+    change = card_change(arm["base"], arm["variant"])
+    assert (change.counts, change.values, change.declared) == (counts, values, True)
+    assert change.same == (not counts and not values)
+
+
+def test_a_solo_comparison_reads_the_players_row_and_leaves_pahhas_out():
+    """Solo Fairy Concerto has a row per game for Pahha after the player's (``extra_rows``):
+    the comparison is of the player's seat alone, ranked by its win share."""
+    result = compare(
+        "concerto", baseline="policy=greedy", variants=["policy=random"], players=1, games=200
+    )
+    d = result.differences
+    shares = d[d["metric"] == "win_share"]
+    assert list(shares["group"]) == ["turn position"] and list(shares["index"]) == [0]
+    assert shares["difference"].iloc[0] < 0 and shares["separated"].iloc[0]
+    assert "turn_order_spread" not in set(d["metric"])  # one seat: no turn order to spread
+    ranking = result.ranking.iloc[0]
+    assert (ranking["metric"], ranking["group"], ranking["index"]) == (
+        "win_share",
+        "turn position",
+        0,
+    )
+
+
+def test_the_spread_row_says_where_each_setups_spread_is_taken():
+    result = compare("fantastique", baseline="", variants=["fan=III"], players=3, games=300, seed=2)
+    d = result.differences
+    spread = d[d["metric"] == "turn_order_spread"].iloc[0]
+    by_position = d[(d["group"] == "turn position") & (d["metric"] == "win_share")]
+    for mean, side in (("baseline_mean", 0), ("variant_mean", 1)):
+        distance = (by_position[mean] - 1 / 3).abs().to_numpy()
+        # The spread is the largest distance from the fair share, at the position named.
+        assert spread[mean] == pytest.approx(distance.max())
+        named = spread["where"].split(" -> ")[min(side, spread["where"].count(" -> "))]
+        assert named == position_words(int(np.argmax(distance)))

@@ -41,7 +41,12 @@ def run(out: Path, *args: str):
         (["--baseline", "fan=II", "--variant", "fan=ii"], "--variant", "baseline's setup"),
         (["--variant", "players=3"], "--variant", "changes the player count"),
         (["--variant", "seed=4"], "--variant", "both are played on --seed"),
-        (["--variant", "fan=IX"], "--variant", "--fan"),
+        (
+            ["--variant", "fan=IX"],
+            "--variant",
+            "--variant: fan: ",
+        ),  # the setup key, not simulate's flag
+        (["--variant", "policy=greedy,random"], "--variant", "--variant: policy: gave 2"),
         (["--variant", "policies=greedy,random"], "--variant", "gave 2 policies"),
         (["--variant", "fan=II;fan=III"], "--variant", "given twice"),
         (["--variant", "policies=hoarder;weights=9:finale=2"], "--variant", "there is no seat 9"),
@@ -52,6 +57,13 @@ def run(out: Path, *args: str):
         ),
         (["--baseline", "court=x.toml", "--variant", "fan=II"], "--baseline", "unknown option"),
         (["--variant", "fan=II", "--rank-by", "colour"], "--rank-by", "must be one of"),
+        (["--variant", "fan=II", "--rank-position", "0"], "--rank-position", "are 1..4"),
+        (
+            ["--variant", "fan=II", "--variant", "fan=III", "--label", "two"],
+            "--label",
+            "gave 1 label for 2 variants (one per --variant",
+        ),
+        (["--variant", "fan=II;label=a;b"], "--variant", "is not key=value"),
     ],
 )
 def test_bad_setups_are_one_line_and_write_nothing(tmp_path, args, option, words):
@@ -110,7 +122,8 @@ def test_a_run_writes_tables_with_metadata_and_the_figure(tmp_path):
         {"fan": "II"},
         {"policies": "random,greedy,greedy,greedy"},
     ]
-    assert set(frame["variant"]) == {"fan=II", "policies=random,greedy,greedy,greedy"}
+    # Labels are short: what a variant changes, cut to 32 characters.
+    assert set(frame["variant"]) == {"fan=II", "policies=random,greedy,greedy,g…"}
     ranking = pd.read_parquet(out / "compare_ranking.parquet")
     assert list(ranking["rank"]) == [1, 2]
     assert (out / "compare_differences.svg").read_text().lstrip().startswith("<?xml")
@@ -127,7 +140,7 @@ def test_a_folder_of_card_files_is_one_variant_per_file_labelled_by_its_name(tmp
     (folder / "no_finale_silver.toml").write_text(shipped.replace("silver = 10", "silver = 0"))
     (folder / "notes.txt").write_text("not a card file")
     out = tmp_path / "out"
-    result = run(out, "--variant-cards", str(folder), "--variant", "fan=II")
+    result = run(out, "--variant-cards", str(folder), "--variant", "fan=II", "--rank-by", "score")
     assert result.exit_code == 0, result.output
     _, meta = read_results(out / "compare_differences.parquet")
     variants = meta["config"]["variants"]
@@ -208,3 +221,47 @@ def test_precision_plays_until_the_differences_are_narrow_enough(tmp_path):
     assert meta["config"]["games"] == 1000
     assert meta["config"]["precision"]["asked"] == 0.2
     assert meta["config"]["precision"]["reached"] is True
+
+
+def test_compare_leads_with_who_wins_and_prints_every_column_whole(tmp_path):
+    """A card file that adds Grande Finale points: the headline is the hoarder's seat's win
+    share, not the score it added; labels as given; "vs next" names the next variant; the
+    pairing note says the counts are equal."""
+    shipped = SHIPPED_CARDS.read_text()
+    cards = tmp_path / "finale_x3.toml"
+    cards.write_text(
+        shipped.replace("gold = 20", "gold = 60").replace("silver = 10", "silver = 30")
+    )
+    lineup = "policy=hoarder,greedy,greedy,greedy"
+    out = tmp_path / "out"
+    result = run(
+        out, "--baseline", lineup, "--variant", f"{lineup};cards={cards}", "--label", "finale x3",
+        "--variant", f"{lineup};fan=III", "--label", "fan three",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    text = result.output
+    headline = text.index("What changes who wins:")
+    assert headline < text.index("Variants ranked by their change in turn-order spread")
+    assert "- finale x3: seat 0 (hoarder) wins " in text
+    first = text[headline:].splitlines()[1]
+    assert first.startswith("- finale x3: seat 0 (hoarder) wins") and "higher" in first
+    assert "score" not in first  # the points it added support the headline, they are not it
+    assert text.index("what changes who wins (win share") < text.index("supporting rows")
+    ranking = pd.read_parquet(out / "compare_ranking.parquet")
+    first, second = ranking["variant"]
+    assert ranking["versus_next"].iloc[0] in (
+        f"not separated from {second}",
+        f"lower than {second}",
+    )
+    assert ranking["versus_next"].iloc[0] in text
+    assert "Holm over the 1 pair of variants" in text
+    assert "the card files differ only in values (finale medals)" in text
+    assert "common random numbers" in text
+
+
+def test_differences_print_in_pp_and_never_minus_zero():
+    from fairysim.cli.compare_tables import shown
+
+    assert shown("share", -0.00004, -0.0123, 0.034) == ("0.0 pp", "[-1.2, +3.4] pp")
+    assert shown("share", 0.086, 0.051, 0.12) == ("+8.6 pp", "[+5.1, +12.0] pp")
+    assert shown("points", -0.0, -0.0001, 2.5) == ("0.000", "[0.000, +2.500]")

@@ -481,6 +481,8 @@ def test_real_reports_end_to_end(tmp_path):
             "300",
             "--search-games",
             "0",
+            "--best-heuristic-games",
+            "10",
             "--out-dir",
             str(tmp_path),
         ],
@@ -489,6 +491,10 @@ def test_real_reports_end_to_end(tmp_path):
     page = (tmp_path / "concerto-report.html").read_text()
     assert "fairysim report concerto --games 150 --seed 1" in page
     assert "Card strength as an effect: one more card, by score card" in page
+    # the best heuristic from a tournament of greedy, chaser, maestro and denier at 4 players
+    ratings = pd.read_csv(tmp_path / "concerto-best_heuristic_ratings.csv")
+    assert sorted(ratings["policy"]) == ["chaser", "denier", "greedy", "maestro"]
+    assert f"The best heuristic is {ratings['policy'].iloc[0]}, chosen by a tournament" in page
     effects = pd.read_csv(tmp_path / "concerto-card_effects.csv")
     assert effects.groupby("players").size().to_dict() == {2: 26, 3: 26, 4: 26}
     meta = json.loads((tmp_path / "concerto-metadata.json").read_text())

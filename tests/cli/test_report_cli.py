@@ -124,6 +124,8 @@ def test_real_report_writes_html(tmp_path):
             "10",
             "--heuristic-games",
             "100",
+            "--best-heuristic-games",
+            "20",
             "--seed",
             "1",
             "--out-dir",
@@ -131,7 +133,10 @@ def test_real_report_writes_html(tmp_path):
         ],
     )
     assert result.exit_code == 0, result.output
-    assert "--card-games 5000" in (tmp_path / "fantastique-report.html").read_text()
+    page = (tmp_path / "fantastique-report.html").read_text()
+    assert "--card-games 5000" in page
+    assert "Which heuristic is the best heuristic" in page  # its tournament, 20 games a pairing
+    assert "20 games per mix and rotation" in page
     html = Path(result.output.split("Report written to ", 1)[1].strip())
     assert html == tmp_path / "fantastique-report.html"
     assert html.suffix == ".html"

@@ -80,7 +80,7 @@ def test_a_report_played_to_a_precision_says_what_it_reached(tmp_path):
         app,
         ["report", "concerto", "--precision", "0.2", "--max-games", "2000", "--seed", "3",
          "--card-games", "200", "--ladder-games", "200", "--search-games", "0",
-         "--heuristic-games", "200",
+         "--heuristic-games", "200", "--best-heuristic-games", "0",
          "--out-dir", str(tmp_path)],
         catch_exceptions=False,
     )  # fmt: skip
@@ -102,7 +102,7 @@ def test_a_report_played_to_a_precision_says_what_it_reached(tmp_path):
         (["concerto", "--games", "100", "--max-games", "100"], "--max-games"),
         (["concerto-solo", "--max-games", "100"], "--max-games"),
         (["concerto", "--precision", "0.01", "--max-games", "0"], "--max-games"),
-        (["concerto-solo", "--precision", "0.01"], "--precision"),
+        (["concerto-solo", "--precision", "0.01", "--games", "100"], "--precision"),
     ],
 )
 def test_bad_precision_options_are_one_line(args, option, tmp_path):

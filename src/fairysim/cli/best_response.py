@@ -29,6 +29,9 @@ GAMES = 2_000
 VALIDATION_GAMES = 10_000
 """Mirrors :data:`fairysim.analysis.strategy.best_response.VALIDATION_GAMES`."""
 
+POOL_GAMES = 1_000
+"""Mirrors :data:`fairysim.analysis.strategy.rounds.POOL_GAMES`."""
+
 
 def best_response_params(spec: GameSpec) -> list[Param]:
     """The options of ``fairysim best-response <game>``."""
@@ -87,6 +90,23 @@ def best_response_params(spec: GameSpec) -> list[Param]:
             "Narrower search ranges, name=low:high,... (default: each weight's declared range).",
         ),
         option(
+            "rounds",
+            int,
+            1,
+            "--rounds",
+            "Search this many times, each round against the field enlarged by the responses "
+            "before it (kept in --out-dir/rounds/round_k), then rate the pool (the policy's "
+            "start, the field, every response) by a tournament with Bradley-Terry ratings "
+            "(pool_ratings.csv).",
+        ),
+        option(
+            "pool_games",
+            int,
+            POOL_GAMES,
+            "--pool-games",
+            "With --rounds above 1: games per (mix, seat rotation) of the pool's tournament.",
+        ),
+        option(
             "resume",
             bool,
             False,
@@ -120,8 +140,8 @@ def best_response_params(spec: GameSpec) -> list[Param]:
 
 def run_best_response(spec: GameSpec, **options: Any) -> None:
     """Check the options, search, validate, write and print the headline."""
-    from fairysim.analysis.report.best_response import headline
     from fairysim.analysis.strategy.best_response import best_response
+    from fairysim.analysis.strategy.page import headline
 
     card_set = load_card_option(spec, options["cards"])
     axes = {
@@ -131,7 +151,8 @@ def run_best_response(spec: GameSpec, **options: Any) -> None:
     }
     threads = check_threads(options["threads"])
     out_dir = options["out_dir"]
-    with ProgressBar("best response", unit="candidates", total=options["evaluations"]) as bar:
+    total = options["evaluations"] * max(options["rounds"], 1)
+    with ProgressBar("best response", unit="candidates", total=total) as bar:
         stop_message(
             lambda: (
                 f"stopped after {bar.done:,} candidates; they are kept in {out_dir}: "
@@ -155,6 +176,8 @@ def run_best_response(spec: GameSpec, **options: Any) -> None:
             resume=options["resume"],
             threads=threads,
             progress=bar,
+            rounds=options["rounds"],
+            pool_games=options["pool_games"],
             **axes,
         )
     console = stdout_console()
@@ -170,6 +193,16 @@ def run_best_response(spec: GameSpec, **options: Any) -> None:
     )
     console.print(f"Weights: {shown}", soft_wrap=True)
     console.print(headline(result), soft_wrap=True)
+    if result.pool is not None:
+        console.print(
+            "Pool ratings (Bradley-Terry log-strength, 95% bootstrap interval), strongest "
+            "first: "
+            + "; ".join(
+                f"{row.entry} {row.rating:+.3f} [{row.low:+.3f}, {row.high:+.3f}]"
+                for row in result.pool.ratings.itertuples(index=False)
+            ),
+            soft_wrap=True,
+        )
     console.print(f"Reproduce with `{reproduce_command(spec, options)}`.", soft_wrap=True)
     console.print(f"Wrote {', '.join(str(p) for p in result.files)}", soft_wrap=True)
 
@@ -181,6 +214,8 @@ def reproduce_command(spec: GameSpec, options: dict[str, Any]) -> str:
     parts += ["--out-dir", str(options["out_dir"]), "--seed", str(options["seed"])]
     parts += ["--evaluations", str(options["evaluations"]), "--games", str(options["games"])]
     parts += ["--validation-games", str(options["validation_games"])]
+    if options["rounds"] != 1:
+        parts += ["--rounds", str(options["rounds"]), "--pool-games", str(options["pool_games"])]
     if options["ranges"]:
         parts += ["--range", options["ranges"]]
     for axis in spec.axes:

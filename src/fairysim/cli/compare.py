@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.table import Table
 
 from fairysim.cli.common import (
     POLICY_FLAG,
@@ -28,15 +27,14 @@ from fairysim.runtime.errors import FairysimError
 
 SETUP_HELP = (
     "A setup as key=value items joined by ';': the game's make_setup options "
-    "(policies, cards and the setup axes of fairysim simulate GAME --help) and weights "
-    '(as --weights of simulate). Example: "cards=my_cards.toml;policies=random,greedy".'
+    "(cards and the setup axes of fairysim simulate GAME --help), policy (as --policy), "
+    "weights (as --weights of simulate) and label (a short name). "
+    'Example: "cards=my_cards.toml;policy=random,greedy;label=rich".'
 )
 
 GAMES = 10_000
-"""Games per setup without ``--games`` or ``--precision``."""
-
-PRINTED_METRICS = ("win_share", "score", "turn_order_spread", "game_length")
-"""Metrics printed at every group; score parts are printed pooled (all are in the Parquet)."""
+"""Games per setup without ``--games`` or ``--precision`` (the help's words; the default is
+:data:`fairysim.analysis.studies.what_if.GAMES`, which a test holds equal)."""
 
 
 def check_out_dir(out_dir: Path) -> None:
@@ -52,73 +50,6 @@ def check_out_dir(out_dir: Path) -> None:
         parent = parent.parent
     if not parent.is_dir() or not os.access(parent, os.W_OK):
         raise FairysimError("--out-dir", f"cannot create {out_dir} ({parent} is not writable)")
-
-
-def _shown(unit: str, difference: float, low: float, high: float) -> tuple[str, str]:
-    """A difference and its interval in the metric's unit (shares in percentage points)."""
-    if unit == "share":
-        return f"{100 * difference:+.2f} pp", f"[{100 * low:+.2f}, {100 * high:+.2f}] pp"
-    return f"{difference:+.3f}", f"[{low:+.3f}, {high:+.3f}]"
-
-
-def _where(row: Any) -> str:
-    from fairysim.analysis.report.what_if import position_label
-
-    if row.group == "pooled":
-        return "pooled"
-    if row.group == "seat":
-        return f"seat {row.index}"
-    return f"{position_label(int(row.index))} to act"
-
-
-def _short(verdict: str) -> str:
-    """A verdict without the words the table's title already says."""
-    return verdict.replace(" than the baseline", "").replace(" from the baseline", "")
-
-
-def differences_table(differences: Any, variant: str) -> Table:
-    """The printed differences of one variant."""
-    table = Table(
-        title=f"{variant} minus baseline (SE ratio: paired over unpaired)", title_justify="left"
-    )
-    for header in ("metric", "where", "difference", "interval", "SE ratio", "Holm"):
-        table.add_column(header)
-    rows = differences[differences["variant"] == variant]
-    for row in rows.itertuples():
-        if row.metric not in PRINTED_METRICS and row.group != "pooled":
-            continue
-        mid, interval = _shown(row.unit, row.difference, row.low, row.high)
-        unit = "" if row.unit == "share" else f" ({row.unit})"
-        table.add_row(
-            f"{row.label}{unit}",
-            _where(row),
-            mid,
-            interval,
-            f"{row.se_ratio:.2f}",
-            _short(row.verdict),
-        )
-    return table
-
-
-def ranking_table(ranking: Any) -> Table:
-    """The printed ranking of the variants."""
-    table = Table(title="Variants ranked against the baseline", title_justify="left")
-    for header in ("rank", "variant", "difference", "interval", "vs baseline", "vs next"):
-        table.add_column(header)
-    for row in ranking.itertuples():
-        unit = "share" if row.metric in ("win_share", "turn_order_spread") else "points"
-        if row.metric == "game_length":
-            unit = "per game"
-        mid, interval = _shown(unit, row.difference, row.low, row.high)
-        table.add_row(
-            str(row.rank),
-            row.variant,
-            mid,
-            interval,
-            _short(row.versus_baseline),
-            row.versus_next.replace(" the next", ""),
-        )
-    return table
 
 
 def write_outputs(result: Any, out_dir: Path, title: str) -> list[Path]:
@@ -157,26 +88,18 @@ def write_outputs(result: Any, out_dir: Path, title: str) -> list[Path]:
     return written
 
 
-def given_variants(
-    variant: list[str], folder: Path | None, baseline: str
-) -> tuple[list[dict[str, Any]], list[str]]:
-    """The variants of ``--variant`` (in the order given) then of ``--variant-cards`` (in file
-    name order), with a label each: a ``--variant``'s own text, a card file's name."""
-    from fairysim.analysis.studies.variants import card_file_variants, describe, parse_setup
-
-    variants = [parse_setup(text, "--variant") for text in variant]
-    labels = [describe(options) for options in variants]
-    if folder is not None:
-        base = parse_setup(baseline, "--baseline")
-        for label, options in card_file_variants(folder, "--variant-cards", base):
-            variants.append(options)
-            labels.append(label)
-    if not variants:
-        raise FairysimError("--variant", "give at least one --variant or --variant-cards")
-    return variants, labels
+COMPARE_FLAGS = {
+    **POLICY_FLAG,
+    "variants": "--variant",
+    "labels": "--label",
+    "baseline": "--baseline",
+    "variant_cards": "--variant-cards",
+    "weights_file": "--weights-file",
+}
+"""The library's parameter names as compare's flags (:func:`fairysim.cli.common.flag_of`)."""
 
 
-@handle_errors(flags={**POLICY_FLAG, "variants": "--variant"})
+@handle_errors(flags=COMPARE_FLAGS)
 def compare_command(
     game: Annotated[str, typer.Argument(help="The game, as fairysim simulate names it.")],
     out_dir: Annotated[Path, typer.Option("--out-dir", help="Folder for tables and figure.")],
@@ -184,12 +107,29 @@ def compare_command(
         list[str] | None,
         typer.Option("--variant", help="A variant setup (repeatable). " + SETUP_HELP),
     ] = None,
+    label: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--label",
+            help="A short name for each --variant, in order (repeatable, one per --variant; "
+            "default: the setup's label=, else what it changes, a card file by its name).",
+        ),
+    ] = None,
     variant_cards: Annotated[
         Path | None,
         typer.Option(
             "--variant-cards",
             help="A folder of card files: each .toml file is one variant (the baseline with "
             "those cards), labelled by its file name; with --variant or alone.",
+        ),
+    ] = None,
+    weights_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--weights-file",
+            help="A weights file (as best-response writes weights.toml) set on every setup "
+            "that seats a policy it names and gives no weights_file= of its own (default: "
+            "none, the policies' defaults).",
         ),
     ] = None,
     baseline: Annotated[
@@ -219,35 +159,42 @@ def compare_command(
     ] = None,
     seed: Annotated[int, typer.Option("--seed", help="Seed of every setup's games.")] = 0,
     rank_by: Annotated[
-        str, typer.Option("--rank-by", help="Metric the ranking sorts by (pooled).")
-    ] = "score",
+        str | None,
+        typer.Option(
+            "--rank-by",
+            help="Metric the ranking sorts by (default: turn_order_spread, lowest first; "
+            "win_share with --rank-position; score, a score part or game_length, highest first).",
+        ),
+    ] = None,
     rank_position: Annotated[
         int | None,
-        typer.Option("--rank-position", help="Rank at this turn position (0 = first to act)."),
+        typer.Option("--rank-position", help="Rank at this turn position (1 = first to act)."),
     ] = None,
     threads: Annotated[
         int | None, typer.Option("--threads", help="Numba threads (default: all cores).")
     ] = None,
 ) -> None:
-    """Play a baseline and variants on the same seeds and report their paired differences.
+    """Play a baseline and variants on the same seeds and report what changes who wins.
 
-    Per turn position and pooled, with family-wise (Holm) intervals; printed, and written as
-    Parquet and a figure under --out-dir."""
-    from fairysim.analysis.studies.what_if import compare, compare_to_precision, ranking_sentence
+    Headline: each variant's change in the turn-order spread and in the win share of each turn
+    position and seat, with Holm-corrected verdicts; score and its parts follow as supporting
+    rows. Printed, and written as Parquet and a figure under --out-dir."""
+    from fairysim.analysis.studies.what_if import compare, compare_to_precision
     from fairysim.sim.game import get_game
     from fairysim.stats.precision import check_counts
 
     spec = get_game(game, "GAME")
     check_threads(threads)
-    variants, labels = given_variants(variant or [], variant_cards, baseline)
     check_counts(games, precision, max_games)
     check_out_dir(out_dir)
     reached = None
     with ProgressBar("playing", unit="games") as progress:
         options = dict(
             baseline=baseline,
-            variants=variants,
-            labels=labels,
+            variants=variant or [],
+            variant_cards=variant_cards,
+            labels=label or None,
+            weights_file=weights_file,
             players=players,
             seed=seed,
             rank_by=rank_by,
@@ -256,26 +203,50 @@ def compare_command(
             progress=progress,
         )
         if precision is None:
-            result = compare(spec, games=GAMES if games is None else games, **options)
+            result = compare(spec, games=games, **options)
         else:
             if max_games is not None:
                 options["max_games"] = max_games
             result, reached = compare_to_precision(spec, precision=precision, **options)
     meta = result.meta
-    title = f"{spec.title}, {meta['players']} players, {meta['games']:,} games a setup, seed {seed}"
+    table = f"{meta['players']} player{'s' if meta['players'] != 1 else ''}"
+    title = f"{spec.title}, {table}, {meta['games']:,} games a setup, seed {seed}"
     written = write_outputs(result, out_dir, title)
+    print_comparison(result, title, reached)
     console = stdout_console()
+    for path in written:
+        console.print(f"Wrote {path}", soft_wrap=True)
+
+
+def print_comparison(result: Any, title: str, reached: Any) -> None:
+    """The comparison as a designer reads it: who wins first, then the ranking, the pairing,
+    each variant's rows (who wins, then score and its parts)."""
+    from fairysim.analysis.studies.variants import describe
+    from fairysim.analysis.studies.what_if import ranking_sentence
+    from fairysim.cli.compare_tables import (
+        SUPPORTING,
+        WHO_WINS,
+        differences_table,
+        family_line,
+        headline_lines,
+        ranking_table,
+    )
+
+    console = stdout_console()
+    meta, d = result.meta, result.differences
     console.print(title, soft_wrap=True)
-    console.print(f"Baseline: {baseline or '(defaults)'}", soft_wrap=True)
+    console.print(f"Baseline: {describe(meta['baseline']['options'])}", soft_wrap=True)
+    for item in meta["variants"]:
+        console.print(f"Variant {item['label']}: {describe(item['options'])}", soft_wrap=True)
     if reached is not None:
         console.print(reached.message().replace("per run", "per setup"), soft_wrap=True)
-    d = result.differences
-    console.print(
-        f"{int(d['tests'].iloc[0])} differences tested: Holm-corrected p-values, intervals at "
-        f"the Bonferroni level ({float(d['level'].iloc[0]):.4%} each, 95 % family-wise). "
-        "Positions are turn positions (1st acts first).",
-        soft_wrap=True,
-    )
+    console.print("", soft_wrap=True)
+    console.print("What changes who wins:", soft_wrap=True)
+    for line in headline_lines(d):
+        console.print(f"- {line}", soft_wrap=True)
+    console.print(family_line(d), soft_wrap=True)
+    console.print(ranking_table(result.ranking))
+    console.print(ranking_sentence(result.ranking), soft_wrap=True)
     for row in result.pairing.itertuples():
         console.print(f"Pairing, {row.variant}: {row.pairing}.", soft_wrap=True)
     fixed = sorted({item["metric"] for item in meta["fixed"]})
@@ -294,12 +265,9 @@ def compare_command(
             f"unpaired runs of {meta['games']:,} games each would give.",
             soft_wrap=True,
         )
-    for label in dict.fromkeys(d["variant"]):
-        console.print(differences_table(d, label))
-    console.print(ranking_table(result.ranking))
-    console.print(ranking_sentence(result.ranking), soft_wrap=True)
-    for path in written:
-        console.print(f"Wrote {path}", soft_wrap=True)
+    for variant in dict.fromkeys(d["variant"]):
+        console.print(differences_table(d, variant, WHO_WINS))
+        console.print(differences_table(d, variant, SUPPORTING))
 
 
-__all__ = ["check_out_dir", "compare_command", "given_variants", "write_outputs"]
+__all__ = ["check_out_dir", "compare_command", "print_comparison", "write_outputs"]

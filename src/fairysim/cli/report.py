@@ -58,10 +58,10 @@ def report_params(spec: GameSpec, report: ReportSpec) -> list[Param]:
             float | None,
             None,
             "--precision",
-            "Instead of --games: play the study at 1,000 games per run, doubling, until every "
-            "turn-order win share of its balance card has a corrected half-width at or below "
+            "Instead of --games: play the study at 1,000 games per run, doubling, until "
+            f"{report.precision_watched} has a corrected half-width at or below "
             "this (win-share units, 0.01 = 1 percentage point), the 5% error rate split over "
-            f"the looks (reports with a balance card){precision_default}.",
+            f"the looks{precision_default}.",
         ),
         option(
             "max_games",
@@ -145,7 +145,7 @@ def precision_options(report: ReportSpec, options: dict[str, Any]) -> dict[str, 
     if precision is None and cap is None:
         return given
     name = "--precision" if precision is not None else "--max-games"
-    if not report.balance_card:
+    if not report.plays_to_precision:
         raise FairysimError(name, f"the {report.name} report plays a fixed count: give --games")
     check_counts(
         options["games"], precision, cap, default_precision=report.precision_default is not None

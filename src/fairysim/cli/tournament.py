@@ -47,7 +47,9 @@ def tournament_params(spec: GameSpec) -> list[Param]:
             "random,greedy",
             "--policies",
             "Comma-separated policies, two or more (a name twice is two entries). Built-ins "
-            f"(see `fairysim policies {spec.name}`) or module:function for your own.",
+            f"(see `fairysim policies {spec.name}`) or module:function for your own; "
+            "NAME@FILE is policy NAME with the weights of FILE's [NAME] table (best-response's "
+            "weights.toml), an entry apart from NAME at its defaults.",
         ),
         option("players", int, spec.default_players, "--players", spec.players_help),
         option(
@@ -76,6 +78,14 @@ def tournament_params(spec: GameSpec) -> list[Param]:
             f"{PRECISION_MAX_GAMES:,}).",
         ),
         option("seed", int, 0, "--seed", "Seed; game i of every pairing has the same deal."),
+        option(
+            "weights_file",
+            Path | None,
+            None,
+            "--weights-file",
+            "A weights file ([policy] tables, as best-response writes weights.toml), set on "
+            "every entry playing a policy it names (an entry's own NAME@FILE comes after).",
+        ),
     ]
     params += [option(axis.name, str | None, None, axis.option, axis.help) for axis in spec.axes]
     params += [
@@ -150,6 +160,7 @@ def run_tournament(spec: GameSpec, **options: Any) -> None:
             scheduler=options["scheduler"],
             workers=options["workers"],
             task_games=options["task_games"],
+            weights_file=options["weights_file"],
             **axes,
         )
     elapsed = time.perf_counter() - start
@@ -228,6 +239,8 @@ def reproduce_command(
             parts += [axis.option, str(options[axis.name])]
     if options["cards"] is not None:
         parts += ["--cards", str(options["cards"])]
+    if options.get("weights_file") is not None:
+        parts += ["--weights-file", str(options["weights_file"])]
     return shlex.join(parts)
 
 

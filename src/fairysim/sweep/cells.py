@@ -61,6 +61,10 @@ class CellSetup:
         Digest of the card set's data (:func:`cards_digest`).
     axes : tuple of (str, str or None)
         ``make_setup`` keyword and value of every setup axis (None: drawn per game).
+    weights : str
+        The seats' weights as ``--weights`` takes them (``0:finale=3.1,...``), set on the
+        resolved lineup; empty for the policies' defaults (a tournament entry with searched
+        weights fills it).
     """
 
     game: str
@@ -72,11 +76,13 @@ class CellSetup:
     cards: Any
     cards_sha256: str
     axes: tuple[tuple[str, str | None], ...]
+    weights: str = ""
 
     @property
     def key(self) -> tuple:
         """Hashable identity of the setup (the card set by its digest)."""
-        return (self.game, self.players, self.lineup, self.seed, self.cards_sha256, self.axes)
+        key = (self.game, self.players, self.lineup, self.seed, self.cards_sha256, self.axes)
+        return (*key, self.weights) if self.weights else key
 
     def spec(self) -> GameSpec:
         """The game, imported from :attr:`package` where the registry does not know it."""
@@ -93,10 +99,13 @@ class CellSetup:
 
     def build(self) -> Any:
         """The game's setup: ``make_setup(players=, policies=, seed=, cards=, **axes)``."""
+        from fairysim.sim.weights import apply_weights
+
         spec = self.spec()
+        lineup = resolve_lineup(spec, self.lineup, self.players)
         return spec.make_setup(
             players=self.players,
-            policies=resolve_lineup(spec, self.lineup, self.players),
+            policies=list(apply_weights(lineup, self.weights or None)),
             seed=self.seed,
             cards=self.cards,
             **dict(self.axes),

@@ -88,16 +88,68 @@ def test_the_page_says_whether_the_search_player_beats_the_best_heuristic(study,
     import pandas as pd
 
     policies = study.policies
-    chaser = policies[policies["policy"] == "chaser"].iloc[0]
-    search = chaser.copy()
+    best = study.meta["best_heuristic"]  # measured: the highest win rate of the heuristics
+    top = policies[policies["policy"] == best].iloc[0]
+    search = top.copy()
     search["policy"] = "rollout"
     for column in ("win_share", "low", "high"):
-        search[column] = chaser[column] + lift
+        search[column] = top[column] + lift
     with_search = pd.concat([policies, search.to_frame().T], ignore_index=True)
     with_search = with_search.astype(policies.dtypes.to_dict())
     text = text_of(sr.build_report(replace(study, policies=with_search)).html())
-    assert "The search player, rollout, against the best heuristic, chaser: " in text
+    assert f"The search player, rollout, against the best heuristic, {best}: " in text
     assert f"{100 * lift:.1f} pp" in text and words in text  # +15.0 pp; 0.0 pp either sign
     without = text_of(sr.build_report(study).html())
     assert "against the best heuristic" not in without
     assert "The search player, rollout, was not played" in without
+
+
+def test_the_best_heuristic_is_the_highest_measured_win_rate_not_the_declared_one():
+    """The issue's case: denier above chaser against Pahha (80.9% against 77.4%) makes denier
+    the best heuristic, separated; two heuristics apart by a hair are not separated, and the
+    page says which rule picked one."""
+    import numpy as np
+    import pandas as pd
+
+    from fairysim.analysis.concerto.solo_study import best_heuristic_rows
+
+    rng = np.random.default_rng(5)
+    games = 20_000
+    base = rng.random(games)
+
+    def run(rate: float) -> pd.DataFrame:
+        return pd.DataFrame({"win": (base < rate).astype(float)}, index=np.arange(games))
+
+    runs = {"greedy": run(0.60), "chaser": run(0.774), "denier": run(0.809), "random": run(0.9)}
+    rows = best_heuristic_rows(runs)
+    assert rows["a"].tolist() == ["denier", "denier"]  # random is no candidate
+    assert rows["b"].tolist() == ["chaser", "greedy"]
+    assert rows["gain"].iloc[0] == pytest.approx(0.809 - 0.774, abs=0.01)
+    assert bool(rows["significant"].iloc[0]) and rows["low"].iloc[0] > 0
+    # two heuristics drawn apart, 0.3 pp between their chances: the higher measured rate is
+    # taken, and the corrected comparison does not separate the two
+    apart = {
+        name: rng.random(games) < rate for name, rate in (("chaser", 0.809), ("denier", 0.812))
+    }
+    close_runs = {name: pd.DataFrame({"win": won.astype(float)}) for name, won in apart.items()}
+    close = best_heuristic_rows({"greedy": run(0.60), **close_runs})
+    higher = max(close_runs, key=lambda name: close_runs[name]["win"].mean())
+    assert close["a"].iloc[0] == higher and close["b"].iloc[0] != higher
+    assert (
+        not bool(close["significant"].iloc[0]) and close["low"].iloc[0] < 0 < close["high"].iloc[0]
+    )
+
+
+@pytest.mark.usefixtures("figures_unrendered")
+def test_the_page_says_what_chose_the_best_heuristic_and_by_which_rule(study):
+    from dataclasses import replace
+
+    rows = study.best_heuristic.copy()
+    top, runner = rows["a"].iloc[0], rows["b"].iloc[0]
+    rows["significant"], rows["low"], rows["high"] = True, 0.01, 0.05
+    text = text_of(sr.build_report(replace(study, best_heuristic=rows)).html())
+    assert f"The best heuristic against Pahha is {top}, the highest win rate" in text
+    assert f"Against the runner-up, {runner}, paired on" in text and "separated." in text
+    rows["significant"], rows["low"], rows["high"] = False, -0.01, 0.05
+    text = text_of(sr.build_report(replace(study, best_heuristic=rows)).html())
+    assert f"not separated: {top} is taken by the stated rule, the higher win rate" in text

@@ -99,7 +99,7 @@ def test_no_strongest_card_and_not_significant_when_the_tests_say_so(study):
     pooled["low"], pooled["high"] = pooled["lift"] - 0.5, pooled["lift"] + 0.5
     pooled["p_adjusted"], pooled["significant"] = 0.9, False
     text = text_of(fr.build_report(replace(study, cards_pooled=pooled)).html())
-    assert "so the page names no card first" in text
+    assert "no card's lift stands above the rest beyond doubt" in text
     assert "moves the win share most" not in text
     assert f"0 go with a significantly higher win share, 0 with a significantly lower one, and " \
            f"{len(pooled)} are not told apart" in text  # fmt: skip
@@ -126,7 +126,7 @@ def test_write_report_end_to_end(tmp_path):
     out = tmp_path / "new" / "folder"
     html = fr.write_report(
         out, games=40, seed=2, players=(2,), auction_games=5, card_games=60, ladder_games=300,
-        search_games=0, heuristic_games=50,
+        search_games=0, heuristic_games=50, best_heuristic_games=0,
         progress=lambda done, total: calls.append((done, total)),
     )  # fmt: skip
     assert html == out / "fairyland-report.html" and html.exists()
@@ -195,6 +195,7 @@ def test_failure_mid_way_leaves_nothing(tmp_path, monkeypatch):
             ladder_games=100,
             search_games=0,
             heuristic_games=10,
+            best_heuristic_games=0,
         )
     assert list(tmp_path.iterdir()) == []
 
@@ -228,7 +229,7 @@ def test_the_command_line_writes_the_report(tmp_path):
         app,
         ["report", "fairyland", "--games", "30", "--seed", "4", "--auction-games", "1",
          "--card-games", "20", "--ladder-games", "200", "--policy", "random",
-         "--heuristic-games", "20", "--search-games", "0",
+         "--heuristic-games", "20", "--search-games", "0", "--best-heuristic-games", "0",
          "--out-dir", str(tmp_path)],
     )  # fmt: skip
     assert result.exit_code == 0, result.output
@@ -272,3 +273,38 @@ def test_a_card_type_without_lift_is_ranked_last_and_never_named(study):
     assert "Lowest estimated lift: " + pooled["label"].iloc[0] not in text
     assert f"Lowest estimated lift: {pooled['label'].iloc[-2]}" in text
     assert " nan" not in text
+
+
+@pytest.mark.usefixtures("figures_unrendered")
+def test_the_lift_table_carries_each_cards_forced_effect_and_words_the_lift_as_association(
+    study,
+):
+    """Every card's forced-card effect stands beside its lift, and a card whose lift is
+    significantly low while forcing it helps is named as such (the issue's Moonlit Crown)."""
+    from fairysim.analysis.studies.card_effects import CardEffectStudy
+
+    pooled = study.cards_pooled.copy()
+    pooled["lift"], pooled["low"], pooled["high"] = -0.154, -0.2, -0.1
+    pooled["significant"] = True
+    labels = pooled["label"].tolist()
+    effects = pd.DataFrame(
+        {
+            "players": 2,
+            "card": range(len(labels)),
+            "label": labels,
+            "effect": [0.04] + [0.001] * (len(labels) - 1),
+            "effect_se": 0.009,
+            "association": 0.0,
+            "association_se": 0.01,
+        }
+    )
+    study_effects = CardEffectStudy(effects, pd.DataFrame(), {}, [], {"games": 500})
+    page = fr.Report("t", "t.html", "fairyland-")
+    fr._card_section(page, replace(study, cards_pooled=pooled), study_effects)
+    text = text_of(page.html())
+    assert "forced-card effect" in text and "effect's corrected interval" in text
+    assert f"For example {labels[0]}: lift -15.4 pp, forced-card effect +4.0 pp [" in text
+    assert f"of the {len(labels)} with a significantly negative lift, 1 raise" in text
+    assert "worth" not in text and "moves the win share" not in text
+    csv = next(a for a in page.assets if a.name == "fairyland-cards_pooled.csv").data.decode()
+    assert "forced_effect_low" in csv.splitlines()[0]

@@ -152,6 +152,7 @@ def test_write_report_end_to_end(tmp_path):
         ladder_games=400,
         search_games=20,
         heuristic_games=300,
+        best_heuristic_games=20,
     )
     assert html == out / "fantastique-report.html" and html.exists()
     assert calls[-1][0] == calls[-1][1] == 30 * len(FANS) * 4
@@ -202,6 +203,7 @@ def test_failure_mid_way_leaves_no_partial_report(tmp_path, monkeypatch):
             ladder_games=100,
             search_games=0,
             heuristic_games=50,
+            best_heuristic_games=0,
         )
     assert list(tmp_path.iterdir()) == []
 
@@ -266,6 +268,7 @@ def test_the_report_takes_a_baseline_policy_and_a_card_file_from_the_command_lin
     cards.write_text(DEFAULT_CARDS.read_text())
     args = ["report", "fantastique", "--games", "20", "--policy", "random", "--card-games", "200"]
     args += ["--ladder-games", "200", "--search-games", "10", "--heuristic-games", "100"]
+    args += ["--best-heuristic-games", "0"]
     args += ["--cards", str(cards), "--out-dir", str(tmp_path / "out")]
     result = CliRunner().invoke(app, args, catch_exceptions=False)
     assert result.exit_code == 0, result.output

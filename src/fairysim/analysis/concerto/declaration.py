@@ -8,11 +8,13 @@ from __future__ import annotations
 from fairysim.analysis.report.registry import (
     ReportOption,
     ReportSpec,
+    best_heuristic_games_option,
     card_games_option,
     heuristic_games_option,
     ladder_games_option,
     policy_option,
     register_report,
+    response_evaluations_option,
     search_games_option,
 )
 
@@ -29,6 +31,10 @@ REPORT_SEARCH_GAMES = 100
 """Games of the report's search rung at each player count: its mirror table, and each seat of
 one rollout seat among chasers (2 to 4 players: about 30 s warm)."""
 
+REPORT_RESPONSE_EVALUATIONS = 12
+"""Candidates of the best-response rung's search (the best heuristic against the built-ins at 4
+players), sized to add well under a minute warm on 2 cores."""
+
 REPORT_LADDER_GAMES = 20_000
 """Games per mirror table of the report's skill-ladder section (every seat one rung, at each
 player count); its tournament of the rungs plays a tenth of it per mix and rotation."""
@@ -38,6 +44,12 @@ REPORT_CARD_GAMES = 10_000
 section, at each player count: 3 x 27 x 10,000 = 810,000 games. The soloist, pianist and
 harpist cards fixed against the card drawn (ruling PC3) play half of it an arm, the drawn card
 and one arm per contest card: 3 x 11 x 5,000 = 165,000 games more."""
+
+REPORT_BEST_HEURISTIC_GAMES = 200
+"""Games per mix and rotation of the tournament that chooses the best heuristic
+(:mod:`fairysim.analysis.studies.best_heuristic`): the 4 heuristics at 4 players,
+31 mixes x 4 rotations, 24,800 games, about 4 minutes under a load of 8 on 2 cores
+(chaser chosen, separated from maestro: 63.7% [61.5%, 65.9%] of 16,800 meetings)."""
 
 REPORT_HEURISTIC_GAMES = 20_000
 """Games under each policy of the card-balance report's score-card check under the best
@@ -81,6 +93,7 @@ REPORT = register_report(
             policy_option("The one policy every seat plays (a built-in or module:function)."),
             ladder_games_option(REPORT_LADDER_GAMES),
             search_games_option(REPORT_SEARCH_GAMES),
+            response_evaluations_option(REPORT_RESPONSE_EVALUATIONS),
             card_games_option(
                 REPORT_CARD_GAMES,
                 "per score card, at every player count; half of it per arm of the "
@@ -91,6 +104,7 @@ REPORT = register_report(
                 REPORT_HEURISTIC_GAMES,
                 "of the check of the score cards' holders' lifts (every score card)",
             ),
+            best_heuristic_games_option(REPORT_BEST_HEURISTIC_GAMES),
         ),
     )
 )
@@ -107,6 +121,7 @@ SOLO_REPORT = register_report(
         games_default=SOLO_REPORT_GAMES,
         takes_cards=True,
         balance_card=False,
+        precision_watches="every fast policy's win rate against Pahha (Wilson)",
         options=(
             ReportOption(
                 "lookahead_games",

@@ -24,6 +24,11 @@ from fairysim.analysis.concerto.figures import (
     score_card_lift_figure,
 )
 from fairysim.analysis.concerto.study import PLAYER_COUNTS, CardBalance, card_balance
+from fairysim.analysis.report.effects_beside import (
+    association_against_effect,
+    effect_display,
+    effects_beside,
+)
 from fairysim.analysis.report.formats import (
     fmt_interval,
     fmt_intervals,
@@ -43,8 +48,9 @@ from fairysim.analysis.studies.ladder import LadderStudy
 
 STANDING = (
     "A seat's standing after a round is the score the final scoring would give it if the game "
-    "ended then, honors included (ruling PC6); the draft's two rounds make the first third "
-    "its first round, half the game, so a 3-4 player game has at most one lead change."
+    "ended then, honors included (ruling PC6); the 3-4 player draft's two rounds make the "
+    "first third its first round, half the game, so such a game has at most one lead change; "
+    "the two-player game's four rounds make it the first two."
 )
 """What the balance card says a standing is (beside its comeback line)."""
 
@@ -103,7 +109,7 @@ class ConcertoReport(StandardReport):
 
     def sections_before_effects(self, report: Report, studies: Studies) -> None:
         _parts_section(report, studies.study)
-        _score_card_section(report, studies.study, studies.check)
+        _score_card_section(report, studies.study, studies.check, studies.effects)
 
     def sections_after_effects(self, report: Report, studies: Studies) -> None:
         _contest_section(report, studies.study)
@@ -190,19 +196,31 @@ def _parts_section(report: Report, balance: CardBalance) -> None:
 
 
 def _score_card_section(
-    report: Report, balance: CardBalance, check: HeuristicCheck | None = None
+    report: Report,
+    balance: CardBalance,
+    check: HeuristicCheck | None = None,
+    effects: CardEffectStudy | None = None,
 ) -> None:
+    """Completion of each score card and how its holders fared (an association), with the
+    card's forced-card effect beside the lift where the report measures one (ruling PC5)."""
     report.section("Score cards")
     s = balance.score_cards_pooled
+    beside = effects_beside(effects, s["card"])
     dominated = balance.meta.get("dominated", [])
     report.paragraph(
         "For each of the 26 score cards: how often a seat ends the game holding it, the share "
         "of its holders who complete it (a completed card is worth 5 points, so 5 x completion "
         "is its expected value), and the win share of the seats holding it minus that of the "
         "seats that do not (the lift, averaged over player counts; the 26 lifts are one "
-        "corrected family). A card with a high lift is worth drafting; the lift is an "
-        "association, not a pure effect of the card (a seat that drafts composers holds more "
-        "cards). "
+        "corrected family). The lift is an association: it describes the games where a seat "
+        "ended holding the card, not what the card does, and is no advice on what to draft (a "
+        "seat that drafts composers holds more cards). "
+        + (
+            "What a card does is its forced-card effect, shown beside the lift: the same deals "
+            "played with the card put in seat 0's hand (the card-effect section). "
+            if effects is not None
+            else "This run measured no forced-card effect, so nothing here says what a card does. "
+        )
         + definition(
             "The easiest and hardest cards are named from the corrected comparisons of every "
             "pair of completion rates"
@@ -240,6 +258,9 @@ def _score_card_section(
             + _completion_list(by_card, hard_group)
             + ".",
             _lift_counts(s, f"{report.prefix}score_cards_pooled.csv"),
+            *association_against_effect(
+                s["card"], s["lift"], s["lift_significant"], beside, "lift"
+            ),
         ]
     )
     report.figure(
@@ -262,16 +283,24 @@ def _score_card_section(
             "completion": s["completion"].map(fmt_percent),
             "plain 95% interval": fmt_intervals(s["completion_low"], s["completion_high"]),
             "expected points": s["expected_points"].map(lambda v: f"{v:.2f}"),
-            "holders' win lift": s["lift"].map(fmt_points),
+            "holders' win lift (association)": s["lift"].map(fmt_points),
             "corrected interval": fmt_intervals(s["lift_low"], s["lift_high"], points=True),
             "verdict": s["lift_significant"].map(verdict),
+            **(effect_display(beside) if effects is not None else {}),
         }
     )
     report.table(
         "score_cards_pooled",
-        s,
+        pd.concat([s, beside], axis=1) if effects is not None else s,
         "Score cards over all player counts; held by = share of seat-games (and seat-games) "
-        "ending with the card. Per player count, with the holders' and others' win shares: "
+        "ending with the card"
+        + (
+            "; the forced-card effect is averaged over the player counts too, one Holm family "
+            f"over the cards ({effects.meta['games']:,} paired games per card and player count)"
+            if effects is not None
+            else ""
+        )
+        + ". Per player count, with the holders' and others' win shares: "
         f"`{FILE_PREFIX}score_cards.csv`.",
         display=display,
     )

@@ -32,7 +32,11 @@ from fairysim.analysis.concerto.solo_figures import (
     setup_heatmap_figure,
     solo_policy_figure,
 )
-from fairysim.analysis.concerto.solo_study import SoloStudy, solo_study
+from fairysim.analysis.concerto.solo_study import (
+    SoloStudy,
+    fast_policy_half_width,
+    solo_study,
+)
 from fairysim.analysis.report.formats import (
     fmt_interval,
     fmt_intervals,
@@ -60,10 +64,20 @@ class SoloReport(StandardReport):
     title = "Fairy Concerto solo: how often do you beat Pahha?"
     players = (1,)
     own_defaults = MappingProxyType({"policies": SOLO_POLICIES})
+    precision_watched = "fast policy's win rate against Pahha"
+
+    def play(self, games: int | None, run: ReportRun) -> Studies:
+        """The standard studies, the slow policies' runs kept from one look of ``--precision``
+        to the next (their game counts are fixed; only the fast policies' grow)."""
+        self._kept: dict = {}
+        try:
+            return super().play(games, run)
+        finally:
+            self._kept = {}
 
     def study(self, run: ReportRun, games: int, alpha: float) -> SoloStudy:
         """The solo study (:func:`~fairysim.analysis.concerto.solo_study.solo_study`), every
-        policy on the same deals."""
+        policy on the same deals, its win-rate intervals and gains at error rate ``alpha``."""
         options = run.options
         return solo_study(
             games,
@@ -74,7 +88,14 @@ class SoloReport(StandardReport):
             run.threads,
             run.progress,
             search_games=options["search_games"],
+            alpha=alpha,
+            kept=getattr(self, "_kept", None),
         )
+
+    def precision_width(self, study: SoloStudy) -> float:
+        """The widest half-width of the fast policies' win rates against Pahha (the slow
+        policies play their own fixed counts, which ``--precision`` does not change)."""
+        return fast_policy_half_width(study)
 
     def card_and_ladder(self, run: ReportRun) -> tuple[CardEffectStudy, None]:
         """The card effects of greedy against Pahha (no ladder: one player)."""
@@ -214,12 +235,37 @@ def _solo_policy_section(report: Report, study: SoloStudy) -> None:
         "policy with greedy on the same deals (paired), over the games both played, "
         "corrected over the policies."
     )
-    search_line = _search_line(pairs, by_policy)
+    best = study.meta.get("best_heuristic")
+    lines = _best_heuristic_lines(study)
+    search_line = _search_line(pairs, by_policy, best)
     if search_line:
-        report.bullets([search_line])
+        lines.append(search_line)
     elif study.meta["search_games"] == 0:
         search = SPEC.search
-        report.bullets([f"The search player, {search}, was not played (`--search-games 0`)."])
+        lines.append(f"The search player, {search}, was not played (`--search-games 0`).")
+    report.bullets(lines)
+    if len(study.best_heuristic):
+        b = study.best_heuristic
+        report.table(
+            "best_heuristic",
+            b,
+            f"The best heuristic, {best}, against every other heuristic played, paired on the "
+            "same deals (corrected intervals, Holm over these comparisons).",
+            display=pd.DataFrame(
+                {
+                    "best heuristic": b["a"],
+                    "against": b["b"],
+                    "paired games": b["games"].map("{:,}".format),
+                    "win rates": [
+                        f"{fmt_percent(x)} against {fmt_percent(y)}"
+                        for x, y in zip(b["a_win_share"], b["b_win_share"], strict=True)
+                    ],
+                    "difference": b["gain"].map(fmt_points),
+                    "corrected interval": fmt_intervals(b["low"], b["high"], points=True),
+                    "verdict": b["significant"].map(verdict),
+                }
+            ),
+        )
     report.figure(
         "policies",
         solo_policy_figure(study),
@@ -258,11 +304,37 @@ def _solo_policy_section(report: Report, study: SoloStudy) -> None:
     )
 
 
-def _search_line(pairs: pd.DataFrame, by_policy: pd.DataFrame) -> str:
+def _best_heuristic_lines(study: SoloStudy) -> list[str]:
+    """Which heuristic is the best against Pahha and what chose it: the highest win rate, and
+    whether the corrected comparison separates it from the runner-up (else the stated rule)."""
+    b = study.best_heuristic
+    if b.empty:
+        return []
+    top = b.iloc[0]
+    candidates = ", ".join([top["a"], *b["b"]])
+    rate = study.policies.set_index("policy").loc[top["a"]]
+    words = (
+        f"The best heuristic against Pahha is {top['a']}, the highest win rate of the "
+        f"heuristics played ({candidates}; random, and lookahead and {SPEC.search}, which search "
+        f"by play-outs, are no candidates): {fmt_percent(rate['win_share'])} "
+        f"{fmt_interval(rate['low'], rate['high'])}. Against the runner-up, {top['b']}, paired "
+        f"on {int(top['games']):,} deals: {fmt_points(top['gain'])} "
+        f"{fmt_interval(top['low'], top['high'], points=True)} (Holm over its {len(b)} "
+        "comparison(s) with the other heuristics), "
+    )
+    if bool(top["significant"]):
+        return [words + "separated."]
+    return [
+        words + f"not separated: {top['a']} is taken by the stated rule, the higher win rate, "
+        f"and {top['b']} is as good a choice on this evidence."
+    ]
+
+
+def _search_line(pairs: pd.DataFrame, by_policy: pd.DataFrame, best: str | None) -> str:
     """Whether the search player beats the best heuristic against Pahha, from the corrected
     pairwise comparison; "" where the study played either without the other."""
-    search, best = SPEC.search, SPEC.ladder[-1]
-    if search not in by_policy.index or best not in by_policy.index:
+    search = SPEC.search
+    if best is None or search not in by_policy.index or best not in by_policy.index:
         return ""
     row = pairs[
         ((pairs["a"] == search) & (pairs["b"] == best))

@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from scipy.stats import norm
 
 from fairysim import __version__
 from fairysim.analysis.concerto.runs import SETUP_COLUMNS
@@ -66,6 +67,11 @@ class SoloStudy:
     margin_summary : pandas.DataFrame
         Per policy: ``games``, ``mean``, ``sd``, quantiles ``p05`` .. ``p95`` and ``tied``
         (share of games tied with Pahha, a loss by ruling C8).
+    best_heuristic : pandas.DataFrame
+        The heuristic with the highest win rate against Pahha (:func:`best_heuristic_rows`)
+        against every other heuristic played: ``a`` (the top one), ``b``, ``games`` (deals both
+        played), ``gain`` (``a``'s win share minus ``b``'s, paired game by game) with
+        ``gain_se`` and the corrected columns, one Holm family; empty with fewer than two.
     cards : ConcertoCards
         The card set played.
     meta : dict
@@ -82,6 +88,7 @@ class SoloStudy:
     margin_summary: pd.DataFrame
     cards: ConcertoCards
     meta: dict[str, Any] = field(default_factory=dict)
+    best_heuristic: pd.DataFrame = field(default_factory=pd.DataFrame)
 
     def tables(self) -> dict[str, pd.DataFrame]:
         """Every table by name, in report order."""
@@ -100,6 +107,10 @@ SLOW_POLICIES = ("lookahead", SPEC.search)
 make them hundreds of times slower than greedy): ``lookahead_games`` of lookahead,
 ``search_games`` of the search player."""
 
+NOT_HEURISTICS = ("random", *SLOW_POLICIES)
+"""Solo policies that are no candidate for the best heuristic: random, and the two that search
+by play-outs (the search rung sits above the best heuristic)."""
+
 
 def solo_runs(
     games: int,
@@ -110,6 +121,7 @@ def solo_runs(
     threads: int | None = None,
     progress: Progress | None = None,
     search_games: int | None = None,
+    kept: dict[tuple[str, int], pd.DataFrame] | None = None,
 ) -> dict[str, pd.DataFrame]:
     """Play every solo policy on the same deals and keep your row of every game.
 
@@ -131,6 +143,11 @@ def solo_runs(
         ``progress(games_done, games_total)`` over all runs.
     search_games : int, optional
         Games of the search player (default ``lookahead_games``); 0 leaves it out.
+    kept : dict, optional
+        Runs already played, by ``(policy, games)``: taken from here instead of played again,
+        and every run played is added (a study played to a precision keeps its slow policies'
+        fixed runs from one look to the next; game ``i`` depends only on the seed and ``i``,
+        so a kept run is the run it would play).
 
     Returns
     -------
@@ -151,9 +168,15 @@ def solo_runs(
     card_set = load_card_set(cards, ConcertoCards, load_cards)
     slow = {"lookahead": lookahead_games, SPEC.search: search_games}
     sizes = {p: slow.get(p, games) for p in names}
-    tracker = ProgressTracker(progress, sum(sizes.values()))
+    kept = {} if kept is None else kept
+    tracker = ProgressTracker(
+        progress, sum(n for name, n in sizes.items() if (name, n) not in kept)
+    )
     runs = {}
     for name in names:
+        if (name, sizes[name]) in kept:
+            runs[name] = kept[(name, sizes[name])]
+            continue
         if name == SPEC.search:  # its kernel may be compiling in the background (compile_ahead)
             compile_ahead.wait(SPEC.name, SPEC.title)
         df = simulate(
@@ -168,6 +191,7 @@ def solo_runs(
         tracker.done(sizes[name])
         runs[name] = _solo_rows(df)
         runs[name].attrs["fairysim"] = df.attrs["fairysim"]
+        kept[(name, sizes[name])] = runs[name]
         del df
     return runs
 
@@ -198,6 +222,8 @@ def solo_study(
     threads: int | None = None,
     progress: Progress | None = None,
     search_games: int | None = None,
+    alpha: float = 0.05,
+    kept: dict[tuple[str, int], pd.DataFrame] | None = None,
 ) -> SoloStudy:
     """Solo win rates against Pahha: per policy, per setup, margins, and gains over greedy.
 
@@ -223,6 +249,12 @@ def solo_study(
     search_games : int, optional
         Games of the search player (default ``lookahead_games``), games ``0 ..
         search_games - 1`` like lookahead's; 0 leaves it out.
+    alpha : float, default 0.05
+        Error rate of each policy's win-rate interval and of the gains' family (lower where
+        ``--precision`` splits it over its looks, :func:`fairysim.stats.precision.
+        study_to_precision`).
+    kept : dict, optional
+        Runs kept from an earlier look (:func:`solo_runs`).
 
     Returns
     -------
@@ -236,13 +268,16 @@ def solo_study(
     """
     card_set = load_card_set(cards, ConcertoCards, load_cards)
     runs = solo_runs(
-        games, seed, lookahead_games, policies, card_set, threads, progress, search_games
+        games, seed, lookahead_games, policies, card_set, threads, progress, search_games, kept
     )
-    return summarise_solo(runs, card_set, seed)
+    return summarise_solo(runs, card_set, seed, alpha)
 
 
 def summarise_solo(
-    runs: dict[str, pd.DataFrame], cards: ConcertoCards | None = None, seed: int | None = None
+    runs: dict[str, pd.DataFrame],
+    cards: ConcertoCards | None = None,
+    seed: int | None = None,
+    alpha: float = 0.05,
 ) -> SoloStudy:
     """The tables of a :class:`SoloStudy` from runs of :func:`solo_runs`.
 
@@ -254,6 +289,8 @@ def summarise_solo(
         The card set played (for the report's labels).
     seed : int, optional
         The runs' seed (recorded in ``meta``).
+    alpha : float, default 0.05
+        Error rate of each win-rate interval and of the gains' family.
 
     Returns
     -------
@@ -267,7 +304,7 @@ def summarise_solo(
     for name, run in runs.items():
         n = len(run)
         wins = float(run["win"].sum())
-        low, high = wilson_interval(wins, n)
+        low, high = wilson_interval(wins, n, z=float(norm.isf(alpha / 2)))
         row = {
             "policy": name,
             "games": n,
@@ -293,20 +330,25 @@ def summarise_solo(
         margins.append(_margin_distribution(run, name))
         margin_summary.append(_margin_summary(run, name))
     lookahead = _lookahead_gain(runs)
+    best = best_heuristic_rows(runs, alpha)
     engine_version = base.attrs.get("fairysim", {}).get("config", {}).get("engine_version")
     meta = {
         "games": len(base),
         "lookahead_games": len(runs["lookahead"]) if "lookahead" in runs else None,
         "search_games": len(runs[SPEC.search]) if SPEC.search in runs else 0,
         "seed": seed,
+        "alpha": alpha,
         "policies": list(runs),
+        "best_heuristic": str(best["a"].iloc[0]) if len(best) else None,
         "cards": card_set.source,
         "cards_label": card_set.label,
         "cards_provisional": card_set.provisional,
         "package_version": __version__,
         "engine_version": engine_version,
     }
-    policies = with_correction(pd.DataFrame(policy_rows), "gain", "gain_se", prefix="gain_")
+    policies = with_correction(
+        pd.DataFrame(policy_rows), "gain", "gain_se", prefix="gain_", alpha=alpha
+    )
     return SoloStudy(
         policies=policies,
         lookahead=lookahead,
@@ -316,7 +358,47 @@ def summarise_solo(
         margin_summary=pd.DataFrame(margin_summary),
         cards=card_set,
         meta=meta,
+        best_heuristic=best,
     )
+
+
+def best_heuristic_rows(runs: dict[str, pd.DataFrame], alpha: float = 0.05) -> pd.DataFrame:
+    """The best heuristic against Pahha, by a corrected comparison: among the heuristics played
+    (every policy but :data:`NOT_HEURISTICS`), the one with the highest win rate, compared with
+    each other one on the deals both played (paired differences of win share), the comparisons
+    one Holm family at error rate ``alpha``. Its first row is the runner-up (the next highest
+    win rate): where that row is not significant, the top two are not separated and the top one
+    stands by the stated rule, the higher win rate."""
+    names = [name for name in runs if name not in NOT_HEURISTICS]
+    columns = ["a", "b", "games", "a_win_share", "b_win_share", "gain", "gain_se"]
+    if len(names) < 2:
+        return pd.DataFrame(columns=columns)
+    rates = {name: float(runs[name]["win"].mean()) for name in names}
+    ordered = sorted(names, key=lambda name: -rates[name])
+    top = runs[ordered[0]]
+    rows = []
+    for name in ordered[1:]:
+        d = paired_difference(top["win"], runs[name]["win"])
+        common = top.index.intersection(runs[name].index)
+        rows.append(
+            {
+                "a": ordered[0],
+                "b": name,
+                "games": d.n,
+                "a_win_share": float(top.loc[common, "win"].mean()),
+                "b_win_share": float(runs[name].loc[common, "win"].mean()),
+                "gain": d.mean,
+                "gain_se": d.se,
+            }
+        )
+    return with_correction(pd.DataFrame(rows, columns=columns), "gain", "gain_se", alpha=alpha)
+
+
+def fast_policy_half_width(study: SoloStudy) -> float:
+    """The widest half-width of the win rates of the policies that play ``games`` (every
+    policy but :data:`SLOW_POLICIES`), at the study's error rate: what ``--precision`` watches."""
+    p = study.policies[~study.policies["policy"].isin(SLOW_POLICIES)]
+    return float(((p["high"] - p["low"]) / 2).max())
 
 
 def _setup_rates(run: pd.DataFrame, name: str, by: list[str]) -> pd.DataFrame:

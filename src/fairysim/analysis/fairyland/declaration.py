@@ -7,11 +7,13 @@ from __future__ import annotations
 from fairysim.analysis.report.registry import (
     ReportOption,
     ReportSpec,
+    best_heuristic_games_option,
     card_games_option,
     heuristic_games_option,
     ladder_games_option,
     policy_option,
     register_report,
+    response_evaluations_option,
     search_games_option,
 )
 
@@ -35,6 +37,10 @@ REPORT_SEARCH_GAMES = 30
 """Games of the report's search rung at each player count: its mirror table, and each seat of
 one rollout seat among value-bidders (about 40 s warm)."""
 
+REPORT_RESPONSE_EVALUATIONS = 12
+"""Candidates of the best-response rung's search (the best heuristic against the built-ins at 4
+players), sized to add well under a minute warm on 2 cores."""
+
 REPORT_LADDER_GAMES = 6_000
 """Games per mirror table of the report's skill-ladder section (every seat one rung, at each
 player count, the random court); its tournament of the rungs plays a tenth of it per mix and
@@ -48,6 +54,13 @@ points of win share), so 5,000 games an arm separate most cards; the section and
 the whole default report near a minute and a half of CPU on 2 cores (2026-12-04). The same
 count is played per arm of the ogres and goblins removed from the forest (ruling PL12; the
 shipped forest and 2 removals: 3 x 3 x 5,000 = 45,000 games more)."""
+
+REPORT_BEST_HEURISTIC_GAMES = 100
+"""Games per mix and rotation of the tournament that chooses the best heuristic
+(:mod:`fairysim.analysis.studies.best_heuristic`): the 5 heuristics at 4 players,
+65 mixes x 4 rotations, 26,000 games, 47 s under a load of 8 on 2 cores at seed 0
+(value-bidder chosen, separated from flower-gardener: 52.3% [50.4%, 54.2%] of 11,200
+meetings; at 20 games a pairing the two were not separated)."""
 
 REPORT_HEURISTIC_GAMES = 10_000
 """Games per court under each policy of the report's court check under the best heuristic
@@ -69,6 +82,7 @@ REPORT = register_report(
             policy_option("The one policy every seat plays (a built-in or module:function)."),
             ladder_games_option(REPORT_LADDER_GAMES, ", the random court"),
             search_games_option(REPORT_SEARCH_GAMES),
+            response_evaluations_option(REPORT_RESPONSE_EVALUATIONS),
             card_games_option(
                 REPORT_CARD_GAMES,
                 "per card type (forest cards but the ogre, court items), at every player "
@@ -80,6 +94,7 @@ REPORT = register_report(
                 "per court of the check of the court comparisons (every court pair on "
                 "every measure)",
             ),
+            best_heuristic_games_option(REPORT_BEST_HEURISTIC_GAMES),
             ReportOption(
                 "auction_games",
                 "--auction-games",

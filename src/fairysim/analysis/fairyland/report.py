@@ -43,6 +43,11 @@ from fairysim.analysis.fairyland.study import (
     clearly_first,
     fairyland_study,
 )
+from fairysim.analysis.report.effects_beside import (
+    association_against_effect,
+    effect_display,
+    effects_beside,
+)
 from fairysim.analysis.report.formats import (
     fmt_interval,
     fmt_intervals,
@@ -149,7 +154,7 @@ class FairyLandReport(StandardReport):
         )
 
     def sections_before_effects(self, report: Report, studies: Studies) -> None:
-        _card_section(report, studies.study)
+        _card_section(report, studies.study, studies.effects)
         if studies.effects is not None:
             _card_effect_note(report, studies.effects)
 
@@ -250,10 +255,15 @@ def replay_command(meta: dict, example: dict) -> str:
 # Sections
 
 
-def _card_section(report: Report, study: FairyLandStudy) -> None:
+def _card_section(
+    report: Report, study: FairyLandStudy, effects: CardEffectStudy | None = None
+) -> None:
+    """Who collected what and how those seats fared (an association), with each card's
+    forced-card effect beside its lift where the report measures one (ruling PL10)."""
     c = study.cards_pooled
     meta = study.meta
-    report.section("Card balance")
+    beside = effects_beside(effects, c["label"])
+    report.section("Card balance: the win share of the seats that collected each card")
     report.paragraph(
         "For every card type (each animal, each flower colour, each special fairy, the Lost "
         "Half of the Royal Pendant, goblins, ogres and each Queen's Court item): how often a "
@@ -262,11 +272,22 @@ def _card_section(report: Report, study: FairyLandStudy) -> None:
         "the game owning at least one (special fairies in hand or played count), when it took "
         "an ogre during the game (ogres never stay; a Warrior's are never taken), or when it "
         "holds or used a court item; a court item is judged on the games it was drawn in. The "
-        "lift is an association, not the card's own effect: a seat that wins many auctions "
-        "collects more of everything, and a majority rewards the seat that already leads in it. "
-        f"Court items: {meta['court_label']}."
+        "lift is an association: it describes the games where a seat ended with the card, not "
+        "what the card does, and is no advice on what to collect (a seat that wins many "
+        "auctions collects more of everything, and a majority rewards the seat that already "
+        "leads in it). "
+        + (
+            "What a card does is its forced-card effect, shown beside the lift: the same deals "
+            "played with the card put in seat 0's reach (next section)."
+            if effects is not None
+            else "This run measured no forced-card effect, so nothing here says what a card does."
+        )
+        + f" Court items: {meta['court_label']}."
     )
-    report.bullets(_card_lines(c, f"{report.prefix}cards_pooled.csv"))
+    report.bullets(
+        _card_lines(c, f"{report.prefix}cards_pooled.csv")
+        + association_against_effect(c["label"], c["lift"], c["significant"], beside, "lift")
+    )
     report.figure(
         "card_balance",
         card_balance_figure(study),
@@ -285,17 +306,25 @@ def _card_section(report: Report, study: FairyLandStudy) -> None:
             "collected by": c["collect_share"].map(fmt_percent),
             "plain 95% interval": fmt_intervals(c["collect_low"], c["collect_high"]),
             "cards per seat": c["mean_count"].map(_num),
-            "lift": c["lift"].map(fmt_points),
+            "lift (association)": c["lift"].map(fmt_points),
             "corrected interval": fmt_intervals(c["low"], c["high"], points=True),
             "p (Holm)": c["p_adjusted"].map(fmt_p),
             "verdict": c["significant"].map(verdict),
+            **(effect_display(beside) if effects is not None else {}),
         }
     )
     report.table(
         "cards_pooled",
-        c,
+        pd.concat([c, beside], axis=1) if effects is not None else c,
         "Card types, highest lift first, over all player counts (seat-games judged in all; "
-        "court items PROVISIONAL, ruling L13). Per player count, with the collectors' and "
+        "court items PROVISIONAL, ruling L13)"
+        + (
+            "; the forced-card effect is averaged over the player counts too, one Holm family "
+            f"over the cards ({effects.meta['games']:,} paired games per card and player count)"
+            if effects is not None
+            else ""
+        )
+        + ". Per player count, with the collectors' and "
         f"others' win shares: `{FILE_PREFIX}cards.csv`.",
         display=display,
     )
@@ -354,9 +383,10 @@ def _card_lines(c: pd.DataFrame, family: str = f"{FILE_PREFIX}cards_pooled.csv")
     top, bottom = ranked.iloc[0], ranked.iloc[-1]
     if clearly_first(ranked):
         lines.append(
-            f"{top['label']} ({top['group']}) moves the win share most: "
+            f"The seats that collected {top['label']} ({top['group']}) have the highest lift: "
             f"{fmt_points(top['lift'])} {fmt_interval(top['low'], top['high'], points=True)}, "
-            "its corrected interval wholly above every other card's."
+            "its corrected interval wholly above every other card's (an association, not the "
+            "card's effect)."
         )
     else:
         rivals = ranked[ranked["high"] >= top["low"]]
@@ -364,7 +394,7 @@ def _card_lines(c: pd.DataFrame, family: str = f"{FILE_PREFIX}cards_pooled.csv")
             f"Highest estimated lift: {top['label']} ({top['group']}), {fmt_points(top['lift'])} "
             f"{fmt_interval(top['low'], top['high'], points=True)}, {word(ranked.index[0])}"
             f"; its corrected interval overlaps those of {len(rivals) - 1} other card type(s), "
-            "so the page names no card first."
+            "so no card's lift stands above the rest beyond doubt."
         )
     lines.append(
         f"Lowest estimated lift: {bottom['label']} ({bottom['group']}), "

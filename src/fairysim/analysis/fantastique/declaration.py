@@ -6,11 +6,13 @@ from __future__ import annotations
 
 from fairysim.analysis.report.registry import (
     ReportSpec,
+    best_heuristic_games_option,
     card_games_option,
     heuristic_games_option,
     ladder_games_option,
     policy_option,
     register_report,
+    response_evaluations_option,
     search_games_option,
 )
 
@@ -31,9 +33,19 @@ REPORT_SEARCH_GAMES = 400
 """Games of the report's search rung at each player count: its mirror table, and each seat of
 one rollout seat among three balancers (2 to 5 players: about 20 s warm)."""
 
+REPORT_RESPONSE_EVALUATIONS = 12
+"""Candidates of the best-response rung's search (the best heuristic against the built-ins at 4
+players), sized to add well under a minute warm on 2 cores."""
+
 REPORT_CARD_GAMES = 20_000
 """Games per arm (the baseline and one per card value) of the report's card-effect section,
 at each player count: 4 x 9 x 20,000 = 720,000 games, a few seconds warm."""
+
+REPORT_BEST_HEURISTIC_GAMES = 500
+"""Games per mix and rotation of the tournament that chooses the best heuristic
+(:mod:`fairysim.analysis.studies.best_heuristic`): the 3 heuristics at 4 players,
+12 mixes x 4 rotations, 24,000 games (at 100 a pairing under a load of 8 on 2
+cores, balancer was chosen, separated from hoarder: 60.3% [57.9%, 62.8%] of 6,000 meetings)."""
 
 REPORT_HEURISTIC_GAMES = 20_000
 """Games per fan under each policy of the report's fan-strength check under the best heuristic
@@ -53,11 +65,13 @@ REPORT = register_report(
         options=(
             ladder_games_option(REPORT_LADDER_GAMES),
             search_games_option(REPORT_SEARCH_GAMES),
+            response_evaluations_option(REPORT_RESPONSE_EVALUATIONS),
             card_games_option(REPORT_CARD_GAMES, "per card value, at every player count, fan I"),
             heuristic_games_option(
                 REPORT_HEURISTIC_GAMES,
                 "per fan of the check of fan strength (every pair of fans compared)",
             ),
+            best_heuristic_games_option(REPORT_BEST_HEURISTIC_GAMES),
             policy_option(
                 "The baseline's policy: at every seat, and around the fan-aware seat "
                 "(a built-in or module:function)."

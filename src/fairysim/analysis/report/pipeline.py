@@ -20,15 +20,17 @@ the writer reads every default from there, so ``--help`` states what the writer 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, ClassVar
 
+from fairysim.analysis.report.best_heuristic import best_heuristic_section
 from fairysim.analysis.report.card_effects import card_effect_section, rerun_command
 from fairysim.analysis.report.ladder import ladder_command, ladder_section
 from fairysim.analysis.report.page import Report
 from fairysim.analysis.report.registry import PRECISION_CAP, REPORT_SEED, ReportSpec
+from fairysim.analysis.report.response_rung import response_command, response_section
 from fairysim.analysis.report.sections import (
     balance_section,
     games_option,
@@ -40,8 +42,13 @@ from fairysim.analysis.report.sections import (
 )
 from fairysim.analysis.studies.base import (
     card_and_ladder_studies,
+    check_players,
     search_ahead,
     under_best_heuristic,
+)
+from fairysim.analysis.studies.best_heuristic import (
+    best_heuristic_tournament,
+    with_best_heuristic,
 )
 from fairysim.sim.batch import Progress
 from fairysim.sim.game import GameSpec, get_game
@@ -63,8 +70,13 @@ class Studies:
         The skill ladder; its section is left out without it.
     check : HeuristicCheck, optional
         The headline comparisons under the best heuristic, shown in the game's own section.
+    response : ResponseRung, optional
+        The best-response rung and its dominance verdict
+        (:mod:`fairysim.analysis.strategy.rung`); its section is left out without it.
     extra : dict
         What else the game played for its sections (Fairy Land's two-player auctions).
+    best : BestHeuristic, optional
+        The tournament that chose the best heuristic the ladder and the check seat.
     """
 
     study: Any
@@ -72,6 +84,8 @@ class Studies:
     ladder: Any = None
     check: Any = None
     extra: dict[str, Any] = field(default_factory=dict)
+    best: Any = None
+    response: Any = None
 
 
 @dataclass(frozen=True)
@@ -95,6 +109,9 @@ class ReportRun:
     options : dict
         Every option of the report by keyword (``card_games``, ``auction_games``), given or
         defaulted.
+    spec : GameSpec, optional
+        The game's spec with the measured best heuristic as its ladder's top rung, what the
+        standard studies seat (None: the game's own spec).
     """
 
     seed: int
@@ -104,6 +121,7 @@ class ReportRun:
     threads: int | None
     progress: Progress | None
     options: Mapping[str, Any]
+    spec: Any = None
 
 
 def play_study(
@@ -113,8 +131,11 @@ def play_study(
     precision: float | None = None,
     max_games: int | None = None,
     default_precision: float | None = None,
+    half_width: Callable[[Any], float] | None = None,
+    watched: str = "turn-order win share",
 ) -> Any:
-    """A report's study played until its balance card is precise, or at a fixed game count.
+    """A report's study played until its watched intervals are precise (its balance card's
+    turn-order win shares unless told otherwise), or at a fixed game count.
 
     Parameters
     ----------
@@ -133,6 +154,11 @@ def play_study(
     default_precision : float, optional
         The report's own precision (``ReportSpec.precision_default``), played where the user
         gives neither ``games`` nor ``precision``; without it the default is ``default_games``.
+    half_width : callable, optional
+        ``half_width(study)``: the widest half-width the stopping rule watches (default: the
+        balance card's, ``study.balance.half_width()``).
+    watched : str
+        What ``half_width`` measures, in words, for the page's precision line.
 
     Returns
     -------
@@ -148,14 +174,17 @@ def play_study(
     if precision is None:
         return run(default_games, 0.05)
     cap = PRECISION_CAP * default_games if max_games is None else max_games
+    if half_width is None:
+        half_width = lambda s: s.balance.half_width()  # noqa: E731
     study, reached = study_to_precision(
-        run, lambda s: s.balance.half_width(), precision, cap, first_look=min(1000, cap)
+        run, half_width, precision, cap, first_look=min(1000, cap), watched=watched
     )
     study.meta.update(
         precision=precision,
         max_games=cap,
         precision_reached=reached.message(),
         precision_looks=reached.looks,
+        precision_watched=watched,
     )
     return study
 
@@ -276,7 +305,9 @@ class StandardReport:
         declared = self.declaration
         known = {extra.name: declared.default(extra.name) for extra in declared.options}
         if declared.balance_card:
-            known |= {"players": self.players, "precision": None, "max_games": None}
+            known |= {"players": self.players}
+        if declared.plays_to_precision:
+            known |= {"precision": None, "max_games": None}
         known |= dict(self.own_defaults)
         for key in options:
             if key not in known:
@@ -299,7 +330,7 @@ class StandardReport:
         # the search player's kernel compiles while the rest of the report plays
         search_ahead(self.spec, run.players, options.get("search_games", 0))
         declared = self.declaration
-        if declared.balance_card:
+        if declared.plays_to_precision:
             study = play_study(
                 lambda n, alpha: self.study(run, n, alpha),
                 games,
@@ -307,14 +338,19 @@ class StandardReport:
                 options["precision"],
                 options["max_games"],
                 default_precision=declared.precision_default,
+                half_width=None if declared.balance_card else self.precision_width,
+                watched=self.precision_watched,
             )
         else:
             study = self.study(run, declared.games_default if games is None else games, 0.05)
+        best = self.best_heuristic(run)
+        if best is not None:
+            run = replace(run, spec=with_best_heuristic(self.spec, best.chosen))
         effects, ladder = self.card_and_ladder(run)
         check = None
         if self.check is not None and "heuristic_games" in options:
             check = under_best_heuristic(
-                self.spec,
+                run.spec or self.spec,
                 self.check,
                 policy=run.policy,
                 players=run.players,
@@ -323,7 +359,51 @@ class StandardReport:
                 cards=run.cards,
                 threads=run.threads,
             )
-        return Studies(study, effects, ladder, check, self.more(study, run))
+        studies = Studies(study, effects, ladder, check, self.more(study, run), best)
+        # --- best-response rung (issue 43): played last, shown after the ladder ---
+        studies.response = self.response_rung(run)
+        return studies
+
+    def response_rung(self, run: ReportRun) -> Any:
+        """The best-response rung (:func:`fairysim.analysis.strategy.rung.response_rung`): the
+        best heuristic's response to the built-ins at the game's default player count, with
+        the report's :attr:`axes`; None without ``--response-evaluations`` (or at 0)."""
+        evaluations = run.options.get("response_evaluations", 0)
+        if not evaluations or not self.spec.ladder:
+            return None
+        from fairysim.analysis.strategy.rung import response_rung
+
+        return response_rung(
+            self.spec,
+            policy=(run.spec or self.spec).ladder[-1],
+            players=self.spec.default_players,
+            seed=run.seed,
+            evaluations=evaluations,
+            cards=run.cards,
+            threads=run.threads,
+            axes=self.axes,
+        )
+
+    def best_heuristic(self, run: ReportRun) -> Any:
+        """The tournament among the game's heuristics that chooses its best heuristic
+        (:func:`~fairysim.analysis.studies.best_heuristic.best_heuristic_tournament`), at the
+        game's default player count where the report plays it; None where the report has no
+        ``--best-heuristic-games`` or the game no ladder. With 0 games the declared top rung
+        stands, said so on the page."""
+        games = run.options.get("best_heuristic_games")
+        if games is None or not self.spec.ladder:
+            return None
+        players = check_players(self.spec, [n for n in run.players if n >= 2] or run.players)
+        return best_heuristic_tournament(
+            self.spec,
+            players=players,
+            games=games,
+            seed=run.seed,
+            cards=run.cards,
+            threads=run.threads,
+            declared_only=games == 0,
+            **self.axes,
+        )
 
     def card_and_ladder(self, run: ReportRun) -> tuple[Any, Any]:
         """The card-effect and skill-ladder studies (:func:`card_and_ladder_studies`), on the
@@ -333,7 +413,7 @@ class StandardReport:
         if "card_games" not in options or "ladder_games" not in options:
             return None, None
         return card_and_ladder_studies(
-            self.spec,
+            run.spec or self.spec,
             players=run.players,
             seed=run.seed,
             card_games=options["card_games"],
@@ -371,8 +451,12 @@ class StandardReport:
         self.sections_after_effects(report, studies)
         if card is not None:
             turn_order_section(report, card, order)
+        if studies.best is not None:
+            best_heuristic_section(report, studies.best)
         if studies.ladder is not None:
             ladder_section(report, studies.ladder, ladder_command(self.name, studies.ladder, cards))
+        if studies.response is not None:  # the best-response rung (issue 43)
+            response_section(report, studies.response, response_command(studies.response, cards))
         if card is not None:
             replay_section(report, card, lambda example: self.replay_command(study, example))
         self.closing_sections(report, studies)
@@ -395,6 +479,14 @@ class StandardReport:
 
     def study(self, run: ReportRun, games: int, alpha: float) -> Any:
         """The game's study at ``games`` per run, its turn-order family at error rate ``alpha``."""
+        raise NotImplementedError
+
+    precision_watched: ClassVar[str] = "turn-order win share"
+    """What ``--precision`` watches, in words (the page's precision line)."""
+
+    def precision_width(self, study: Any) -> float:
+        """The widest half-width ``--precision`` watches in a study without a balance card
+        (a report whose declaration has ``precision_watches`` says which)."""
         raise NotImplementedError
 
     def more(self, study: Any, run: ReportRun) -> dict[str, Any]:

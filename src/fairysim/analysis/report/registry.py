@@ -81,6 +81,27 @@ def search_games_option(default: int) -> ReportOption:
     )
 
 
+RESPONSE_DEALS = (200, 1_500, 1_500)
+"""Mirrors :mod:`fairysim.analysis.strategy.rung`'s ``GAMES``, ``VALIDATION_GAMES`` and
+``DOMINANCE_GAMES`` (help text without importing the analysis; a test checks they agree)."""
+
+
+def response_evaluations_option(default: int) -> ReportOption:
+    """A report's ``--response-evaluations``: candidates of the best-response rung's search
+    (:mod:`fairysim.analysis.strategy.rung`); 0 leaves the rung out."""
+    search, validation, dominance = RESPONSE_DEALS
+    return ReportOption(
+        "response_evaluations",
+        "--response-evaluations",
+        "Candidates of the best-response rung: the best heuristic's weights searched against "
+        f"the game's built-ins at its default player count ({search:,} deals each, every seat "
+        f"rotated), the gain checked on {validation:,} fresh deals and whether it is a "
+        f"dominant strategy on {dominance:,} more (0 leaves the rung out)",
+        kind="games_or_zero",
+        games_default=default,
+    )
+
+
 def card_games_option(default: int, arms: str) -> ReportOption:
     """A report's ``--card-games``: games per arm of its card-effect section
     (:mod:`fairysim.analysis.studies.card_effects`); ``arms`` says what the arms are."""
@@ -89,6 +110,22 @@ def card_games_option(default: int, arms: str) -> ReportOption:
         "--card-games",
         f"Games per arm of the card-effect section: the baseline and one arm {arms}",
         kind="games",
+        games_default=default,
+    )
+
+
+def best_heuristic_games_option(default: int) -> ReportOption:
+    """A report's ``--best-heuristic-games``: games per mix and rotation of the tournament among
+    the game's heuristics that chooses its best heuristic
+    (:mod:`fairysim.analysis.studies.best_heuristic`); 0 takes the declared top rung unmeasured."""
+    return ReportOption(
+        "best_heuristic_games",
+        "--best-heuristic-games",
+        "Games per mix and rotation of the tournament among the game's heuristics (every mix "
+        "of them over the seats, seats rotated, at the game's default player count) that "
+        "chooses the best heuristic the ladder and the checks seat (0: the game's declared top "
+        "rung, unmeasured)",
+        kind="games_or_zero",
         games_default=default,
     )
 
@@ -126,7 +163,8 @@ class ReportSpec:
     user gives neither ``--games`` nor ``--precision`` (its writer's default, sized to about a
     minute warm on two cores); ``games_default`` is then the scale of its cap. None: the
     report plays ``games_default``. ``balance_card`` says whether its study has a balance card,
-    what ``--precision`` reads (a report without one refuses ``--precision``).
+    what ``--precision`` reads; ``precision_watches`` names what it reads instead in a report
+    without one (the solo report's win rates); a report with neither refuses ``--precision``.
     """
 
     name: str
@@ -140,6 +178,18 @@ class ReportSpec:
     options: tuple[ReportOption, ...] = ()
     precision_default: float | None = None
     balance_card: bool = True
+    precision_watches: str = ""
+
+    @property
+    def plays_to_precision(self) -> bool:
+        """Whether ``--precision`` has intervals to watch (a balance card, or
+        ``precision_watches``)."""
+        return self.balance_card or bool(self.precision_watches)
+
+    @property
+    def precision_watched(self) -> str:
+        """What ``--precision`` watches, in words."""
+        return self.precision_watches or "every turn-order win share of its balance card"
 
     def option(self, name: str) -> ReportOption | None:
         """The report's own option called ``name`` (``card_games``), None where it has none."""

@@ -73,9 +73,10 @@ def precision_note(report: Report, meta: dict[str, Any]) -> None:
     looks = ", ".join(f"{n:,}" for n in meta["precision_looks"])
     report.paragraph(
         f"Played to a precision: {meta['precision_reached']}. The study looked at {looks} "
-        "games per run (doubling, the last look at --max-games), each look's turn-order "
-        "family at the 5 % error rate divided by the looks planned, so the intervals keep their "
-        "coverage whatever look it stopped at.",
+        "games per run (doubling, the last look at --max-games), each look's "
+        f"{meta.get('precision_watched', 'turn-order win share')} intervals at the 5 % error "
+        "rate divided by the looks planned, so the intervals keep their coverage whatever look "
+        "it stopped at.",
         css_class="meta",
     )
 

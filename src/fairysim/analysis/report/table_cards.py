@@ -28,7 +28,8 @@ def table_card_subsection(report: Report, study: TableCardStudy) -> None:
         + ". "
         + f"{_pairing_sentence(study)} Each game gives one paired difference per turn position "
         "(0 = the first to act) of its win share, and per game of the turn-order spread (the "
-        "first to act's win share minus the last's), the mean score of the table and the "
+        "largest distance of a turn position's win share from the fair share), the mean score "
+        "of the table and the "
         "game's length; a table's win shares sum to 1, so their mean never moves. The "
         f"{len(table)} rows are one family corrected with Holm's method; "
         + definition(

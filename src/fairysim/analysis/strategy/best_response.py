@@ -32,6 +32,17 @@ import pandas as pd
 
 from fairysim.analysis.strategy.arena import Arena, make_arena
 from fairysim.analysis.strategy.journal import JOURNAL_NAME, open_journal
+from fairysim.analysis.strategy.rounds import (
+    POOL_GAMES,
+    RATINGS_NAME,
+    ROUNDS_FOLDER,
+    PoolRating,
+    check_resume,
+    check_rounds,
+    play_rounds,
+    pool_size,
+    rate_pool,
+)
 from fairysim.analysis.strategy.search import SearchRun, run_search
 from fairysim.analysis.strategy.space import WeightSpace, parse_ranges, weight_space
 from fairysim.runtime.errors import FairysimError
@@ -99,6 +110,8 @@ class BestResponse:
     start_search_share: float
     stopped: str = ""
     seconds: float = 0.0
+    pool: PoolRating | None = None
+    """After ``rounds`` > 1: every round's response and the pool's ratings."""
     config: dict[str, Any] = field(default_factory=dict)
     files: list[Path] = field(default_factory=list)
 
@@ -127,6 +140,8 @@ def best_response(
     resume: bool = False,
     threads: int | None = None,
     progress: Callable[[int, int], None] | None = None,
+    rounds: int = 1,
+    pool_games: int = POOL_GAMES,
     **axes: Any,
 ) -> BestResponse:
     """Search ``policy``'s weights for the best response to ``field`` at ``players`` seats.
@@ -163,6 +178,13 @@ def best_response(
     resume : bool
         Continue the search whose journal is in ``out_dir`` (it must be the same search):
         gives what an uninterrupted search gives.
+    rounds : int
+        Past 1: search again ``rounds - 1`` times, each against the field enlarged by the
+        responses before it, then rate the pool (P's start, the field, every response) by a
+        tournament of ``pool_games`` games per (mix, rotation) (:mod:`.rounds`). Each round's
+        outputs and journal are kept in ``out_dir/rounds/round_k``; ``out_dir`` holds round
+        1's (the response to the field given), the pool's ``pool_ratings.csv`` and the page of
+        them all.
 
     Returns
     -------
@@ -188,6 +210,41 @@ def best_response(
         from fairysim.sweep.cluster import check_cluster_options
 
         check_cluster_options(scheduler, workers)
+    rounds, pool_games = check_rounds(rounds, pool_games)
+    if rounds > 1:
+        from fairysim.analysis.tournament.design import tournament_design
+
+        size = pool_size(arena.policy, arena.field, rounds)
+        try:
+            tournament_design(size, arena.players, seed)
+        except FairysimError as error:
+            raise FairysimError("--rounds", f"a pool of {size}: {error.message}") from None
+        if resume and out_dir is None:
+            raise FairysimError("--resume", "resumes the rounds kept in --out-dir: give one")
+        check_resume(None if out_dir is None else folder_option(out_dir), resume)
+        folder = _out_folder(out_dir, False)
+
+        def respond(field: list[Policy], **where: Any) -> BestResponse:
+            return best_response(
+                arena.spec, arena.policy, field, arena.players, cards=arena.cards, seed=seed,
+                evaluations=evaluations, games=games, validation_games=validation_games,
+                ranges=ranges, workers=workers, scheduler=scheduler, threads=threads, **where,
+                **axes,
+            )  # fmt: skip
+
+        responses = play_rounds(
+            respond, arena.policy, arena.field, rounds, folder, resume, progress, evaluations
+        )
+        result = responses[0]
+        result.pool = rate_pool(
+            arena.spec, arena.policy, arena.field, responses, players=arena.players, seed=seed,
+            pool_games=pool_games, cards=arena.cards, threads=threads, workers=workers,
+            scheduler=scheduler, axes=dict(arena.axes),
+        )  # fmt: skip
+        result.seconds = time.perf_counter() - started
+        if folder is not None:
+            result.files = write_outputs(result, folder)
+        return result
     folder = _out_folder(out_dir, resume)
     config = search_config(arena, space, evaluations, games)
     with _journal(folder, config, resume) as journal:
@@ -355,7 +412,7 @@ def _journal(folder: Path | None, config: dict[str, Any], resume: bool) -> Any:
 
 def write_outputs(result: BestResponse, folder: Path) -> list[Path]:
     """Write :data:`OUTPUTS` under ``folder``, all or none, the page last."""
-    from fairysim.analysis.report.best_response import best_response_page
+    from fairysim.analysis.strategy.page import best_response_page
     from fairysim.sim.weights import weights_file_text
 
     header = [
@@ -383,6 +440,8 @@ def write_outputs(result: BestResponse, folder: Path) -> list[Path]:
         ),
         (folder / "best_response.html", best_response_page(result).encode()),
     ]
+    if result.pool is not None:
+        files.insert(-1, (folder / RATINGS_NAME, result.pool.csv()))
     return write_files(files, "--out-dir")
 
 
@@ -405,6 +464,8 @@ __all__ = [
     "EVALUATIONS",
     "GAMES",
     "OUTPUTS",
+    "POOL_GAMES",
+    "ROUNDS_FOLDER",
     "VALIDATION_GAMES",
     "BestResponse",
     "best_response",

@@ -116,9 +116,9 @@ class BalanceCard:
         points) with ``margin_low``/``margin_high`` and ``margin_median``; ``tied`` (share of
         games whose top score is tied) with its interval; with a trace ``lead_changes`` (per
         game) and ``comeback`` (share of games the sole leader after the first third of the
-        rounds does not win, of ``comeback_games`` with a sole leader then), each with its
-        interval; with a length column ``length`` with its interval, ``length_min`` and
-        ``length_max``.
+        rounds does not win, of ``comeback_games`` with a sole leader then, read after round
+        ``comeback_round`` of the player count's own rounds), each with its interval; with a
+        length column ``length`` with its interval, ``length_min`` and ``length_max``.
     method : str
         The correction of the turn-order family ("holm" or "fdr_bh").
     comparisons : int
@@ -213,6 +213,8 @@ def _per_game(players: int, group: pd.DataFrame) -> pd.DataFrame:
         values = ordered[traces].to_numpy(np.float64).reshape(-1, players, len(traces))
         win = ordered["win_share"].to_numpy(np.float64).reshape(-1, players)
         per_game["lead_changes"], per_game["comeback"] = _leads(values, win)
+        rounds = (~np.isnan(values[:, 0, :])).sum(axis=1)
+        per_game["comeback_round"] = [comeback_round(int(r)) for r in rounds]
     return per_game
 
 
@@ -254,6 +256,8 @@ def _summary_row(players: int, per_game: pd.DataFrame) -> dict[str, Any]:
         led = by_game["comeback"].dropna()
         row.update(_mean_interval("comeback", led))
         row["comeback_games"] = len(led)
+        read = by_game["comeback_round"].unique()
+        row["comeback_round"] = int(read[0]) if len(read) == 1 else math.nan
     if "length" in by_game.columns:
         row.update(_mean_interval("length", by_game["length"]))
         row["length_min"] = float(per_game["length"].min())
@@ -262,14 +266,31 @@ def _summary_row(players: int, per_game: pd.DataFrame) -> dict[str, Any]:
 
 
 def _leads(values: np.ndarray, win: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Per game: lead changes over the rounds (:func:`fairysim.stats.estimates.lead_changes`),
+    """Per game: lead changes over its rounds (:func:`fairysim.stats.estimates.lead_changes`),
     and whether the sole leader after the first third of them ends without a win (nan where
-    the lead is shared then)."""
-    leader, sole = sole_leaders(values)
-    early = max(1, math.ceil(values.shape[2] * COMEBACK_FRACTION)) - 1
-    lead_win = win[np.arange(len(win)), leader[:, early]]
-    comeback = np.where(sole[:, early], (lead_win == 0).astype(np.float64), np.nan)
-    return count_lead_changes(leader, sole).astype(np.float64), comeback
+    the lead is shared then).
+
+    Each game reads its own rounds: the rounds whose totals are recorded (not nan). Runs of
+    different player counts record different numbers of rounds (Fairy Concerto 4 at two
+    players, 2 at three and four, ruling PC6; Fairy Land 18, 12 and 9, ruling PL11), and a
+    card's kept rows pad the shorter runs with empty rounds, which are never read."""
+    rounds = (~np.isnan(values[:, 0, :])).sum(axis=1)
+    changes = np.zeros(len(values), np.float64)
+    comeback = np.full(len(values), np.nan)
+    for count in np.unique(rounds[rounds > 0]):
+        games = rounds == count
+        leader, sole = sole_leaders(values[games, :, :count])
+        early = comeback_round(int(count)) - 1
+        lead_win = win[games][np.arange(int(games.sum())), leader[:, early]]
+        comeback[games] = np.where(sole[:, early], (lead_win == 0).astype(np.float64), np.nan)
+        changes[games] = count_lead_changes(leader, sole)
+    return changes, comeback
+
+
+def comeback_round(rounds: int) -> int:
+    """The round (numbered from 1) after which the comeback rate reads the leader: the end of
+    the first third of a game's ``rounds``, rounded up."""
+    return max(1, math.ceil(rounds * COMEBACK_FRACTION))
 
 
 def _mean_interval(name: str, values: pd.Series) -> dict[str, float]:
@@ -285,4 +306,4 @@ def _mean_interval(name: str, values: pd.Series) -> dict[str, float]:
     return {name: float(stats.mean), f"{name}_low": float(low), f"{name}_high": float(high)}
 
 
-__all__ = ["COMEBACK_FRACTION", "BalanceCard", "BalanceRows", "balance_card"]
+__all__ = ["COMEBACK_FRACTION", "BalanceCard", "BalanceRows", "balance_card", "comeback_round"]

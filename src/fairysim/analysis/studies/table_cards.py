@@ -12,7 +12,8 @@ turn order's agreement is measured.
 The effect has no single seat: every seat meets the change. It is reported per turn position,
 the paired difference of that position's win share (the spec's
 :class:`~fairysim.sim.game.TurnOrder`: Fairy Land's drawn turn position, L18; Concerto's seat
-index, C4), and pooled over the table: the turn-order spread (first to act minus last), the mean
+index, C4), and pooled over the table: the turn-order spread (the largest distance of a turn
+position's win share from the fair share, :func:`~.what_if.spread_contrast`), the mean
 score and the game's length where the game declares one, each game one paired difference (the
 game is the cluster). A pooled win share never moves (a game's shares sum to 1). Every row of
 every card and player count is one family corrected with Holm's method

@@ -14,12 +14,22 @@ acts first, second, ...: the spec's :class:`~fairysim.sim.game.TurnOrder`), per 
 lineup tells seats apart, and pooled over the table (the mean over seats). Each game gives one
 paired difference per row, so the standard error is the per-game differences' (the game is the
 cluster). Metrics: win share, score, each declared score part, the game's length where the spec
-declares one, and the turn-order spread, here the win share of the first to act minus that of
-the last (a per-game contrast, so it has a paired difference; the range over positions has
-none). A pooled metric that the rules fix (win shares of a game sum to 1) is left out.
+declares one, and the turn-order spread: the largest distance of a turn position's win share
+from the fair share ``1 / players``. The spread is a maximum over positions, so each setup's
+spread is taken at the position its own games put farthest from fair (sign included), which
+makes it a per-game contrast ``±(win share at that position - 1 / players)`` whose mean is the
+spread and whose paired difference has a t-test; the test holds the farthest position as
+estimated (where two positions are about as far from fair, the spread is slightly overstated).
+A pooled metric that the rules fix (win shares of a game sum to 1) is left out.
+
+What changes who wins is the question a comparison answers first: the rows with
+``question == "who wins"`` (the turn-order spread and the win share of every turn position and
+every seat) are its headline (:func:`headline`) and what the ranking sorts by default (the
+turn-order spread, lowest first: closest to fair); score and its parts are supporting rows.
 
 Every difference reported is one test (two-sided t on the paired differences, ``G - 1`` degrees
-of freedom); the p-values of all of them, over all variants, are corrected together with Holm's
+of freedom); the p-values of all of them, over all variants (the family: every difference of the
+comparison, who-wins and supporting rows alike), are corrected together with Holm's
 method (``statsmodels.stats.multitest.multipletests``), and every interval is drawn at the
 Bonferroni level ``0.05 / m``. Holm rejects whatever Bonferroni rejects, so an interval that
 excludes zero always reads "differs"; where Holm separates a difference whose Bonferroni interval
@@ -32,39 +42,56 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy import stats as sps
 
 from fairysim.analysis.studies.variants import (
+    LABEL_KEY,
     Arm,
     build_arm,
+    card_file_variants,
     check_distinct,
-    describe,
     parse_setup,
-    same_cards,
+    short_label,
 )
-from fairysim.runtime.errors import FairysimError, ParameterError
+from fairysim.analysis.studies.what_if_paired import (
+    ALPHA,
+    LENGTH,
+    POOLED,
+    POSITION,
+    SEAT,
+    SPREAD,
+    SUPPORTING,
+    WHO_WINS,
+    correct,
+    paired_row,
+    position_words,
+    spread_contrast,
+)
+from fairysim.analysis.studies.what_if_pairing import pairing_note, pairing_row
+from fairysim.analysis.studies.what_if_ranking import (
+    check_rank,
+    counted,
+    metric_words,
+    pairs_family,
+    rank,
+    ranking_sentence,
+)
+from fairysim.runtime.errors import ParameterError
 from fairysim.sim.batch import DEFAULT_CHUNK_GAMES, Progress, check_games
 from fairysim.sim.game import GameSpec, get_game
 from fairysim.sim.policy import policies_resolved_once
-from fairysim.stats.estimates import multipletests
+from fairysim.sim.weights import load_weights_file
 from fairysim.stats.precision import StudyPrecision, check_precision, study_to_precision
 
-ALPHA = 0.05
-"""Family-wise error rate of all the differences one comparison reports."""
+GAMES = 10_000
+"""Games per setup of :func:`compare` without ``games``."""
 
 PRECISION_MAX_GAMES = 160_000
 """Cap on the games per setup of :func:`compare_to_precision` unless given."""
-
-POOLED = "pooled"
-POSITION = "turn position"
-SEAT = "seat"
-
-SPREAD = "turn_order_spread"
-LENGTH = "game_length"
 
 
 @dataclass(frozen=True)
@@ -90,13 +117,101 @@ class Comparison:
     meta: dict[str, Any]
 
 
-def _as_arm(
-    spec: GameSpec, given: str | Mapping[str, Any], *, players: int, seed: int, option: str, label
-) -> Arm:
-    options = parse_setup(given, option) if isinstance(given, str) else dict(given)
-    if label is None:
-        label = describe(options)
-    return build_arm(spec, options, players=players, seed=seed, option=option, label=label)
+def _options(given: str | Mapping[str, Any] | None, option: str) -> dict[str, Any]:
+    if given is None:
+        return {}
+    return parse_setup(given, option) if isinstance(given, str) else dict(given)
+
+
+def shared_weights_file(
+    spec: GameSpec,
+    setups: Sequence[tuple[dict[str, Any], str]],
+    path: str | Path,
+    *,
+    players: int,
+    seed: int,
+) -> None:
+    """Set the weights file ``path`` on every setup (options, the parameter it came from) that
+    names none of its own and seats a policy the file names; a file that names no policy any
+    setup seats is refused (its weights would change nothing)."""
+    named = {item.split(":", 1)[0] for item in load_weights_file(path, "weights_file").split(",")}
+    used = False
+    for options, option in setups:
+        if "weights_file" in options:
+            continue
+        probe = build_arm(spec, options, players=players, seed=seed, option=option, label="")
+        if named & {policy.name for policy in probe.setup.policies}:
+            options["weights_file"] = str(path)
+            used = True
+    if not used:
+        raise ParameterError(
+            "weights_file", f"{path}: names {', '.join(sorted(named))}, which no setup seats"
+        )
+
+
+def given_variants(
+    baseline: Mapping[str, Any],
+    variants: Sequence[str | Mapping[str, Any]],
+    variant_cards: Any,
+    labels: Sequence[str | None] | None,
+) -> list[tuple[dict[str, Any], str | None]]:
+    """Each variant's options and the label given for it: ``variants`` in order (``labels[k]``
+    each), then one per card file of ``variant_cards`` in file-name order (the file's name); no
+    label means one derived from what the setup changes (:func:`~.variants.short_label`)."""
+    given = [_options(v, "variants") for v in variants]
+    if labels is not None and len(labels) != len(given):
+        raise ParameterError(
+            "labels",
+            f"gave {counted(len(labels), 'label')} for {counted(len(given), 'variant')} "
+            "(one per {variants}; "
+            "card files are labelled by their names)",
+            mentions=("variants",),
+        )
+    out = []
+    for k, options in enumerate(given):
+        label = None if labels is None else labels[k]
+        if label is not None and LABEL_KEY in options:
+            raise ParameterError(
+                "labels", f"variant {k + 1} has a label= too; give one of them", mentions=()
+            )
+        out.append((options, label))
+    if variant_cards is not None:
+        for stem, options in card_file_variants(variant_cards, "variant_cards", baseline):
+            out.append((options, stem))
+    if not out:
+        raise ParameterError(
+            "variants", "give at least one variant or {variant_cards}", mentions=("variant_cards",)
+        )
+    return out
+
+
+def _arms(
+    spec: GameSpec,
+    base: Arm,
+    given: list[tuple[dict[str, Any], str | None]],
+    *,
+    players: int,
+    seed: int,
+    allow_identical: bool,
+) -> list[Arm]:
+    """The variants' arms, each labelled (a derived label made unique with ``#2``...)."""
+    arms: list[Arm] = []
+    for options, label in given:
+        derived = label is None and LABEL_KEY not in options
+        name = short_label(options, base.options) if derived else label
+        arm = build_arm(spec, options, players=players, seed=seed, option="variants", label=name)
+        if not allow_identical:
+            check_distinct(base, arm, "variants")
+        taken = {a.label for a in arms} | {base.label}
+        if arm.label in taken:
+            if not derived:
+                raise ParameterError("labels", f"two setups are labelled {arm.label!r}")
+            k = 2
+            while f"{arm.label} #{k}" in taken:
+                k += 1
+            arm = Arm(f"{arm.label} #{k}", arm.options, arm.setup)
+        arms.append(arm)
+    return arms
 
 
 def play_arm(
@@ -117,14 +232,21 @@ def play_arm(
     return pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
 
 
+def per_game(rows: pd.DataFrame, column: str, players: int, dtype: Any) -> np.ndarray:
+    """``column`` of the players' rows, shape ``(games, players)``: a game's rows are its
+    players' and then any row a setup adds (Pahha's in solo Fairy Concerto), which is left out."""
+    games = rows["game"].nunique()
+    return rows[column].to_numpy(dtype).reshape(games, -1)[:, :players]
+
+
 def positions(spec: GameSpec, rows: pd.DataFrame, players: int) -> np.ndarray:
     """Each (game, seat)'s turn position, shape ``(games, players)``, read as the spec says."""
     order = spec.turn_order
-    seat = rows["seat"].to_numpy(np.int64).reshape(-1, players)
+    seat = per_game(rows, "seat", players, np.int64)
     if order.column is not None:
-        return rows[order.column].to_numpy(np.int64).reshape(-1, players)
+        return per_game(rows, order.column, players, np.int64)
     if order.start_seat is not None:
-        start = rows[order.start_seat].to_numpy(np.int64).reshape(-1, players)
+        start = per_game(rows, order.start_seat, players, np.int64)
         return (seat - start) % players
     return seat
 
@@ -151,7 +273,7 @@ def _groups(
     pos = positions(spec, rows, players)
     out: dict[tuple[str, int | None, str], np.ndarray] = {}
     for metric in metrics(spec):
-        values = rows[metric.name].to_numpy(np.float64).reshape(-1, players)
+        values = per_game(rows, metric.name, players, np.float64)
         by_pos = _by_position(values, pos)
         for p in range(players):
             out[(POSITION, p, metric.name)] = by_pos[:, p]
@@ -161,90 +283,33 @@ def _groups(
         if players > 1:
             out[(POOLED, None, metric.name)] = values.mean(axis=1)
         if metric.name == "win_share" and players > 1:
-            out[(POOLED, None, SPREAD)] = by_pos[:, 0] - by_pos[:, players - 1]
+            out[(POOLED, None, SPREAD)] = spread_contrast(by_pos)
     if spec.length_column is not None:
-        length = rows[spec.length_column].to_numpy(np.float64).reshape(-1, players)[:, 0]
+        length = per_game(rows, spec.length_column, players, np.float64)[:, 0]
         out[(POOLED, None, LENGTH)] = length
     return out
 
 
 def _labels(spec: GameSpec) -> dict[str, Metric]:
     labels = {m.name: m for m in metrics(spec)}
-    labels[SPREAD] = Metric(SPREAD, "turn-order spread (first minus last)", "share")
+    labels[SPREAD] = Metric(SPREAD, "turn-order spread (farthest from fair)", "share")
     labels[LENGTH] = Metric(LENGTH, f"game length ({spec.length_column})", "per game")
     return labels
-
-
-def paired_row(base: np.ndarray, variant: np.ndarray) -> dict[str, float]:
-    """Means, the paired difference and its standard error, the unpaired standard error, and the
-    uncorrected two-sided t-test p-value of ``variant - base`` over games."""
-    n = base.size
-    diff = variant - base
-    mean = float(diff.mean())
-    se = float(diff.std(ddof=1) / np.sqrt(n)) if n > 1 else np.nan
-    se_unpaired = (
-        float(np.sqrt(base.var(ddof=1) / n + variant.var(ddof=1) / n)) if n > 1 else np.nan
-    )
-    if not np.isfinite(se):
-        p = np.nan
-    elif se == 0.0:
-        p = 1.0 if mean == 0.0 else 0.0  # every game moved by exactly the same amount
-    else:
-        p = float(2 * sps.t.sf(abs(mean / se), df=n - 1))
-    return {
-        "baseline_mean": float(base.mean()),
-        "variant_mean": float(variant.mean()),
-        "difference": mean,
-        "se": se,
-        "se_unpaired": se_unpaired,
-        "se_ratio": se / se_unpaired if se_unpaired > 0 else np.nan,
-        "p": p,
-        "games": n,
-    }
-
-
-def correct(rows: pd.DataFrame, alpha: float = ALPHA) -> pd.DataFrame:
-    """Holm-corrected p-values, Bonferroni-level intervals and the verdict of every row."""
-    rows = rows.copy()
-    finite = rows["p"].notna()
-    m = int(finite.sum())
-    rows["p_holm"] = np.nan
-    rows["separated"] = False
-    if m:
-        reject, p_holm, _, _ = multipletests(rows.loc[finite, "p"], alpha=alpha, method="holm")
-        rows.loc[finite, "p_holm"] = p_holm
-        rows.loc[finite, "separated"] = reject
-    level = 1 - alpha / max(m, 1)
-    quantile = sps.t.ppf(1 - (1 - level) / 2, df=np.maximum(rows["games"] - 1, 1))
-    rows["low"] = rows["difference"] - quantile * rows["se"]
-    rows["high"] = rows["difference"] + quantile * rows["se"]
-    rows["level"] = level
-    rows["tests"] = m
-    rows["verdict"] = [verdict(r) for r in rows.itertuples()]
-    return rows
-
-
-def verdict(row: Any) -> str:
-    """Words for one corrected difference: ``higher``/``lower`` only where Holm separates it."""
-    if not row.separated:
-        return "not separated from the baseline"
-    word = "higher than the baseline" if row.difference > 0 else "lower than the baseline"
-    if row.low <= 0 <= row.high:
-        return f"{word} (Holm; the Bonferroni interval touches 0)"
-    return word
 
 
 @policies_resolved_once()
 def compare(
     game: str | GameSpec,
     *,
-    baseline: str | Mapping[str, Any],
-    variants: Sequence[str | Mapping[str, Any]],
+    baseline: str | Mapping[str, Any] | None = None,
+    variants: Sequence[str | Mapping[str, Any]] = (),
+    variant_cards: str | Any | None = None,
+    labels: Sequence[str | None] | None = None,
+    weights_file: str | Path | None = None,
     players: int | None = None,
-    games: int = 10_000,
+    games: int | None = None,
     seed: int = 0,
-    labels: Sequence[str] | None = None,
-    rank_by: str = "score",
+    rank_by: str | None = None,
     rank_position: int | None = None,
     allow_identical: bool = False,
     alpha: float = ALPHA,
@@ -253,26 +318,42 @@ def compare(
 ) -> Comparison:
     """Play a baseline and each variant on the same seeds and compare them game by game.
 
+    Every parameter is checked here, before a game is played, with an error naming the
+    parameter (:class:`~fairysim.runtime.errors.ParameterError`).
+
     Parameters
     ----------
     game : str or GameSpec
         A registered game.
-    baseline, variants : str or mapping
-        Setups as ``"key=value;key=value"`` text or dicts of the same keys (see
-        :mod:`fairysim.analysis.studies.variants`): the game's ``make_setup`` keywords but ``seed``,
-        and ``weights``.
+    baseline : str or mapping, optional
+        The baseline setup as ``"key=value;key=value"`` text or a dict of the same keys (see
+        :mod:`fairysim.analysis.studies.variants`): the game's ``make_setup`` keywords but
+        ``seed``, ``policy``, ``weights`` and ``label`` (default: the game's defaults).
+    variants : sequence of str or mapping
+        Variant setups, the same way.
+    variant_cards : path, optional
+        A folder of card files: one variant per ``.toml`` file (the baseline with those cards),
+        after ``variants``, labelled by the file's name.
+    labels : sequence of str or None, optional
+        A label per entry of ``variants`` (None: a setup's ``label=``, else one made from what
+        it sets otherwise than the baseline, a card file by its name).
+    weights_file : path, optional
+        A weights file (``best-response``'s ``weights.toml``) set on every setup that names
+        none of its own (``weights_file=``), so the baseline and the variants play the same
+        searched weights.
     players : int, optional
         Player count (default: the game's).
-    games, seed : int
-        Games ``0 .. games-1`` of ``seed``, for every setup.
-    labels : sequence of str, optional
-        A name per variant (default: its options as text).
-    rank_by : str
-        The metric the ranking table sorts by (``score``, ``win_share``, a score part,
-        ``turn_order_spread`` or ``game_length``).
+    games : int, optional
+        Games ``0 .. games-1`` of ``seed`` for every setup (default :data:`GAMES`).
+    seed : int
+        The seed every setup plays.
+    rank_by : str, optional
+        The metric the ranking sorts by: ``turn_order_spread`` (the default; lowest first),
+        ``win_share`` (with ``rank_position``, and its default there), ``score``, a score part
+        or ``game_length`` (highest first).
     rank_position : int, optional
-        Rank by that metric at this turn position (default: pooled; position 0 for one
-        player, where nothing is pooled).
+        Rank by ``rank_by`` at this turn position, 1 = first to act (default: pooled; 1 for
+        one player, where nothing is pooled).
     allow_identical : bool
         Let a variant equal the baseline (a self-comparison, to check the method: every
         difference is then exactly 0). The command line never allows it.
@@ -289,24 +370,28 @@ def compare(
     """
     spec = game if isinstance(game, GameSpec) else get_game(game, "game")
     players = spec.check_players(spec.default_players if players is None else players)
-    games = check_games(games, "games")
-    if not variants:
-        raise ParameterError("variants", "give at least one variant")
-    if labels is not None and len(labels) != len(variants):
-        raise FairysimError("labels", f"gave {len(labels)} labels for {len(variants)} variants")
-    base = _as_arm(spec, baseline, players=players, seed=seed, option="baseline", label="baseline")
-    arms = []
-    for k, given in enumerate(variants):
-        label = None if labels is None else labels[k]
-        arm = _as_arm(spec, given, players=players, seed=seed, option="variants", label=label)
-        if not allow_identical:
-            check_distinct(base, arm, "variants")
-        arms.append(arm)
-    if len({a.label for a in arms}) != len(arms):
-        raise ParameterError("variants", "two variants have the same label")
+    games = check_games(GAMES if games is None else games, "games")
+    base_options = _options(baseline, "baseline")
+    given = given_variants(base_options, variants, variant_cards, labels)
+    if weights_file is not None:
+        setups = [(base_options, "baseline")] + [(o, "variants") for o, _ in given]
+        shared_weights_file(spec, setups, weights_file, players=players, seed=seed)
+    base_label = str(base_options.get(LABEL_KEY, "baseline"))
+    base = build_arm(
+        spec, base_options, players=players, seed=seed, option="baseline", label=base_label
+    )
+    arms = _arms(spec, base, given, players=players, seed=seed, allow_identical=allow_identical)
+    if rank_by is None:  # who wins: the turn order's fairness, or one position's win share
+        rank_by = SPREAD if players > 1 and rank_position is None else "win_share"
     if players == 1 and rank_position is None:
-        rank_position = 0  # one seat: its only turn position is the whole table
-    _check_rank(spec, rank_by, rank_position, players)
+        rank_position = 1  # one seat: its only turn position is the whole table
+    check_rank(
+        [m.name for m in metrics(spec)],
+        rank_by,
+        rank_position,
+        players,
+        spec.length_column is not None,
+    )
 
     lineups = [tuple((p.name, p.weights) for p in a.setup.policies) for a in (base, *arms)]
     seats_apart = (
@@ -325,7 +410,7 @@ def compare(
         values[arm.label] = arm_values
         same_order = int((positions(spec, rows, players) == base_pos).all(axis=1).sum())
         drawn = players if spec.turn_order.column or spec.turn_order.start_seat else 0
-        pairing.append(_pairing(arm, base, same_order, games, drawn))
+        pairing.append(pairing_row(arm, base, same_order, games, drawn))
         for (group, index, name), b in base_values.items():
             v = arm_values[(group, index, name)]
             if group == POOLED and np.ptp(b) == 0 and np.ptp(v) == 0 and b[0] == v[0]:
@@ -337,9 +422,15 @@ def compare(
                     "variant": arm.label,
                     "group": group,
                     "index": -1 if index is None else index,
+                    "where": (
+                        _farthest(base_values, arm_values, players)
+                        if name == SPREAD
+                        else _where(group, index, base, arm)
+                    ),
                     "metric": name,
                     "label": metric.label,
                     "unit": metric.unit,
+                    "question": WHO_WINS if metric.name in (SPREAD, "win_share") else SUPPORTING,
                     **paired_row(b, v),
                 }
             )
@@ -350,7 +441,7 @@ def compare(
         "players": players,
         "games": games,
         "seed": seed,
-        "baseline": {"options": base.options, "config": base.config},
+        "baseline": {"label": base.label, "options": base.options, "config": base.config},
         "variants": [{"label": a.label, "options": a.options, "config": a.config} for a in arms],
         "alpha": alpha,
         "correction": "holm (p-values), bonferroni (intervals)",
@@ -362,6 +453,45 @@ def compare(
     for frame in (result.differences, result.ranking, result.pairing):
         frame.attrs["fairysim"] = meta
     return result
+
+
+def _where(group: str, index: int | None, base: Arm, arm: Arm) -> str:
+    """A row's place in words: ``1st to act``, ``seat 0 (hoarder)``, ``seat 0 (greedy ->
+    random)`` where the lineups differ there, or ``pooled``."""
+    if group == POSITION:
+        return position_words(int(index))
+    if group == SEAT:
+        was, now = base.setup.policies[index], arm.setup.policies[index]
+        entry = now.name if (was.name, was.weights) == (now.name, now.weights) else None
+        if entry is None:
+            entry = f"{was.name} -> {now.name}" if was.name != now.name else f"{now.name}, weights"
+        return f"seat {index} ({entry})"
+    return "all positions" if group == POOLED and index is None else POOLED
+
+
+def _farthest(base: Mapping, variant: Mapping, players: int) -> str:
+    """Where each setup's turn-order spread is taken: the turn position whose win share is
+    farthest from the fair share, the baseline's then the variant's (``4th to act -> 1st``)."""
+    where = []
+    for values in (base, variant):
+        shares = [values[(POSITION, p, "win_share")].mean() for p in range(players)]
+        where.append(int(np.argmax(np.abs(np.asarray(shares) - 1.0 / players))))
+    if where[0] == where[1]:
+        return position_words(where[0])
+    return f"{position_words(where[0])} -> {position_words(where[1])}"
+
+
+def headline(differences: pd.DataFrame) -> pd.DataFrame:
+    """The who-wins rows that the correction separates from the baseline, per variant (in the
+    order the variants were given), largest change first."""
+    rows = differences[(differences["question"] == WHO_WINS) & differences["separated"]]
+    order = {label: k for k, label in enumerate(dict.fromkeys(differences["variant"]))}
+    return (
+        rows.assign(_v=rows["variant"].map(order), _size=-rows["difference"].abs())
+        .sort_values(["_v", "_size"], kind="stable")
+        .drop(columns=["_v", "_size"])
+        .reset_index(drop=True)
+    )
 
 
 def share_half_width(result: Comparison) -> float:
@@ -416,143 +546,29 @@ def compare_to_precision(
     return result, reached
 
 
-def _check_rank(spec: GameSpec, rank_by: str, position: int | None, players: int) -> None:
-    known = [m.name for m in metrics(spec)] + [SPREAD] * (players > 1)
-    known += [LENGTH] * (spec.length_column is not None)
-    if rank_by not in known:
-        raise ParameterError("rank_by", f"must be one of {', '.join(known)}, got {rank_by!r}")
-    if position is not None:
-        if rank_by in (SPREAD, LENGTH):
-            raise ParameterError("rank_position", f"{rank_by} is a per-game metric (pooled)")
-        if not 0 <= position < players:
-            raise ParameterError(
-                "rank_position", f"turn positions are 0..{players - 1}, got {position}"
-            )
-    elif rank_by == "win_share" and players > 1:
-        raise ParameterError(
-            "rank_by",
-            "a game's win shares sum to 1, so pooled win share never moves: give {rank_position}",
-            mentions=("rank_position",),
-        )
-
-
-def _pairing(arm: Arm, base: Arm, same_order: int, games: int, drawn: int) -> dict[str, Any]:
-    """What is paired between ``arm`` and ``base``; ``drawn`` is the player count where the
-    turn order is drawn each game (0 where it is the seat index)."""
-    cards = same_cards(base, arm)
-    if cards:
-        text = (
-            "same card data, same seeds and game indices: every rule draw comes from the "
-            "baseline's numbers in the same order, so the games share their deals as far as "
-            "the setup draws the same things (a setup that draws more or fewer cards or items "
-            "moves every later draw, the start seat included)"
-        )
-    else:
-        text = (
-            "the card data differ: both are played on the same seeds and game indices, but "
-            "other card counts shuffle differently, so deals are paired only as far as the "
-            "change leaves the engine's draws alike"
-        )
-    return {
-        "variant": arm.label,
-        "same_cards": cards,
-        "same_turn_order_games": same_order,
-        "games": games,
-        "pairing": f"{text}; the turn order is the baseline's in {same_order:,} of {games:,} games"
-        + (f" (by chance alone about 1 in {drawn})" if drawn > 1 and same_order < games else ""),
-    }
-
-
-def rank(
-    differences: pd.DataFrame,
-    values: Mapping[str, Mapping[tuple[str, int | None, str], np.ndarray]],
-    rank_by: str,
-    position: int | None,
-    labels: Sequence[str],
-    alpha: float = ALPHA,
-) -> pd.DataFrame:
-    """One row per variant, sorted by its difference on ``rank_by``, worded from Holm-corrected
-    tests: against the baseline (the family of every difference reported) and against the
-    variant ranked next (the family of every pair of variants, paired on the same games)."""
-    group, index = (POOLED, -1) if position is None else (POSITION, position)
-    key = (group, None if position is None else position, rank_by)
-    rows = differences[
-        (differences["group"] == group)
-        & (differences["index"] == index)
-        & (differences["metric"] == rank_by)
-    ].set_index("variant")
-    missing = [label for label in labels if label not in rows.index]
-    if missing:  # the same in every game of both setups: left out of the tests
-        same = {"difference": 0.0, "low": 0.0, "high": 0.0, "p_holm": np.nan}
-        same["verdict"] = "the same in every game"
-        rows = pd.concat([rows, pd.DataFrame([same] * len(missing), index=missing)])
-    ordered = sorted(labels, key=lambda label: -rows.loc[label, "difference"])
-    pairs = [(a, b) for i, a in enumerate(ordered) for b in ordered[i + 1 :]]
-    pair_p = {}
-    if pairs:
-        ps = [paired_row(values[b][key], values[a][key])["p"] for a, b in pairs]
-        finite = [p if np.isfinite(p) else 1.0 for p in ps]
-        reject = multipletests(finite, alpha=alpha, method="holm")[0]
-        pair_p = dict(zip(pairs, reject, strict=True))
-    out = []
-    for r, label in enumerate(ordered):
-        row = rows.loc[label]
-        below = ordered[r + 1] if r + 1 < len(ordered) else None
-        above_all = all(pair_p.get((label, other), False) for other in ordered[r + 1 :])
-        out.append(
-            {
-                "rank": r + 1,
-                "variant": label,
-                "metric": rank_by,
-                "group": group,
-                "index": index,
-                "difference": row["difference"],
-                "low": row["low"],
-                "high": row["high"],
-                "p_holm": row["p_holm"],
-                "versus_baseline": row["verdict"],
-                "versus_next": (
-                    ""
-                    if below is None
-                    else "above the next"
-                    if pair_p[(label, below)]
-                    else "not separated from the next"
-                ),
-                "above_all_below": bool(above_all and below is not None),
-            }
-        )
-    return pd.DataFrame.from_records(out)
-
-
-def ranking_sentence(ranking: pd.DataFrame) -> str:
-    """The ranking in words: a variant is "highest" only if separated from every other."""
-    if ranking.empty:
-        return "No variant was ranked."
-    top = ranking.iloc[0]
-    metric = str(top["metric"]).replace("_", " ")
-    if (ranking["versus_baseline"] == "the same in every game").all():
-        return f"{metric.capitalize()} is the same in every game of every setup: nothing to rank."
-    if len(ranking) == 1:
-        return f"{top['variant']} on {metric}: {top['versus_baseline']}."
-    if top["above_all_below"]:
-        return (
-            f"{top['variant']} is highest on {metric}, separated from every other variant "
-            "(Holm-corrected paired tests)."
-        )
-    return (
-        f"No variant is separated from every other on {metric}: the order among the top "
-        "variants is not established (Holm-corrected paired tests)."
-    )
-
-
 __all__ = [
     "ALPHA",
+    "GAMES",
+    "LENGTH",
+    "POOLED",
+    "POSITION",
+    "SEAT",
+    "SPREAD",
+    "SUPPORTING",
+    "WHO_WINS",
     "Comparison",
     "compare",
     "compare_to_precision",
     "correct",
+    "headline",
+    "metric_words",
     "paired_row",
+    "pairing_note",
+    "pairs_family",
+    "position_words",
     "positions",
+    "rank",
     "ranking_sentence",
     "share_half_width",
+    "spread_contrast",
 ]

@@ -8,7 +8,10 @@ Built over the game contract only (``GameSpec.make_setup`` and ``play_chunks``),
 game. The design:
 
 - **Entries.** The ``policies`` given, in order; a name given twice is two entries (``greedy``,
-  ``greedy#2``), which is how a test checks that two copies of one policy rate alike.
+  ``greedy#2``), which is how a test checks that two copies of one policy rate alike. An entry
+  carries its weights (``balancer@weights.toml``, a Policy object, or ``weights_file`` for
+  every entry of a policy: :mod:`fairysim.analysis.tournament.entries`), so a searched response
+  and its policy's defaults are two entries.
 - **Mixes.** Every multiset of the P entries over the N seats with two distinct entries or more,
   or past :data:`MAX_MIXES` a balanced sample (a cyclic block design), with how evenly it seats
   the entries and its refusal where no sample seats every pair together:
@@ -67,11 +70,12 @@ from fairysim.analysis.tournament.design import (
     tournament_design,
     tournament_mixes,
 )
+from fairysim.analysis.tournament.entries import Entries, entry_items, resolve_entries
 from fairysim.runtime.errors import FairysimError, ParameterError
 from fairysim.sim.batch import DEFAULT_CHUNK_GAMES, run_metadata
 from fairysim.sim.game import GameSpec, get_game
-from fairysim.sim.policy import policies_resolved_once
-from fairysim.sim.rotation import entry_labels, rotate
+from fairysim.sim.policy import Policy, policies_resolved_once
+from fairysim.sim.rotation import rotate
 from fairysim.stats.precision import StudyPrecision, check_counts, study_to_precision
 from fairysim.stats.turn_order import positions_of_arrays
 
@@ -117,23 +121,27 @@ class Tournament:
 
 
 def check_tournament(
-    spec: GameSpec, policies: str | Sequence[str], players: Any, seed: int = 0
-) -> tuple[tuple[str, ...], int]:
-    """The policy names and player count, or one error naming ``--policies`` / ``--players``."""
-    names = (
-        [p.strip() for p in policies.split(",")] if isinstance(policies, str) else list(policies)
-    )
+    spec: GameSpec, policies: str | Sequence[str | Policy], players: Any, seed: int = 0
+) -> tuple[tuple[str | Policy, ...], int]:
+    """The entries (names, ``NAME@FILE`` or Policy objects) and player count, or one error
+    naming ``--policies`` / ``--players``."""
+    names = entry_items(policies)
     if any(not name for name in names):
-        raise ParameterError("policies", f"empty policy name in {','.join(names)!r}")
+        raise ParameterError("policies", f"empty policy name in {_shown(names)!r}")
     if len(names) < 2:
         raise ParameterError(
-            "policies", f"a tournament needs two policies or more, got {','.join(names)!r}"
+            "policies", f"a tournament needs two policies or more, got {_shown(names)!r}"
         )
     count = spec.check_players(players, "players")
     if count < 2:
         raise ParameterError("players", f"a tournament needs two seats or more, got {count}")
     tournament_design(len(names), count, seed)
     return tuple(names), count
+
+
+def _shown(items: Sequence[str | Policy]) -> str:
+    """The entries as one comma-separated line."""
+    return ",".join(item if isinstance(item, str) else item.name for item in items)
 
 
 class _Pairings:
@@ -186,7 +194,7 @@ def widest_half_width(matrix: pd.DataFrame) -> float:
 def play_tournament(
     game: str | GameSpec,
     *,
-    policies: str | Sequence[str],
+    policies: str | Sequence[str | Policy],
     players: int,
     games: int | None = None,
     seed: int = 0,
@@ -200,6 +208,8 @@ def play_tournament(
     scheduler: str | None = None,
     workers: int | None = None,
     task_games: int | None = None,
+    weights_file: str | Path | None = None,
+    labels: Sequence[str] | None = None,
     **axes: Any,
 ) -> Tournament:
     """Play every mix of ``policies`` at ``players`` seats (or the balanced sample of
@@ -213,9 +223,11 @@ def play_tournament(
     ----------
     game : str or GameSpec
         The registered game.
-    policies : str or sequence of str
-        Two or more policies (comma-separated in a string); a name given twice is two entries.
-        Built-ins or ``module:function``.
+    policies : str or sequence of str or Policy
+        Two or more entries (comma-separated in a string); a name given twice is two entries.
+        Built-ins, ``module:function``, ``NAME@FILE`` (the policy with the weights of a weights
+        file's ``[NAME]`` table) or Policy objects with their weights
+        (:mod:`fairysim.analysis.tournament.entries`).
     players : int
         Seats at every table, 2 or more.
     games : int, optional
@@ -253,6 +265,11 @@ def play_tournament(
     task_games : int, optional
         Games per Dask task (default :data:`fairysim.sweep.tasks.DEFAULT_TASK_GAMES`); only
         with ``scheduler`` or ``workers``, and never changes a game.
+    weights_file : path, optional
+        A weights file whose ``[policy]`` tables set the weights of every entry playing that
+        policy (before an entry's own ``@FILE``).
+    labels : sequence of str, optional
+        The entries' labels, one each (default: each entry as given, a Policy by its name).
     **axes
         The game's setup axes (``fan="II"``), as its ``make_setup`` takes them.
 
@@ -290,11 +307,16 @@ def play_tournament(
                 "sizes Dask tasks: give {scheduler} or {workers}",
                 mentions=("scheduler", "workers"),
             )
-    # Each policy alone at every seat: an unknown name or a bad user policy fails here, before
-    # the first game, naming the tournament's option.
-    for name in dict.fromkeys(names):
+    entry_set = resolve_entries(
+        spec, names, None if weights_file is None else str(weights_file), labels=labels
+    )
+    # Each entry alone at every seat: a policy the game refuses or a bad user policy fails here,
+    # before the first game, naming the tournament's option.
+    for policy in dict.fromkeys(entry_set.policies):
         try:
-            spec.make_setup(players=players, policies=name, seed=seed, cards=cards, **axes)
+            spec.make_setup(
+                players=players, policies=[policy] * players, seed=seed, cards=cards, **axes
+            )
         except FairysimError as error:
             if error.where == "policies":
                 raise ParameterError.about("policies", error) from None
@@ -309,7 +331,7 @@ def play_tournament(
             setups.append(
                 spec.make_setup(
                     players=players,
-                    policies=",".join(names[e] for e in seated),
+                    policies=[entry_set.policies[e] for e in seated],
                     seed=seed,
                     cards=cards,
                     **axes,
@@ -320,11 +342,10 @@ def play_tournament(
         for key, value in setups[-1].config().items()
         if key not in ("policies", "weights", "seed")
     }
-    entries = entry_labels(names)
     with ExitStack() as stack:
         if on_dask:
             pairings: Any = _dask_pairings(
-                spec, setups, seat_entries, names, cards, axes, chunk_games, task_games,
+                spec, setups, seat_entries, entry_set, cards, axes, chunk_games, task_games,
                 stack, scheduler, workers,
             )  # fmt: skip
         else:
@@ -343,7 +364,7 @@ def play_tournament(
 
             pairings.extend(n, advance)
             return _tournament(
-                spec, names, entries, players, seed, design, pairings, seat_entries, config, alpha
+                spec, entry_set, players, seed, design, pairings, seat_entries, config, alpha
             )
 
         if precision is None:
@@ -380,7 +401,7 @@ def _dask_pairings(
     spec: GameSpec,
     setups: list[Any],
     seat_entries: list[list[int]],
-    names: tuple[str, ...],
+    entry_set: Entries,
     cards: Any,
     axes: dict[str, Any],
     chunk_games: int,
@@ -403,11 +424,12 @@ def _dask_pairings(
             spec.package,
             spec.engine_version,
             setup.seats,
-            ",".join(names[e] for e in seated),
+            ",".join(entry_set.policies[e].name for e in seated),
             setup.seed,
             card_set,
             digest,
             tuple(axes.items()),
+            entry_set.seat_weights(seated),
         )
         for setup, seated in zip(setups, seat_entries, strict=True)
     ]
@@ -417,8 +439,7 @@ def _dask_pairings(
 
 def _tournament(
     spec: GameSpec,
-    names: tuple[str, ...],
-    entries: tuple[str, ...],
+    entry_set: Entries,
     players: int,
     seed: int,
     design: MixDesign,
@@ -429,6 +450,8 @@ def _tournament(
 ) -> Tournament:
     """The tournament of the games ``pairings`` holds so far."""
     games = pairings.games
+    entries = entry_set.labels
+    names = tuple(p.name for p in entry_set.policies)
     frames = []
     for index, seated in enumerate(seat_entries):
         played = pairings.played(index)
@@ -454,6 +477,9 @@ def _tournament(
             "tournament": True,
             "policies": list(names),
             "entries": list(entries),
+            "entry_weights": [
+                dict(zip(p.weight_names, p.weights, strict=True)) for p in entry_set.policies
+            ],
             "players": players,
             "games_per_pairing": games,
             "mixes": [list(m) for m in design.mixes],

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -79,6 +79,11 @@ class ConcertoCards:
     source : str
         The file these came from.
     """
+
+    DRAWN_FIELDS: ClassVar[tuple[str, ...]] = ("tokens",)
+    """Fields that decide what the engine draws: the bag's token counts (a score or set card
+    added or removed changes an array's shape, which counts too); the others are values read in
+    play."""
 
     tokens: np.ndarray
     score_ids: tuple[str, ...]

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -101,6 +101,10 @@ class FairyLandCards:
     source : str
         The file these came from.
     """
+
+    DRAWN_FIELDS: ClassVar[tuple[str, ...]] = ("forest",)
+    """Fields that decide what the engine draws (the forest deck's counts, which it shuffles);
+    the others are values read in play."""
 
     forest: np.ndarray
     majority: np.ndarray

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+from typing import ClassVar
 
 import numpy as np
 
@@ -40,6 +41,10 @@ class FantastiqueCards:
     source : str
         The file these came from.
     """
+
+    DRAWN_FIELDS: ClassVar[tuple[str, ...]] = ("deck_counts",)
+    """Fields that decide what the engine draws (the fan cards' counts, the deck it shuffles);
+    the others are values read in play."""
 
     deck_counts: np.ndarray
     medal_values: np.ndarray

@@ -2,8 +2,11 @@
 gain with its corrected interval, the weights against the start's, and what the response does
 differently, measured on the fresh deals.
 
-A self-contained HTML string (no figure, no file of its own): the search writes it with its other
-outputs, all or none. It reads the result's attributes only, so it imports nothing of the search.
+A self-contained HTML string (its one figure, the pool's ratings after ``--rounds``, inline SVG):
+the search writes it with its other outputs, all or none. After rounds, the page opens with each
+round's field, weights and gain and the pool's Bradley-Terry ratings, sorted, with their intervals
+drawn (:mod:`fairysim.analysis.strategy.rounds`). It reads the result's attributes only, so it
+imports nothing of the search.
 """
 
 from __future__ import annotations
@@ -47,7 +50,7 @@ def _level(row: Any) -> str:
     return f"{100 * (1 - level):.4g}%" if math.isfinite(level) else "-"
 
 
-def _table(header: list[str], rows: list[list[str]]) -> str:
+def html_table(header: list[str], rows: list[list[str]]) -> str:
     head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
     body = "".join(
         "<tr>" + "".join(f"<td>{html.escape(cell)}</td>" for cell in row) + "</tr>" for row in rows
@@ -102,7 +105,7 @@ def best_response_page(result: Any) -> str:
         )
         + "</p>",
         "<h2>Win share on fresh deals</h2>",
-        _table(
+        html_table(
             ["", "win share", "interval", "level", "against", "significant", "deals"],
             [
                 [
@@ -129,7 +132,7 @@ def best_response_page(result: Any) -> str:
         )
         + "</p>",
         "<h2>Weights</h2>",
-        _table(
+        html_table(
             ["weight", "best", "start", "searched range"],
             [
                 [
@@ -148,7 +151,7 @@ def best_response_page(result: Any) -> str:
             "best minus start, one Holm-corrected family at the 5% error rate."
         )
         + "</p>",
-        _table(
+        html_table(
             ["column", "best", "start", "difference", "interval", "significant", "meaning"],
             [
                 [
@@ -176,6 +179,7 @@ def best_response_page(result: Any) -> str:
         )
         + "</p>",
     ]
+    parts[2:2] = rounds_section(result)
     return (
         "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
         f"<title>{html.escape(title)}</title><style>{_STYLE}</style></head><body>"
@@ -184,4 +188,95 @@ def best_response_page(result: Any) -> str:
     )
 
 
-__all__ = ["best_response_page", "headline"]
+def _pp_interval(low: float, high: float) -> str:
+    return f"[{100 * low:+.1f}, {100 * high:+.1f}] pp"
+
+
+def ratings_figure(ratings: Any) -> str:
+    """The pool's ratings, strongest on top, each with its 95% bootstrap interval (inline
+    SVG; matplotlib without pyplot, so the page owes nothing to the reports' plotting)."""
+    import io
+
+    import numpy as np
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    frame = ratings.sort_values("rating", ascending=False)
+    fig = Figure(figsize=(7.0, 0.45 * len(frame) + 1.4), layout="constrained")
+    FigureCanvasAgg(fig)
+    ax = fig.subplots()
+    y = np.arange(len(frame))[::-1]
+    values = frame["rating"].to_numpy(float)
+    err = np.vstack([values - frame["low"].to_numpy(float), frame["high"].to_numpy(float) - values])
+    ax.errorbar(values, y, xerr=np.nan_to_num(err), fmt="o", color="C0", capsize=3, lw=1)
+    ax.axvline(0.0, color="#666", ls="--", lw=1)
+    ax.set_yticks(y, list(frame["entry"]))
+    ax.set_xlabel("Bradley-Terry log-strength (centred on 0; +0.69 = twice the odds)")
+    ax.set_title("The pool by rating, strongest first (95% intervals)", fontsize="medium")
+    buffer = io.StringIO()
+    fig.savefig(buffer, format="svg", metadata={"Date": None})
+    svg = buffer.getvalue()
+    return svg[svg.find("<svg") :]
+
+
+def rounds_section(result: Any) -> list[str]:
+    """HTML parts: the rounds' table, the pool's figure and table (empty without rounds)."""
+    pool = result.pool
+    if pool is None:
+        return []
+    names = list(result.weights)
+    rows = []
+    given = list(pool.responses[0].field)
+    for k, response in enumerate(pool.responses, start=1):
+        field = given + [f"{result.policy_name}@round_{j}" for j in range(1, k)]
+        gain = response.shares.set_index("arm").loc["gain"]
+        rows.append(
+            [
+                str(k),
+                ", ".join(field),
+                ", ".join(f"{n} {response.weights[n]:.4g}" for n in names),
+                f"{100 * gain['estimate']:+.1f} pp",
+                _pp_interval(gain["low"], gain["high"]),
+                "yes" if gain["significant"] and gain["estimate"] > 0 else "no",
+            ]
+        )
+    ratings = pool.ratings
+    rating_rows = [
+        [
+            row["entry"],
+            f"{row['rating']:+.3f}",
+            f"[{row['low']:+.3f}, {row['high']:+.3f}]",
+            "given" if int(row["round"]) == 0 else f"round {int(row['round'])}",
+        ]
+        for _, row in ratings.iterrows()
+    ]
+    return [
+        "<h2>Rounds</h2>",
+        "<p>"
+        + html.escape(
+            f"Each round searches {result.policy_name}'s weights again from its start, against "
+            "the field enlarged by the responses before it (each sitting at the table as often "
+            "as every other field policy), on the same deals; the gain is over the starting "
+            "weights on fresh deals, Holm-corrected within its round. Whether a later response "
+            "beats the earlier ones is read from the pool's ratings below, not from these gains. "
+            "Each round's files are in rounds/round_k/."
+        )
+        + "</p>",
+        html_table(["round", "field", "weights", "gain", "interval", "gain shown"], rows),
+        "<h2>The pool, rated</h2>",
+        "<p>"
+        + html.escape(
+            f"{result.policy_name} at its start, the field given and every round's response "
+            f"(labelled {result.policy_name}@round_k) in one tournament: every mix of the pool "
+            f"at {result.players} seats ({pool.mixes} mixes), every seat rotation, "
+            f"{pool.pool_games:,} deals each, rated by Bradley-Terry log-strengths (choix) with "
+            "95% percentile bootstrap intervals over deals (not corrected for the "
+            f"{len(ratings)} entries). In pool_ratings.csv."
+        )
+        + "</p>",
+        ratings_figure(ratings),
+        html_table(["entry", "rating", "95% interval", "from"], rating_rows),
+    ]
+
+
+__all__ = ["best_response_page", "headline", "ratings_figure", "rounds_section"]

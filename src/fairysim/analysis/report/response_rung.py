@@ -1,0 +1,162 @@
+"""The best-response rung on a report page: the best heuristic's searched response, its gain
+over the defaults on fresh deals, and whether it is a dominant strategy
+(:mod:`fairysim.analysis.strategy.rung`), with the figure of its head-to-head shares by opponent
+and turn position against the band."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+from matplotlib.figure import Figure
+
+from fairysim.analysis.report.formats import fmt_interval, fmt_percent, fmt_points
+from fairysim.analysis.report.page import Report
+from fairysim.analysis.report.plots import new_figure, points_ci
+from fairysim.analysis.strategy.rung import ResponseRung, rung_verdict
+
+_SAYS = {
+    "dominant": "a dominant strategy was found",
+    "not dominant": "no dominant strategy was found in this family",
+    "undecided": "the games played do not decide whether it is a dominant strategy",
+}
+
+
+def verdict_sentence(rung: ResponseRung) -> str:
+    """One sentence: the verdict, the weakest cell's interval, the band and the weights."""
+    data = rung_verdict(rung)
+    weakest = data["weakest"]
+    weights = ", ".join(f"{k} {v:.3g}" for k, v in data["weights"].items())
+    if data["weights"] == data["start"]:
+        weights += ": its defaults, which no candidate beat"
+    level = f"{100 * weakest['level']:.4g}%"
+    return (
+        f"Dominant strategy: {data['verdict']}: {_SAYS[data['verdict']]}. The best response of "
+        f"{data['policy']} ({weights}) at {data['players']} players ranks above "
+        f"{weakest['opponent']} at the same table {fmt_percent(weakest['share'])} "
+        f"{fmt_interval(weakest['low'], weakest['high'])} of their meetings when it acts "
+        f"{weakest['turn']}, its weakest cell ({level} simultaneous intervals over every "
+        f"opponent and turn position; dominant means above {fmt_percent(0.5 + data['band'])} "
+        f"in every cell)."
+    )
+
+
+def response_section(report: Report, rung: ResponseRung, command: str) -> None:
+    """Write the section: what was searched, the gain, the verdict, its figure and table."""
+    result = rung.result
+    gain = result.gain
+    report.section("The best-response rung: is there a dominant strategy?")
+    report.paragraph(
+        f"Above the ladder's best heuristic, {result.policy_name}'s weights are searched for "
+        f"the best response to the game's built-ins ({', '.join(rung.field)}, its own "
+        f"defaults among them) at {result.players} players: CMA-ES over "
+        f"{len(result.candidates)} candidates of {result.games:,} deals each, every seat "
+        f"rotated (seed {result.seed}). {_gain_words(result, gain)} Searched weights: "
+        + ", ".join(
+            f"{k} {v:.3g} (default {result.start[k]:.3g})" for k, v in result.weights.items()
+        )
+        + "."
+    )
+    report.paragraph(verdict_sentence(rung), css_class="verdict")
+    report.paragraph(
+        f"Dominance is judged on {rung.dominance.deals:,} further deals neither the search nor "
+        "the validation played: for each other policy at the table and each turn position of "
+        "the response, how often the response ranks above it (an equal rank counts half), "
+        "clustered by deal. Dominant: every interval above one half plus the band; not "
+        "dominant: some interval below it; undecided otherwise. Reproduce the search with "
+        f"`{command}`."
+    )
+    report.figure(
+        "best_response",
+        dominance_figure(rung),
+        "How often the best response ranks above each other policy at the same table, by "
+        "the response's turn position, with simultaneous intervals; the dashed line is one "
+        "half plus the band.",
+    )
+    cells = rung.dominance.cells
+    report.table(
+        "best_response_dominance",
+        cells,
+        "The best response against each policy at each of its turn positions (simultaneous "
+        "intervals).",
+        display=_display(cells),
+    )
+
+
+def _gain_words(result: Any, gain: Any) -> str:
+    """The response's gain over the defaults on the fresh deals, or that none was found."""
+    if result.weights == result.start:
+        return (
+            "No candidate beat the defaults on the search deals, so the response is the "
+            "defaults themselves and no gain is claimed."
+        )
+    return (
+        f"On {result.validation_games:,} fresh deals the response gains "
+        f"{fmt_points(gain['estimate'])} {fmt_interval(gain['low'], gain['high'], True)} of win "
+        "share over the defaults (Holm-corrected, clustered by deal), a lower bound of how far "
+        f"{result.policy_name}'s weights exploit this field."
+    )
+
+
+def response_command(rung: ResponseRung, cards: str = "") -> str:
+    """The ``fairysim best-response`` command that runs the rung's search again (``cards`` the
+    report's ``--cards`` option, with its leading space, or empty)."""
+    from fairysim.sim.game import get_game
+
+    result = rung.result
+    spec = get_game(result.game)
+    options = {axis.name: axis.option for axis in spec.axes}
+    axes = "".join(
+        f" {options.get(name, '--' + name)} {value}"
+        for name, value in result.config.get("axes", {}).items()
+    )
+    return (
+        f"fairysim best-response {result.game} --policy {result.policy_name} --field "
+        f"{','.join(rung.field)} --players {result.players} --out-dir best-response "
+        f"--seed {result.seed} --evaluations {result.evaluations} --games {result.games} "
+        f"--validation-games {result.validation_games}{axes}{cards}"
+    )
+
+
+def dominance_figure(rung: ResponseRung) -> Figure:
+    """The cells, one row per opponent (sorted by its lowest share), one series per turn
+    position, each with its interval, the band's edge drawn."""
+    cells = rung.dominance.cells
+    order = cells.groupby("opponent")["share"].min().sort_values(ascending=False).index
+    fig, (ax,) = new_figure(7.0, 0.5 * len(order) + 1.6)
+    series = {}
+    for turn, group in cells.groupby("turn", sort=False):
+        by = group.set_index("opponent").reindex(order)
+        series[f"acts {turn}"] = (by["share"], by["low"], by["high"])
+    points_ci(
+        ax,
+        list(order),
+        series,
+        xlabel="Share of meetings the response ranks above the opponent (%)",
+        title="The best response against each policy, by its turn position",
+        reference=0.5 + rung.dominance.band,
+        reference_label=f"dominance band ({fmt_percent(0.5 + rung.dominance.band)})",
+        unit="percent",
+    )
+    return fig
+
+
+def _display(cells: pd.DataFrame) -> pd.DataFrame:
+    return pd.DataFrame(
+        {
+            "opponent": cells["opponent"],
+            "response acts": cells["turn"],
+            "ranks above": [fmt_percent(v) for v in cells["share"]],
+            "interval": [
+                fmt_interval(lo, hi) for lo, hi in zip(cells["low"], cells["high"], strict=True)
+            ],
+            "beyond the band": [
+                "above" if a else "below" if b else "neither"
+                for a, b in zip(cells["above_band"], cells["below_band"], strict=True)
+            ],
+            "deals": [f"{n:,}" for n in cells["deals"]],
+        }
+    )
+
+
+__all__ = ["dominance_figure", "response_command", "response_section", "verdict_sentence"]
