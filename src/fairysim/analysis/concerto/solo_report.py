@@ -322,11 +322,15 @@ def _best_heuristic_lines(study: SoloStudy) -> list[str]:
         f"{fmt_interval(top['low'], top['high'], points=True)} (Holm over its {len(b)} "
         "comparison(s) with the other heuristics), "
     )
+    family = f"{FILE_PREFIX}best_heuristic.csv"
     if bool(top["significant"]):
-        return [words + "separated."]
+        return [words + tested("separated", family, 0, "separated", value="gain") + "."]
     return [
-        words + f"not separated: {top['a']} is taken by the stated rule, the higher win rate, "
-        f"and {top['b']} is as good a choice on this evidence."
+        words
+        + tested("not separated", family, 0, "not separated", value="gain")
+        + f": {top['a']} is taken by "
+        + definition("the stated rule, the higher win rate")
+        + f", and {top['b']} is as good a choice on this evidence."
     ]
 
 
