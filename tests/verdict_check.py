@@ -89,8 +89,11 @@ class _Text(HTMLParser):
             return
         mark = {}
         for _, attrs in self.stack:
-            if attrs.get("class") in {"verdict", "definition"}:
-                mark = {"class": attrs["class"], **attrs}
+            # a verdict mark carries its test's row; a class alone is only styling
+            if "data-test-family" in attrs:
+                mark = {**attrs, "class": "verdict"}
+            elif attrs.get("class") == "definition":
+                mark = {**attrs, "class": "definition"}
         self.pieces.append((data, mark, self.heading))
 
 

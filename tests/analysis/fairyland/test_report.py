@@ -99,7 +99,7 @@ def test_no_strongest_card_and_not_significant_when_the_tests_say_so(study):
     pooled["low"], pooled["high"] = pooled["lift"] - 0.5, pooled["lift"] + 0.5
     pooled["p_adjusted"], pooled["significant"] = 0.9, False
     text = text_of(fr.build_report(replace(study, cards_pooled=pooled)).html())
-    assert "no card's lift stands above the rest beyond doubt" in text
+    assert "so no card's lift is named first" in text
     assert "moves the win share most" not in text
     assert f"0 go with a significantly higher win share, 0 with a significantly lower one, and " \
            f"{len(pooled)} are not told apart" in text  # fmt: skip

@@ -285,7 +285,7 @@ def _score_card_section(
             "expected points": s["expected_points"].map(lambda v: f"{v:.2f}"),
             "holders' win lift (association)": s["lift"].map(fmt_points),
             "corrected interval": fmt_intervals(s["lift_low"], s["lift_high"], points=True),
-            "verdict": s["lift_significant"].map(verdict),
+            "lift verdict": s["lift_significant"].map(verdict),
             **(effect_display(beside) if effects is not None else {}),
         }
     )

@@ -394,7 +394,7 @@ def _card_lines(c: pd.DataFrame, family: str = f"{FILE_PREFIX}cards_pooled.csv")
             f"Highest estimated lift: {top['label']} ({top['group']}), {fmt_points(top['lift'])} "
             f"{fmt_interval(top['low'], top['high'], points=True)}, {word(ranked.index[0])}"
             f"; its corrected interval overlaps those of {len(rivals) - 1} other card type(s), "
-            "so no card's lift stands above the rest beyond doubt."
+            "so no card's lift is named first."
         )
     lines.append(
         f"Lowest estimated lift: {bottom['label']} ({bottom['group']}), "

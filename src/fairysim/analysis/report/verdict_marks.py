@@ -115,11 +115,9 @@ def verdict_cells(display: Any, data: Any, family: str) -> Any:
         return display
     out = display.copy()
     columns = [c for c in display.columns if any(_claim_of(str(v)) for v in display[c])]
-    for n, column in enumerate(columns):
+    for column in columns:
         cells = [str(v) for v in display[column]]
         prefix = _prefix_of(str(column), prefixes, data, cells)
-        if prefix is None and len(columns) == len(prefixes):
-            prefix = prefixes[n]  # as many verdict columns as families, in the same order
         if prefix is None:
             continue
         value = _value_column(data, prefix)
@@ -148,7 +146,8 @@ def _claim_of(cell: str) -> str | None:
 
 def _prefix_of(column: str, prefixes: list[str], data: Any, cells: list[str]) -> str | None:
     """The family a display column of verdicts belongs to: the only one, the one whose
-    ``<prefix>verdict`` column it copies, or the one its name names."""
+    ``<prefix>verdict`` column it copies (the first such where several hold the same words), the
+    one its name names (``"lift verdict"`` to ``lift_``), else the table's unprefixed family."""
     if len(prefixes) == 1:
         return prefixes[0]
     copied = [
@@ -156,10 +155,13 @@ def _prefix_of(column: str, prefixes: list[str], data: Any, cells: list[str]) ->
         for p in prefixes
         if f"{p}verdict" in data.columns and [str(v) for v in data[f"{p}verdict"]] == cells
     ]
-    if len(copied) == 1:
+    if copied:
         return copied[0]
-    named = [p for p in prefixes if p and p.rstrip("_") in column]
-    return named[0] if len(named) == 1 else None
+    words = column.lower()
+    named = [p for p in prefixes if p and p.rstrip("_").replace("_", " ") in words]
+    if len(named) == 1:
+        return named[0]
+    return "" if "" in prefixes and not named else None
 
 
 def _value_column(data: Any, prefix: str) -> str:
