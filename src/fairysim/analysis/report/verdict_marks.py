@@ -147,7 +147,8 @@ def _claim_of(cell: str) -> str | None:
 def _prefix_of(column: str, prefixes: list[str], data: Any, cells: list[str]) -> str | None:
     """The family a display column of verdicts belongs to: the only one, the one whose
     ``<prefix>verdict`` column it copies (the first such where several hold the same words), the
-    one its name names (``"lift verdict"`` to ``lift_``), else the table's unprefixed family."""
+    one its name names (``"lift verdict"`` to ``lift_``, ``"effect verdict"`` to
+    ``forced_effect_``), else the table's unprefixed family."""
     if len(prefixes) == 1:
         return prefixes[0]
     copied = [
@@ -157,8 +158,8 @@ def _prefix_of(column: str, prefixes: list[str], data: Any, cells: list[str]) ->
     ]
     if copied:
         return copied[0]
-    words = column.lower()
-    named = [p for p in prefixes if p and p.rstrip("_").replace("_", " ") in words]
+    words = set(re.findall(r"[a-z]+", column.lower()))
+    named = [p for p in prefixes if p and words & set(p.rstrip("_").split("_"))]
     if len(named) == 1:
         return named[0]
     return "" if "" in prefixes and not named else None
