@@ -139,7 +139,8 @@ def _check(folder: Path, mark: dict[str, str], tables: dict[str, pd.DataFrame]) 
     for row in map(int, mark["data-test-row"].split()):
         if not 0 <= row < len(table):
             return f"{name} has no row {row}"
-        sig = str(table[significant].iloc[row]).lower() == "true"
+        # a flag read back from CSV: True/False, or 1.0/0.0 where a float column holds it
+        sig = str(table[significant].iloc[row]).strip().lower() in {"true", "1", "1.0"}
         estimate = float(table[value].iloc[row])
         ok = {
             "higher": sig and estimate > 0,

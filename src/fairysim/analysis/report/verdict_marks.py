@@ -160,6 +160,9 @@ def _prefix_of(column: str, prefixes: list[str], data: Any, cells: list[str]) ->
         return copied[0]
     words = set(re.findall(r"[a-z]+", column.lower()))
     named = [p for p in prefixes if p and words & set(p.rstrip("_").split("_"))]
+    whole = [p for p in named if set(p.rstrip("_").split("_")) <= words]
+    if len(whole) == 1:
+        return whole[0]
     if len(named) == 1:
         return named[0]
     return "" if "" in prefixes and not named else None
