@@ -10,6 +10,7 @@ against the others, a 0/1 count) is the same number.
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from html import unescape
 
@@ -97,8 +98,10 @@ def test_disagreements_name_opposite_signs_and_orders():
     assert [n for n in disagreements(quiet) if not n.startswith("order")] == []
     # Another association (a report's own lift), named and with its unit.
     lift = table.rename(columns={"association": "lift", "association_significant": "sig"})
-    named = disagreements(lift, association="lift", significant="sig", name="the lift", unit="pp")
-    assert named[0].startswith("c: the lift is +2.00% pp but the effect -2.00%")
+    named = disagreements(
+        lift, association="lift", significant="sig", name="the lift", unit="of games"
+    )
+    assert named[0].startswith("c: the lift is +2.0 pp of games but the effect -2.0 pp")
 
 
 def test_a_game_without_an_intervention_is_refused_in_one_line():
@@ -121,9 +124,13 @@ def test_bad_seat_and_games_are_named():
 def test_the_section_and_figure(highcard_study):
     report = Report("card effects", "page.html", "p-")
     card_effect_section(report, highcard_study, "fairysim report x")
-    html = unescape(report.html())
+    html = re.sub(r"</?span[^>]*>", "", unescape(report.html()))
     assert "Card strength as an effect" in html
-    assert "card 6 > card 5 > card 4 > card 3 > card 2 > card 1." in html  # all separated
+    # every pair separated: one letter each, in order, and the family named with its file
+    assert "card 6 a, card 5 b, card 4 c, card 3 d, card 2 e, card 1 f." in html
+    assert "15 of 15 pairs separated" in html
+    assert "pairs corrected together: all 15 pairs of cards at 2 players, Holm" in html
+    assert "p-card_effect_pairs.csv" in report.html()
     assert "Stronger than the card it replaces: card 6, card 5, card 4" in html
     assert "a card worth the hand's average scores 0" in html
     fig = card_effect_figure(highcard_study)
@@ -145,4 +152,4 @@ def test_verdict_changes_under_another_policy(highcard_study):
     (sentence,) = verdict_changes(highcard_study, redraw)
     assert sentence.startswith("2 players: the verdict changes for ")
     assert "card 4 weaker than the card it replaces under redraw-low (" in sentence
-    assert "stronger than the card it replaces under stand (+10.21%)" in sentence
+    assert "stronger than the card it replaces under stand (+10.2 pp)" in sentence

@@ -9,6 +9,7 @@ import pandas as pd
 from fairysim.analysis.report.formats import (
     fmt_interval,
     fmt_intervals,
+    fmt_p,
     fmt_percent,
     fmt_points,
     verdict,
@@ -45,3 +46,18 @@ def test_verdict_words():
     assert verdict(False) == "not significant"
     assert verdict(math.nan) == ""  # nothing tested (a baseline against itself)
     assert pd.Series([True, False]).map(verdict).tolist() == ["significant", "not significant"]
+
+
+def test_no_difference_prints_as_minus_zero():
+    assert fmt_points(-0.00004) == "0.0 pp"
+    assert fmt_points(0.0) == "0.0 pp"
+    # a bound off zero keeps enough decimals to show which side of 0 it lies
+    assert fmt_interval(-0.235, -0.00004, points=True) == "[-23.5, -0.004] pp"
+
+
+def test_p_values_never_print_as_zero():
+    assert fmt_p(0.0) == "< 0.0001"
+    assert fmt_p(3.4e-5) == "< 0.0001"
+    assert fmt_p(0.0034) == "0.0034"
+    assert fmt_p(0.25) == "0.25"
+    assert fmt_p(float("nan")) == "n/a"

@@ -145,4 +145,75 @@ def leading_group(
     return top_wording(groups, what), list(groups[0]) if groups else [], pairs
 
 
-__all__ = ["group_label", "leading_group", "pairwise_differences", "ranked_groups", "top_wording"]
+PAIR_COLUMNS = (
+    "item_a",
+    "item_b",
+    "difference",
+    "low",
+    "high",
+    "p_corrected",
+    "separated",
+    "correction",
+    "family",
+    "family_size",
+)
+"""Columns of a pairs file: every pair a ranking rests on, ``difference`` = a minus b with its
+corrected interval, and the family it was corrected in (its name and how many pairs it holds)."""
+
+CORRECTION_NAMES = {"holm": "Holm", "fdr_bh": "Benjamini-Hochberg"}
+"""The corrections as a page names them."""
+
+
+def pair_rows(pairs: pd.DataFrame, family: str, *, estimate: str = "estimate") -> pd.DataFrame:
+    """A family's corrected pairs in the columns of :data:`PAIR_COLUMNS`, for a CSV.
+
+    Parameters
+    ----------
+    pairs : pandas.DataFrame
+        Columns ``a``, ``b``, the difference ``estimate`` (a minus b), ``low``, ``high``,
+        ``p_adjusted``, ``significant`` and ``method``, as
+        :func:`~fairysim.stats.corrections.correct_family` returns them beside the items.
+    family : str
+        What the family holds, as the page names it (``"all 112 pairs of card values ..."``).
+    estimate : str, default "estimate"
+        The difference's column.
+    """
+    return pd.DataFrame(
+        {
+            "item_a": pairs["a"].to_numpy(),
+            "item_b": pairs["b"].to_numpy(),
+            "difference": pairs[estimate].to_numpy(),
+            "low": pairs["low"].to_numpy(),
+            "high": pairs["high"].to_numpy(),
+            "p_corrected": pairs["p_adjusted"].to_numpy(),
+            "separated": pairs["significant"].astype(bool).to_numpy(),
+            "correction": pairs["method"].to_numpy() if "method" in pairs else "holm",
+            "family": family,
+            "family_size": len(pairs),
+        }
+    )
+
+
+def family_sentence(family: str, method: str = "holm") -> str:
+    """The page's naming of a family: ``"pairs corrected together: <family>, Holm"``."""
+    return f"pairs corrected together: {family}, {CORRECTION_NAMES.get(method, method)}"
+
+
+def separated_pairs(pairs: pd.DataFrame) -> list[tuple[Any, Any]]:
+    """The pairs (``a``, ``b``) the correction separates, from a table with ``significant``."""
+    kept = pairs[pairs["significant"].astype(bool)]
+    return list(zip(kept["a"], kept["b"], strict=True))
+
+
+__all__ = [
+    "CORRECTION_NAMES",
+    "PAIR_COLUMNS",
+    "family_sentence",
+    "group_label",
+    "leading_group",
+    "pair_rows",
+    "pairwise_differences",
+    "ranked_groups",
+    "separated_pairs",
+    "top_wording",
+]

@@ -72,11 +72,16 @@ def test_balance_report_content_and_files(balance, tmp_path):
 @pytest.mark.usefixtures("figures_unrendered")
 def test_rankings_are_worded_from_corrected_tests(balance):
     text = text_of(cr.build_report(balance).html())
-    group = " group (not separated after correction) "
-    assert "Completion, easiest (" in text or f"Completion, easiest{group}" in text
+    alone = "Completion, easiest (separated from every other after correction)"
+    group = "Completion, easiest by estimate, with those not separated from it after correction"
+    assert alone in text or group in text
     assert "Honors, most decisive" in text
-    # the intervals beside a group verdict are the cards' own, and labelled plain
-    assert "(plain 95 % intervals, each card's own; the group from the corrected pairs)" in text
+    # the intervals beside a group verdict are the cards' own, labelled plain, and the pairs'
+    # family is named with the file that holds every pair
+    assert (
+        "(plain 95 % intervals, each card's own; pairs corrected together: all 325 pairs " in text
+    )
+    assert "every pair in concerto-completion_pairs.csv" in text
     assert "the intervals are plain 95 %, each card's own" in text
     for card in balance.score_cards_pooled["card"]:
         assert f"easiest: {card}: {card}" not in text  # a leader is named once

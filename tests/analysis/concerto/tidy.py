@@ -31,4 +31,5 @@ def text_of(page: str) -> str:
     """The page's visible text (figures and markup dropped, entities kept simple)."""
     page = re.sub(r'src="data:[^"]*"', "", page)
     page = re.sub(r"<style>.*?</style>", "", page, flags=re.S)
+    page = re.sub(r"</?span[^>]*>", "", page)  # inline marks (a verdict, a definition) add no space
     return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page)).replace("&#x27;", "'")

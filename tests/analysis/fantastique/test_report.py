@@ -11,6 +11,7 @@ import pytest
 import fairysim
 from fairysim.analysis.fantastique import report as fr
 from fairysim.analysis.fantastique.study import fan_strength
+from fairysim.analysis.report import verdict_marks
 from fairysim.runtime import files
 from fairysim.runtime.errors import FairysimError
 from fairysim.sim.fantastique import FANS
@@ -93,21 +94,50 @@ def test_a_verdict_that_disagrees_with_its_interval_is_refused(strength):
         fr.build_report(strength)
 
 
-def _ranking_with(strength, strengths, groups):
+def _ranking_with(strength, strengths, separated):
+    """A ranking of fans II, I, III with ``strengths`` and its corrected pairs, ``separated``
+    naming the pairs the correction separates."""
     r = strength.ranking.iloc[: len(strengths)].copy()
-    r["fan"], r["strength"], r["group"] = ["II", "I", "III"][: len(r)], strengths, groups
-    return r
+    r["fan"], r["strength"] = ["II", "I", "III"][: len(r)], strengths
+    fans = list(r["fan"])
+    pairs = [(a, b) for i, a in enumerate(fans) for b in fans[i + 1 :]]
+    d = pd.DataFrame({"stronger": [a for a, _ in pairs], "weaker": [b for _, b in pairs]})
+    d["significant"] = [p in separated for p in pairs]
+    d["difference"] = 0.05
+    return r, d
 
 
 @pytest.mark.usefixtures("figures_unrendered")
 def test_a_single_leader_only_when_the_correction_separates_it(strength):
-    tied = fr._ranking_sentence(_ranking_with(strength, [0.3, 0.29, 0.1], [1, 1, 2]))
-    assert "most often group: II, I" in tied and "most often:" not in tied
+    plain = verdict_marks.plain
+    tied = plain(
+        fr._ranking_sentence(
+            *_ranking_with(strength, [0.3, 0.29, 0.1], {("II", "III"), ("I", "III")}), "d.csv"
+        )
+    )
+    assert "not separated from fan II, the top of the ranking: I" in tied
+    assert "most often:" not in tied and "least often: III" in tied
     assert "strongest" not in tied  # the measure is how often the finale changes the winner
-    alone = fr._ranking_sentence(_ranking_with(strength, [0.3, 0.2, 0.1], [1, 2, 3]))
-    assert "most often: II" in alone
-    none = fr._ranking_sentence(_ranking_with(strength, [0.3, 0.29, 0.28], [1, 1, 1]))
+    alone = plain(
+        fr._ranking_sentence(
+            *_ranking_with(strength, [0.3, 0.2, 0.1], {("II", "I"), ("II", "III")}), "d.csv"
+        )
+    )
+    # III is not separated from I, so the bottom names I beside it, not "least often"
+    assert "most often: II" in alone and "least often" not in alone
+    assert "the bottom of the ranking: I" in alone
+    none = plain(fr._ranking_sentence(*_ranking_with(strength, [0.3, 0.29, 0.28], set()), "d.csv"))
     assert "no fan is separated" in none
+
+
+@pytest.mark.usefixtures("figures_unrendered")
+def test_the_ranking_shows_letters_from_the_corrected_pairs(strength):
+    letters = fr._letters(strength)
+    d = strength.fan_differences
+    by_fan = dict(zip(strength.ranking["fan"], letters, strict=True))
+    for row in d.itertuples(index=False):
+        shared = bool(set(by_fan[row.stronger]) & set(by_fan[row.weaker]))
+        assert shared != bool(row.significant), (row.stronger, row.weaker)
 
 
 def test_write_report_end_to_end(tmp_path):
@@ -288,7 +318,7 @@ def test_the_fan_section_warns_where_balancer_changes_a_verdict(strength):
     meta = {"policy": "greedy", "best": "balancer", "players": 3, "games": 500, "arm": "a fan",
             "seed": SEED}  # fmt: skip
     check = HeuristicCheck(compare_verdicts(base, best, ["stronger", "weaker"], "difference"), meta)
-    text = fr.build_report(strength, check=check).html()
+    text = re.sub(r"</?span[^>]*>", "", fr.build_report(strength, check=check).html())
     pair = base.iloc[1]
     assert "Warning: 1 of the 2 fan comparisons change verdict under balancer at 3 players" in text
     assert f"fan {pair.stronger} against fan {pair.weaker}: not separated under balancer" in text

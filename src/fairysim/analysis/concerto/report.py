@@ -46,10 +46,11 @@ from fairysim.analysis.report.heuristic_check import check_paragraphs
 from fairysim.analysis.report.page import Report
 from fairysim.analysis.report.pipeline import ReportRun, StandardReport, Studies
 from fairysim.analysis.report.plots import plain_caption
+from fairysim.analysis.report.rankings import ranked_pairs
+from fairysim.analysis.report.verdict_marks import definition, tested
 from fairysim.analysis.studies.card_effects import CardEffectStudy
 from fairysim.analysis.studies.heuristic_check import HeuristicCheck
 from fairysim.analysis.studies.ladder import LadderStudy
-from fairysim.stats.ranking import group_label, leading_group
 
 STANDING = (
     "A seat's standing after a round is the score the final scoring would give it if the game "
@@ -128,7 +129,8 @@ class ConcertoReport(StandardReport):
             "Every table is also a CSV file beside this page, in full precision, with the per "
             f"player count tables `{self.prefix}score_cards.csv` and "
             f"`{self.prefix}contests.csv` and the pairwise comparisons behind each ranking "
-            f"(`{self.prefix}*_pairs.csv`); every figure is also an SVG file; "
+            f"(`{self.prefix}completion_pairs.csv`, `{self.prefix}contest_pairs.csv`); every "
+            "figure is also an SVG file; "
             f"`{self.prefix}metadata.json` records the configuration."
         )
         report.data("score_cards", balance.score_cards)
@@ -276,8 +278,11 @@ def _score_card_section(
             if effects is not None
             else "This run measured no forced-card effect, so nothing here says what a card does. "
         )
-        + "The easiest and hardest cards are named from the corrected comparisons of "
-        "every pair of completion rates (the cards' holders are different seat-games, so the "
+        + definition(
+            "The easiest and hardest cards are named from the corrected comparisons of every "
+            "pair of completion rates"
+        )
+        + " (the cards' holders are different seat-games, so the "
         "rates are compared as independent). "
         + (
             "No score card is dominated by another (none asks for no more of every kind than "
@@ -288,36 +293,39 @@ def _score_card_section(
             + "."
         )
     )
-    up = int((s["lift_significant"] & (s["lift"] > 0)).sum())
-    down = int((s["lift_significant"] & (s["lift"] < 0)).sum())
     rates = dict(zip(s["card"], s["completion"], strict=True))
     ses = dict(zip(s["card"], s["completion_se"], strict=True))
-    _, easy_group, pairs = leading_group(rates, ses, "easiest")
-    _, hard_group, _ = leading_group(rates, ses, "hardest", higher_is_better=False)
-    easy, hard = group_label("easiest", easy_group), group_label("hardest", hard_group)
+    ranked = ranked_pairs(
+        report,
+        "completion_pairs",
+        rates,
+        ses,
+        f"all {len(s) * (len(s) - 1) // 2} pairs of "
+        "score cards' completion rates, pooled over player counts",
+    )
+    easy, easy_group = ranked.leader("easiest")
+    hard, hard_group = ranked.leader("hardest", higher_is_better=False)
     by_card = s.set_index("card")
     report.bullets(
         [
-            f"Completion, {easy} (plain 95 % intervals, each card's own; the group from the "
-            "corrected pairs): " + _completion_list(by_card, easy_group) + ".",
+            f"Completion, {easy} (plain 95 % intervals, each card's own; {ranked.sentence()}): "
+            + _completion_list(by_card, easy_group)
+            + ".",
             f"Completion, {hard} (plain 95 % intervals): "
             + _completion_list(by_card, hard_group)
             + ".",
-            f"Holders win significantly more often for {up} cards, significantly less often "
-            f"for {down}, not significantly differently for {len(s) - up - down} (corrected "
-            "over the 26 cards).",
+            _lift_counts(s, f"{report.prefix}score_cards_pooled.csv"),
             *association_against_effect(
                 s["card"], s["lift"], s["lift_significant"], beside, "lift"
             ),
         ]
     )
-    report.data("completion_pairs", pairs)
     report.figure(
         "score_cards",
         score_card_figure(balance),
         plain_caption(
             "Score-card completion rate.",
-            "The groups named above come from the corrected pairwise comparisons.",
+            "The groups named in the lines above come from the corrected pairwise comparisons.",
         ),
     )
     report.figure("score_card_lift", score_card_lift_figure(balance), "Score-card holders' lift.")
@@ -334,7 +342,7 @@ def _score_card_section(
             "expected points": s["expected_points"].map(lambda v: f"{v:.2f}"),
             "holders' win lift (association)": s["lift"].map(fmt_points),
             "corrected interval": fmt_intervals(s["lift_low"], s["lift_high"], points=True),
-            "verdict": s["lift_significant"].map(verdict),
+            "lift verdict": s["lift_significant"].map(verdict),
             **(effect_display(beside) if effects is not None else {}),
         }
     )
@@ -377,8 +385,9 @@ def _contest_section(report: Report, balance: CardBalance) -> None:
     report.paragraph(
         "Each game has four contest cards: the conductor, one soloist (A-D), one pianist and "
         "one harpist card. Spread = the highest minus the lowest seat's points on the card in a "
-        "game (points): how much the card separates the players. Its honor (2 points to every "
-        "seat with the best score on it, if above 0, C6) decides a game when removing that "
+        "game (points): how much the card separates the players. Its honor ("
+        + definition("2 points to every seat with the best score on it, if above 0, C6")
+        + ") decides a game when removing that "
         "card's honor tokens from the final scores changes who wins (the set of winners); an "
         "honor shared by the winner and the runner-up never decides. Shares of games are over "
         "the games the card was in play (the `games` column)."
@@ -387,18 +396,24 @@ def _contest_section(report: Report, balance: CardBalance) -> None:
     labels = [contest_label(r.contest, r.card) for r in c.itertuples(index=False)]
     shares = dict(zip(labels, c["decides"], strict=True))
     ses = dict(zip(labels, c["decides_se"], strict=True))
-    _, group, pairs = leading_group(shares, ses, "most decisive")
-    wording = group_label("most decisive", group)
+    ranked = ranked_pairs(
+        report,
+        "contest_pairs",
+        shares,
+        ses,
+        f"all {len(c) * (len(c) - 1) // 2} pairs of contest cards' decided shares, pooled over "
+        "player counts",
+    )
+    wording, group = ranked.leader("most decisive")
     by_label = c.assign(label=labels).set_index("label")
     report.bullets(
         [
-            f"Honors, {wording} (every pair of cards compared, corrected; the intervals are "
+            f"Honors, {wording} ({ranked.sentence()}; the intervals are "
             "plain 95 %, each card's own): "
             + "; ".join(_decides_text(label, by_label.loc[label]) for label in group)
             + "."
         ]
     )
-    report.data("contest_pairs", pairs)
     report.figure(
         "contests",
         contest_figure(balance),
@@ -449,14 +464,24 @@ def _popularity_section(report: Report, balance: CardBalance) -> None:
     )
     p = balance.popularity
     overall = p[p["popularity_kind"] == "all"]
+    family = f"{report.prefix}popularity.csv"
     report.bullets(
         [
             f"{int(r.players)} players: the leader wins {fmt_percent(r.leader_win_share)} of "
             f"{int(r.leader_games):,} games {fmt_interval(r.leader_low, r.leader_high)} against "
-            f"a fair {fmt_percent(r.fair)} ({verdict(r.leader_significant)}); popularity is "
+            f"a fair {fmt_percent(r.fair)} ("
+            + tested(
+                verdict(r.leader_significant),
+                family,
+                int(i),
+                "separated" if r.leader_significant else "not separated",
+                significant="leader_significant",
+                value="advantage",
+            )
+            + "); popularity is "
             f"{fmt_percent(r.score_share)} of the points ({r.mean_points:.2f} per seat, "
             f"{r.winner_points:.2f} for winners)."
-            for r in overall.itertuples(index=False)
+            for i, r in zip(overall.index, overall.itertuples(index=False), strict=True)
         ]
     )
     report.figure("popularity", popularity_figure(balance), "Win share of the popularity leader.")
@@ -478,6 +503,30 @@ def _popularity_section(report: Report, balance: CardBalance) -> None:
         }
     )
     report.table("popularity", p, "Popularity by player count and kind.", display=display)
+
+
+def _lift_counts(s: pd.DataFrame, family: str) -> str:
+    """How many cards' holders win more, less or not separated from the others, each count
+    marked against the rows of the pooled score-card table (``family``)."""
+    parts = []
+    for rows, words, claim in (
+        (s[s["lift_significant"] & (s["lift"] > 0)], "significantly more often for", "higher"),
+        (s[s["lift_significant"] & (s["lift"] < 0)], "significantly less often for", "lower"),
+        (s[~s["lift_significant"]], "not significantly differently for", "not separated"),
+    ):
+        if len(rows):
+            text = f"{words} {len(rows)} cards"
+            parts.append(
+                tested(
+                    text,
+                    family,
+                    list(rows.index),
+                    claim,
+                    significant="lift_significant",
+                    value="lift",
+                )
+            )
+    return f"Holders win {', '.join(parts)} (corrected over the {len(s)} cards)."
 
 
 def _decides_text(label: str, card: pd.Series) -> str:

@@ -48,11 +48,12 @@ from fairysim.analysis.report.formats import (
 from fairysim.analysis.report.page import Report
 from fairysim.analysis.report.pipeline import ReportRun, StandardReport, Studies
 from fairysim.analysis.report.plots import plain_caption
+from fairysim.analysis.report.rankings import RankedPairs, ranked_pairs
+from fairysim.analysis.report.verdict_marks import definition, tested
 from fairysim.analysis.studies.card_effects import CardEffectStudy, card_effects
 from fairysim.sim.concerto.policies import SOLO_POLICIES
 from fairysim.sim.concerto.rules import SOLOIST_NAMES
 from fairysim.sim.concerto.spec import SPEC
-from fairysim.stats.ranking import group_label, leading_group
 
 
 class SoloReport(StandardReport):
@@ -136,8 +137,9 @@ class SoloReport(StandardReport):
         report.paragraph(
             "Solo rules (ruling C8): seven rounds draw 2, 3, 4, 5, 6, 4 and 2 tokens; you keep 1, "
             "1, 2, 2, 3, 2 and 1 of them and Pahha takes the rest (you end with 12 tokens, Pahha "
-            "with 14). Pahha scores 3 per face-down score card whatever it asks for. You win only "
-            "with a strictly higher total: a tie is a loss. Every policy plays the same deals and "
+            "with 14). Pahha scores 3 per face-down score card whatever it asks for. "
+            + definition("You win only with a strictly higher total: a tie is a loss.")
+            + " Every policy plays the same deals and "
             "setups (same seed, and the deal never depends on the policy), so policies are "
             "compared game by game. Win rates carry Wilson intervals, paired differences normal "
             "ones."
@@ -166,7 +168,8 @@ class SoloReport(StandardReport):
             f"`{prefix}setup_cards.csv`, `{prefix}margins.csv` (the full "
             f"distribution), `{prefix}margin_summary.csv` and "
             f"`{prefix}cards.csv`, and the pairwise comparisons behind each ranking "
-            f"(`{prefix}*_pairs.csv`); every figure is also an SVG file; "
+            f"(`{prefix}policy_pairs.csv`, `{prefix}setup_pairs.csv` and one "
+            f"`{prefix}<contest>_card_pairs.csv` per contest); every figure is also an SVG file; "
             f"`{prefix}metadata.json` records the configuration."
         )
         report.data("setups", study.setups)
@@ -210,29 +213,32 @@ def _solo_policy_section(report: Report, study: SoloStudy) -> None:
     report.section("Win rate against Pahha by policy")
     p = study.policies
     greedy = p[p["policy"] == "greedy"].iloc[0]
-    _, group, pairs = leading_group(
+    ranked = ranked_pairs(
+        report,
+        "policy_pairs",
         dict(zip(p["policy"], p["win_share"], strict=True)),
         dict(zip(p["policy"], _share_se(p), strict=True)),
-        "strongest",
+        f"all {len(p) * (len(p) - 1) // 2} pairs of policies' win rates against Pahha",
     )
+    wording, group = ranked.leader("strongest")
+    pairs = ranked.pairs
     by_policy = p.set_index("policy")
     report.paragraph(
         f"Greedy (the token choice that raises its current score most) beats Pahha in "
         f"{fmt_percent(greedy['win_share'])} of {int(greedy['games']):,} games "
         f"{fmt_interval(greedy['low'], greedy['high'])}. Against Pahha, "
-        f"{group_label('strongest', group)}: "
+        f"{wording}: "
         + "; ".join(
             f"{name} {fmt_percent(by_policy.loc[name, 'win_share'])} of "
             f"{int(by_policy.loc[name, 'games']):,} games "
             f"{fmt_interval(by_policy.loc[name, 'low'], by_policy.loc[name, 'high'])}"
             for name in group
         )
-        + " (every pair of policies compared, corrected; the intervals are plain 95 %, each "
+        + f" ({ranked.sentence()}; the intervals are plain 95 %, each "
         "policy's own). The gain column compares each "
         "policy with greedy on the same deals (paired), over the games both played, "
         "corrected over the policies."
     )
-    report.data("policy_pairs", pairs)
     best = study.meta.get("best_heuristic")
     lines = _best_heuristic_lines(study)
     search_line = _search_line(pairs, by_policy, best)
@@ -269,7 +275,7 @@ def _solo_policy_section(report: Report, study: SoloStudy) -> None:
         solo_policy_figure(study),
         plain_caption(
             "Solo win rate by policy.",
-            "The strongest group comes from the corrected pairwise comparisons.",
+            "Which policies lead is worded in the text from the corrected pairwise comparisons.",
         ),
     )
     display = pd.DataFrame(
@@ -320,11 +326,15 @@ def _best_heuristic_lines(study: SoloStudy) -> list[str]:
         f"{fmt_interval(top['low'], top['high'], points=True)} (Holm over its {len(b)} "
         "comparison(s) with the other heuristics), "
     )
+    family = f"{FILE_PREFIX}best_heuristic.csv"
     if bool(top["significant"]):
-        return [words + "separated."]
+        return [words + tested("separated", family, 0, "separated", value="gain") + "."]
     return [
-        words + f"not separated: {top['a']} is taken by the stated rule, the higher win rate, "
-        f"and {top['b']} is as good a choice on this evidence."
+        words
+        + tested("not separated", family, 0, "not separated", value="gain")
+        + f": {top['a']} is taken by "
+        + definition("the stated rule, the higher win rate")
+        + f", and {top['b']} is as good a choice on this evidence."
     ]
 
 
@@ -448,16 +458,20 @@ def _solo_lookahead_section(report: Report, study: SoloStudy) -> None:
         f"{int(r['games']) - 1:,} of seed {study.meta['seed']}), so the difference is measured "
         "game by game."
     )
+    family = f"{report.prefix}lookahead.csv"
     report.bullets(
         [
             f"Win rate: greedy {fmt_percent(r['greedy_win_share'])}, lookahead "
             f"{fmt_percent(r['policy_win_share'])}: gain {fmt_points(r['gain'])} "
             f"{fmt_interval(r['gain_low'], r['gain_high'], points=True)}, "
-            f"{verdict(r['gain_significant'])}.",
+            + _verdict_of(r, 0, family, "gain_")
+            + "."
+            + _other_family(study, r),
             f"Margin over Pahha: greedy {r['greedy_margin']:+.2f}, lookahead "
             f"{r['policy_margin']:+.2f} points: gain {r['margin_gain']:+.2f} points "
             f"[{r['margin_gain_low']:+.2f}, {r['margin_gain_high']:+.2f}], "
-            f"{verdict(r['margin_gain_significant'])}.",
+            + _verdict_of(r, 0, family, "margin_gain_")
+            + ".",
         ]
     )
     display = pd.DataFrame(
@@ -469,10 +483,41 @@ def _solo_lookahead_section(report: Report, study: SoloStudy) -> None:
             "gain": la["gain"].map(fmt_points),
             "corrected interval": fmt_intervals(la["gain_low"], la["gain_high"], points=True),
             "margin gain (points)": la["margin_gain"].map(lambda v: f"{v:+.2f}"),
-            "verdict": la["gain_significant"].map(verdict),
+            "gain verdict": la["gain_significant"].map(verdict),
         }
     )
     report.table("lookahead", la, "Lookahead against greedy, paired on identical deals.", display)
+
+
+def _verdict_of(row: pd.Series, number: int, family: str, prefix: str) -> str:
+    """A row's verdict word marked against that row of ``family``."""
+    significant = bool(row[f"{prefix}significant"])
+    return tested(
+        verdict(significant),
+        family,
+        number,
+        "separated" if significant else "not separated",
+        significant=f"{prefix}significant",
+        value=prefix.removesuffix("_"),
+    )
+
+
+def _other_family(study: SoloStudy, row: pd.Series) -> str:
+    """Where the policies table shows the same gain corrected in another family: both
+    intervals, and why they differ."""
+    p = study.policies.set_index("policy")
+    name = row["policy"]
+    if name not in p.index or not np.isfinite(p.loc[name, "gain_low"]):
+        return ""
+    other = p.loc[name]
+    tested_there = int(p["gain_low"].notna().sum())
+    return (
+        f" The same games' gain in the policies table reads "
+        f"{fmt_interval(other['gain_low'], other['gain_high'], points=True)}: the same "
+        f"estimate, corrected there over the {tested_there} policies compared with greedy, "
+        f"here over this table's {len(study.lookahead)} row(s) (Holm), so the two intervals have "
+        "different widths."
+    )
 
 
 def _solo_setup_section(report: Report, study: SoloStudy) -> None:
@@ -503,7 +548,7 @@ def _solo_setup_section(report: Report, study: SoloStudy) -> None:
         )
         + "."
     )
-    report.bullets(_setup_lines(study, greedy))
+    report.bullets(_setup_lines(report, study, greedy))
     report.figure("setups", setup_heatmap_figure(study), "Greedy's solo win rate by setup.")
     if "lookahead" in set(s["policy"]):
         report.figure(
@@ -520,7 +565,7 @@ def _solo_setup_section(report: Report, study: SoloStudy) -> None:
     report.table(
         None,
         greedy,
-        "All setups, hardest first for greedy (the CSV `"
+        "All setups, the lowest win rate for greedy first (the CSV `"
         f"{FILE_PREFIX}setups.csv` holds every policy).",
         display=display,
     )
@@ -530,35 +575,45 @@ SHOWN = 4
 """A group of setups longer than this is named by its first members and a count."""
 
 
-def _setup_lines(study: SoloStudy, greedy: pd.DataFrame) -> list[str]:
+def _setup_lines(report: Report, study: SoloStudy, greedy: pd.DataFrame) -> list[str]:
     """Which setups and which single cards are hardest and easiest for greedy, as far as the
-    corrected comparisons of every pair allow (a tied group, not an order)."""
+    corrected comparisons of every pair allow, each family written beside the page."""
     label = [
         f"{r.soloist_card} + {r.pianist_card} + {r.harpist_card}"
         for r in greedy.itertuples(index=False)
     ]
     frame = greedy.assign(label=label).set_index("label")
     lines = []
+    ranked = _ranked(report, "setup_pairs", frame, "setups")
     for word, better in (("hardest", False), ("easiest", True)):
-        _, group, _ = _leaders(frame, word, better)
-        lines.append(f"Setups for greedy, {group_label(word, group)}: {_rates(frame, group)}.")
+        wording, group = ranked.leader(word, better)
+        lines.append(f"Setups for greedy, {wording}: {_rates(frame, group)}.")
+    lines[-1] = lines[-1][:-1] + f" ({ranked.sentence()})."
     cards = study.setup_cards
     for contest, part in cards[cards["policy"] == "greedy"].groupby("contest", sort=False):
         frame = part.set_index("card")
-        _, hard_group, _ = _leaders(frame, "hardest", False)
-        _, easy_group, _ = _leaders(frame, "easiest", True)
+        ranked = _ranked(report, f"{contest}_card_pairs", frame, f"{contest} cards")
+        hard, hard_group = ranked.leader("hardest", False)
+        easy, easy_group = ranked.leader("easiest", True)
         lines.append(
-            f"{contest.title()} cards for greedy: {group_label('hardest', hard_group)} "
-            f"{_rates(frame, hard_group)}; {group_label('easiest', easy_group)} "
-            f"{_rates(frame, easy_group)}."
+            f"{contest.title()} cards for greedy: {hard} "
+            f"{_rates(frame, hard_group)}; {easy} "
+            f"{_rates(frame, easy_group)} ({ranked.sentence()})."
         )
     return lines
 
 
-def _leaders(frame: pd.DataFrame, word: str, better: bool) -> tuple[str, list, pd.DataFrame]:
-    rates = frame["win_share"].to_dict()
-    ses = dict(zip(frame.index, _share_se(frame), strict=True))
-    return leading_group(rates, ses, word, higher_is_better=better)
+def _ranked(report: Report, name: str, frame: pd.DataFrame, items: str) -> RankedPairs:
+    """Every pair of ``frame``'s rows' win rates for greedy, one corrected family, written as
+    ``<prefix><name>.csv``."""
+    n = len(frame)
+    return ranked_pairs(
+        report,
+        name,
+        frame["win_share"].to_dict(),
+        dict(zip(frame.index, _share_se(frame), strict=True)),
+        f"all {n * (n - 1) // 2} pairs of {items}' win rates for greedy",
+    )
 
 
 def _rates(frame: pd.DataFrame, group: list) -> str:
@@ -567,7 +622,7 @@ def _rates(frame: pd.DataFrame, group: list) -> str:
         f"{fmt_interval(frame.loc[name, 'low'], frame.loc[name, 'high'])}"
         for name in group[:SHOWN]
     ]
-    more = f" and {len(group) - SHOWN} more tied with them" if len(group) > SHOWN else ""
+    more = f" and {len(group) - SHOWN} more" if len(group) > SHOWN else ""
     return "; ".join(shown) + more
 
 
@@ -602,8 +657,11 @@ def _setup_display(study: SoloStudy, greedy: pd.DataFrame) -> pd.DataFrame:
 def _solo_margin_section(report: Report, study: SoloStudy) -> None:
     report.section("By how much: the margin over Pahha")
     report.paragraph(
-        "Margin = your final score minus Pahha's, in points. A margin of 0 is a tie, which Pahha "
-        "wins (C8); the tied column shows how often that rule decides a game."
+        "Margin = your final score minus Pahha's, in points. "
+        + definition(
+            "A margin of 0 is a tie, which Pahha wins (C8); the ties column shows how often "
+            "that rule decides a game."
+        )
     )
     report.figure("margins", margin_figure(study), plain_caption("Margin distribution per policy."))
     m = study.margin_summary
@@ -613,12 +671,12 @@ def _solo_margin_section(report: Report, study: SoloStudy) -> None:
         sd=m["sd"].map(lambda v: f"{v:.2f}"),
         tied=m["tied"].map(fmt_percent),
         won=m["won"].map(fmt_percent),
-    )
+    ).rename(columns={"tied": "ties"})
     report.table(
         "margin_summary",
         m,
         "Margin per policy (points): mean, standard deviation and quantiles (p05 = 5th "
-        "percentile); won = margin above 0.",
+        "percentile); " + definition("won = margin above 0") + ".",
         display=display,
     )
 

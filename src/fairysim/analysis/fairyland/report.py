@@ -57,6 +57,7 @@ from fairysim.analysis.report.effects_beside import (
 from fairysim.analysis.report.formats import (
     fmt_interval,
     fmt_intervals,
+    fmt_p,
     fmt_percent,
     fmt_points,
     verdict,
@@ -65,6 +66,7 @@ from fairysim.analysis.report.heuristic_check import check_paragraphs
 from fairysim.analysis.report.page import Report
 from fairysim.analysis.report.pipeline import ReportRun, StandardReport, Studies
 from fairysim.analysis.report.plots import plain_caption
+from fairysim.analysis.report.verdict_marks import definition, tested
 from fairysim.analysis.studies.card_effects import CardEffectStudy
 from fairysim.analysis.studies.heuristic_check import HeuristicCheck
 from fairysim.analysis.studies.ladder import LadderStudy
@@ -293,13 +295,13 @@ def _card_section(
         + f" Court items: {meta['court_label']}."
     )
     report.bullets(
-        _card_lines(c)
+        _card_lines(c, f"{report.prefix}cards_pooled.csv")
         + association_against_effect(c["label"], c["lift"], c["significant"], beside, "lift")
     )
     report.figure(
         "card_balance",
         card_balance_figure(study),
-        "Every card type ranked by its lift (filled: significant after correction).",
+        "Every card type ranked by its lift (filled: its corrected interval excludes 0).",
     )
     report.figure(
         "card_collect",
@@ -316,7 +318,7 @@ def _card_section(
             "cards per seat": c["mean_count"].map(_num),
             "lift (association)": c["lift"].map(fmt_points),
             "corrected interval": fmt_intervals(c["low"], c["high"], points=True),
-            "p (Holm)": c["p_adjusted"].map(_fmt_p),
+            "p (Holm)": c["p_adjusted"].map(fmt_p),
             "verdict": c["significant"].map(verdict),
             **(effect_display(beside) if effects is not None else {}),
         }
@@ -343,9 +345,9 @@ def _card_effect_note(report: Report, effects: CardEffectStudy) -> None:
     report.paragraph(
         "The next section measures each card type's own effect (ruling PL10), on the "
         f"{effects.meta['setup']['court']} court (PROVISIONAL, ruling L13), seat 0, every seat "
-        "playing the report's policy. Its association is on another scale than the lift "
-        "above: the lift compares seats that collected at least one card of a type with seats "
-        "that collected none, per player count and averaged over them, while the "
+        "playing the report's policy. Its association is on another scale than the card "
+        "balance section's lift: the lift compares seats that collected at least one card of a "
+        "type with seats that collected none, per player count and averaged over them, while the "
         "association there is the change in win share per card owned at the end, by player "
         "count, for seat 0 only. The two need not agree in size. Ogres have no row there: an "
         "ogre is never held (L6), so no seat can start the game with one; the section ends "
@@ -354,38 +356,61 @@ def _card_effect_note(report: Report, effects: CardEffectStudy) -> None:
     )
 
 
-def _card_lines(c: pd.DataFrame) -> list[str]:
-    """The card balance in sentences, as far as the corrected tests allow."""
+def _card_lines(c: pd.DataFrame, family: str = f"{FILE_PREFIX}cards_pooled.csv") -> list[str]:
+    """The card balance in sentences, as far as the corrected tests allow; each verdict marked
+    against its rows of ``family`` (the pooled card table's CSV file)."""
     up = c[c["significant"] & (c["lift"] > 0)]
     down = c[c["significant"] & (c["lift"] < 0)]
+    apart = c[~c["significant"].astype(bool)]
+    counts = [
+        tested(f"{len(rows)} {words}", family, list(rows.index), claim, value="lift")
+        if len(rows)
+        else f"{len(rows)} {words}"
+        for rows, words, claim in (
+            (up, "go with a significantly higher win share", "higher"),
+            (down, "with a significantly lower one", "lower"),
+            (apart, "are not told apart from no change", "not separated"),
+        )
+    ]
     lines = [
-        f"Of {len(c)} card types, {len(up)} go with a significantly higher win share, "
-        f"{len(down)} with a significantly lower one, and {len(c) - len(up) - len(down)} are "
-        "not told apart from no change (Holm over the card types)."
+        f"Of {len(c)} card types, {counts[0]}, {counts[1]}, and {counts[2]} (Holm over the card "
+        "types)."
     ]
     ranked = c[c["lift"].notna()]  # a type every seat (or none) collects has no lift
     if ranked.empty:
         return lines
+
+    def word(row_number: int) -> str:
+        row = c.loc[row_number]
+        return tested(
+            verdict(row["significant"]),
+            family,
+            int(row_number),
+            "separated" if row["significant"] else "not separated",
+            value="lift",
+        )
+
     top, bottom = ranked.iloc[0], ranked.iloc[-1]
     if clearly_first(ranked):
         lines.append(
             f"The seats that collected {top['label']} ({top['group']}) have the highest lift: "
             f"{fmt_points(top['lift'])} {fmt_interval(top['low'], top['high'], points=True)}, "
-            "its interval above every other card's (an association, not the card's effect)."
+            "its corrected interval wholly above every other card's (an association, not the "
+            "card's effect)."
         )
     else:
         rivals = ranked[ranked["high"] >= top["low"]]
         lines.append(
             f"Highest estimated lift: {top['label']} ({top['group']}), {fmt_points(top['lift'])} "
-            f"{fmt_interval(top['low'], top['high'], points=True)}, {verdict(top['significant'])}"
-            f"; it is not told apart from {len(rivals) - 1} other card type(s) whose intervals "
-            "reach its own, so no card's lift stands above the rest beyond doubt."
+            f"{fmt_interval(top['low'], top['high'], points=True)}, {word(ranked.index[0])}"
+            f"; its corrected interval overlaps those of {len(rivals) - 1} other card type(s), "
+            "so no card's lift is named first."
         )
     lines.append(
         f"Lowest estimated lift: {bottom['label']} ({bottom['group']}), "
         f"{fmt_points(bottom['lift'])} "
         f"{fmt_interval(bottom['low'], bottom['high'], points=True)}, "
-        f"{verdict(bottom['significant'])}."
+        f"{word(ranked.index[-1])}."
     )
     common = c.loc[c["collect_share"].idxmax()]
     rare = c.loc[c["collect_share"].idxmin()]
@@ -406,8 +431,11 @@ def _auction_section(
     report.paragraph(
         f"The first {meta['auction_games']:,} games of each player count (random court) are "
         "played again with every auction logged: the cards in the clearing, the fairy value "
-        "its winner plays (the price; bid bonuses of the PROVISIONAL court, ruling L13, can "
-        "make it lower than the bid) and the points its cards add to the winner's score at "
+        "its winner plays (the price; "
+        + definition(
+            "bid bonuses of the PROVISIONAL court, ruling L13, can make it lower than the bid"
+        )
+        + ") and the points its cards add to the winner's score at "
         "once, as the final scoring would count them then (the prize: majorities, flowers, "
         "variety, goblins and items, an ogre's losses included; applause left out, since it "
         "moves with the fairies paid). "
@@ -469,12 +497,18 @@ def _contest_paragraphs(report: Report, contest: pd.DataFrame, policy: str) -> N
     games = int(contest["games"].iloc[0])
     report.paragraph(
         f"With {CONTEST_PLAYERS} players each auction is one bid of the other seat and the "
-        "explorer's answer: every seat bids once, from the explorer's left, the explorer last "
-        "(ruling L5), so the explorer can always take the clearing by bidding one above the "
-        "other seat if it can pay that much. Greedy bids the lowest legal bid or passes: as "
+        "explorer's answer: "
+        + definition(
+            "every seat bids once, from the explorer's left, the explorer last (ruling L5), so "
+            "the explorer can always take the clearing by bidding one above the other seat if "
+            "it can pay that much"
+        )
+        + ". Greedy bids the lowest legal bid or passes: as "
         "the first bidder it offers 1, never contesting, and a greedy explorer, which chose "
         "the clearing as the one worth most to it, answers 2. The rules let the other seat "
-        "win: a first bid above what the explorer can pay, as value-bidder makes when the "
+        "win: "
+        + definition("a first bid above what the explorer can pay")
+        + ", as value-bidder makes when the "
         f"clearing is worth it, takes the clearing. The first {games:,} games of the "
         f"{CONTEST_PLAYERS}-player run, every auction logged, under each policy at both seats "
         "(the same forests and starting seats):"
@@ -516,12 +550,13 @@ def _court_section(
         "the other court's on the same games. "
         f"{len(e)} comparisons, corrected together ({meta['correction'].title()})."
     )
-    report.bullets(_court_lines(e))
+    report.bullets(_court_lines(e, f"{report.prefix}court_effects.csv"))
     for measure in COURT_FIGURE_MEASURES:
         report.figure(
             f"courts_{measure}",
             court_figure(study, measure),
-            "Each court of items against the court of no effect (filled: significant).",
+            "Each court of items against the court of no effect (filled: the corrected "
+            "interval excludes 0).",
         )
     display = pd.DataFrame(
         {
@@ -538,7 +573,7 @@ def _court_section(
                 for lo, hi, u in zip(e["low"], e["high"], e["unit"], strict=True)
             ],
             "games": e["n"].map(lambda v: f"{int(v):,}"),
-            "p (Holm)": e["p_adjusted"].map(_fmt_p),
+            "p (Holm)": e["p_adjusted"].map(fmt_p),
             "verdict": e["significant"].map(verdict),
         }
     )
@@ -615,9 +650,10 @@ def _court_question(study: FairyLandStudy, check: HeuristicCheck | None) -> Ques
     return Question(COURT_TOPIC, COURT_ASKS, tuple(answers))
 
 
-def _court_lines(e: pd.DataFrame) -> list[str]:
+def _court_lines(e: pd.DataFrame, family: str = f"{FILE_PREFIX}court_effects.csv") -> list[str]:
     """Per court and player count, against the court of no effect: what changes significantly,
-    and what does not."""
+    and what does not, each verdict marked against its rows of ``family`` (the court-effects
+    table's CSV file)."""
     short = {m.column: m.short for m in GAME_MEASURES}
     lines = []
     against_none = e[e["baseline"] == NO_COURT]
@@ -628,15 +664,27 @@ def _court_lines(e: pd.DataFrame) -> list[str]:
         same = g[~g["significant"]]
         text = f"{court} court against none, {int(players)} players: "
         if changed.empty:
-            text += "no measure differs significantly"
+            text += tested(
+                "no measure differs significantly", family, list(same.index), "not separated"
+            )
         else:
             text += "; ".join(
-                f"{short[r.measure]} {_fmt_value(r.difference, r.unit)} "
-                f"{_fmt_range(r.low, r.high, r.unit)}"
-                for r in changed.itertuples(index=False)
+                tested(
+                    f"{short[r.measure]} {_fmt_value(r.difference, r.unit)} "
+                    f"{_fmt_range(r.low, r.high, r.unit)}",
+                    family,
+                    int(i),
+                    "separated",
+                )
+                for i, r in zip(changed.index, changed.itertuples(index=False), strict=True)
             )
         if not same.empty and not changed.empty:
-            text += f"; not significant: {', '.join(short[m] for m in same['measure'])}"
+            text += "; " + tested(
+                f"not significant: {', '.join(short[m] for m in same['measure'])}",
+                family,
+                list(same.index),
+                "not separated",
+            )
         lines.append(text + ".")
     return lines
 
@@ -697,10 +745,6 @@ def _length_section(report: Report, study: FairyLandStudy) -> None:
 
 # --------------------------------------------------------------------------------------------
 # Numbers
-
-
-def _fmt_p(p: float) -> str:
-    return "n/a" if p is None or not math.isfinite(float(p)) else f"{float(p):.3g}"
 
 
 def _num(value: float, spec: str = ".2f") -> str:

@@ -48,10 +48,11 @@ from fairysim.analysis.report.heuristic_check import check_paragraphs
 from fairysim.analysis.report.page import Report
 from fairysim.analysis.report.pipeline import ReportRun, StandardReport, Studies
 from fairysim.analysis.report.plots import plain_caption
+from fairysim.analysis.report.verdict_marks import definition, tested
 from fairysim.analysis.studies.card_effects import CardEffectStudy
 from fairysim.analysis.studies.heuristic_check import HeuristicCheck
 from fairysim.analysis.studies.ladder import LadderStudy
-from fairysim.stats.ranking import top_wording
+from fairysim.stats.letters import compact_letters
 
 
 class FantastiqueReport(StandardReport):
@@ -255,46 +256,58 @@ def _strength_section(
     d = strength.fan_differences
     report.section(FINALE_SECTION)
     report.paragraph(
-        "The measure: the share of games the Grande Finale changes the winner, games whose "
-        "winners on the final score differ from the winners on medal points alone (before the "
-        f"two Grande Finale medals are added), in the {strength.meta['baseline']} lineup, "
+        "The measure: the share of games the Grande Finale changes the winner: "
+        + definition(
+            "games whose winners on the final score differ from the winners on medal points alone"
+        )
+        + " (before the two Grande "
+        f"Finale medals are added), in the {strength.meta['baseline']} lineup, "
         "averaged with equal weight over the player counts. 0 % would mean the finale never "
         "changes who wins; a high value means the finale, not the seven rounds of medals, "
         "often decides the game."
     )
     report.paragraph(
-        f"{_ranking_sentence(r)} Every pair of fans is compared on identical deals "
-        f"({len(d)} comparisons, one corrected family); each tied group holds the fans the "
-        "correction does not separate from the group's leader."
+        f"{_ranking_sentence(r, d, f'{report.prefix}fan_differences.csv')} Every pair of fans "
+        f"is compared on identical deals (pairs corrected together: all {len(d)} pairs of "
+        "fans, strength averaged over the player counts, Holm; every pair in the second table "
+        "below); "
+        + definition(
+            "fans that share a letter in the ranking are not separated after correction, two "
+            "that share none are"
+        )
+        + "."
     )
     report.figure(
         "strength",
         strength_figure(strength),
         plain_caption(
             "Share of games the Grande Finale changes the winner, by fan.",
-            "The tied groups come from the corrected pairwise differences (table below).",
+            "The letters in the table below come from the corrected pairwise differences.",
         ),
     )
     report.table(
         "ranking",
         r,
-        "Ranking. group = tied group (1 = top), from the corrected pairwise differences (next "
-        "table); plain 95% interval = the fan's own interval, not corrected; finale "
-        "cards = mean cards the fan counts per "
+        "Ranking. letters: "
+        + definition(
+            "fans sharing a letter are not separated by the corrected pairwise differences"
+        )
+        + " (next table); plain 95% interval = the fan's own interval, not "
+        "corrected; finale cards = mean cards the fan counts per "
         f"seat ({strength.meta['baseline']}); gain = change in seat 0's win share when it "
         "plays for the fan instead of as the baseline (corrected interval).",
-        display=_ranking_display(strength),
+        display=_ranking_display(strength, report.prefix),
     )
     if not d.empty:
         report.table(
             "fan_differences",
             d,
             "Differences between every pair of fans in the share of games the finale changes "
-            "the winner (pp of games), paired on identical deals, with Holm-corrected "
-            "intervals.",
+            "the winner (pp of games; fan a is the one with the larger estimate), paired on "
+            "identical deals, with Holm-corrected intervals.",
             display=_verdict_display(
                 d[["stronger", "weaker", "difference", "low", "high", "significant"]],
-                {"stronger": "fan (more often)", "weaker": "fan (less often)"},
+                {"stronger": "fan a", "weaker": "fan b", "difference": "difference (a minus b)"},
                 "difference",
             ),
         )
@@ -318,20 +331,55 @@ def _check_value(row, prefix: str) -> str:
     return f"{fmt_points(value)} {fmt_interval(low, high, points=True)}"
 
 
-def _ranking_sentence(r: pd.DataFrame) -> str:
-    """The top and the bottom of the ranking, worded from the corrected tied groups."""
-    groups = [list(g["fan"]) for _, g in r.groupby("group", sort=True)]
-    top = top_wording(groups, "most often")
+def _ranking_sentence(r: pd.DataFrame, d: pd.DataFrame, family: str) -> str:
+    """The top and the bottom of the ranking, each verdict marked against the rows of the
+    corrected pairs (``d``, written as ``family``) that support it."""
     first = r.iloc[0]
     lead = (
         f"Under fan {first['fan']} ({first['description']}) the finale changes the winner in "
         f"{fmt_percent(first['strength'])} "
         f"{fmt_interval(first['strength_low'], first['strength_high'])} (plain 95 %) of games"
     )
-    if len(groups) == 1:
-        return f"{lead}, but no fan is separated from another after correction: {top}."
-    bottom = ", ".join(groups[-1])
-    return f"{lead}; {top}; bottom group: {bottom} ({len(groups)} groups in all)."
+    if d.empty:
+        return f"{lead}."
+    split = d.index[d["significant"]]
+    if split.empty:
+        return (
+            f"{lead}, but "
+            + tested(
+                "no fan is separated from another after correction",
+                family,
+                list(d.index),
+                "not separated",
+            )
+            + "."
+        )
+    return (
+        f"{lead}; "
+        + "; ".join(_end_of_ranking(r, d, family, end) for end in ("top", "bottom"))
+        + "; "
+        + tested(f"{len(split)} of {len(d)} pairs are separated", family, list(split), "separated")
+        + "."
+    )
+
+
+def _end_of_ranking(r: pd.DataFrame, d: pd.DataFrame, family: str, end: str) -> str:
+    """``"most often: II"`` where the leader is separated from every other fan, else the fans
+    the correction does not separate from it (the same at the bottom, "least often")."""
+    fan = r["fan"].iloc[0 if end == "top" else -1]
+    mine = d[d["stronger"] == fan] if end == "top" else d[d["weaker"] == fan]
+    word = "most often" if end == "top" else "least often"
+    if mine["significant"].all():
+        return tested(f"{word}: {fan}", family, list(mine.index), "higher")
+    tied = mine[~mine["significant"]]
+    others = tied["weaker"] if end == "top" else tied["stronger"]
+    return tested(
+        f"not separated from fan {fan}, the {'top' if end == 'top' else 'bottom'} of the "
+        f"ranking: {', '.join(others)}",
+        family,
+        list(tied.index),
+        "not separated",
+    )
 
 
 def _decides_section(report: Report, strength: FanStrength) -> None:
@@ -382,7 +430,7 @@ def _gain_section(report: Report, strength: FanStrength) -> None:
     if fg.empty:
         report.paragraph("No lineup differs from the baseline at seat 0 only: no gain measured.")
         return
-    report.bullets(_gain_lines(fg, per_players))
+    report.bullets(_gain_lines(fg, per_players, report.prefix))
     report.figure(
         "gain", gain_figure(strength), "Fan-aware gain over the baseline by fan and player count."
     )
@@ -409,20 +457,33 @@ def _gain_section(report: Report, strength: FanStrength) -> None:
     )
 
 
-def _gain_lines(fan_gains: pd.DataFrame, gains: pd.DataFrame) -> list[str]:
+def _gain_lines(
+    fan_gains: pd.DataFrame, gains: pd.DataFrame, prefix: str = FILE_PREFIX
+) -> list[str]:
     """Per lineup: how many averaged gains are up, down or not separated from 0, and every
-    per-player-count gain or loss the correction keeps (an average can hide a loss)."""
+    per-player-count gain or loss the correction keeps (an average can hide a loss); each
+    verdict marked against the rows of ``<prefix>fan_gains.csv`` or ``<prefix>gains.csv``."""
+    averaged, per_count = f"{prefix}fan_gains.csv", f"{prefix}gains.csv"
     lines = []
     for lineup, group in fan_gains.groupby("lineup", sort=False):
-        up = int(((group["gain"] > 0) & group["significant"]).sum())
-        down = int(((group["gain"] < 0) & group["significant"]).sum())
-        flat = len(group) - up - down
-        line = (
-            f"{lineup}, averaged over player counts: better than the baseline under {up} "
-            f"fan(s), worse under {down}, not separated from it under {flat}."
-        )
+        parts = [
+            tested(
+                f"{text} the baseline under {len(rows)} fan(s)",
+                averaged,
+                list(rows.index),
+                claim,
+                value="gain",
+            )
+            for rows, text, claim in (
+                (group[(group["gain"] > 0) & group["significant"]], "better than", "higher"),
+                (group[(group["gain"] < 0) & group["significant"]], "worse than", "lower"),
+                (group[~group["significant"]], "not separated from", "not separated"),
+            )
+            if len(rows)
+        ]
+        line = f"{lineup}, averaged over player counts: " + ", ".join(parts) + "."
         cells = gains[(gains["lineup"] == lineup) & gains["significant"]]
-        for sign, word in ((1, "gains"), (-1, "losses")):
+        for sign, word, claim in ((1, "gains", "higher"), (-1, "losses", "lower")):
             kept = cells[np.sign(cells["gain"]) == sign]
             if not kept.empty:
                 items = "; ".join(
@@ -430,7 +491,13 @@ def _gain_lines(fan_gains: pd.DataFrame, gains: pd.DataFrame) -> list[str]:
                     f"{fmt_interval(c.low, c.high, points=True)}"
                     for c in kept.itertuples(index=False)
                 )
-                line += f" Significant {word} per player count: {items}."
+                line += " " + tested(
+                    f"Separated {word} per player count: {items}.",
+                    per_count,
+                    list(kept.index),
+                    claim,
+                    value="gain",
+                )
         lines.append(line)
     return lines
 
@@ -480,12 +547,14 @@ def _lineup_lines(lineups: list[dict], baseline: str) -> list[str]:
     return out
 
 
-def _ranking_display(strength: FanStrength) -> pd.DataFrame:
+def _ranking_display(strength: FanStrength, prefix: str = FILE_PREFIX) -> pd.DataFrame:
+    """The ranking as the page shows it, its letters and each gain's verdict marked against
+    ``<prefix>ranking.csv``."""
     r = strength.ranking
     out = pd.DataFrame(
         {
             "rank": r["rank"],
-            "group": r["group"],
+            "letters": _letters(strength),
             "fan": r["fan"],
             "counts": r["description"],
             "finale changes the winner": r["strength"].map(fmt_percent),
@@ -493,17 +562,47 @@ def _ranking_display(strength: FanStrength) -> pd.DataFrame:
             "finale cards": r["finale_count"].map(lambda v: f"{v:.2f}"),
         }
     )
+    family = f"{prefix}ranking.csv"
     for col in r.columns:
         if col.startswith("gain_") and not col.endswith(("_low", "_high", "_significant")):
             name = col.removeprefix("gain_")
             out[f"{name} gain"] = [
                 f"{fmt_points(g)} {fmt_interval(lo, hi, points=True)}"
-                + ("" if sig else ", not significant")
-                for g, lo, hi, sig in zip(
-                    r[col], r[f"{col}_low"], r[f"{col}_high"], r[f"{col}_significant"], strict=True
+                + (
+                    ""
+                    if sig
+                    else ", "
+                    + tested(
+                        "not significant",
+                        family,
+                        row,
+                        "not separated",
+                        significant=f"{col}_significant",
+                        value=col,
+                    )
+                )
+                for row, (g, lo, hi, sig) in enumerate(
+                    zip(
+                        r[col],
+                        r[f"{col}_low"],
+                        r[f"{col}_high"],
+                        r[f"{col}_significant"],
+                        strict=True,
+                    )
                 )
             ]
     return out
+
+
+def _letters(strength: FanStrength) -> list[str]:
+    """Each fan's letters in ranking order (:func:`~fairysim.stats.letters.compact_letters`)."""
+    r, d = strength.ranking, strength.fan_differences
+    estimates = dict(zip(r["fan"], r["strength"], strict=True))
+    separated = list(
+        zip(d["stronger"][d["significant"]], d["weaker"][d["significant"]], strict=True)
+    )
+    letters = compact_letters(estimates, separated)
+    return [letters[fan] for fan in r["fan"]]
 
 
 def _verdict_display(frame: pd.DataFrame, rename: dict[str, str], value: str) -> pd.DataFrame:

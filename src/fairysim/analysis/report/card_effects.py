@@ -1,7 +1,8 @@
 """The card-effect section every report with a declared intervention shares, and its figure.
 
 The study is :func:`fairysim.analysis.studies.card_effects.card_effects`; here it becomes a page
-section: what the intervention does, the ranking in tied groups per player count, the table
+section: what the intervention does, the cards by effect per player count in a compact letter
+display (:mod:`fairysim.stats.letters`) with every pair written to a CSV file, the table
 of effects beside associations (sorted by effect, corrected intervals), the sentences where the
 two disagree, and one figure.
 """
@@ -18,11 +19,15 @@ from fairysim.analysis.report.formats import fmt_interval, fmt_intervals, fmt_po
 from fairysim.analysis.report.page import Report
 from fairysim.analysis.report.plots import new_figure, wrapped
 from fairysim.analysis.report.table_cards import table_card_subsection
+from fairysim.analysis.report.verdict_marks import definition, tested
 from fairysim.analysis.studies.card_effects import CardEffectStudy
+from fairysim.stats.letters import compact_letters
+from fairysim.stats.ranking import family_sentence, pair_rows, separated_pairs
 
 """What the effect compares, where the study's meta does not say (``CardEffects.zero_note``)."""
 FIGURE_NAME = "card_effects"
 TABLE_NAME = "card_effects"
+PAIRS_NAME = "card_effect_pairs"
 
 
 def card_effect_section(
@@ -51,11 +56,23 @@ def card_effect_section(
         "(least-squares slope, robust standard error). A seat with a strong hand or a strong "
         "game holds more of everything, so the association is not the card's own effect. Each "
         "column is one "
-        f"family of {len(table)} comparisons corrected with Holm's method; a card is called "
-        f"{meta['stronger']} or {meta['weaker']} only where its "
-        "corrected interval excludes 0."
+        f"family of {len(table)} comparisons corrected with Holm's method; "
+        + definition(
+            f"a card is called {meta['stronger']} or {meta['weaker']} only where its "
+            "corrected interval excludes 0."
+        )
     )
-    report.bullets(_verdict_lines(study))
+    pairs, family = effect_pairs(study)
+    pairs_file = report.data(PAIRS_NAME, pairs)
+    report.paragraph(
+        "Each player count's cards are listed by effect with letters: "
+        + definition(
+            "two cards that share a letter are not separated by their paired difference after "
+            "correction, two that share none are"
+        )
+        + f" ({family_sentence(family, meta['method'])}; every pair in `{pairs_file}`)."
+    )
+    report.bullets(_verdict_lines(report, study, family))
     report.figure(
         FIGURE_NAME,
         card_effect_figure(study),
@@ -69,21 +86,22 @@ def card_effect_section(
         "standard error over that of two unpaired runs of as many games).",
         display=_display(table),
     )
+    report.paragraph(
+        f"For intervals about a third as wide, rerun with ten times the games: `{command}`."
+    )
+    notes = [*study.notes, *own_notes] or [
+        "The effect and the association agree in sign and in order."
+    ]
+    report.heading("Where the effect and the association disagree", level=3)
+    report.bullets(notes)
     if study.checks:
+        report.heading("Card strength as an effect under the best heuristic", level=3)
         report.paragraph(
             "Under the best heuristic, every seat playing it (a verdict that changes is not a "
             "tested difference between the two policies: one interval may just reach 0 where "
             "the other does not; compare the effects and their intervals in the CSV):"
         )
         report.bullets(study.checks)
-    notes = [*study.notes, *own_notes] or [
-        "The effect and the association agree in sign and in order."
-    ]
-    report.paragraph("Where the effect and the association disagree:")
-    report.bullets(notes)
-    report.paragraph(
-        f"For intervals about a third as wide, rerun with ten times the games: `{command}`."
-    )
     for table_study in study.table_cards:
         table_card_subsection(report, table_study)
 
@@ -101,26 +119,84 @@ def rerun_command(report_name: str, study: CardEffectStudy, extra: str = "") -> 
     return command + extra
 
 
-def _verdict_lines(study: CardEffectStudy) -> list[str]:
-    """Per player count: the tied groups by effect and the cards each verdict names."""
+def _verdict_lines(report: Report, study: CardEffectStudy, family: str) -> list[str]:
+    """Per player count: the cards by effect in a compact letter display, and the cards each
+    verdict names, each verdict marked against the row of the file that supports it."""
+    effects_file = f"{report.prefix}{TABLE_NAME}.csv"
+    pairs_file = f"{report.prefix}{PAIRS_NAME}.csv"
     lines = []
-    for players, groups in study.groups.items():
+    for players in study.groups:
         rows = study.effects[study.effects["players"] == players]
-        ordered = " > ".join("{" + ", ".join(g) + "}" if len(g) > 1 else g[0] for g in groups)
-        strong = rows[rows["effect_significant"] & (rows["effect"] > 0)]["label"].tolist()
-        weak = rows[rows["effect_significant"] & (rows["effect"] < 0)]["label"].tolist()
-        line = (
-            f"{rows['table'].iloc[0]}: in tied groups by effect (braces hold cards the correction "
-            f"does not separate), {ordered}."
+        pairs = study.pairs[study.pairs["players"] == players]
+        estimates = dict(zip(rows["label"], rows["effect"], strict=True))
+        letters = compact_letters(estimates, separated_pairs(pairs))
+        shown = ", ".join(f"{label} {letters[label]}" for label in rows["label"])
+        split = int(pairs["significant"].sum())
+        verdict_words = (
+            tested(
+                f"{split} of {len(pairs)} pairs separated",
+                pairs_file,
+                list(pairs.index[pairs["significant"]]),
+                "separated",
+                significant="separated",
+            )
+            if split
+            else tested(
+                f"no pair of the {len(pairs)} separated",
+                pairs_file,
+                list(pairs.index),
+                "not separated",
+                significant="separated",
+            )
         )
-        if strong:
-            line += f" {_capital(study.meta['stronger'])}: {', '.join(strong)}."
-        if weak:
-            line += f" {_capital(study.meta['weaker'])}: {', '.join(weak)}."
-        if not strong and not weak:
-            line += " No card's effect is separated from 0 after correction."
+        line = (
+            f"{rows['table'].iloc[0]}, by effect, largest first ({verdict_words}; "
+            + definition("cards that share a letter are not separated after correction")
+            + f"): {shown}."
+        )
+        for sign, word, claim in ((1, "stronger", "higher"), (-1, "weaker", "lower")):
+            kept = rows[rows["effect_significant"] & (np.sign(rows["effect"]) == sign)]
+            if not kept.empty:
+                line += " " + tested(
+                    f"{_capital(study.meta[word])}: {', '.join(kept['label'])}.",
+                    effects_file,
+                    list(kept.index),
+                    claim,
+                    significant="effect_significant",
+                    value="effect",
+                )
+        if not rows["effect_significant"].any():
+            line += " " + tested(
+                "No card's effect is separated from 0 after correction.",
+                effects_file,
+                list(rows.index),
+                "not separated",
+                significant="effect_significant",
+                value="effect",
+            )
         lines.append(line)
     return lines
+
+
+def effect_pairs(study: CardEffectStudy) -> tuple[pd.DataFrame, str]:
+    """Every pair of cards' effects compared at each player count, as the pairs file holds them
+    (:data:`~fairysim.stats.ranking.PAIR_COLUMNS` after ``players``), and the family's name."""
+    pairs = study.pairs
+    plural = f"{study.meta['card_label']}s"
+    counts = list(study.groups)
+    if len(counts) == 1:
+        family = f"all {len(pairs)} pairs of {plural} at {counts[0]} players"
+    else:
+        per = pairs.groupby("players").size()
+        each = (
+            f"{int(per.iloc[0])} at each of {len(counts)} player counts"
+            if per.nunique() == 1
+            else ", ".join(f"{int(k)} at {n} players" for n, k in per.items())
+        )
+        family = f"all {len(pairs)} pairs of {plural}, {each}"
+    rows = pair_rows(pairs, family)
+    rows.insert(0, "players", pairs["players"].to_numpy())
+    return rows, family
 
 
 def _capital(text: str) -> str:
@@ -134,7 +210,7 @@ def _display(table: pd.DataFrame) -> pd.DataFrame:
             "card": table["label"],
             "effect": table["effect"].map(fmt_points),
             "effect interval": fmt_intervals(table["effect_low"], table["effect_high"], True),
-            "verdict": table["verdict"],
+            "effect verdict": table["verdict"],
             "games": table["games"].map("{:,}".format),
             "pairing": table["se_ratio"].map("{:.2f}".format),
             "association per card": table["association"].map(fmt_points),

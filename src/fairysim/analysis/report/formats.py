@@ -104,6 +104,17 @@ def _bound_digits(value: float, digits: int) -> int:
     return digits
 
 
+def fmt_p(p: float) -> str:
+    """A (corrected) p-value: ``"0.012"``, ``"< 0.0001"`` below that, ``"n/a"`` for nan; never
+    a bare ``"0"``."""
+    if p is None or not math.isfinite(float(p)):
+        return "n/a"
+    p = float(p)
+    return (
+        "< 0.0001" if p < 1e-4 else f"{p:.2g}" if p < 0.01 else f"{p:.3f}".rstrip("0").rstrip(".")
+    )
+
+
 def fmt_intervals(
     low: Iterable[float], high: Iterable[float], points: bool = False, digits: int = 1
 ) -> list[str]:
@@ -146,6 +157,7 @@ def verdict(significant: bool | float) -> str:
 __all__ = [
     "fmt_interval",
     "fmt_intervals",
+    "fmt_p",
     "fmt_percent",
     "fmt_points",
     "signed",

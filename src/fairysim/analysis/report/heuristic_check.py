@@ -9,6 +9,7 @@ from typing import Any
 import pandas as pd
 
 from fairysim.analysis.report.page import Report
+from fairysim.analysis.report.verdict_marks import definition, tested
 from fairysim.analysis.studies.heuristic_check import BASE, BEST, HeuristicCheck
 
 
@@ -48,9 +49,19 @@ def check_paragraphs(
         f"The same {what} played again under the best heuristic, {best}, at every seat, "
         f"beside {policy} at every seat: {meta['players']} players, {meta['games']:,} games "
         f"{meta['arm']} under each policy, seed {meta['seed']} (the same deals for both), each "
-        "policy's comparisons one family corrected with Holm's method: a comparison is "
-        "above or below where its corrected interval lies above or below 0, not separated "
-        "where it holds 0." + (f" {note}" if note else "")
+        "policy's comparisons one family corrected with Holm's method: "
+        + definition(
+            "a comparison is above or below where its corrected interval lies above or below "
+            "0, not separated where it holds 0"
+        )
+        + "."
+        + (f" {note}" if note else "")
+        + f" The {policy} column here is a run of its own ({meta['games']:,} games "
+        f"{meta['arm']}, its {len(table)} comparisons corrected together), not the section's "
+        "table: "
+        + definition("the same comparison can read separated in one and not in the other")
+        + ", and the section's table is the report's verdict; this check asks only whether a "
+        "verdict changes with the policy."
     )
     changes = check.changes
     if changes.empty:
@@ -61,17 +72,21 @@ def check_paragraphs(
             ]
         )
     else:
+        family = f"{report.prefix}{name}.csv"
+        rows = [table.index.get_loc(i) for i in changes.index]
         items = "; ".join(
-            f"{describe(r)}: {getattr(r, BEST + 'verdict')} under {best} "
-            f"({fmt_value(r, BEST)}), {getattr(r, BASE + 'verdict')} under {policy} "
-            f"({fmt_value(r, BASE)})"
-            for r in changes.itertuples(index=False)
+            f"{describe(r)}: "
+            + _marked(f"{getattr(r, BEST + 'verdict')} under {best}", r, BEST, family, row)
+            + f" ({fmt_value(r, BEST)}), "
+            + _marked(f"{getattr(r, BASE + 'verdict')} under {policy}", r, BASE, family, row)
+            + f" ({fmt_value(r, BASE)})"
+            for row, r in zip(rows, changes.itertuples(index=False), strict=True)
         )
         report.bullets(
             [
                 f"Warning: {len(changes)} of the {len(table)} {what} change verdict under "
                 f"{best} at {meta['players']} players, so a verdict read under {policy} alone "
-                f"may not hold under stronger play: {items}.",
+                f"may not hold when every seat plays {best}: {items}.",
                 "A verdict that changes is not a tested difference between the two policies: "
                 "one corrected interval may just reach 0 where the other does not; compare the "
                 f"two intervals in the table (`{report.prefix}{name}.csv`).",
@@ -81,8 +96,17 @@ def check_paragraphs(
         name,
         table,
         f"The {what} under {policy} and under {best} ({meta['players']} players, corrected "
-        "intervals; changed = the verdicts differ).",
+        "intervals; " + definition("changed = the verdicts differ") + ").",
         display=_display(table, describe, fmt_value, policy, best),
+    )
+
+
+def _marked(text: str, row: Any, prefix: str, family: str, number: int) -> str:
+    """``text`` (a policy's verdict) marked against its row of the check's table."""
+    word = str(getattr(row, prefix + "verdict"))
+    claim = {"above": "higher", "below": "lower"}.get(word, "not separated")
+    return tested(
+        text, family, number, claim, significant=f"{prefix}significant", value=f"{prefix}value"
     )
 
 

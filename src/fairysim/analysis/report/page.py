@@ -30,6 +30,7 @@ import matplotlib
 import pandas as pd
 from matplotlib.figure import Figure
 
+from fairysim.analysis.report.verdict_marks import to_spans, verdict_cells
 from fairysim.runtime.errors import ParameterError
 from fairysim.runtime.files import write_bytes, write_files
 
@@ -359,6 +360,7 @@ class Report:
         note = ""
         if name is not None:
             filename = self.data(name, data)
+            shown = verdict_cells(shown, data, filename)
             note = f" (<code>{html.escape(filename)}</code>)"
         if caption or note:
             self.blocks.append(f'<p class="caption">{_inline(caption)}{note}</p>')
@@ -424,7 +426,7 @@ class Report:
         str
             The page, figures embedded as base64 PNG.
         """
-        body = "\n".join(self.blocks)
+        body = to_spans("\n".join(self.blocks))
         title = html.escape(self.title)
         return (
             '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'

@@ -21,6 +21,7 @@ from matplotlib.figure import Figure
 from fairysim.analysis.report.formats import fmt_interval, fmt_intervals, fmt_percent, fmt_points
 from fairysim.analysis.report.page import Report
 from fairysim.analysis.report.plots import new_figure, points_formatter
+from fairysim.analysis.report.verdict_marks import definition, tested
 from fairysim.analysis.studies.balance import BalanceCard
 from fairysim.stats.turn_order import ordinal
 
@@ -85,11 +86,14 @@ def statistics_note(report: Report, method: str = "holm") -> None:
     report.paragraph(
         "How to read the numbers: every share carries its 95 % interval and the games behind "
         "it. Each table of comparisons is one family, corrected with "
-        f"{METHOD_NAMES[method]} (statsmodels `multipletests`); the interval printed beside a "
-        "comparison is the corrected one, so it excludes the reference exactly when the verdict "
-        'says "significant". A ranking names a single leader only when the correction '
-        "separates it from every other; otherwise it names the top group. A shared win between "
-        "k players counts 1/k for each."
+        f"{METHOD_NAMES[method]} (statsmodels `multipletests`); "
+        + definition(
+            "the interval printed beside a comparison is the corrected one, so it excludes the "
+            'reference exactly when the verdict says "significant". A ranking names a single '
+            "leader only when the correction separates it from every other; otherwise it "
+            "lists items with letters, two items sharing a letter not separated after correction."
+        )
+        + " A shared win between k players counts 1/k for each."
     )
 
 
@@ -123,7 +127,8 @@ def balance_section(
     report.heading("Balance at a glance")
     summary = card.summary
     lines = [
-        f"Turn order ({_order_words(order)}): {_turn_verdict(card)}",
+        f"Turn order ({_order_words(order)}): "
+        + _turn_verdict(card, f"{report.prefix}turn_order.csv"),
         "Winning margin: the winner's score minus the runner-up's, in points; "
         '"top score tied" counts games a tie-break or a shared win decided.',
     ]
@@ -167,13 +172,21 @@ def turn_order_section(report: Report, card: BalanceCard, order: Any) -> None:
             else "."
         )
     )
-    report.bullets(turn_order_lines(t))
+    deals = _deals(card)
+    report.bullets(turn_order_lines(t, deals, f"{report.prefix}turn_order.csv"))
     report.figure(
         "turn_order",
         turn_order_figure(t),
         "Advantage of each turn position over the fair share, with its corrected interval.",
     )
-    report.table("turn_order", t, "Win share by turn position.", turn_order_display(t))
+    report.table(
+        "turn_order",
+        t,
+        "Win share by turn position (games = distinct deals, as in the balance card: a deal "
+        "replayed in several runs counts once, its runs averaged; the CSV's games count every "
+        "run's games).",
+        turn_order_display(t, deals),
+    )
 
 
 def replay_section(
@@ -207,37 +220,74 @@ def replay_section(
     )
 
 
-def turn_order_lines(t: pd.DataFrame) -> list[str]:
-    """One sentence per player count: which positions the corrected tests separate from fair."""
+def _deals(card: BalanceCard) -> dict[int, str]:
+    """Per player count, the games the balance card counts (distinct deals) in words, so the
+    turn-order section names the same games behind the same intervals."""
+    s = card.summary
+    return {
+        int(p): f"{int(g):,} games" + (f", each in {int(r)} runs" if r > 1 else "")
+        for p, g, r in zip(s["players"], s["games"], s["runs"], strict=True)
+    }
+
+
+def turn_order_lines(
+    t: pd.DataFrame, deals: dict[int, str] | None = None, family: str | None = None
+) -> list[str]:
+    """One sentence per player count: which positions the corrected tests separate from fair;
+    ``deals`` words each count's games as the balance card counts them; with ``family`` (the
+    table's CSV file) each verdict is marked against its rows
+    (:mod:`~fairysim.analysis.report.verdict_marks`)."""
+
+    def mark(text: str, rows: list[int], claim: str) -> str:
+        return tested(text, family, rows, claim, value="advantage") if family else text
+
     lines = []
     for players, g in t.groupby("players", sort=True):
-        games = int(g["games"].max())
+        games = (deals or {}).get(int(players), f"{int(g['games'].max()):,} games")
         off = g[g["significant"]]
         if off.empty:
             r = _largest(g)
             lines.append(
-                f"{int(players)} players ({games:,} games): no position differs from the fair "
-                f"share {fmt_percent(r.fair)} (largest difference: {_advantage(r)})."
+                f"{int(players)} players ({games}): "
+                + mark("no position differs from the fair share", list(g.index), "not separated")
+                + f" {fmt_percent(r.fair)} (largest difference: {_advantage(r)})."
             )
             continue
         parts = [
-            f"{ordinal(int(r.position))} {fmt_percent(r.win_share)} {fmt_interval(r.low, r.high)}"
-            for r in off.itertuples(index=False)
+            mark(
+                f"{ordinal(int(r.position))} {fmt_percent(r.win_share)} "
+                f"{fmt_interval(r.low, r.high)}",
+                [int(i)],
+                "separated",
+            )
+            for i, r in zip(off.index, off.itertuples(index=False), strict=True)
         ]
         lines.append(
-            f"{int(players)} players ({games:,} games): significant against the fair share "
-            f"{fmt_percent(g['fair'].iloc[0])}: " + "; ".join(parts) + "."
+            f"{int(players)} players ({games}): "
+            + mark(
+                f"significant against the fair share {fmt_percent(g['fair'].iloc[0])}",
+                list(off.index),
+                "separated",
+            )
+            + ": "
+            + "; ".join(parts)
+            + "."
         )
     return lines
 
 
-def turn_order_display(t: pd.DataFrame) -> pd.DataFrame:
-    """The turn-order table as the page shows it (text columns)."""
+def turn_order_display(t: pd.DataFrame, deals: dict[int, str] | None = None) -> pd.DataFrame:
+    """The turn-order table as the page shows it (text columns); ``deals`` as in
+    :func:`turn_order_lines`."""
+    games = [
+        (deals or {}).get(int(p), f"{int(n):,}").removesuffix(" games").replace(" games,", ",")
+        for p, n in zip(t["players"], t["games"], strict=True)
+    ]
     return pd.DataFrame(
         {
             "players": t["players"].astype(int),
             "turn": t["position"].map(lambda p: ordinal(int(p))),
-            "games": t["games"].map(lambda v: f"{int(v):,}"),
+            "games": games,
             "win share": t["win_share"].map(fmt_percent),
             "corrected interval": fmt_intervals(t["low"], t["high"]),
             "fair share": t["fair"].map(fmt_percent),
@@ -333,18 +383,32 @@ def _order_words(order: Any) -> str:
     return f"seat 0 acts 1st, seat 1 2nd, and so on, ruling {order.ruling}"
 
 
-def _turn_verdict(card: BalanceCard) -> str:
+def _turn_verdict(card: BalanceCard, family: str) -> str:
+    """The balance card's turn-order sentence, marked against the rows of ``family`` (the
+    turn-order table's CSV file) that support it."""
     t = card.turn_order
     off = t[t["significant"]]
     if off.empty:
         return (
-            f"no turn position differs from the fair share after correcting for the "
-            f"{card.comparisons} comparisons."
+            tested(
+                "no turn position differs from the fair share",
+                family,
+                list(t.index),
+                "not separated",
+                value="advantage",
+            )
+            + f" after correcting for the {card.comparisons} comparisons."
         )
     where = sorted({int(p) for p in off["players"]})
     return (
-        f"{len(off)} of {card.comparisons} positions differ from the fair share after "
-        f"correction, at {', '.join(map(str, where))} players (table below)."
+        tested(
+            f"{len(off)} of {card.comparisons} positions differ from the fair share",
+            family,
+            list(off.index),
+            "separated",
+            value="advantage",
+        )
+        + f" after correction, at {', '.join(map(str, where))} players (table below)."
     )
 
 

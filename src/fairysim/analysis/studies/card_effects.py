@@ -382,7 +382,7 @@ def disagreements(
                 if shown
             )
             notes.append(
-                f"{row['label']}: {name} is {other:+.2%} {unit} but the effect {effect:+.2%}; "
+                f"{row['label']}: {name} is {_pp(other)} {unit} but the effect {_pp(effect)}; "
                 f"opposite signs, {which} significant after correction"
             )
     valid = table.dropna(subset=["effect", association])
@@ -421,8 +421,8 @@ def verdict_changes(study: CardEffectStudy, other: CardEffectStudy) -> list[str]
             base = mine.loc[(players, label)]
             if row["verdict"] != base["verdict"]:
                 changed.append(
-                    f"{label} {row['verdict']} under {other_policy} ({row['effect']:+.2%}), "
-                    f"{base['verdict']} under {policy} ({base['effect']:+.2%})"
+                    f"{label} {row['verdict']} under {other_policy} ({_pp(row['effect'])}), "
+                    f"{base['verdict']} under {policy} ({_pp(base['effect'])})"
                 )
         table = theirs.loc[players]["table"].iloc[0]
         if changed:
@@ -436,6 +436,13 @@ def verdict_changes(study: CardEffectStudy, other: CardEffectStudy) -> list[str]
                 f"({other.meta['games']:,} games an arm)"
             )
     return out
+
+
+def _pp(value: float) -> str:
+    """A difference of shares in signed percentage points, as the pages print them
+    (``+0.4 pp``; ``0.0 pp`` where it rounds to zero)."""
+    text = f"{100 * float(value):+.1f}"
+    return f"{text.lstrip('+-') if float(text) == 0 else text} pp"
 
 
 def _policy_name(study: CardEffectStudy) -> str:
