@@ -227,7 +227,7 @@ def test_failure_while_writing_keeps_the_old_report(tmp_path, monkeypatch, study
 def test_the_command_line_writes_the_report(tmp_path):
     result = runner.invoke(
         app,
-        ["report", "fairyland", "--games", "30", "--seed", "4", "--auction-games", "1",
+        ["report", "fairyland", "--games", "30", "--seed", "4", "--auction-games", "2",
          "--card-games", "20", "--ladder-games", "200", "--policy", "random",
          "--heuristic-games", "20", "--search-games", "0", "--best-heuristic-games", "0",
          "--out-dir", str(tmp_path)],
@@ -237,7 +237,7 @@ def test_the_command_line_writes_the_report(tmp_path):
     assert html == tmp_path / "fairyland-report.html"
     page_text = text_of(html.read_text())
     assert "every seat plays random" in page_text
-    assert "--auction-games 1 --policy random" in page_text
+    assert "--auction-games 2 --policy random" in page_text
     assert "--card-games 200 --policy random" in page_text
     assert "value-bidder, at every seat, beside random at every seat" in page_text
     assert "random: the explorer wins" in page_text and "greedy: the explorer wins" in page_text
