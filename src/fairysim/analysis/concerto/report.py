@@ -316,7 +316,13 @@ def _score_card_section(
             + ".",
             _lift_counts(s, f"{report.prefix}score_cards_pooled.csv"),
             *association_against_effect(
-                s["card"], s["lift"], s["lift_significant"], beside, "lift"
+                s["card"],
+                s["lift"],
+                s["lift_significant"],
+                beside,
+                "lift",
+                f"{report.prefix}score_cards_pooled.csv",
+                ("lift_significant", "lift"),
             ),
         ]
     )

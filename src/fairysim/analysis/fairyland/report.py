@@ -296,7 +296,15 @@ def _card_section(
     )
     report.bullets(
         _card_lines(c, f"{report.prefix}cards_pooled.csv")
-        + association_against_effect(c["label"], c["lift"], c["significant"], beside, "lift")
+        + association_against_effect(
+            c["label"],
+            c["lift"],
+            c["significant"],
+            beside,
+            "lift",
+            f"{report.prefix}cards_pooled.csv",
+            ("significant", "lift"),
+        )
     )
     report.figure(
         "card_balance",

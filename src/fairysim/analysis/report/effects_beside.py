@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from fairysim.analysis.report.formats import fmt_interval, fmt_intervals, fmt_points, verdict
+from fairysim.analysis.report.verdict_marks import tested
 from fairysim.analysis.studies.card_effects import CardEffectStudy
 
 NOT_MEASURED = "not measured"
@@ -58,11 +59,16 @@ def effects_beside(effects: CardEffectStudy | None, labels: pd.Series) -> pd.Dat
 
 def effect_display(beside: pd.DataFrame) -> dict[str, list[str]]:
     """The display columns of :func:`effects_beside`: the effect in signed points, its
-    corrected interval and its verdict; "not measured" where the study has no row."""
+    corrected interval and its verdict; "not measured" where the study has no row, and as the
+    verdict where it has no significance flag."""
     measured = beside["forced_effect"].notna().tolist()
     effect = beside["forced_effect"].map(fmt_points).tolist()
     intervals = fmt_intervals(beside["forced_effect_low"], beside["forced_effect_high"], True)
-    verdicts = beside["forced_effect_significant"].map(lambda s: verdict(bool(s))).tolist()
+    # a flag the study left unset is no verdict: bool(nan) would read as "significant"
+    verdicts = [
+        NOT_MEASURED if pd.isna(s) else verdict(bool(s))
+        for s in beside["forced_effect_significant"]
+    ]
     return {
         "forced-card effect": _where(measured, effect, NOT_MEASURED),
         "effect's corrected interval": _where(measured, intervals, ""),
@@ -80,8 +86,11 @@ def association_against_effect(
     significant: pd.Series,
     beside: pd.DataFrame,
     measure: str,
+    family: str,
+    columns: tuple[str, str],
 ) -> list[str]:
-    """Sentences counting where an association and the forced-card effect part.
+    """Sentences counting where an association and the forced-card effect part, each count
+    marked against the rows of ``family`` that support it.
 
     Parameters
     ----------
@@ -93,6 +102,11 @@ def association_against_effect(
         :func:`effects_beside` of the same rows.
     measure : str
         The association's name on the page ("the lift").
+    family : str
+        The CSV file the page writes holding these rows, in this order, with ``beside``'s
+        columns.
+    columns : tuple of str
+        That file's columns of the association's corrected flag and of its estimate.
 
     Returns
     -------
@@ -107,13 +121,62 @@ def association_against_effect(
     low = significant.astype(bool) & (association < 0) & measured
     high_no_effect = high & ~effect_sig
     low_helps = low & effect_sig & (beside["forced_effect"] > 0)
+
+    def rows(mask: pd.Series) -> list[int]:
+        return [int(i) for i in np.flatnonzero(mask.to_numpy(bool))]
+
+    def effect(text: str, mask: pd.Series, claim: str) -> str:
+        return tested(
+            text,
+            family,
+            rows(mask),
+            claim,
+            significant="forced_effect_significant",
+            value="forced_effect",
+        )
+
+    if high.any():
+        positive = (
+            f"Of the {int(high.sum())} card(s) with a "
+            + tested(
+                f"significantly positive {measure}", family, rows(high), "higher", **_on(columns)
+            )
+            + ", "
+            + (
+                effect(
+                    f"{int(high_no_effect.sum())} show no effect separated from 0",
+                    high_no_effect,
+                    "not separated",
+                )
+                if high_no_effect.any()
+                else effect("every one shows an effect separated from 0", high, "separated")
+            )
+            + " when forced into a seat's reach"
+        )
+    else:
+        positive = f"No card's {measure} is positive with a corrected interval excluding 0"
+    if low.any():
+        negative = (
+            f"of the {int(low.sum())} with a "
+            + tested(
+                f"significantly negative {measure}", family, rows(low), "lower", **_on(columns)
+            )
+            + ", "
+            + (
+                effect(
+                    f"{int(low_helps.sum())} raise the win share significantly when forced",
+                    low_helps,
+                    "higher",
+                )
+                if low_helps.any()
+                else "none gains win share when forced by a corrected interval excluding 0"
+            )
+        )
+    else:
+        negative = f"no card's {measure} is negative with a corrected interval excluding 0"
     lines = [
-        f"Of the {int(high.sum())} card(s) with a significantly positive {measure}, "
-        f"{int(high_no_effect.sum())} show no effect separated from 0 when forced into a seat's "
-        f"reach; of the {int(low.sum())} with a significantly negative {measure}, "
-        f"{int(low_helps.sum())} raise the win share significantly when forced. The "
-        f"{measure} describes who won, not what the card does: read the forced-card effect "
-        "for that."
+        f"{positive}; {negative}. The {measure} describes who won, not what the card does: "
+        "read the forced-card effect for that."
     ]
     if low_helps.any():
         i = association[low_helps].idxmin()
@@ -124,6 +187,11 @@ def association_against_effect(
             f"effect {fmt_points(row['forced_effect'])} {interval}."
         )
     return lines
+
+
+def _on(columns: tuple[str, str]) -> dict[str, str]:
+    significant, value = columns
+    return {"significant": significant, "value": value}
 
 
 __all__ = ["COLUMNS", "association_against_effect", "effect_display", "effects_beside"]
