@@ -84,9 +84,20 @@ def test_disagreements_name_opposite_signs_and_orders():
     )
     notes = disagreements(table, ["a"])
     assert len(notes) == 2
-    assert notes[0].startswith("c: ") and "the effect and the association" in notes[0]
+    assert notes[0].startswith("c: ")
+    assert notes[0].endswith(
+        "opposite signs, the effect significant and the association significant after correction"
+    )
     assert notes[1].startswith("order: the association ranks b first, not in the effect's top")
     assert "Spearman's rho -0.50 between the two over 3 cards" in notes[1]
+    # a page marks each verdict against the row and the flag it rests on
+    marked = disagreements(
+        table, ["a"], mark=lambda words, column, index: f"<{words}|{column}|{index}>"
+    )
+    assert marked[0].endswith(
+        "<the effect significant|effect_significant|2> and "
+        "<the association significant|association_significant|2> after correction"
+    )
     agree = table.assign(association=[0.03, 0.01, -0.02])
     assert disagreements(agree) == []
     # A first card inside the effect's tied top group, and orders that agree: nothing to say.

@@ -57,7 +57,10 @@ def test_a_verdict_that_changes_up_the_ladder_is_warned():
     )
     ordered = pd.DataFrame({"players": [3, 3, 3], "policy": ["best", "greedy", "random"]})
     (warning,) = _warnings(spec, rungs, ordered)
-    assert warning.startswith("3 players: seat advantage differs between greedy")
+    assert warning.startswith(
+        "3 players: the turn positions off the fair share part between greedy (off the fair "
+        "share: none) and best (1st -3.2 pp)"
+    )
     same = rungs.assign(off_fair=["", "1st -1.0 pp", "1st -3.2 pp"])
     assert _warnings(spec, same, ordered) == []
     swapped = ordered.assign(policy=["greedy", "best", "random"])
@@ -69,7 +72,7 @@ def test_the_section_and_figure(study):
     ladder_section(report, study, "fairysim report x --ladder-games 60000")
     html = unescape(report.html())
     assert "The skill ladder: balance under weak and strong play" in html
-    assert "coin < stand < redraw-low" in html
+    assert "coin, stand, redraw-low, in the order the game declares" in html
     ax = ladder_figure(study).axes[0]
     assert [t.get_text() for t in ax.get_xticklabels()] == ["coin", "stand", "redraw-low"]
     assert ax.get_ylabel() == "starter's win share - fair share (pp)"

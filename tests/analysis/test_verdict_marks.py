@@ -35,17 +35,6 @@ REPORTS = {
 """Each report's writer and its own small counts (every report: 100 games, 200 card games)."""
 
 NOT_YET_MARKED = {
-    # the ladder's order is declared by each game's spec and its sentences are the ladder
-    # study's; the card effects under the best heuristic compare two studies whose second
-    # table is not written beside the page
-    "The skill ladder: balance under weak and strong play",
-    "Card strength as an effect under the best heuristic",
-    # the association sentences are being reworded as associations beside the forced effects
-    "Where the effect and the association disagree",
-    # sections merged from other helpers' branches, to adopt the marks: the measured choice of
-    # the best heuristic, and the best-response rung
-    "Which heuristic is the best heuristic",
-    "The best-response rung: is there a dominant strategy?",
     # the answer card, merged from another branch: its answers are read from the sections'
     # tables (tests/analysis/test_answer_card.py checks each against its CSV), not marked yet
     "The answers",
@@ -53,11 +42,6 @@ NOT_YET_MARKED = {
 """Sections (headings without their numbers) whose verdicts are not marked yet: their verdict
 words are listed by the check but not yet required to be traced. Every other section of every
 report must trace every verdict it states."""
-
-
-NOT_YET_MARKED_SENTENCES = re.compile(r"with a significantly (positive|negative)")
-"""Sentences (inside otherwise traced sections) not marked yet: the count of associations
-against forced-card effects (``report/effects_beside.py``), merged from another branch."""
 
 
 def _unnumbered(heading: str) -> str:
@@ -144,11 +128,28 @@ def test_every_verdict_on_every_report_is_traced_to_a_tested_row(written):
     assert page.name.startswith(name), page
     found = review(page)
     assert not found.contradicted, [(f.context, f.problem) for f in found.contradicted]
-    untraced = [
-        f
-        for f in found.unmarked
-        if _unnumbered(f.heading) not in NOT_YET_MARKED
-        and not NOT_YET_MARKED_SENTENCES.search(f.context)
-    ]
+    untraced = [f for f in found.unmarked if _unnumbered(f.heading) not in NOT_YET_MARKED]
     assert not untraced, [(f.heading, f.word, f.context) for f in untraced]
     assert found.supported, "no verdict on the page is traced"
+
+
+@pytest.mark.parametrize(
+    ("above", "below", "verdict", "caught"),
+    [
+        ([True, True], [False, False], "dominant", False),
+        ([True, False], [False, False], "dominant", True),
+        ([False, False], [False, True], "not dominant", False),
+        ([False, False], [False, False], "undecided", False),
+        ([False, False], [True, False], "undecided", True),
+    ],
+)
+def test_a_dominance_verdict_is_checked_against_the_bands_cells(
+    tmp_path, above, below, verdict, caught
+):
+    cells = pd.DataFrame({"share": [0.6, 0.5], "above_band": above, "below_band": below})
+    report = Report("Demo", "demo.html", prefix="demo-")
+    report.data("cells", cells)
+    # "dominant" is no verdict word of the check: a word it knows carries the mark
+    report.paragraph(vm.dominance_verdict("separated", "demo-cells.csv", cells, verdict))
+    found = review(report.write(tmp_path))
+    assert bool(found.contradicted) is caught and not found.unmarked

@@ -12,11 +12,13 @@ import pandas as pd
 
 from fairysim.analysis.report.formats import fmt_interval, fmt_intervals, fmt_percent, verdict
 from fairysim.analysis.report.page import Report
+from fairysim.analysis.report.verdict_marks import definition, tested
 from fairysim.analysis.studies.best_heuristic import BestHeuristic
 
 
-def best_heuristic_words(best: BestHeuristic) -> str:
-    """One sentence: which heuristic is the best heuristic, and what measured it."""
+def best_heuristic_words(best: BestHeuristic, family: str | None = None) -> str:
+    """One sentence: which heuristic is the best heuristic, and what measured it; its verdict
+    marked against the top two's row of ``family`` (the page's pairs file) where given."""
     if best.games == 0:
         return f"The best heuristic is {best.chosen}, {best.rule}."
     top = best.top_pair()
@@ -25,12 +27,25 @@ def best_heuristic_words(best: BestHeuristic) -> str:
         if best.separated
         else f"not separated from {top['b']}, taken by the stated rule ({best.rule})"
     )
+    measured = (
+        f"finishes above {top['b']} in {fmt_percent(top['share'])} of their meetings "
+        f"{fmt_interval(top['low'], top['high'])}, {how}"
+    )
+    if family is not None:
+        claim = "separated" if best.separated else "not separated"
+        row = _pair_row(best.pairs, top["a"], top["b"])
+        measured = tested(measured, family, row, claim, significant="significant", value="share")
     return (
         f"The best heuristic is {best.chosen}, chosen by a tournament among the game's "
         f"heuristics at {best.players} players ({best.games:,} games per mix and rotation): "
-        f"it finishes above {top['b']} in {fmt_percent(top['share'])} of their meetings "
-        f"{fmt_interval(top['low'], top['high'])}, {how}."
+        f"it {measured}."
     )
+
+
+def _pair_row(pairs: pd.DataFrame, a: str, b: str) -> int:
+    """The 0-based row of the pairs table that compares ``a`` with ``b``, in either order."""
+    hit = ((pairs["a"] == a) & (pairs["b"] == b)) | ((pairs["a"] == b) & (pairs["b"] == a))
+    return int(hit.to_numpy().nonzero()[0][0])
 
 
 def best_heuristic_section(report: Report, best: BestHeuristic) -> None:
@@ -45,17 +60,22 @@ def best_heuristic_section(report: Report, best: BestHeuristic) -> None:
     candidates = ", ".join(best.meta["candidates"])
     pairs = len(best.pairs)
     report.paragraph(
-        "The best heuristic, the rung the skill ladder puts above greedy and the policy the "
+        "The best heuristic, the rung the skill ladder plays after greedy and the policy the "
         "checks under strong play seat, is chosen by a tournament, not declared: the game's "
         f"heuristics ({candidates}) in every mix over {best.players} seats, each mix at every "
         f"rotation of its seats, {best.games:,} games per mix and rotation on seed "
         f"{best.meta['seed']} ({best.mixes} mixes, the same deals for every one). They are "
         "ranked by their Bradley-Terry ratings (95% bootstrap intervals over the deals); the "
-        "top two are compared head to head: how often the first finishes above the second "
-        "when they meet at one table (an equal rank counts half), with its interval clustered "
+        "top two are compared head to head: "
+        + definition(
+            "how often the first finishes above the second when they meet at one table (an "
+            "equal rank counts half)"
+        )
+        + ", with its interval clustered "
         f"by deal, tested against 50% in one Holm family over the {pairs} pairs of heuristics."
     )
-    lines = [best_heuristic_words(best)]
+    family = f"{report.prefix}best_heuristic_pairs.csv"
+    lines = [best_heuristic_words(best, family)]
     if best.chosen != best.declared:
         lines.append(
             f"The game's declared top rung is {best.declared}; the tournament chose "
@@ -72,7 +92,8 @@ def best_heuristic_section(report: Report, best: BestHeuristic) -> None:
     report.table(
         "best_heuristic_ratings",
         r,
-        "The heuristics' Bradley-Terry ratings (log-strength, centred on 0), strongest first.",
+        "The heuristics' Bradley-Terry ratings (log-strength, centred on 0), in order of rating, "
+        "largest first.",
         display=pd.DataFrame(
             {
                 "heuristic": r["policy"],
@@ -87,13 +108,14 @@ def best_heuristic_section(report: Report, best: BestHeuristic) -> None:
     report.table(
         "best_heuristic_pairs",
         p,
-        "Every pair of heuristics: how often the first finishes above the second when they "
-        "meet (corrected interval, Holm over the pairs, against 50%).",
+        "Every pair of heuristics: "
+        + definition("how often the first finishes above the second when they meet")
+        + " (corrected interval, Holm over the pairs, against 50%).",
         display=pd.DataFrame(
             {
                 "first": p["a"],
                 "second": p["b"],
-                "first above second": p["share"].map(fmt_percent),
+                "first ahead of second": p["share"].map(fmt_percent),
                 "corrected interval": fmt_intervals(p["low"], p["high"]),
                 "meetings": p["meetings"].map("{:,}".format),
                 "verdict": p["significant"].map(verdict),

@@ -20,7 +20,11 @@ from fairysim.analysis.report.page import Report
 from fairysim.analysis.report.plots import new_figure, wrapped
 from fairysim.analysis.report.table_cards import table_card_subsection
 from fairysim.analysis.report.verdict_marks import definition, tested
-from fairysim.analysis.studies.card_effects import CardEffectStudy
+from fairysim.analysis.studies.card_effects import (
+    CardEffectStudy,
+    disagreement_notes,
+    verdict_changes,
+)
 from fairysim.stats.letters import compact_letters
 from fairysim.stats.ranking import family_sentence, pair_rows, separated_pairs
 
@@ -28,6 +32,7 @@ from fairysim.stats.ranking import family_sentence, pair_rows, separated_pairs
 FIGURE_NAME = "card_effects"
 TABLE_NAME = "card_effects"
 PAIRS_NAME = "card_effect_pairs"
+BEST_NAME = "card_effects_best_heuristic"
 
 
 def card_effect_section(
@@ -89,21 +94,63 @@ def card_effect_section(
     report.paragraph(
         f"For intervals about a third as wide, rerun with ten times the games: `{command}`."
     )
-    notes = [*study.notes, *own_notes] or [
+    notes = [*_marked_notes(report, study), *own_notes] or [
         "The effect and the association agree in sign and in order."
     ]
     report.heading("Where the effect and the association disagree", level=3)
     report.bullets(notes)
     if study.checks:
         report.heading("Card strength as an effect under the best heuristic", level=3)
+        checks = study.checks
+        if study.under_best is not None:
+            best_file = report.data(BEST_NAME, study.under_best.effects)
+            checks = verdict_changes(study, study.under_best, _marker(report, study, best_file))
         report.paragraph(
             "Under the best heuristic, every seat playing it (a verdict that changes is not a "
             "tested difference between the two policies: one interval may just reach 0 where "
-            "the other does not; compare the effects and their intervals in the CSV):"
+            "the other does not; compare the effects and their intervals in the CSV files)"
+            + (f", its effects in `{best_file}`" if study.under_best is not None else "")
+            + ":"
         )
-        report.bullets(study.checks)
+        report.bullets(checks)
     for table_study in study.table_cards:
         table_card_subsection(report, table_study)
+
+
+def _marked_notes(report: Report, study: CardEffectStudy) -> list[str]:
+    """The study's sentences where the effect and the association disagree, each verdict
+    marked against its row of the effects file (the study's own, unmarked, where it keeps no
+    groups to word them again)."""
+    if not study.groups:
+        return list(study.notes)
+    family = f"{report.prefix}{TABLE_NAME}.csv"
+    values = {"effect_significant": "effect", "association_significant": "association"}
+
+    def mark(words: str, column: str, index: object) -> str:
+        row = int(study.effects.index.get_loc(index))
+        return tested(words, family, row, "separated", significant=column, value=values[column])
+
+    return disagreement_notes(study.effects, study.groups, study.meta["held_text"], mark)
+
+
+def _marker(report: Report, study: CardEffectStudy, best_file: str):
+    """How :func:`verdict_changes` marks each verdict: against its row of this page's effects
+    file (``"study"``) or of the best heuristic's (``"other"``)."""
+    families = {"study": f"{report.prefix}{TABLE_NAME}.csv", "other": best_file}
+    claims = {study.meta["stronger"]: "higher", study.meta["weaker"]: "lower"}
+
+    def mark(verdict: str, which: str, row: int) -> str:
+        claim = claims.get(verdict, "not separated")
+        return tested(
+            verdict,
+            families[which],
+            row,
+            claim,
+            significant="effect_significant",
+            value="effect",
+        )
+
+    return mark
 
 
 def rerun_command(report_name: str, study: CardEffectStudy, extra: str = "") -> str:

@@ -21,13 +21,14 @@ from fairysim.analysis.report.formats import (
 )
 from fairysim.analysis.report.page import Report
 from fairysim.analysis.report.plots import new_figure
-from fairysim.analysis.studies.ladder import LadderStudy
+from fairysim.analysis.report.verdict_marks import definition, tested
+from fairysim.analysis.studies.ladder import POSITION, LadderStudy
 
 
 def ladder_section(report: Report, study: LadderStudy, command: str) -> None:
     """Write the section: what the ladder is, its verdicts, figure and tables."""
     meta = study.meta
-    ladder = " < ".join(meta["ladder"])
+    ladder = ", ".join(meta["ladder"])
     searched = not study.search.empty
     search_note = (
         f"; the top rung, {meta['ladder'][-1]}, is a search player (determinized Monte Carlo "
@@ -38,7 +39,8 @@ def ladder_section(report: Report, study: LadderStudy, command: str) -> None:
     report.section("The skill ladder: balance under weak and strong play")
     report.paragraph(
         f"The verdicts above rest on one policy at every seat. Here the game's ladder ({ladder}, "
-        f"weakest first{search_note}) is played in mirror tables, every seat one rung, "
+        f"in the order the game declares{search_note}) is played in mirror tables, every seat "
+        "one rung, "
         f"{meta['games']:,} games each on seed {meta['seed']} (the same deals for every rung), "
         "and the heuristics in a tournament "
         f"(every mix of them, seats rotated, {meta['tournament_games']:,} games per mix and "
@@ -50,7 +52,8 @@ def ladder_section(report: Report, study: LadderStudy, command: str) -> None:
     report.bullets(_lines(study) + _search_lines(study))
     if study.warnings:
         report.paragraph("Where the ladder changes a verdict:")
-        report.bullets(study.warnings)
+        marked = [_change_line(report, study, change) for change in study.changes]
+        report.bullets(marked + study.warnings[len(marked) :])
     else:
         report.paragraph(
             "Greedy's seat-advantage verdict holds under the best heuristic, and the ratings "
@@ -70,8 +73,9 @@ def ladder_section(report: Report, study: LadderStudy, command: str) -> None:
     report.table(
         "ladder_gaps",
         study.gaps,
-        "Skill gap: how often the top rung ranks above the bottom rung at one table (ties "
-        "half), 95 % interval clustered by deal.",
+        "Skill gap: "
+        + definition("how often the top rung ranks above the bottom rung at one table (ties half)")
+        + ", 95 % interval clustered by deal (a measure, no test).",
         display=_gap_display(study.gaps),
     )
     if searched:
@@ -108,10 +112,32 @@ def _lines(study: LadderStudy) -> list[str]:
         ]
         lines.append(
             f"{group['table'].iloc[0]}: starter's advantage {'; '.join(parts)}. "
-            f"{gap['top']} ranks above {gap['bottom']} in {fmt_percent(gap['share'])} "
+            f"Skill gap, {gap['top']} over {gap['bottom']}: {fmt_percent(gap['share'])} "
             f"{fmt_interval(gap['low'], gap['high'])} of {int(gap['meetings']):,} meetings."
         )
     return lines
+
+
+def _change_line(report: Report, study: LadderStudy, change: dict) -> str:
+    """One player count where greedy's and the best heuristic's positions off the fair share
+    part, each rung's positions marked against its rows of the positions file."""
+    family = f"{report.prefix}ladder_positions.csv"
+    positions = study.positions
+    greedy, best = change["rungs"]
+
+    def off_fair(policy: str) -> str:
+        table = (positions["players"] == change["players"]) & (positions["policy"] == policy)
+        off = table & positions[f"{POSITION}significant"].astype(bool)
+        claim, mask = ("separated", off) if off.any() else ("not separated", table)
+        rows = [int(i) for i in np.flatnonzero(mask.to_numpy(bool))]
+        words = change[policy] or "none"
+        return tested(words, family, rows, claim, significant=f"{POSITION}significant")
+
+    return (
+        f"{change['table']}: the turn positions off the fair share part between {greedy} "
+        f"(off the fair share: {off_fair(greedy)}) and {best} ({off_fair(best)}); a verdict "
+        "read under greedy alone does not hold under the best heuristic."
+    )
 
 
 def _search_lines(study: LadderStudy) -> list[str]:
@@ -177,7 +203,7 @@ def _gap_display(gaps: pd.DataFrame) -> pd.DataFrame:
             "table": gaps["table"],
             "top rung": gaps["top"],
             "bottom rung": gaps["bottom"],
-            "top ranks above": gaps["share"].map(fmt_percent),
+            "skill gap": gaps["share"].map(fmt_percent),
             "plain 95% interval": fmt_intervals(gaps["low"], gaps["high"]),
             "meetings": gaps["meetings"].map("{:,}".format),
         }

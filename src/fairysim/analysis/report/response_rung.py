@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
@@ -14,6 +15,7 @@ from fairysim.analysis.report.answer import Question, RungAnswer
 from fairysim.analysis.report.formats import fmt_interval, fmt_percent, fmt_points
 from fairysim.analysis.report.page import Report
 from fairysim.analysis.report.plots import new_figure, points_ci
+from fairysim.analysis.report.verdict_marks import definition, dominance_verdict, tested
 from fairysim.analysis.strategy.rung import ResponseRung, rung_verdict
 
 _SAYS = {
@@ -23,26 +25,50 @@ _SAYS = {
 }
 
 
-def verdict_sentence(rung: ResponseRung) -> str:
-    """One sentence: the verdict, the weakest cell's interval, the band and the weights."""
+def verdict_sentence(rung: ResponseRung, family: str | None = None) -> str:
+    """One sentence: the verdict, the weakest cell's interval, the band and the weights; the
+    verdict and the weakest cell marked against the cells file ``family`` where given."""
     data = rung_verdict(rung)
     weakest = data["weakest"]
     weights = ", ".join(f"{k} {v:.3g}" for k, v in data["weights"].items())
     if data["weights"] == data["start"]:
         weights += ": its defaults, which no candidate beat"
     level = f"{100 * weakest['level']:.4g}%"
-    return (
-        f"Dominant strategy: {data['verdict']}: {_SAYS[data['verdict']]}. The best response of "
-        f"{data['policy']} ({weights}) at {data['players']} players ranks above "
-        f"{weakest['opponent']} at the same table {fmt_percent(weakest['share'])} "
+    says = f"{data['verdict']}: {_SAYS[data['verdict']]}"
+    cell = (
+        f"ranks above {weakest['opponent']} at the same table {fmt_percent(weakest['share'])} "
         f"{fmt_interval(weakest['low'], weakest['high'])} of their meetings when it acts "
-        f"{weakest['turn']}, its weakest cell ({level} simultaneous intervals over every "
-        f"opponent and turn position; dominant means above {fmt_percent(0.5 + data['band'])} "
-        f"in every cell)."
+        f"{weakest['turn']}, its weakest cell"
+    )
+    band = f"dominant means above {fmt_percent(0.5 + data['band'])} in every cell"
+    if family is not None:
+        cells = rung.dominance.cells
+        says = dominance_verdict(says, family, cells, data["verdict"])
+        cell = _weakest_mark(cell, family, cells, data["verdict"])
+        band = definition(band)
+    return (
+        f"Dominant strategy: {says}. The searched response of "
+        f"{data['policy']} ({weights}) at {data['players']} players {cell} ({level} "
+        f"simultaneous intervals over every opponent and turn position; {band})."
     )
 
 
+def _weakest_mark(text: str, family: str, cells: pd.DataFrame, verdict: str) -> str:
+    """``text`` (the weakest cell's words) marked against its row: above the band where the
+    response dominates, below it where it does not, neither where undecided."""
+    row = int(np.argmin(cells["low"].to_numpy()))
+    claim, flag = {
+        "dominant": ("separated", "above_band"),
+        "not dominant": ("separated", "below_band"),
+    }.get(verdict, ("not separated", "above_band"))
+    if verdict == "not dominant" and not bool(cells["below_band"].iloc[row]):
+        claim = "not separated"  # the lowest lower end need not be a cell below the band
+        flag = "above_band"
+    return tested(text, family, row, claim, significant=flag, value="share")
+
+
 SECTION = "The best-response rung: is there a dominant strategy?"
+CELLS_NAME = "best_response_dominance"
 
 
 def dominance_question(rung: ResponseRung) -> Question:
@@ -77,9 +103,12 @@ def response_section(report: Report, rung: ResponseRung, command: str) -> None:
     result = rung.result
     gain = result.gain
     report.section(SECTION)
+    family = f"{report.prefix}{CELLS_NAME}.csv"
     report.paragraph(
-        f"Above the ladder's best heuristic, {result.policy_name}'s weights are searched for "
-        f"the best response to the game's built-ins ({', '.join(rung.field)}, its own "
+        f"One rung past the ladder's best heuristic, {result.policy_name}'s weights are "
+        "searched for "
+        + definition("the best response to the game's built-ins")
+        + f" ({', '.join(rung.field)}, its own "
         f"defaults among them) at {result.players} players: CMA-ES over "
         f"{len(result.candidates)} candidates of {result.games:,} deals each, every seat "
         f"rotated (seed {result.seed}). {_gain_words(result, gain)} Searched weights: "
@@ -88,29 +117,34 @@ def response_section(report: Report, rung: ResponseRung, command: str) -> None:
         )
         + "."
     )
-    report.paragraph(verdict_sentence(rung), css_class="verdict")
+    report.paragraph(verdict_sentence(rung, family), css_class="verdict")
     report.paragraph(
         f"Dominance is judged on {rung.dominance.deals:,} further deals neither the search nor "
         "the validation played: for each other policy at the table and each turn position of "
-        "the response, how often the response ranks above it (an equal rank counts half), "
-        "clustered by deal. Dominant: every interval above one half plus the band; not "
-        "dominant: some interval below it; undecided otherwise. Reproduce the search with "
-        f"`{command}`."
+        "the response, "
+        + definition(
+            "how often the response ranks above it (an equal rank counts half), clustered by "
+            "deal. Dominant: every interval above one half plus the band; not dominant: some "
+            "interval below it; undecided otherwise"
+        )
+        + f". Reproduce the search with `{command}`."
     )
     report.figure(
         "best_response",
         dominance_figure(rung),
-        "How often the best response ranks above each other policy at the same table, by "
-        "the response's turn position, with simultaneous intervals; the dashed line is one "
-        "half plus the band.",
+        "The share of meetings the searched response finishes ahead of each other policy at "
+        "the same table (an equal rank counts half), by the response's turn position, with "
+        "simultaneous intervals; the dashed line is one half plus the band.",
     )
     cells = rung.dominance.cells
     report.table(
-        "best_response_dominance",
+        CELLS_NAME,
         cells,
-        "The best response against each policy at each of its turn positions (simultaneous "
-        "intervals).",
-        display=_display(cells),
+        "The searched response against each policy at each of its turn positions "
+        "(simultaneous intervals; "
+        + definition("ranks above: how often it finishes above that policy")
+        + ").",
+        display=_display(cells, family),
     )
 
 
@@ -124,8 +158,9 @@ def _gain_words(result: Any, gain: Any) -> str:
     return (
         f"On {result.validation_games:,} fresh deals the response gains "
         f"{fmt_points(gain['estimate'])} {fmt_interval(gain['low'], gain['high'], True)} of win "
-        "share over the defaults (Holm-corrected, clustered by deal), a lower bound of how far "
-        f"{result.policy_name}'s weights exploit this field."
+        "share over the defaults (Holm-corrected, clustered by deal), "
+        + definition(f"a lower bound of how far {result.policy_name}'s weights exploit this field")
+        + "."
     )
 
 
@@ -169,18 +204,33 @@ def dominance_figure(rung: ResponseRung) -> Figure:
     return fig
 
 
-def _display(cells: pd.DataFrame) -> pd.DataFrame:
+def _display(cells: pd.DataFrame, family: str) -> pd.DataFrame:
+    """The cells as the page shows them, each "above"/"below" marked against its own row."""
+
+    def beyond(row: int, above: bool, below: bool) -> str:
+        if above:
+            return tested(
+                "above", family, row, "separated", significant="above_band", value="share"
+            )
+        if below:
+            return tested(
+                "below", family, row, "separated", significant="below_band", value="share"
+            )
+        return "neither"
+
     return pd.DataFrame(
         {
             "opponent": cells["opponent"],
             "response acts": cells["turn"],
-            "ranks above": [fmt_percent(v) for v in cells["share"]],
+            definition("ranks above"): [fmt_percent(v) for v in cells["share"]],
             "interval": [
                 fmt_interval(lo, hi) for lo, hi in zip(cells["low"], cells["high"], strict=True)
             ],
             "beyond the band": [
-                "above" if a else "below" if b else "neither"
-                for a, b in zip(cells["above_band"], cells["below_band"], strict=True)
+                beyond(row, bool(a), bool(b))
+                for row, (a, b) in enumerate(
+                    zip(cells["above_band"], cells["below_band"], strict=True)
+                )
             ],
             "deals": [f"{n:,}" for n in cells["deals"]],
         }

@@ -176,6 +176,21 @@ def _value_column(data: Any, prefix: str) -> str:
     return next((c for c in candidates if c and c in data.columns), f"{prefix}low")
 
 
+def dominance_verdict(text: str, family: str, cells: Any, verdict: str) -> str:
+    """``text`` marked as a dominance verdict against the cells file ``family`` (one row per
+    opponent and turn position, with ``above_band`` and ``below_band`` flags): "dominant" needs
+    every cell's interval above one half plus the band, "not dominant" the cells whose interval
+    lies below it, "undecided" no cell below it."""
+    below = cells["below_band"].astype(bool)
+    if verdict == "dominant":
+        rows, claim, flag = range(len(cells)), "separated", "above_band"
+    elif verdict == "not dominant":
+        rows, claim, flag = below.to_numpy().nonzero()[0], "separated", "below_band"
+    else:
+        rows, claim, flag = range(len(cells)), "not separated", "below_band"
+    return tested(text, family, rows, claim, significant=flag, value="share")
+
+
 def plain(text: str) -> str:
     """``text`` without its marks (for a figure's caption or a terminal)."""
     return _MARK.sub(
@@ -183,4 +198,12 @@ def plain(text: str) -> str:
     )
 
 
-__all__ = ["CLAIMS", "definition", "plain", "tested", "to_spans", "verdict_cells"]
+__all__ = [
+    "CLAIMS",
+    "definition",
+    "dominance_verdict",
+    "plain",
+    "tested",
+    "to_spans",
+    "verdict_cells",
+]

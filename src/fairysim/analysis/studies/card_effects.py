@@ -24,7 +24,7 @@ and the association disagree in sign or in order the study says so.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -247,14 +247,11 @@ def card_effects(
     raw_pairs = pd.concat(pair_tables, ignore_index=True)
     family = correct_family(raw_pairs["estimate"], raw_pairs["se"], method=method)
     pairs = pd.concat([raw_pairs[["players", "a", "b"]], family], axis=1)
-    groups, notes = {}, []
+    groups = {}
     for n, rows_n in table.groupby("players", sort=True):
         estimates = dict(zip(rows_n["label"], rows_n["effect"], strict=True))
         groups[int(n)] = ranked_groups(estimates, pairs[pairs["players"] == n])
-        found = disagreements(
-            rows_n, groups[int(n)][0], unit=f"of games per copy {spec.card_effects.held_text}"
-        )
-        notes += [f"{rows_n['table'].iloc[0]}, {note}" for note in found]
+    notes = disagreement_notes(table, groups, spec.card_effects.held_text)
     first = setups[0]
     meta = {
         "game": spec.name,
@@ -340,6 +337,23 @@ def _effect_pairs(shares: Mapping[str, np.ndarray], made: Mapping[str, np.ndarra
     )
 
 
+def disagreement_notes(
+    table: pd.DataFrame,
+    groups: Mapping[int, list[list[str]]],
+    held_text: str,
+    mark: Callable[[str, str, Any], str] | None = None,
+) -> list[str]:
+    """:func:`disagreements` at each player count of an effects table, each sentence led by
+    its table's name; ``mark`` as there."""
+    notes = []
+    for n, rows_n in table.groupby("players", sort=True):
+        found = disagreements(
+            rows_n, groups[int(n)][0], unit=f"of games per copy {held_text}", mark=mark
+        )
+        notes += [f"{rows_n['table'].iloc[0]}, {note}" for note in found]
+    return notes
+
+
 def disagreements(
     table: pd.DataFrame,
     top_group: Sequence[str] | None = None,
@@ -348,6 +362,7 @@ def disagreements(
     significant: str = "association_significant",
     name: str = "the association",
     unit: str = "of games per copy dealt",
+    mark: Callable[[str, str, Any], str] | None = None,
 ) -> list[str]:
     """Sentences where a card's effect and an association disagree in sign or in order.
 
@@ -368,22 +383,24 @@ def disagreements(
     association, significant, name, unit : str
         The association's columns, and how a sentence names it and its unit (a report's own
         lift is ``"of games"``, holders against the rest).
+    mark : callable, optional
+        ``mark(words, column, index)`` words each verdict a page prints: ``column`` the flag
+        it rests on (``"effect_significant"`` or ``significant``), ``index`` the row's label in
+        ``table``.
     """
+    mark = mark or (lambda words, column, index: words)
     notes = []
-    for row in table.to_dict("records"):
+    for index, row in table.iterrows():
         effect, other = row["effect"], row[association]
         if np.sign(effect) * np.sign(other) < 0 and row[significant]:
             which = " and ".join(
-                who
-                for who, shown in (
-                    ("the effect", row["effect_significant"]),
-                    (name, row[significant]),
-                )
-                if shown
+                mark(f"{who} significant", column, index)
+                for who, column in (("the effect", "effect_significant"), (name, significant))
+                if row[column]
             )
             notes.append(
                 f"{row['label']}: {name} is {_pp(other)} {unit} but the effect {_pp(effect)}; "
-                f"opposite signs, {which} significant after correction"
+                f"opposite signs, {which} after correction"
             )
     valid = table.dropna(subset=["effect", association])
     if len(valid) >= 3:
@@ -404,12 +421,22 @@ def disagreements(
     return notes
 
 
-def verdict_changes(study: CardEffectStudy, other: CardEffectStudy) -> list[str]:
+def verdict_changes(
+    study: CardEffectStudy,
+    other: CardEffectStudy,
+    mark: Callable[[str, str, int], str] | None = None,
+) -> list[str]:
     """Sentences where a card's verdict in ``study`` differs from its verdict in ``other``, the
     same cards under another policy (the best heuristic), at the player counts both played; one
-    sentence saying so where no verdict changes."""
-    mine = study.effects.set_index(["players", "label"])
-    theirs = other.effects.set_index(["players", "label"])
+    sentence saying so where no verdict changes.
+
+    ``mark(verdict, which, row)``, where given, words each verdict a page prints: ``which`` is
+    ``"study"`` or ``"other"`` and ``row`` the 0-based row of that study's ``effects`` table the
+    verdict comes from (a page marks it against the file it writes that table to).
+    """
+    mark = mark or (lambda verdict, which, row: verdict)
+    mine = _positioned(study.effects)
+    theirs = _positioned(other.effects)
     policy = _policy_name(study)
     other_policy = _policy_name(other)
     out = []
@@ -420,9 +447,11 @@ def verdict_changes(study: CardEffectStudy, other: CardEffectStudy) -> list[str]
         for label, row in theirs.loc[players].iterrows():
             base = mine.loc[(players, label)]
             if row["verdict"] != base["verdict"]:
+                now = mark(row["verdict"], "other", int(row["row"]))
+                before = mark(base["verdict"], "study", int(base["row"]))
                 changed.append(
-                    f"{label} {row['verdict']} under {other_policy} ({_pp(row['effect'])}), "
-                    f"{base['verdict']} under {policy} ({_pp(base['effect'])})"
+                    f"{label} {now} under {other_policy} ({_pp(row['effect'])}), "
+                    f"{before} under {policy} ({_pp(base['effect'])})"
                 )
         table = theirs.loc[players]["table"].iloc[0]
         if changed:
@@ -436,6 +465,11 @@ def verdict_changes(study: CardEffectStudy, other: CardEffectStudy) -> list[str]
                 f"({other.meta['games']:,} games an arm)"
             )
     return out
+
+
+def _positioned(effects: pd.DataFrame) -> pd.DataFrame:
+    """``effects`` keyed by player count and label, each row's 0-based position kept."""
+    return effects.assign(row=np.arange(len(effects))).set_index(["players", "label"])
 
 
 def _pp(value: float) -> str:
@@ -453,6 +487,7 @@ def _policy_name(study: CardEffectStudy) -> str:
 __all__ = [
     "CardEffectStudy",
     "card_effects",
+    "disagreement_notes",
     "disagreements",
     "effect_cards",
     "forced_differences",

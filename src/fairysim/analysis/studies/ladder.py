@@ -74,7 +74,11 @@ class LadderStudy:
     the fair share, the deals and games behind it (empty without a search rung).
     ``warnings``: sentences where the verdicts under greedy and under the best heuristic
     disagree, the ratings do not follow the ladder, or the search does not beat the best
-    heuristic.
+    heuristic. ``changes``: the first of those, one per player count where greedy's and the
+    best heuristic's positions off the fair share part (``players``, ``table``, ``greedy``,
+    ``rungs``: greedy and the best heuristic, each rung's name also a key to its ``off_fair``),
+    so a page can mark each against its rows of ``positions``; they lead ``warnings`` in the
+    same order.
     """
 
     rungs: pd.DataFrame
@@ -84,6 +88,7 @@ class LadderStudy:
     warnings: list[str]
     meta: dict[str, Any]
     search: pd.DataFrame = field(default_factory=pd.DataFrame)
+    changes: list[dict[str, Any]] = field(default_factory=list)
 
 
 def _spec_with_ladder(game: str | GameSpec) -> GameSpec:
@@ -253,9 +258,17 @@ def ladder_study(
         "seed": seed,
         "method": method,
     }
+    changes = _changes(spec, rung_table)
     warnings = _warnings(spec, rung_table, rating_table) + _search_warnings(search_table)
     return LadderStudy(
-        rung_table, position_table, pd.DataFrame(gaps), rating_table, warnings, meta, search_table
+        rung_table,
+        position_table,
+        pd.DataFrame(gaps),
+        rating_table,
+        warnings,
+        meta,
+        search_table,
+        changes,
     )
 
 
@@ -294,7 +307,7 @@ def _search_warnings(search: pd.DataFrame) -> list[str]:
     return [
         f"{r.table}: {r.search} does not beat {r.against} after correction "
         f"({100 * r.share:.1f}% of the wins against a fair share of {100 * r.fair:.1f}%); the "
-        "top rung is not above the best heuristic here."
+        "top rung is not shown to beat the best heuristic here."
         for r in search.itertuples()
         if not (r.significant and r.share > r.fair)
     ]
@@ -314,26 +327,59 @@ def _off_fair(positions: pd.DataFrame, players: int, policy: str) -> str:
     )
 
 
-def _warnings(spec: GameSpec, rungs: pd.DataFrame, rating_table: pd.DataFrame) -> list[str]:
-    """Where greedy's and the best heuristic's seat-advantage verdicts differ, and where the
-    ratings do not follow the declared ladder."""
+def _changes(spec: GameSpec, rungs: pd.DataFrame) -> list[dict[str, Any]]:
+    """The player counts where greedy's and the best heuristic's positions off the fair share
+    part."""
     out = []
     greedy, best = "greedy", spec.ladder[-1]
-    for n, group in rungs.groupby("players", sort=True):
+    for _, group in rungs.groupby("players", sort=True):
         by = group.set_index("policy")
         if greedy in by.index and best in by.index and greedy != best:
             a, b = by.loc[greedy, "off_fair"], by.loc[best, "off_fair"]
             if _verdict_keys(a) != _verdict_keys(b):
+                table = group["table"].iloc[0]
+                players = int(group["players"].iloc[0])
                 out.append(
-                    f"{group['table'].iloc[0]}: seat advantage differs between {greedy} "
-                    f"(off the fair share: {a or 'none'}) and {best} ({b or 'none'}); a verdict "
-                    "read under greedy alone does not hold under stronger play."
+                    {
+                        "players": players,
+                        "table": table,
+                        greedy: a,
+                        best: b,
+                        "rungs": (greedy, best),
+                    }
                 )
+    return out
+
+
+def _warnings(spec: GameSpec, rungs: pd.DataFrame, rating_table: pd.DataFrame) -> list[str]:
+    """Where greedy's and the best heuristic's seat-advantage verdicts part (first), and where
+    the ratings do not follow the declared ladder."""
+    return [_change_words(c) for c in _changes(spec, rungs)] + _order_warnings(
+        spec, rungs, rating_table
+    )
+
+
+def _change_words(change: dict[str, Any]) -> str:
+    """The sentence for one of :func:`_changes`."""
+    greedy, best = change["rungs"]
+    return (
+        f"{change['table']}: the turn positions off the fair share part between {greedy} "
+        f"(off the fair share: {change[greedy] or 'none'}) and {best} "
+        f"({change[best] or 'none'}); a verdict read under greedy alone does not hold under "
+        "the best heuristic."
+    )
+
+
+def _order_warnings(spec: GameSpec, rungs: pd.DataFrame, rating_table: pd.DataFrame) -> list[str]:
+    """Where the ratings do not follow the declared ladder."""
+    out = []
+    for n, group in rungs.groupby("players", sort=True):
         ordered = rating_table[rating_table["players"] == n]["policy"].tolist()
         if ordered != list(reversed(spec.ladder)):
             out.append(
                 f"{group['table'].iloc[0]}: the ratings order the rungs {', '.join(ordered)} "
-                f"(strongest first), not as the ladder declares ({', '.join(spec.ladder[::-1])})."
+                f"(largest rating first), not as the ladder declares "
+                f"({', '.join(spec.ladder[::-1])})."
             )
     return out
 
