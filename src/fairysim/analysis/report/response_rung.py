@@ -25,6 +25,10 @@ _SAYS = {
 }
 
 
+CELLS_NAME = "best_response_dominance"
+"""The cells file the section writes, which its verdicts are marked against."""
+
+
 def verdict_sentence(rung: ResponseRung, family: str | None = None) -> str:
     """One sentence: the verdict, the weakest cell's interval, the band and the weights; the
     verdict and the weakest cell marked against the cells file ``family`` where given."""
@@ -68,7 +72,6 @@ def _weakest_mark(text: str, family: str, cells: pd.DataFrame, verdict: str) -> 
 
 
 SECTION = "The best-response rung: is there a dominant strategy?"
-CELLS_NAME = "best_response_dominance"
 
 
 def dominance_question(rung: ResponseRung) -> Question:
