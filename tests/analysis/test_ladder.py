@@ -13,10 +13,11 @@ from html import unescape
 
 import pandas as pd
 import pytest
+from verdict_check import review
 
-from fairysim.analysis.report.ladder import ladder_figure, ladder_section
+from fairysim.analysis.report.ladder import _change_line, ladder_figure, ladder_section
 from fairysim.analysis.report.page import Report
-from fairysim.analysis.studies.ladder import _warnings, ladder_study
+from fairysim.analysis.studies.ladder import LadderStudy, _changes, _warnings, ladder_study
 from fairysim.runtime.errors import FairysimError
 from fairysim.sim.game import get_game
 
@@ -149,3 +150,34 @@ def test_bad_input_is_named():
     with pytest.raises(FairysimError) as info:
         ladder_study("highcard", players=2, games=0)
     assert info.value.where == "games"
+
+
+def test_a_changed_verdict_is_marked_against_its_positions(tmp_path):
+    spec = replace(get_game("highcard"), ladder=("random", "greedy", "best"))
+    rungs = pd.DataFrame(
+        {
+            "players": [2, 2],
+            "table": ["2 players"] * 2,
+            "policy": ["greedy", "best"],
+            "off_fair": ["", "1st -3.2 pp"],
+        }
+    )
+    positions = pd.DataFrame(
+        {
+            "players": [2] * 4,
+            "policy": ["greedy", "greedy", "best", "best"],
+            "position": [0, 1, 0, 1],
+            "win_share": [0.5, 0.5, 0.468, 0.532],
+            "position_significant": [False, False, True, True],
+        }
+    )
+    changes = _changes(spec, rungs)
+    study = LadderStudy(rungs, positions, pd.DataFrame(), pd.DataFrame(), [], {}, changes=changes)
+    report = Report("ladder", "page.html", "p-")
+    report.data("ladder_positions", positions)
+    report.paragraph(_change_line(report, study, changes[0]))
+    page = report.write(tmp_path)
+    text = page.read_text(encoding="utf-8")
+    assert 'data-test-row="0 1" data-test-claim="not separated"' in text
+    assert 'data-test-row="2 3" data-test-claim="separated"' in text
+    assert not review(page).contradicted

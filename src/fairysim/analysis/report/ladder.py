@@ -131,7 +131,9 @@ def _change_line(report: Report, study: LadderStudy, change: dict) -> str:
         claim, mask = ("separated", off) if off.any() else ("not separated", table)
         rows = [int(i) for i in np.flatnonzero(mask.to_numpy(bool))]
         words = change[policy] or "none"
-        return tested(words, family, rows, claim, significant=f"{POSITION}significant")
+        return tested(
+            words, family, rows, claim, significant=f"{POSITION}significant", value="win_share"
+        )
 
     return (
         f"{change['table']}: the turn positions off the fair share part between {greedy} "
