@@ -164,3 +164,11 @@ def test_verdict_changes_under_another_policy(highcard_study):
     assert sentence.startswith("2 players: the verdict changes for ")
     assert "card 4 weaker than the card it replaces under redraw-low (" in sentence
     assert "stronger than the card it replaces under stand (+10.2 pp)" in sentence
+    # a page marks each verdict against its own row of either study's effects table
+    marked = verdict_changes(
+        highcard_study, redraw, mark=lambda verdict, which, row: f"<{verdict}|{which}|{row}>"
+    )
+    rows = {which: int(row) for which, row in re.findall(r"\|(study|other)\|(\d+)>", marked[0])[:2]}
+    four = {"study": highcard_study.effects, "other": redraw.effects}
+    for which, row in rows.items():
+        assert four[which]["label"].iloc[row] == "card 4"
