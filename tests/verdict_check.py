@@ -136,23 +136,34 @@ def _check(folder: Path, mark: dict[str, str], tables: dict[str, pd.DataFrame]) 
         if column not in table.columns:
             return f"{name} has no column {column!r}"
     claim = mark["data-test-claim"]
-    for row in map(int, mark["data-test-row"].split()):
+    rows = list(map(int, mark["data-test-row"].split()))
+    if claim == "not dominant":  # a cell below the band is enough
+        if any(not 0 <= row < len(table) for row in rows):
+            return f"{name} has no row among {rows}"
+        flags = [_flag(table[significant].iloc[row]) for row in rows]
+        return "" if any(flags) else f"{name} rows {rows}: no {significant} against {claim!r}"
+    for row in rows:
         if not 0 <= row < len(table):
             return f"{name} has no row {row}"
-        # a flag read back from CSV: True/False, or 1.0/0.0 where a float column holds it
-        sig = str(table[significant].iloc[row]).strip().lower() in {"true", "1", "1.0"}
+        sig = _flag(table[significant].iloc[row])
         estimate = float(table[value].iloc[row])
         ok = {
             "higher": sig and estimate > 0,
             "lower": sig and estimate < 0,
             "separated": sig,
             "not separated": not sig,
+            "dominant": sig,
         }[claim]
         if not ok:
             return (
                 f"{name} row {row}: {significant}={sig}, {value}={estimate:+.4f} against {claim!r}"
             )
     return ""
+
+
+def _flag(value: object) -> bool:
+    """A flag read back from CSV: True/False, or 1.0/0.0 where a float column holds it."""
+    return str(value).strip().lower() in {"true", "1", "1.0"}
 
 
 __all__ = ["VERDICT_WORDS", "Finding", "Review", "review"]

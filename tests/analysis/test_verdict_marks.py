@@ -15,6 +15,7 @@ import pytest
 from verdict_check import review
 
 from fairysim.analysis.report import verdict_marks as vm
+from fairysim.analysis.report.answer import Mark
 from fairysim.analysis.report.page import Report
 
 REPORTS = {
@@ -33,15 +34,6 @@ REPORTS = {
     ),
 }
 """Each report's writer and its own small counts (every report: 100 games, 200 card games)."""
-
-NOT_YET_MARKED = {
-    # the answer card, merged from another branch: its answers are read from the sections'
-    # tables (tests/analysis/test_answer_card.py checks each against its CSV), not marked yet
-    "The answers",
-}
-"""Sections (headings without their numbers) whose verdicts are not marked yet: their verdict
-words are listed by the check but not yet required to be traced. Every other section of every
-report must trace every verdict it states."""
 
 
 def _unnumbered(heading: str) -> str:
@@ -103,6 +95,41 @@ def test_an_unmarked_verdict_is_caught_and_a_definition_is_not(tmp_path, pairs):
     assert {f.word for f in found.supported} == {"tied", "separated"}
 
 
+def test_dominance_is_every_cell_above_the_band_and_its_absence_one_cell_below(tmp_path):
+    cells = pd.DataFrame(
+        {
+            "share": [0.72, 0.69, 0.58],
+            "above_band": [True, True, False],
+            "below_band": [False, False, True],
+        }
+    )
+
+    def found(rows, claim, flag):
+        text = vm.tested(
+            "dominant: above the band in every cell",
+            "demo-pairs.csv",
+            rows,
+            claim,
+            significant=flag,
+            value="share",
+        )
+        return _page(tmp_path, cells, text)
+
+    assert found([0, 1], "dominant", "above_band").supported
+    assert found([0, 1, 2], "dominant", "above_band").contradicted
+    assert found([0, 1, 2], "not dominant", "below_band").supported
+    assert found([0, 1], "not dominant", "below_band").contradicted
+    assert found([5], "not dominant", "below_band").contradicted
+
+
+def test_an_answer_phrase_is_marked_once_and_escaped():
+    mark = Mark("chaser's best", "pairs", (0, 2), "higher")
+    text = mark.apply(mark.apply("so chaser&#x27;s best, chaser&#x27;s best", "d-"), "d-")
+    page = vm.to_spans(text)
+    assert page.count('data-test-family="d-pairs.csv" data-test-row="0 2"') == 2
+    assert "<span" not in page.split("</span>")[-1] and "\x02" not in page
+
+
 def test_verdict_cells_are_marked_against_their_own_row():
     data = pd.DataFrame({"estimate": [0.1, 0.0], "low": [0.05, -0.1], "high": [0.15, 0.1]}).assign(
         significant=[True, False]
@@ -128,8 +155,8 @@ def test_every_verdict_on_every_report_is_traced_to_a_tested_row(written):
     assert page.name.startswith(name), page
     found = review(page)
     assert not found.contradicted, [(f.context, f.problem) for f in found.contradicted]
-    untraced = [f for f in found.unmarked if _unnumbered(f.heading) not in NOT_YET_MARKED]
-    assert not untraced, [(f.heading, f.word, f.context) for f in untraced]
+    untraced = found.unmarked  # every section of every report traces every verdict it states
+    assert not untraced, [(_unnumbered(f.heading), f.word, f.context) for f in untraced]
     assert found.supported, "no verdict on the page is traced"
 
 

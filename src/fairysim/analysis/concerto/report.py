@@ -167,6 +167,8 @@ def _score_card_question(balance: CardBalance, check: HeuristicCheck | None) -> 
         what="score cards",
         words=SCORE_CARD_WORDS,
         counted=SCORE_CARD_COUNT,
+        family="score_cards_pooled",
+        columns=("lift_significant", "lift"),
     )
     asks = (
         "do the seats that end holding a score card win more or less often than the others? "
@@ -185,6 +187,7 @@ def _score_card_question(balance: CardBalance, check: HeuristicCheck | None) -> 
         words=SCORE_CARD_WORDS,
         counted=SCORE_CARD_COUNT,
         before=(pooled,),
+        family="score_card_check",
     )
 
 

@@ -12,6 +12,7 @@ the whole report is built. The card set is labelled as ruling C9 asks
 
 from __future__ import annotations
 
+from dataclasses import replace
 from types import MappingProxyType
 
 import numpy as np
@@ -37,7 +38,7 @@ from fairysim.analysis.concerto.solo_study import (
     fast_policy_half_width,
     solo_study,
 )
-from fairysim.analysis.report.answer import Question, RungAnswer
+from fairysim.analysis.report.answer import Mark, Question, RungAnswer
 from fairysim.analysis.report.formats import (
     fmt_interval,
     fmt_intervals,
@@ -358,6 +359,7 @@ def _solo_questions(study: SoloStudy) -> list[Question]:
         )
         for name in rungs
     )
+    position = {name: n for n, name in enumerate(study.policies["policy"])}
     gains = []
     for name in (r for r in rungs if r != "greedy"):
         row = p.loc[name]
@@ -380,13 +382,16 @@ def _solo_questions(study: SoloStudy) -> list[Question]:
                 POLICY_SECTION,
                 frozenset({("solo", 1 if up else -1 if down else 0)}),
                 frozenset({"solo"}),
+                marks=(_gain_mark(short, (position[name],), up, down),),
             )
         )
+    if gains:
+        gains[0] = replace(gains[0], marks=gains[0].marks + _summary_marks(gains, position))
     low, high = p["win_share"].idxmin(), p["win_share"].idxmax()
     questions = [
         Question(
             "How hard is solo",
-            "how often do you beat Pahha, per policy (weakest first)?",
+            "how often do you beat Pahha, per policy (in order of win share)?",
             rates,
             comparable=False,
             summary=f"you win {fmt_percent(p.loc[low, 'win_share'])} of games ({low}) to "
@@ -405,6 +410,26 @@ def _solo_questions(study: SoloStudy) -> list[Question]:
             )
         )
     return questions
+
+
+def _gain_mark(phrase: str, rows: tuple[int, ...], up: bool, down: bool) -> Mark:
+    """A gain verdict tied to its rows of the policies' CSV (``gain_significant``, ``gain``)."""
+    claim = "higher" if up else "lower" if down else "not separated"
+    return Mark(phrase, "policies", rows, claim, "gain_significant", "gain")
+
+
+def _summary_marks(gains: list[RungAnswer], position: dict[str, int]) -> tuple[Mark, ...]:
+    """The marks of :func:`_skill_summary`'s phrases, each against every policy it names."""
+    marks = []
+    for sign, words in ((1, "win more often than greedy"), (-1, "less often"), (0, "")):
+        names = [
+            a.rung.removesuffix(" against greedy") for a in gains if ("solo", sign) in a.findings
+        ]
+        if names:
+            phrase = f"{', '.join(names)} {words or 'not separated from greedy'}"
+            rows = tuple(position[n] for n in names)
+            marks.append(_gain_mark(phrase, rows, sign > 0, sign < 0))
+    return tuple(marks)
 
 
 def _skill_summary(gains: list[RungAnswer]) -> str:

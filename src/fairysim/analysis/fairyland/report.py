@@ -638,6 +638,7 @@ def _court_question(study: FairyLandStudy, check: HeuristicCheck | None) -> Ques
             COURT_SECTION,
             what="court comparisons",
             counted=COURT_COUNT,
+            family="court_check",
         )
     answers = []
     for players, rows in e.groupby("players", sort=True):
@@ -653,6 +654,8 @@ def _court_question(study: FairyLandStudy, check: HeuristicCheck | None) -> Ques
                 f"the court study, {int(players)} players",
                 what="court comparisons",
                 counted=COURT_COUNT,
+                family="court_effects",
+                columns=("significant", "difference"),
             )
         )
     return Question(COURT_TOPIC, COURT_ASKS, tuple(answers))

@@ -171,6 +171,8 @@ def _fan_question(strength: FanStrength, check: HeuristicCheck | None) -> Questi
         what="fan pairs",
         pairs=("stronger", "weaker"),
         words=FINALE_WORDS,
+        family="fan_differences",
+        columns=("significant", "difference"),
     )
     asks = (
         "is a fan out of band: does the finale change the winner more (or less) often under "
@@ -189,6 +191,7 @@ def _fan_question(strength: FanStrength, check: HeuristicCheck | None) -> Questi
         pairs=("stronger", "weaker"),
         words=FINALE_WORDS,
         before=(pooled,),
+        family="fan_check",
     )
 
 

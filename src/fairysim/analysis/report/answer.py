@@ -19,6 +19,7 @@ played. A report adds a question by returning one more :class:`Question` from it
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,6 +27,7 @@ from typing import Any
 import pandas as pd
 
 from fairysim.analysis.report.formats import fmt_interval, fmt_percent, fmt_points
+from fairysim.analysis.report.verdict_marks import definition, tested
 from fairysim.analysis.studies.heuristic_check import BASE, BEST, HeuristicCheck, verdict_sign
 from fairysim.stats.turn_order import ordinal
 
@@ -47,6 +49,53 @@ DEPENDS = "depends on skill"
 UNSKILLED = ("random",)
 """Ladder rungs the card leaves out: a random seat is a floor, not a skill level a designer
 plays for."""
+
+
+@dataclass(frozen=True)
+class Mark:
+    """A phrase of an answer tied to the rows of a CSV file the page writes that support it
+    (:func:`~fairysim.analysis.report.verdict_marks.tested`), or explained as a definition.
+
+    ``family`` is the file's stem (the page adds its prefix); ``claim`` is one of
+    :data:`~fairysim.analysis.report.verdict_marks.CLAIMS`, or ``"definition"`` for a phrase
+    that names a method rather than states a verdict."""
+
+    phrase: str
+    family: str = ""
+    rows: tuple[int, ...] = ()
+    claim: str = "definition"
+    significant: str = "significant"
+    value: str = "difference"
+
+    def apply(self, text: str, prefix: str) -> str:
+        """``text`` (escaped HTML) with every unmarked occurrence of the phrase marked."""
+        phrase = html.escape(self.phrase)
+        if self.claim == "definition":
+            marked = definition(phrase)
+        else:
+            marked = tested(
+                phrase,
+                prefix + self.family + ".csv",
+                self.rows,
+                self.claim,
+                significant=self.significant,
+                value=self.value,
+            )
+        pieces = _MARKED.split(text)
+        return "".join(
+            piece if _MARKED.fullmatch(piece) else piece.replace(phrase, marked) for piece in pieces
+        )
+
+
+_MARKED = re.compile("(\x02[^\x03]*\x03|\x04[^\x04]*\x04)")
+"""A phrase already marked (:mod:`~fairysim.analysis.report.verdict_marks`), left as it is."""
+
+
+def _marked(text: str, marks: Sequence[Mark], prefix: str) -> str:
+    """``text`` with each mark's phrase marked, the longest phrases first."""
+    for mark in sorted(marks, key=lambda m: -len(m.phrase)):
+        text = mark.apply(text, prefix)
+    return text
 
 
 @dataclass(frozen=True)
@@ -84,6 +133,10 @@ class RungAnswer:
     gist: str = ""
     """The verdict in a phrase with no count (``"none out of band"``), where :attr:`short`
     carries one; rungs that agree print it once."""
+    marks: tuple[Mark, ...] = field(default=(), compare=False)
+    """The verdict phrases of :attr:`short` and :attr:`detail`, each tied to its test rows."""
+    tables: tuple[tuple[str, pd.DataFrame], ...] = field(default=(), compare=False)
+    """Tables the marks name that no section writes (stem, table): the page writes them."""
 
     @property
     def verdict(self) -> str:
@@ -165,15 +218,21 @@ class AnswerCard:
 
     questions: list[Question] = field(default_factory=list)
 
-    def html(self, anchor: Callable[[str], tuple[str, str] | None]) -> str:
+    def tables(self) -> list[tuple[str, pd.DataFrame]]:
+        """The tables the answers' marks name that no section writes, for the page to write."""
+        return [t for q in self.questions for a in q.answers for t in a.tables]
+
+    def html(self, anchor: Callable[[str], tuple[str, str] | None], prefix: str = "") -> str:
         """The card's markup; ``anchor(section)`` is the id and the text of a section's heading
-        (None where the page has no such section)."""
+        (None where the page has no such section); ``prefix`` the page's file prefix, which
+        the marks' CSV files carry."""
         items = []
         for q in self.questions:
-            headline = _text(q.headline())
+            marks = [m for a in q.answers for m in a.marks]
+            headline = _marked(_text(q.headline()), marks, prefix)
             if q.depends_on_skill:
                 headline = headline.replace(DEPENDS, f'<span class="skill">{DEPENDS}</span>', 1)
-            rows = "".join(_rung_item(a, anchor) for a in q.answers)
+            rows = "".join(_rung_item(a, anchor, prefix) for a in q.answers)
             shown = q.note and q.note.rstrip(".") not in q.headline()
             note = f'<li class="note">{_text(q.note)}</li>' if shown else ""
             items.append(
@@ -183,13 +242,15 @@ class AnswerCard:
             )
         return (
             '<section class="answer" id="answers"><h2>The answers</h2>'
-            '<p class="caption">Each answer under every skill level the report plays, weakest '
-            "first; corrected intervals, the games behind them, and the section with the "
-            "tables.</p>" + "".join(items) + "</section>"
+            '<p class="caption">Each answer under every skill level the report plays, from the '
+            "least skilled up; corrected intervals, the games behind them, and the section "
+            "with the tables.</p>" + "".join(items) + "</section>"
         )
 
 
-def _rung_item(answer: RungAnswer, anchor: Callable[[str], tuple[str, str] | None]) -> str:
+def _rung_item(
+    answer: RungAnswer, anchor: Callable[[str], tuple[str, str] | None], prefix: str
+) -> str:
     target = anchor(answer.section)
     link = ""
     if target is not None:
@@ -198,8 +259,8 @@ def _rung_item(answer: RungAnswer, anchor: Callable[[str], tuple[str, str] | Non
         link = f' <a href="#{target[0]}">({_text(label)})</a>'
 
     return (
-        f"<li><b>{_text(answer.rung)}</b> ({_text(answer.games)}): "
-        f"{_text(answer.detail)}{link}</li>"
+        f"<li><b>{_marked(_text(answer.rung), answer.marks, prefix)}</b> "
+        f"({_text(answer.games)}): {_marked(_text(answer.detail), answer.marks, prefix)}{link}</li>"
     )
 
 
@@ -340,6 +401,7 @@ def check_question(
     words: dict[str, str] | None = None,
     before: Sequence[RungAnswer] = (),
     counted: str = SEPARATED,
+    family: str = "",
 ) -> Question:
     """A question answered by a game's best-heuristic check: its comparisons' verdicts under the
     report's policy and under the best heuristic, as the check's table in ``section`` shows
@@ -351,7 +413,9 @@ def check_question(
     (``("stronger", "weaker")``), so the card can say which item, if any, is separated from
     every other; ``words`` the verdicts' words (``{"above": "higher", "below": "lower"}``);
     ``before`` answers stated first (the section's own study under the report's policy);
-    ``counted`` how a rung's line counts the separated comparisons (:data:`SEPARATED`).
+    ``counted`` how a rung's line counts the separated comparisons (:data:`SEPARATED`);
+    ``family`` the stem of the CSV file the page writes the check's table as, which the
+    verdicts are marked against.
     """
     meta = check.meta
     table = check.table
@@ -373,6 +437,7 @@ def check_question(
                 pairs=pairs,
                 words=words,
                 counted=counted,
+                family=family,
             )
         )
     changes = check.changes
@@ -399,40 +464,61 @@ def comparisons_answer(
     pairs: tuple[str, str] | None = None,
     words: dict[str, str] | None = None,
     counted: str = SEPARATED,
+    family: str = "",
+    columns: tuple[str, str] | None = None,
 ) -> RungAnswer:
     """One rung's answer from a family of comparisons whose ``<prefix>verdict`` column says
-    ``"above"``, ``"below"`` or ``"not separated"`` (:func:`verdict_table` makes one)."""
+    ``"above"``, ``"below"`` or ``"not separated"`` (:func:`verdict_table` makes one).
+
+    ``family`` is the stem of the CSV file the page writes the comparisons as, one row per
+    label of ``table``'s index, and ``columns`` its verdict and estimate columns (by default
+    ``<prefix>significant`` and ``<prefix>value``): each verdict phrase is marked against its
+    rows (none where ``family`` is empty)."""
     words = {"above": "higher", "below": "lower"} | dict(words or {})
     verdicts = table[f"{prefix}verdict"]
     kept = table[verdicts != "not separated"]
     findings = frozenset(
         (scope, describe(r), getattr(r, f"{prefix}verdict")) for r in kept.itertuples()
     )
+    significant, value = columns or (f"{prefix}significant", f"{prefix}value")
+
+    def mark(phrase: str, rows: Any, claim: str) -> tuple[Mark, ...]:
+        rows = tuple(int(r) for r in rows)
+        if not family or not rows:
+            return ()
+        return (Mark(phrase, family, rows, claim, significant, value),)
+
     if kept.empty:
         short = f"none of the {len(table)} {what} is separated"
-        return RungAnswer(rung, short, short, games, section, findings, frozenset({scope}))
+        marks = mark(short, table.index, "not separated")
+        return RungAnswer(
+            rung, short, short, games, section, findings, frozenset({scope}), marks=marks
+        )
     outliers = _separated_from_all(table, prefix, pairs) if pairs else []
     separated = counted.format(kept=len(kept), total=len(table), what=what)
+    marks = mark(separated, kept.index, "separated")
+    for item, phrase in outliers:
+        mine = table[(table[pairs[0]] == item) | (table[pairs[1]] == item)]
+        marks += mark(phrase, mine.index, "separated")
+    items = []
+    for index, r in zip(kept.index, kept.itertuples(), strict=True):
+        verdict = getattr(r, prefix + "verdict")
+        item = f"{describe(r)} {words[verdict]} {fmt_value(r, prefix)}"
+        items.append(item)
+        marks += mark(item, (index,), "higher" if verdict == "above" else "lower")
     gist = ""
     if outliers:
-        gist = "out of band: " + ", ".join(outliers)
+        gist = "out of band: " + ", ".join(phrase for _, phrase in outliers)
         short = f"{gist} ({separated})"
     elif pairs:
         gist = "none out of band"
         short = f"{gist} ({separated}, none from every other)"
     else:
         short = separated
-    detail = (
-        short
-        + ": "
-        + _first(
-            [
-                f"{describe(r)} {words[getattr(r, prefix + 'verdict')]} {fmt_value(r, prefix)}"
-                for r in kept.itertuples()
-            ]
-        )
+    detail = short + ": " + _first(items)
+    return RungAnswer(
+        rung, short, detail, games, section, findings, frozenset({scope}), gist, marks
     )
-    return RungAnswer(rung, short, detail, games, section, findings, frozenset({scope}), gist)
 
 
 def verdict_table(table: pd.DataFrame, value: str, prefix: str = BASE) -> pd.DataFrame:
@@ -460,8 +546,11 @@ def _first(items: Sequence[str]) -> str:
     return shown + (f"; and {more} more" if more > 0 else "")
 
 
-def _separated_from_all(table: pd.DataFrame, prefix: str, pairs: tuple[str, str]) -> list[str]:
-    """Items whose every pair is separated the same way (all above, or all below)."""
+def _separated_from_all(
+    table: pd.DataFrame, prefix: str, pairs: tuple[str, str]
+) -> list[tuple[Any, str]]:
+    """Items whose every pair is separated the same way (all above, or all below), each with
+    the phrase that says so."""
     a, b = pairs
     items = sorted(set(table[a]) | set(table[b]), key=str)
     out = []
@@ -475,12 +564,19 @@ def _separated_from_all(table: pd.DataFrame, prefix: str, pairs: tuple[str, str]
             elif getattr(r, b) == item:
                 signs.add(-sign)
         if len(items) > 2 and signs in ({1}, {-1}):
-            out.append(f"{item} ({'above' if signs == {1} else 'below'} every other)")
+            out.append((item, f"{item} ({'above' if signs == {1} else 'below'} every other)"))
     return out
 
 
 # --------------------------------------------------------------------------------------------
 # Card effects
+
+
+CARD_EFFECTS = "card_effects"
+"""The CSV stem of the card-effect table the card-effect section writes."""
+
+BEST_CARD_EFFECTS = "answer_card_effects_best_heuristic"
+"""The CSV stem the answer card writes the card effects under the best heuristic as."""
 
 
 def card_effect_question(effects: Any, label: str | None = None) -> Question:
@@ -491,7 +587,10 @@ def card_effect_question(effects: Any, label: str | None = None) -> Question:
     studies = [effects]
     if getattr(effects, "under_best", None) is not None:
         studies.append(effects.under_best)
-    answers = tuple(_effect_answer(study) for study in studies)
+    answers = tuple(
+        _effect_answer(study, CARD_EFFECTS if n == 0 else BEST_CARD_EFFECTS)
+        for n, study in enumerate(studies)
+    )
     return Question(
         "Cards",
         f"is a {label} out of band (one more of it in a hand, on identical deals)?",
@@ -528,9 +627,12 @@ def _table(row: Any) -> str:
     return f"at {int(row.players)} players" if int(row.players) > 1 else str(row.table)
 
 
-def _effect_answer(study: Any) -> RungAnswer:
+def _effect_answer(study: Any, family: str) -> RungAnswer:
+    """One study's card effects; its verdicts marked against ``family`` (the section's CSV, or
+    one the page writes for the card where no section does)."""
     meta = study.meta
-    e = study.effects
+    e = study.effects.reset_index(drop=True)
+    written = ((family, e),) if family != CARD_EFFECTS else ()
     # the policy of the seat the card is forced on (solo: the player, not Pahha)
     seat = int(meta.get("seat", 0))
     rung = ", ".join(sorted({lineup[seat] for lineup in meta["policies"].values()}))
@@ -545,9 +647,17 @@ def _effect_answer(study: Any) -> RungAnswer:
     if kept.empty:
         short = f"no {meta['card_label']} shown to change the seat's win share"
         return RungAnswer(
-            rung, short, short, games, CARD_EFFECT_SECTION, findings, frozenset(counts)
+            rung,
+            short,
+            short,
+            games,
+            CARD_EFFECT_SECTION,
+            findings,
+            frozenset(counts),
+            tables=written,
         )
     parts = []
+    marks: tuple[Mark, ...] = ()
     total = e["label"].nunique()
     for word, sign in ((meta["stronger"], 1), (meta["weaker"], -1)):
         side = kept[(kept["effect"] > 0) == (sign > 0)]
@@ -559,6 +669,10 @@ def _effect_answer(study: Any) -> RungAnswer:
                 else f"{len(names)} of the {total} {meta['card_label']}s"
             )
             parts.append(f"{word}: {listed}")
+            claim = "higher" if sign > 0 else "lower"
+            marks += (
+                Mark(parts[-1], family, tuple(side.index), claim, "effect_significant", "effect"),
+            )
     short = "; ".join(parts)
     detail = _first(
         [
@@ -575,11 +689,18 @@ def _effect_answer(study: Any) -> RungAnswer:
         CARD_EFFECT_SECTION,
         findings,
         frozenset(counts),
+        marks=marks,
+        tables=written,
     )
 
 
 # --------------------------------------------------------------------------------------------
 # Skill
+
+
+SKILL_GAPS = "answer_skill_gaps"
+"""The CSV stem the answer card writes the ladder's head-to-head shares as, with whether each
+interval leaves one half (``separated``) and the share's distance from it (``advantage``)."""
 
 
 def skill_question(ladder: Any) -> Question:
@@ -596,11 +717,18 @@ def skill_question(ladder: Any) -> Question:
             + [(int(r.players), "below") for r in below.itertuples()]
         )
         counts = sorted(int(n) for n in gaps["players"])
-        short = (
-            f"yes: {top} ranks above {bottom} at {_where(above, counts)}"
-            if not above.empty
-            else f"{top} is not shown to rank above {bottom}"
+        tested_gaps = gaps.reset_index(drop=True).assign(
+            separated=lambda g: (g["low"] > 0.5) | (g["high"] < 0.5),
+            advantage=lambda g: g["share"] - 0.5,
         )
+        claim = f"{top} ranks above {bottom}"
+        short = (
+            f"yes: {claim} at {_where(above, counts)}"
+            if not above.empty
+            else f"{top} is not shown to win more than half of its meetings with {bottom}"
+        )
+        rows = tuple(int(n) for n in tested_gaps.index[tested_gaps["low"] > 0.5])
+        marks = (Mark(claim, SKILL_GAPS, rows, "higher", "separated", "advantage"),) if rows else ()
         detail = "; ".join(
             f"{int(r.players)} players {fmt_percent(r.share)} {fmt_interval(r.low, r.high)} "
             f"of {int(r.meetings):,} meetings"
@@ -615,6 +743,8 @@ def skill_question(ladder: Any) -> Question:
                 LADDER_SECTION,
                 findings,
                 frozenset(counts),
+                marks=marks,
+                tables=((SKILL_GAPS, tested_gaps),),
             )
         )
     search = ladder.search
@@ -646,7 +776,7 @@ def skill_question(ladder: Any) -> Question:
     order = [w for w in ladder.warnings if "the ratings order" in w]
     return Question(
         "Skill",
-        "does the stronger policy win more often?",
+        "does the more skilled policy win more often?",
         tuple(answers),
         comparable=False,
         note=" ".join(order),
@@ -675,6 +805,7 @@ def standard_questions(studies: Any, policy: str, own: Sequence[Question] = ()) 
 
 __all__ = [
     "AnswerCard",
+    "Mark",
     "Question",
     "RungAnswer",
     "card_effect_question",

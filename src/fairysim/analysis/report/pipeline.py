@@ -489,7 +489,9 @@ class StandardReport:
         report.metadata(meta)
         card = AnswerCard(self.questions(studies))
         report.answers = card.questions
-        report.fill(answers, card.html(report.anchor))
+        for name, table in card.tables():
+            report.data(name, table)
+        report.fill(answers, card.html(report.anchor, report.prefix))
         return report
 
     def questions(self, studies: Studies) -> list[Question]:

@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from fairysim.analysis.report.answer import Question, RungAnswer
+from fairysim.analysis.report.answer import Mark, Question, RungAnswer
 from fairysim.analysis.report.formats import fmt_interval, fmt_percent, fmt_points
 from fairysim.analysis.report.page import Report
 from fairysim.analysis.report.plots import new_figure, points_ci
@@ -81,15 +81,17 @@ def dominance_question(rung: ResponseRung) -> Question:
     data = rung_verdict(rung)
     weakest = data["weakest"]
     short = f"{data['verdict']}: {_SAYS[data['verdict']]}"
+    meaning = f"dominant: above {fmt_percent(0.5 + data['band'])} in every cell"
     answer = RungAnswer(
         f"{data['policy']}'s best response",
         short,
-        f"{short}; its weakest cell, against {weakest['opponent']} acting {weakest['turn']}: "
-        f"ranks above it {fmt_percent(weakest['share'])} "
-        f"{fmt_interval(weakest['low'], weakest['high'])} of their meetings (dominant: above "
-        f"{fmt_percent(0.5 + data['band'])} in every cell)",
+        f"{short}; the cell closest to failing, against {weakest['opponent']} acting "
+        f"{weakest['turn']}: it finishes ahead of {weakest['opponent']} in "
+        f"{fmt_percent(weakest['share'])} {fmt_interval(weakest['low'], weakest['high'])} of "
+        f"their meetings ({meaning})",
         f"{data['deals']:,} deals at {data['players']} players",
         SECTION,
+        marks=(*_dominance_marks(rung, data["verdict"]), Mark("best response"), Mark(meaning)),
     )
     return Question(
         "Dominant strategy",
@@ -97,8 +99,25 @@ def dominance_question(rung: ResponseRung) -> Question:
         "position by more than the band?",
         (answer,),
         comparable=False,
-        note="A search over one policy's weights: a lower bound on what a strategy can gain.",
+        note="A search over one policy's weights: a strategy can gain at least this much.",
     )
+
+
+def _dominance_marks(rung: ResponseRung, verdict: str) -> tuple[Mark, ...]:
+    """The verdict tied to the cells of ``best_response_dominance.csv`` that decide it:
+    dominant, every cell's interval above one half plus the band (``above_band``); not
+    dominant, the cells whose interval lies below it (``below_band``); undecided, no mark."""
+    cells = rung.dominance.cells.reset_index(drop=True)
+    if verdict == "dominant":
+        rows, claim, flag = tuple(cells.index), "dominant", "above_band"
+    elif verdict == "not dominant":
+        rows = tuple(cells.index[cells["below_band"].astype(bool)])
+        claim, flag = "not dominant", "below_band"
+    else:
+        return ()
+    if not rows:
+        return ()
+    return (Mark(_SAYS[verdict], "best_response_dominance", rows, claim, flag, "share"),)
 
 
 def response_section(report: Report, rung: ResponseRung, command: str) -> None:

@@ -13,7 +13,10 @@ checks that each stands in a definition or in a verdict whose rows exist and who
 result supports the claim:
 
 - ``higher`` / ``lower``: every row significant, its value above / below 0;
-- ``separated``: every row significant; ``not separated``: no row significant.
+- ``separated``: every row significant; ``not separated``: no row significant;
+- ``dominant``: every row significant (a dominance cell's interval above one half plus the
+  band, column ``above_band``); ``not dominant``: at least one row significant (a cell's
+  interval below it, column ``below_band``).
 
 The marks travel inside plain text as control characters (which no page text holds), so every
 writer that takes text (paragraphs, bullets, table cells) carries them, and the page converts
@@ -27,7 +30,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-CLAIMS = ("higher", "lower", "separated", "not separated")
+CLAIMS = ("higher", "lower", "separated", "not separated", "dominant", "not dominant")
 """What a marked verdict may claim of its rows."""
 
 _START, _FIELD, _END, _DEFINITION = "\x02", "\x1f", "\x03", "\x04"
@@ -53,8 +56,8 @@ def tested(
         The CSV file the page writes (``report.prefix + name + ".csv"``).
     rows : int or iterable of int
         0-based rows of that file; each must support ``claim``.
-    claim : {"higher", "lower", "separated", "not separated"}
-        What the phrase says of each row.
+    claim : {"higher", "lower", "separated", "not separated", "dominant", "not dominant"}
+        What the phrase says of each row (``"not dominant"``: of at least one).
     significant, value : str
         The columns holding the corrected verdict and the estimate.
 
