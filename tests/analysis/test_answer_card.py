@@ -85,6 +85,12 @@ def test_turn_order_answers_are_the_sections_verdicts(written, name):
             assert len(said) == len(mine)
     mixed = {a.findings for a in question.answers}
     assert question.depends_on_skill == (len(mixed) > 1)
+    # one interval, one game count: the card names the games the turn-order section names
+    summary = _csv(path, "balance")
+    for g, r in zip(summary["games"], summary["runs"], strict=True):
+        words = f"{int(g):,} games" + (f", each in {int(r)} runs" if r > 1 else "")
+        per_count = words.replace(" games", " games per player count", 1)
+        assert per_count in greedy.games or words in greedy.games, (greedy.games, words)
 
 
 @pytest.mark.parametrize(

@@ -26,7 +26,7 @@ from typing import Any
 
 import pandas as pd
 
-from fairysim.analysis.report.formats import fmt_interval, fmt_percent, fmt_points
+from fairysim.analysis.report.formats import fmt_interval, fmt_percent, fmt_points, games_in_words
 from fairysim.analysis.report.verdict_marks import definition, tested
 from fairysim.analysis.studies.heuristic_check import BASE, BEST, HeuristicCheck, verdict_sign
 from fairysim.stats.turn_order import ordinal
@@ -283,6 +283,7 @@ def turn_order_question(card: Any, ladder: Any = None, policy: str = "greedy") -
             t.assign(off=t["significant"], low_adv=t["low"] - t["fair"]),
             t["high"] - t["fair"],
             TURN_ORDER_SECTION,
+            games=_balance_games(card),
         )
     ]
     if ladder is not None:
@@ -318,14 +319,18 @@ def _rung_games(ladder: Any, rung: str) -> int:
     return int(ladder.rungs.loc[ladder.rungs["policy"] == rung, "games"].iloc[0])
 
 
-def _turn_answer(rung: str, rows: pd.DataFrame, high_adv: pd.Series, section: str) -> RungAnswer:
+def _turn_answer(
+    rung: str, rows: pd.DataFrame, high_adv: pd.Series, section: str, games: str | None = None
+) -> RungAnswer:
+    """One rung's turn-order answer; ``games`` words the games behind it (default: the rows'
+    ``games`` per player count)."""
     rows = rows.assign(high_adv=high_adv.to_numpy())
     off = rows[rows["off"].astype(bool)]
     findings = frozenset(
         (int(r.players), int(r.position), 1 if r.advantage > 0 else -1) for r in off.itertuples()
     )
     counts = sorted(int(n) for n in rows["players"].unique())
-    games = _games_per_count(rows)
+    games = _games_per_count(rows) if games is None else games
     if off.empty:
         r = rows.iloc[int(rows["advantage"].abs().to_numpy().argmax())]
         return RungAnswer(
@@ -368,6 +373,19 @@ def _turn_group(off: pd.DataFrame, counts: Sequence[int]) -> list[str]:
         verb = "wins" if sign else "loses"
         parts.append(f"the {ordinal(int(position))} to act {verb} {size} at {at}")
     return parts
+
+
+def _balance_games(card: Any) -> str:
+    """The balance card's games per player count as its turn-order section names them (the
+    distinct deals, and the runs that replayed them), so one interval has one game count."""
+    s = card.summary
+    kinds = sorted({(int(g), int(r)) for g, r in zip(s["games"], s["runs"], strict=True)})
+    if len(kinds) == 1:
+        return games_in_words(*kinds[0]).replace(" games", " games per player count", 1)
+    return "; ".join(
+        f"{int(p)} players: {games_in_words(g, r)}"
+        for p, g, r in zip(s["players"], s["games"], s["runs"], strict=True)
+    )
 
 
 def _games_per_count(rows: pd.DataFrame) -> str:

@@ -136,6 +136,25 @@ def fmt_intervals(
     return [fmt_interval(lo, hi, points, digits) for lo, hi in zip(low, high, strict=True)]
 
 
+def games_in_words(games: int, runs: int = 1) -> str:
+    """The games behind a number: ``"16,000 games"``, or ``"16,000 games, each in 6 runs"``
+    where the same deals were replayed in several runs (a clustered interval counts each game
+    once, so every page names the distinct games).
+
+    Parameters
+    ----------
+    games : int
+        Distinct games (deals).
+    runs : int, default 1
+        Runs that replayed them.
+
+    Returns
+    -------
+    str
+    """
+    return f"{int(games):,} games" + (f", each in {int(runs)} runs" if runs > 1 else "")
+
+
 def verdict(significant: bool | float) -> str:
     """The plain words for a test's outcome: ``"significant"`` or ``"not significant"``.
 
@@ -160,6 +179,7 @@ __all__ = [
     "fmt_p",
     "fmt_percent",
     "fmt_points",
+    "games_in_words",
     "signed",
     "verdict",
 ]

@@ -18,7 +18,13 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from fairysim.analysis.report.formats import fmt_interval, fmt_intervals, fmt_percent, fmt_points
+from fairysim.analysis.report.formats import (
+    fmt_interval,
+    fmt_intervals,
+    fmt_percent,
+    fmt_points,
+    games_in_words,
+)
 from fairysim.analysis.report.page import Report
 from fairysim.analysis.report.plots import new_figure, points_formatter
 from fairysim.analysis.report.verdict_marks import definition, tested
@@ -225,7 +231,7 @@ def _deals(card: BalanceCard) -> dict[int, str]:
     turn-order section names the same games behind the same intervals."""
     s = card.summary
     return {
-        int(p): f"{int(g):,} games" + (f", each in {int(r)} runs" if r > 1 else "")
+        int(p): games_in_words(g, r)
         for p, g, r in zip(s["players"], s["games"], s["runs"], strict=True)
     }
 
