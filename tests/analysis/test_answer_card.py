@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import html
 import re
-import shutil
-from pathlib import Path
 from types import SimpleNamespace
 
 import numpy as np
@@ -26,6 +24,7 @@ from fairysim.analysis.report.answer import (
     turn_order_question,
 )
 
+from .chromium import headless_chromium, needs_chromium
 from .report_pages import write_reports
 
 
@@ -225,14 +224,6 @@ def test_a_verdict_that_changes_with_skill_is_marked_and_worded():
     assert markup.count("depends on skill</span>") == 1
 
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-DRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
-
-needs_chromium = pytest.mark.skipif(
-    not (Path(CHROMIUM).exists() and Path(DRIVER).exists()),
-    reason="needs Debian's chromium and chromium-driver (.ci/run installs them)",
-)
-
 WIDTH, HEIGHT = 1400, 900
 """The browser window, in CSS pixels."""
 
@@ -270,30 +261,7 @@ return [box.top, box.bottom, line.innerText];
 
 @pytest.fixture(scope="module")
 def browser():
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in (
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        f"--window-size={WIDTH},{HEIGHT}",
-    ):
-        options.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(DRIVER), options=options)
-    # the page's own viewport is 1400 x 900, whatever the window's frame takes
-    driver.execute_cdp_cmd(
-        "Emulation.setDeviceMetricsOverride",
-        {"width": WIDTH, "height": HEIGHT, "deviceScaleFactor": 1, "mobile": False},
-    )
-    yield driver
-    driver.quit()
+    yield from headless_chromium(WIDTH, HEIGHT, viewport=True)
 
 
 @needs_chromium

@@ -6,18 +6,13 @@ Headless Chromium from Debian's packages (``chromium`` and ``chromium-driver``, 
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-DRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+from .chromium import headless_chromium, needs_chromium
 
-pytestmark = pytest.mark.skipif(
-    not (Path(CHROMIUM).exists() and Path(DRIVER).exists()),
-    reason="needs Debian's chromium and chromium-driver (.ci/run installs them)",
-)
+pytestmark = needs_chromium
 
 WIDTH, HEIGHT = 1280, 900
 """The browser window, in CSS pixels: a laptop screen."""
@@ -61,26 +56,7 @@ def build_pages(folder: Path) -> list[Path]:
 
 @pytest.fixture(scope="module")
 def browser():
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in (
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        f"--window-size={WIDTH},{HEIGHT}",
-    ):
-        options.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(DRIVER), options=options)
-    yield driver
-    driver.quit()
+    yield from headless_chromium(WIDTH, HEIGHT)
 
 
 @pytest.fixture(scope="module")
