@@ -1,5 +1,9 @@
 """The Fairy Concerto solo report: how often do you beat Pahha?
 
+One module past 600 lines: every section of the solo page is solo's own (policies against
+Pahha, the soloist and setups, the best heuristic, the search line, the answer card's
+questions), and each reads the one solo study; the figures live in ``solo_figures``.
+
 ``fairysim report concerto-solo`` calls :func:`write_report`: the standard report
 (:mod:`fairysim.analysis.report.pipeline`) of
 :func:`fairysim.analysis.concerto.solo_study.solo_study` with the solo sections written here. It

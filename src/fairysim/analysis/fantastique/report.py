@@ -1,5 +1,9 @@
 """The Fantastique designer report: how often does each Grande Finale fan change the winner?
 
+One module past 600 lines: the fans' own sections (the ranking, the rate per player count, the
+lineups, the check under the best heuristic) and the answer card's fan questions read the one
+fan study; the figures live in ``figures``.
+
 ``fairysim report fantastique`` calls :func:`write_report`: the standard report
 (:mod:`fairysim.analysis.report.pipeline`) of
 :func:`fairysim.analysis.fantastique.study.fan_strength` with the fans' own sections, written here.

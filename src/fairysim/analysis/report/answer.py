@@ -1,5 +1,10 @@
 """The answer card: what a report answers, on its first screen, under every rung it plays.
 
+One module past 600 lines: the card's model (:class:`Question`, :class:`RungAnswer`, its HTML
+and marks) and the builders of the questions every report asks sit together because each
+builder fills the model's findings and marks the way the card compares them; a split into the
+model and the builders is the next step once a second card (a sweep's) needs the model alone.
+
 A designer opens a report to learn whether the turn order is fair, whether a card or a fan is out
 of band, how hard solo is and whether skill matters; the methods come after. The card states each
 answer under every skill rung the report plays (its ``--policy``, the best heuristic, the search
