@@ -173,7 +173,9 @@ def test_the_page_shows_every_answer_first(written, name):
 
 
 def _card(turn: pd.DataFrame, positions: pd.DataFrame) -> Question:
-    card = SimpleNamespace(turn_order=turn)
+    games = turn.groupby("players", sort=True)["games"].max()
+    summary = pd.DataFrame({"players": games.index, "games": games.to_numpy(), "runs": 1})
+    card = SimpleNamespace(turn_order=turn, summary=summary)
     ladder = SimpleNamespace(
         meta={"ladder": ["random", "greedy", "balancer"]},
         rungs=pd.DataFrame({"policy": ["balancer"], "games": [500], "weights": [""]}),
