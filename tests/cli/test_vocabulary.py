@@ -80,12 +80,11 @@ def test_help_uses_one_name_per_concept(path):
         assert stated or "default" in (param.help or "").lower(), (path, param.opts)
 
 
-@pytest.mark.parametrize("game", sorted(games()))
+@pytest.mark.parametrize(
+    "game", [g for g in sorted(games()) if f"fairysim replay {g}" in COMMANDS]
+)  # a game without a narrator has no replay command
 def test_replay_help_is_about_replay(game):
-    path = f"fairysim replay {game}"
-    if path not in COMMANDS:
-        pytest.skip(f"{game} has no narrator")
-    text = help_of(path)
+    text = help_of(f"fairysim replay {game}")
     assert "rotation" not in text and "--games" not in text
 
 
