@@ -287,3 +287,12 @@ def test_the_first_screen_is_the_answer_card(browser, written, name):
     browser.execute_script("document.querySelector('details.methods').open = true;")
     folded = browser.execute_script("return document.querySelector('details.methods').innerText;")
     assert "How to read the numbers" in folded
+
+
+def test_a_question_without_its_check_holds_the_answers_before_it():
+    from fairysim.analysis.report.answer import check_question
+
+    pooled = RungAnswer("greedy", "none out of band", "none out of band", "100 games", "Fans")
+    question = check_question(None, "Fans", "is a fan out of band?", str, str, "Fans",
+                              before=(pooled,))  # fmt: skip
+    assert question.answers == (pooled,) and not question.depends_on_skill

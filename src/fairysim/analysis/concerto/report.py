@@ -174,8 +174,6 @@ def _score_card_question(balance: CardBalance, check: HeuristicCheck | None) -> 
         "do the seats that end holding a score card win more or less often than the others? "
         "(an association, not the card's own effect)"
     )
-    if check is None:
-        return Question("Score cards", asks, (pooled,))
     return check_question(
         check,
         "Score cards",

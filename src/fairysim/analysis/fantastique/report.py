@@ -182,8 +182,6 @@ def _fan_question(strength: FanStrength, check: HeuristicCheck | None) -> Questi
         "is a fan out of band: does the finale change the winner more (or less) often under "
         "it than under every other fan?"
     )
-    if check is None:
-        return Question("Fans", asks, (pooled,))
     return check_question(
         check,
         "Fans",

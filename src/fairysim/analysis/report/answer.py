@@ -412,7 +412,7 @@ def _counts(counts: Sequence[int]) -> str:
 
 
 def check_question(
-    check: HeuristicCheck,
+    check: HeuristicCheck | None,
     topic: str,
     asks: str,
     describe: Callable[[Any], str],
@@ -438,8 +438,11 @@ def check_question(
     ``before`` answers stated first (the section's own study under the report's policy);
     ``counted`` how a rung's line counts the separated comparisons (:data:`SEPARATED`);
     ``family`` the stem of the CSV file the page writes the check's table as, which the
-    verdicts are marked against.
+    verdicts are marked against. Without a check (a report run without ``--heuristic-games``)
+    the question holds ``before`` alone.
     """
+    if check is None:
+        return Question(topic, asks, tuple(before))
     meta = check.meta
     table = check.table
     players = int(meta["players"])
