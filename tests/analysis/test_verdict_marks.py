@@ -95,33 +95,6 @@ def test_an_unmarked_verdict_is_caught_and_a_definition_is_not(tmp_path, pairs):
     assert {f.word for f in found.supported} == {"tied", "separated"}
 
 
-def test_dominance_is_every_cell_above_the_band_and_its_absence_one_cell_below(tmp_path):
-    cells = pd.DataFrame(
-        {
-            "share": [0.72, 0.69, 0.58],
-            "above_band": [True, True, False],
-            "below_band": [False, False, True],
-        }
-    )
-
-    def found(rows, claim, flag):
-        text = vm.tested(
-            "dominant: above the band in every cell",
-            "demo-pairs.csv",
-            rows,
-            claim,
-            significant=flag,
-            value="share",
-        )
-        return _page(tmp_path, cells, text)
-
-    assert found([0, 1], "dominant", "above_band").supported
-    assert found([0, 1, 2], "dominant", "above_band").contradicted
-    assert found([0, 1, 2], "not dominant", "below_band").supported
-    assert found([0, 1], "not dominant", "below_band").contradicted
-    assert found([5], "not dominant", "below_band").contradicted
-
-
 def test_an_answer_phrase_is_marked_once_and_escaped():
     mark = Mark("chaser's best", "pairs", (0, 2), "higher")
     text = mark.apply(mark.apply("so chaser&#x27;s best, chaser&#x27;s best", "d-"), "d-")

@@ -15,7 +15,12 @@ from fairysim.analysis.report.answer import Mark, Question, RungAnswer
 from fairysim.analysis.report.formats import fmt_interval, fmt_percent, fmt_points
 from fairysim.analysis.report.page import Report
 from fairysim.analysis.report.plots import new_figure, points_ci
-from fairysim.analysis.report.verdict_marks import definition, dominance_verdict, tested
+from fairysim.analysis.report.verdict_marks import (
+    definition,
+    dominance_rows,
+    dominance_verdict,
+    tested,
+)
 from fairysim.analysis.strategy.rung import ResponseRung, rung_verdict
 
 _SAYS = {
@@ -104,20 +109,12 @@ def dominance_question(rung: ResponseRung) -> Question:
 
 
 def _dominance_marks(rung: ResponseRung, verdict: str) -> tuple[Mark, ...]:
-    """The verdict tied to the cells of ``best_response_dominance.csv`` that decide it:
-    dominant, every cell's interval above one half plus the band (``above_band``); not
-    dominant, the cells whose interval lies below it (``below_band``); undecided, no mark."""
-    cells = rung.dominance.cells.reset_index(drop=True)
-    if verdict == "dominant":
-        rows, claim, flag = tuple(cells.index), "dominant", "above_band"
-    elif verdict == "not dominant":
-        rows = tuple(cells.index[cells["below_band"].astype(bool)])
-        claim, flag = "not dominant", "below_band"
-    else:
-        return ()
+    """The verdict tied to the cells of ``best_response_dominance.csv`` that decide it, as the
+    section marks it (:func:`~fairysim.analysis.report.verdict_marks.dominance_rows`)."""
+    rows, claim, flag = dominance_rows(rung.dominance.cells.reset_index(drop=True), verdict)
     if not rows:
         return ()
-    return (Mark(_SAYS[verdict], "best_response_dominance", rows, claim, flag, "share"),)
+    return (Mark(_SAYS[verdict], "best_response_dominance", tuple(rows), claim, flag, "share"),)
 
 
 def response_section(report: Report, rung: ResponseRung, command: str) -> None:

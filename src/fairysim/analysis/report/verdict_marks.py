@@ -30,7 +30,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-CLAIMS = ("higher", "lower", "separated", "not separated", "dominant", "not dominant")
+CLAIMS = ("higher", "lower", "separated", "not separated")
 """What a marked verdict may claim of its rows."""
 
 _START, _FIELD, _END, _DEFINITION = "\x02", "\x1f", "\x03", "\x04"
@@ -56,8 +56,8 @@ def tested(
         The CSV file the page writes (``report.prefix + name + ".csv"``).
     rows : int or iterable of int
         0-based rows of that file; each must support ``claim``.
-    claim : {"higher", "lower", "separated", "not separated", "dominant", "not dominant"}
-        What the phrase says of each row (``"not dominant"``: of at least one).
+    claim : {"higher", "lower", "separated", "not separated"}
+        What the phrase says of each row.
     significant, value : str
         The columns holding the corrected verdict and the estimate.
 
@@ -179,18 +179,23 @@ def _value_column(data: Any, prefix: str) -> str:
     return next((c for c in candidates if c and c in data.columns), f"{prefix}low")
 
 
-def dominance_verdict(text: str, family: str, cells: Any, verdict: str) -> str:
-    """``text`` marked as a dominance verdict against the cells file ``family`` (one row per
-    opponent and turn position, with ``above_band`` and ``below_band`` flags): "dominant" needs
-    every cell's interval above one half plus the band, "not dominant" the cells whose interval
-    lies below it, "undecided" no cell below it."""
-    below = cells["below_band"].astype(bool)
+def dominance_rows(cells: Any, verdict: str) -> tuple[list[int], str, str]:
+    """The rows of a dominance cells table (one row per opponent and turn position, with
+    ``above_band`` and ``below_band`` flags) that decide ``verdict``, the claim they support and
+    the flag that holds it: "dominant", every cell above one half plus the band; "not
+    dominant", the cells below it; "undecided", no cell below it."""
+    below = cells["below_band"].astype(bool).to_numpy()
     if verdict == "dominant":
-        rows, claim, flag = range(len(cells)), "separated", "above_band"
-    elif verdict == "not dominant":
-        rows, claim, flag = below.to_numpy().nonzero()[0], "separated", "below_band"
-    else:
-        rows, claim, flag = range(len(cells)), "not separated", "below_band"
+        return list(range(len(cells))), "separated", "above_band"
+    if verdict == "not dominant":
+        return [int(i) for i in below.nonzero()[0]], "separated", "below_band"
+    return list(range(len(cells))), "not separated", "below_band"
+
+
+def dominance_verdict(text: str, family: str, cells: Any, verdict: str) -> str:
+    """``text`` marked as a dominance verdict against the cells file ``family``
+    (:func:`dominance_rows`)."""
+    rows, claim, flag = dominance_rows(cells, verdict)
     return tested(text, family, rows, claim, significant=flag, value="share")
 
 
@@ -204,6 +209,7 @@ def plain(text: str) -> str:
 __all__ = [
     "CLAIMS",
     "definition",
+    "dominance_rows",
     "dominance_verdict",
     "plain",
     "tested",
