@@ -18,11 +18,9 @@ import pandas as pd
 import pytest
 
 from fairysim.analysis.report.answer import (
-    AnswerCard,
-    Question,
-    RungAnswer,
     turn_order_question,
 )
+from fairysim.analysis.report.answer_card import AnswerCard, Question, RungAnswer
 
 from .chromium import headless_chromium, needs_chromium
 from .report_pages import write_reports

@@ -15,7 +15,7 @@ import pytest
 from verdict_check import review
 
 from fairysim.analysis.report import verdict_marks as vm
-from fairysim.analysis.report.answer import Mark
+from fairysim.analysis.report.answer_card import Mark
 from fairysim.analysis.report.page import Report
 
 REPORTS = {

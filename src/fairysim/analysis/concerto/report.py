@@ -25,11 +25,11 @@ from fairysim.analysis.concerto.figures import (
 )
 from fairysim.analysis.concerto.study import PLAYER_COUNTS, CardBalance, card_balance
 from fairysim.analysis.report.answer import (
-    Question,
     check_question,
     comparisons_answer,
     verdict_table,
 )
+from fairysim.analysis.report.answer_card import Question
 from fairysim.analysis.report.effects_beside import (
     association_against_effect,
     effect_display,

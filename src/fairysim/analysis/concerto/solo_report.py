@@ -42,7 +42,7 @@ from fairysim.analysis.concerto.solo_study import (
     fast_policy_half_width,
     solo_study,
 )
-from fairysim.analysis.report.answer import Mark, Question, RungAnswer
+from fairysim.analysis.report.answer_card import Mark, Question, RungAnswer
 from fairysim.analysis.report.formats import (
     fmt_interval,
     fmt_intervals,

@@ -44,11 +44,11 @@ from fairysim.analysis.fairyland.study import (
     fairyland_study,
 )
 from fairysim.analysis.report.answer import (
-    Question,
     check_question,
     comparisons_answer,
     verdict_table,
 )
+from fairysim.analysis.report.answer_card import Question
 from fairysim.analysis.report.effects_beside import (
     association_against_effect,
     effect_display,

@@ -35,12 +35,11 @@ from fairysim.analysis.fantastique.study import (
     report_lineups,
 )
 from fairysim.analysis.report.answer import (
-    Question,
-    RungAnswer,
     check_question,
     comparisons_answer,
     verdict_table,
 )
+from fairysim.analysis.report.answer_card import Question, RungAnswer
 from fairysim.analysis.report.formats import (
     fmt_interval,
     fmt_intervals,

@@ -25,7 +25,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, ClassVar
 
-from fairysim.analysis.report.answer import AnswerCard, Question, standard_questions
+from fairysim.analysis.report.answer import standard_questions
+from fairysim.analysis.report.answer_card import AnswerCard, Question
 from fairysim.analysis.report.best_heuristic import best_heuristic_section
 from fairysim.analysis.report.card_effects import card_effect_section, rerun_command
 from fairysim.analysis.report.ladder import ladder_command, ladder_section
@@ -565,7 +566,7 @@ class StandardReport:
 
     def own_questions(self, studies: Studies) -> list[Question]:
         """The game's own questions on the answer card, after turn order (none here): each a
-        function of the studies returning a :class:`~fairysim.analysis.report.answer.Question`
+        function of the studies returning a :class:`~fairysim.analysis.report.answer_card.Question`
         (for a best-heuristic check, :func:`~fairysim.analysis.report.answer.check_question`)."""
         return []
 

@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from fairysim.analysis.report.answer import Mark, Question, RungAnswer
+from fairysim.analysis.report.answer_card import Mark, Question, RungAnswer
 from fairysim.analysis.report.formats import fmt_interval, fmt_percent, fmt_points
 from fairysim.analysis.report.page import Report
 from fairysim.analysis.report.plots import new_figure, points_ci
