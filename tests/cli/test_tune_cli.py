@@ -3,6 +3,7 @@ before any game is played and with nothing written (issue 42)."""
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 
 import pytest
@@ -146,3 +147,10 @@ def test_a_run_prints_the_verdict_the_files_and_the_compare_command(tmp_path: Pa
     for name in ("tuned_cards.toml", "changes.csv", "candidates.parquet", "front.csv"):
         assert f"wrote {out / name}" in result.output
     assert "fairysim compare fantastique --players 4 --seed 0" in result.output
+    # The printed command runs as it is (the one vocabulary's ``policy=``), on a few games.
+    line = next(x for x in result.output.splitlines() if "fairysim compare" in x)
+    command = shlex.split(line[line.index("fairysim compare") :])[1:]
+    played = runner.invoke(app, [*command, "--games", "300"])
+    assert played.exit_code == 0, played.output
+    assert "deprecated" not in played.output
+    assert (out / "compare").is_dir()

@@ -75,8 +75,8 @@ def canonical(spec: GameSpec, options: Mapping[str, Any], option: str) -> dict[s
 def parse_setup(text: str, option: str) -> dict[str, str]:
     """``"key=value;key=value"`` as a dict; errors name ``option``.
 
-    >>> parse_setup("cards=my.toml; policies=random,greedy", "--variant")
-    {'cards': 'my.toml', 'policies': 'random,greedy'}
+    >>> parse_setup("cards=my.toml; policy=random,greedy", "--variant")
+    {'cards': 'my.toml', 'policy': 'random,greedy'}
     """
     items: dict[str, str] = {}
     for raw in str(text).split(";"):

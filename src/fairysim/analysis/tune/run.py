@@ -406,8 +406,8 @@ def compare_command(targets: TuneTargets, out: Path, seed: int) -> str:
     policy = targets.policies[0]
     return (
         f"fairysim compare {targets.game} --players {targets.players[0]} --seed {seed} "
-        f'--baseline "cards={targets.cards};policies={policy}{setup}" '
-        f'--variant "cards={out / "tuned_cards.toml"};policies={policy}{setup}" '
+        f'--baseline "cards={targets.cards};policy={policy}{setup}" '
+        f'--variant "cards={out / "tuned_cards.toml"};policy={policy}{setup}" '
         f"--out-dir {out / 'compare'}"
     )
 
