@@ -13,12 +13,15 @@ from typer.testing import CliRunner
 
 from fairysim.analysis.studies.table_cards import table_card_study
 from fairysim.analysis.studies.what_if import POSITION
-from fairysim.analysis.tune.evaluate import play_candidate, runs_per_candidate
+from fairysim.analysis.tune import tune
+from fairysim.analysis.tune.evaluate import play_candidate, runs_per_candidate, search_interval
 from fairysim.analysis.tune.targets import load_targets
 from fairysim.cli import app
+from fairysim.sim.concerto.cards import DEFAULT_CARDS as DEFAULT_CONCERTO
 from fairysim.sim.game import get_game
 
 runner = CliRunner(env={"COLUMNS": "1000"})
+CONCERTO = get_game("concerto")
 
 
 def write(tmp_path: Path, text: str, name: str = "targets.toml") -> Path:
@@ -107,3 +110,61 @@ def test_a_candidate_without_the_card_is_refused_unplayed(tmp_path):
     judged = play_candidate(spec, targets, (1,), tmp_path, games=10, seed=0)
     assert judged.refused == "the card file holds no table card 'Ogres'"
     assert not judged.readings
+
+
+# The planted defect: 40 composers in the bag instead of 8. In the solo game (the player against
+# Pahha, ruling C8) Soloist B fixed for the table then moves the player's win share by about 30
+# points against the soloist drawn at random (measured: 0.30 +/- 0.01 at 3,000 games, seed 1;
+# 0.007 +/- 0.009 with the shipped 8), so a target on it is broken and only fewer composers mend
+# it. At 3 and 4 players no contest card moves a turn position's win share clearly, shipped or
+# planted (the seats draft alike; only composers resolve in seat order, C4).
+PLANTED = """
+players = [1]
+policies = ["greedy"]
+
+[vary]
+"tokens.composer" = { values = [8, 16, 24, 32] }
+
+[targets]
+"table_effect.Soloist B" = { max = 0.06 }
+"""
+
+
+@pytest.fixture
+def planted(tmp_path: Path) -> tuple[Path, Path]:
+    """The shipped Concerto card file with 40 composers, and targets over it."""
+    text = DEFAULT_CONCERTO.read_text()
+    broken = text.replace("\ncomposer = 8\n", "\ncomposer = 40\n")
+    assert broken != text
+    cards = write(tmp_path, broken, "broken.toml")
+    return cards, write(tmp_path, PLANTED)
+
+
+def test_a_planted_composer_count_moves_the_table_effect(tmp_path, planted):
+    cards, path = planted
+    targets = load_targets(CONCERTO, path, cards)
+    assert targets.vary[0].base == 40
+    effect = {}
+    for index, composers in enumerate(targets.vary[0].choices):
+        judged = play_candidate(CONCERTO, targets, (index,), tmp_path, games=2_000, seed=6)
+        (reading,) = judged.readings.values()
+        low, high = search_interval(reading, 3.0)
+        effect[composers] = (reading.value, low, high)
+    assert effect[40][1] > 0.15  # the planted file: clearly outside the band
+    assert effect[8][2] < 0.06  # the shipped count: clearly inside it
+    assert effect[40][0] > effect[24][0] > effect[8][0]  # fewer composers, a smaller effect
+
+
+def test_tune_mends_the_planted_composer_count(tmp_path, planted):
+    # A whole tune, the search and the replay on fresh games: about 7 s once compiled.
+    cards, path = planted
+    result = tune("concerto", targets=path, cards=cards, out_dir=tmp_path / "out", seed=3,
+                  budget_games=40_000, search_games=1_000, final_games=4_000)  # fmt: skip
+    assert result.met, result.final
+    ((_, change),) = result.changes.iterrows()
+    assert change["path"] == "tokens.composer" and change["from"] == 40
+    assert int(change["to"]) <= 16
+    tuned = result.final[result.final["candidate"] == result.label(result.recommended)]
+    assert tuned["met"].all() and (tuned["high"] <= 0.06).all()
+    base = result.final[result.final["candidate"] == "base"]
+    assert (base["low"] > 0.06).all()  # the planted file misses the target on the fresh games
