@@ -156,7 +156,7 @@ def test_a_planted_composer_count_moves_the_table_effect(tmp_path, planted):
 
 
 def test_tune_mends_the_planted_composer_count(tmp_path, planted):
-    # A whole tune, the search and the replay on fresh games: about 7 s once compiled.
+    # A whole tune, the search and the replay on fresh games: a few seconds once compiled.
     cards, path = planted
     result = tune("concerto", targets=path, cards=cards, out_dir=tmp_path / "out", seed=3,
                   budget_games=40_000, search_games=1_000, final_games=4_000)  # fmt: skip
