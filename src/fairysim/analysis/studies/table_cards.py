@@ -23,14 +23,21 @@ number only where its corrected interval excludes 0.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from fairysim.analysis.studies.what_if import LENGTH, POOLED, POSITION, SPREAD, compare
+from fairysim.analysis.studies.what_if import (
+    LENGTH,
+    POOLED,
+    POSITION,
+    SPREAD,
+    arrays_groups,
+    compare,
+)
 from fairysim.runtime.errors import FairysimError, ParameterError
 from fairysim.runtime.stages import tell
 from fairysim.sim.batch import Progress, check_games
@@ -135,11 +142,10 @@ def table_card_study(
     baseline = {"policies": policies, **axes}
     if cards is not None:
         baseline["cards"] = cards
-    variants_of = load_entry(declared.variants)
     frames, pairing = [], []
     for n in counts:
         base = spec.make_setup(players=n, seed=seed, **baseline)
-        variants = variants_of(base)
+        variants = card_variants(declared, base)
         if not variants:
             continue
         tell(f"{declared.name}, {base.players} players, {len(variants)} cards")
@@ -185,6 +191,29 @@ def table_card_study(
         "method": method,
     }
     return TableCardStudy(_sorted(table), pd.concat(pairing, ignore_index=True), meta)
+
+
+def card_variants(declared: TableCards, setup: Any) -> list[tuple[str, dict[str, Any]]]:
+    """The ``(label, options)`` of every card ``declared`` measures at ``setup`` (its
+    ``variants`` entry point): the labels the study's rows carry, the ``make_setup`` keywords
+    that make each card's variant."""
+    return list(load_entry(declared.variants)(setup))
+
+
+def position_differences(
+    spec: GameSpec,
+    shipped: Mapping[str, np.ndarray],
+    variant: Mapping[str, np.ndarray],
+    players: int,
+) -> np.ndarray:
+    """Per game, each turn position's win share with a card's variant minus as shipped, shape
+    ``(games, players)``, of two runs as plain arrays on the same games: the per-game values
+    (:func:`~.what_if.arrays_groups`, those :func:`~.what_if.compare` takes of the rows) whose
+    paired differences are the study's ``(turn position, win_share)`` rows."""
+    keys = [(POSITION, p, "win_share") for p in range(players)]
+    before = arrays_groups(spec, shipped, players, ["win_share"])
+    after = arrays_groups(spec, variant, players, ["win_share"])
+    return np.column_stack([after[key] - before[key] for key in keys])
 
 
 def _options_text(options: dict[str, Any]) -> str:
@@ -246,4 +275,10 @@ def _sorted(table: pd.DataFrame) -> pd.DataFrame:
     return keyed.drop(columns=["_card", "_row", "_sort"]).reset_index(drop=True)
 
 
-__all__ = ["TableCardStudy", "table_card_studies", "table_card_study"]
+__all__ = [
+    "TableCardStudy",
+    "card_variants",
+    "position_differences",
+    "table_card_studies",
+    "table_card_study",
+]

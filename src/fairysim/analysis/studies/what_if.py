@@ -40,7 +40,7 @@ interval.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -266,11 +266,51 @@ def _by_position(values: np.ndarray, pos: np.ndarray) -> np.ndarray:
 def _groups(
     spec: GameSpec, rows: pd.DataFrame, players: int, seats_apart: bool
 ) -> dict[tuple[str, int | None, str], np.ndarray]:
-    """Per-game values of every (group, index, metric) of one arm."""
-    pos = positions(spec, rows, players)
+    """Per-game values of every (group, index, metric) of one arm's tidy rows."""
+    return group_values(
+        spec,
+        lambda column: per_game(rows, column, players, np.float64),
+        positions(spec, rows, players),
+        players,
+        seats_apart,
+    )
+
+
+def arrays_groups(
+    spec: GameSpec,
+    arrays: Mapping[str, np.ndarray],
+    players: int,
+    names: Sequence[str] | None = None,
+) -> dict[tuple[str, int | None, str], np.ndarray]:
+    """:func:`group_values` of a run as plain arrays (``join_chunks`` of ``play_chunks``), the
+    values its tidy rows give, for the metrics ``names`` (default: all), seats not apart: what
+    ``fairysim tune`` reads of a comparison without building the rows."""
+    from fairysim.stats.turn_order import positions_of_arrays
+
+    def column(name: str) -> np.ndarray:
+        values = np.asarray(arrays[name], np.float64)
+        return values.reshape(len(values), -1)[:, :players]
+
+    pos = positions_of_arrays(arrays, spec.turn_order, players)
+    return group_values(spec, column, pos, players, False, names)
+
+
+def group_values(
+    spec: GameSpec,
+    column: Callable[[str], np.ndarray],
+    pos: np.ndarray,
+    players: int,
+    seats_apart: bool,
+    names: Sequence[str] | None = None,
+) -> dict[tuple[str, int | None, str], np.ndarray]:
+    """Per-game values of every (group, index, metric) of one arm: ``column(name)`` gives a
+    metric's values, shape ``(games, players)``, ``pos`` each seat's turn position; ``names``
+    keeps those metrics (and the length where it is named) only."""
     out: dict[tuple[str, int | None, str], np.ndarray] = {}
     for metric in metrics(spec):
-        values = per_game(rows, metric.name, players, np.float64)
+        if names is not None and metric.name not in names:
+            continue
+        values = column(metric.name)
         by_pos = _by_position(values, pos)
         for p in range(players):
             out[(POSITION, p, metric.name)] = by_pos[:, p]
@@ -281,9 +321,8 @@ def _groups(
             out[(POOLED, None, metric.name)] = values.mean(axis=1)
         if metric.name == "win_share" and players > 1:
             out[(POOLED, None, SPREAD)] = spread_contrast(by_pos)
-    if spec.length_column is not None:
-        length = per_game(rows, spec.length_column, players, np.float64)[:, 0]
-        out[(POOLED, None, LENGTH)] = length
+    if spec.length_column is not None and (names is None or LENGTH in names):
+        out[(POOLED, None, LENGTH)] = column(spec.length_column)[:, 0]
     return out
 
 
@@ -554,9 +593,11 @@ __all__ = [
     "SUPPORTING",
     "WHO_WINS",
     "Comparison",
+    "arrays_groups",
     "compare",
     "compare_to_precision",
     "correct",
+    "group_values",
     "headline",
     "metric_words",
     "paired_row",

@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 
 from fairysim.analysis.studies.card_effects import forced_setup
-from fairysim.analysis.tune.measures import FORCED_SEAT, Reading
+from fairysim.analysis.tune.measures import FORCED_SEAT, Measure, Reading, table_variants
 from fairysim.analysis.tune.targets import Target, TuneTargets, cards_from_text
 from fairysim.runtime.errors import FairysimError
 from fairysim.sim.batch import join_chunks
@@ -69,8 +69,9 @@ def cells(targets: TuneTargets) -> list[Cell]:
 
 def runs_per_candidate(targets: TuneTargets) -> int:
     """How many runs (of as many games each) one candidate plays: a run per lineup of every
-    table, and a forced arm per forced-card target at every one-policy table."""
-    forced = sum(1 for t in targets.targets if targets.measures[t.measure].forced)
+    table, and a second arm (forced or a table card's variant) per card-naming target at every
+    one-policy table."""
+    forced = sum(1 for t in targets.targets if targets.measures[t.measure].names_card)
     tables = cells(targets)
     return sum(len(cell.lineups()) + forced * (cell.pair is None) for cell in tables)
 
@@ -114,18 +115,30 @@ def play_candidate(
     choice = tuple(int(i) for i in choice)
     try:
         cards = cards_from_text(spec, targets.cards_text(choice), folder)
+
+        def make(players: int, lineup: list[str], **options: Any) -> Any:
+            return spec.make_setup(
+                players=players,
+                policies=lineup,
+                seed=seed,
+                cards=cards,
+                **{**targets.setup, **options},
+            )
+
         setups = {
-            cell: [
-                spec.make_setup(
-                    players=cell.players,
-                    policies=lineup,
-                    seed=seed,
-                    cards=cards,
-                    **targets.setup,
-                )
-                for lineup in cell.lineups()
-            ]
+            cell: [make(cell.players, lineup) for lineup in cell.lineups()]
             for cell in cells(targets)
+        }
+        table = [t.measure for t in targets.targets if targets.measures[t.measure].table]
+        variants = {  # each table card's variant beside the one-policy cells
+            (cell, name): make(
+                cell.players,
+                cell.lineups()[0],
+                **table_options(spec, targets.measures[name], setups[cell][0]),
+            )
+            for cell in setups
+            if cell.pair is None
+            for name in table
         }
     except FairysimError as error:  # one value alone passes, the combination does not
         return Judged(choice, {}, error.message)
@@ -145,8 +158,20 @@ def play_candidate(
                 read: Any = runs if measure.pair else runs[0]
                 if measure.forced:  # the card-effect study's arm, on the same games
                     read = (runs[0], play(forced_setup(lineups[0], measure.card, FORCED_SEAT)))
+                if measure.table:  # the table-card study's variant, on the same games
+                    read = (runs[0], play(variants[(cell, target.measure)]))
                 readings[(cell, target.measure)] = measure.read(spec, read, cell.players)
     return Judged(choice, readings)
+
+
+def table_options(spec: GameSpec, measure: Measure, played: Any) -> dict[str, Any]:
+    """The ``make_setup`` options of a bound table-card measure's variant beside the setup
+    ``played`` (the candidate's cards), as the table-card study takes them from the game's
+    declaration; refused where the candidate's card file no longer holds the card."""
+    options = dict(table_variants(spec, played)).get(measure.table_card)
+    if options is None:
+        raise FairysimError("cards", f"the card file holds no table card {measure.table_card!r}")
+    return options
 
 
 def distance(targets: TuneTargets, judged: Judged) -> float:
@@ -281,4 +306,5 @@ __all__ = [
     "point_rows",
     "runs_per_candidate",
     "search_interval",
+    "table_options",
 ]

@@ -28,6 +28,14 @@ Measures of every game:
   minus as dealt over the games where the intervention was made, computed by the study's own
   :func:`~fairysim.analysis.studies.card_effects.forced_differences`; for a game that declares
   the intervention (``GameSpec.card_effects``).
+- ``table_effect.<card>``: a table card's effect, the table-card study's variant
+  (:mod:`fairysim.analysis.studies.table_cards`: Fairy Concerto's soloist, pianist or harpist
+  card fixed for the whole table, ruling PC3; Fairy Land's card type removed from the forest,
+  ruling PL12) against the card file as played, on the same games: the largest distance from 0
+  of a turn position's mean paired difference of win share (variant minus as played), its
+  parts the per-position differences the study's own
+  :func:`~fairysim.analysis.studies.table_cards.position_differences` gives, whose means are
+  the study's ``(turn position, win share)`` rows; for a game that declares table cards.
 
 A game's own measures are declared in ``fairysim.analysis.<game>.measures`` as ``MEASURES``
 (Fantastique's ``finale_decides``), so that this module names no game.
@@ -45,6 +53,7 @@ import numpy as np
 # The balance card's reading of the per-round trace, so that both say the same comeback rate.
 from fairysim.analysis.studies.balance import _leads as balance_leads
 from fairysim.analysis.studies.card_effects import forced_differences
+from fairysim.analysis.studies.table_cards import card_variants, position_differences
 from fairysim.sim.game import GameSpec
 from fairysim.stats.turn_order import positions_of_arrays
 
@@ -155,6 +164,19 @@ class Measure:
     and ``read`` takes the two runs ``(as dealt, forced)``."""
     card: int | None = None
     """The card id of a bound forced-card measure."""
+    table: bool = False
+    """A table card's effect: the target names the card (``table_effect.<card>``), the table
+    also plays the table-card study's variant of it (:attr:`table_card`) on the same games,
+    and ``read`` takes the two runs ``(as played, variant)``."""
+    table_card: str | None = None
+    """The label of a bound table-card measure, as the table-card study's rows carry it."""
+    absent: str = ""
+    """Why a game without the measure lacks it (the error a target naming it gets)."""
+
+    @property
+    def names_card(self) -> bool:
+        """Whether a target names a card after the measure (``<measure>.<card>``)."""
+        return self.forced or self.table
 
 
 def by_position(spec: GameSpec, arrays: Arrays, column: str, players: int) -> np.ndarray:
@@ -219,6 +241,22 @@ def _forced_effect(spec: GameSpec, runs: tuple[Arrays, Arrays], players: int) ->
     return mean_reading(forced_differences(baseline, arm, FORCED_SEAT))
 
 
+def _table_cards(spec: GameSpec) -> tuple[Any, ...]:
+    """The game's table-card declarations: the one place tune reads them."""
+    return tuple(spec.table_cards)
+
+
+def table_variants(spec: GameSpec, setup: Any) -> list[tuple[str, dict[str, Any]]]:
+    """The ``(label, options)`` of every table card the game declares at ``setup``, over its
+    declarations (:func:`~fairysim.analysis.studies.table_cards.card_variants`)."""
+    return [v for declared in _table_cards(spec) for v in card_variants(declared, setup)]
+
+
+def _table_effect(spec: GameSpec, runs: tuple[Arrays, Arrays], players: int) -> Reading:
+    shipped, variant = runs
+    return columns_reading(position_differences(spec, shipped, variant, players), centre=0.0)
+
+
 COMMON = (
     Measure(
         "turn_order_gap",
@@ -275,6 +313,19 @@ COMMON = (
         _forced_effect,
         forced=True,
         available=lambda spec: spec.card_effects is not None,
+        absent="it declares no card-effect intervention",
+    ),
+    Measure(
+        "table_effect",
+        "table-card effect",
+        "share of games",
+        "a table card's effect: the largest distance from 0 of a turn position's paired "
+        "difference of win share, the card's variant (the game's table-card study) minus the "
+        "card file as played, on the same games",
+        _table_effect,
+        table=True,
+        available=lambda spec: bool(_table_cards(spec)),
+        absent="it declares no table cards (cards no seat holds)",
     ),
 )
 """The measures of every game (where :attr:`Measure.available`)."""
@@ -308,5 +359,6 @@ __all__ = [
     "game_measures",
     "mean_reading",
     "measures_for",
+    "table_variants",
     "winning_margin",
 ]

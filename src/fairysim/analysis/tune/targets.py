@@ -40,7 +40,7 @@ from fairysim.analysis.tune.cardpaths import (
     read_document,
     value_at,
 )
-from fairysim.analysis.tune.measures import Measure, measures_for
+from fairysim.analysis.tune.measures import COMMON, Measure, measures_for, table_variants
 from fairysim.runtime.errors import FairysimError
 from fairysim.sim.datafile import read_toml
 from fairysim.sim.game import GameSpec
@@ -190,9 +190,9 @@ def load_targets(spec: GameSpec, path: str | Path, cards: str | Path | None = No
     except FairysimError as error:
         raise where("setup", error.message) from None
     measures = measures_for(spec)
-    given = _forced_targets(data.get("targets"), measures)
+    given = _card_targets(data.get("targets"), measures)
     measures = _bind_cards(spec, given, measures, players, policies, base_cards, setup, where)
-    targets = _targets(given, measures, players, where)
+    targets = _targets(given, measures, players, where, _absent(spec))
     pair = _pair(spec, policies, targets, measures, where)
     document = read_document(base_cards.source)
     vary = _vary(data.get("vary"), document, where)
@@ -247,8 +247,21 @@ def _setup(spec: GameSpec, given: Any, where: _Where) -> dict[str, Any]:
     return dict(given)
 
 
+def _absent(spec: GameSpec) -> dict[str, str]:
+    """Why the game lacks each measure of every game it lacks, by name."""
+    return {
+        m.name: f"{spec.title} has no {m.name}: {m.absent}"
+        for m in COMMON
+        if not m.available(spec) and m.absent
+    }
+
+
 def _targets(
-    given: Any, measures: Mapping[str, Measure], players: tuple[int, ...], where: _Where
+    given: Any,
+    measures: Mapping[str, Measure],
+    players: tuple[int, ...],
+    where: _Where,
+    absent: Mapping[str, str],
 ) -> tuple[Target, ...]:
     if not isinstance(given, dict) or not given:
         raise where("targets", "give at least one target (a measure and its band)")
@@ -256,6 +269,9 @@ def _targets(
     for name, band in given.items():
         key = f"targets.{name}"
         measure = measures.get(name)
+        head = str(name).partition(".")[0]
+        if measure is None and head in absent:
+            raise where(key, absent[head])
         if measure is None:
             raise where(key, f"unknown measure; this game's are {', '.join(measures)}")
         if min(players) < measure.min_players:
@@ -280,20 +296,31 @@ def _targets(
     return tuple(out)
 
 
-def _forced_targets(given: Any, measures: Mapping[str, Measure]) -> Any:
+def _card_targets(given: Any, measures: Mapping[str, Measure]) -> Any:
     """The targets table with ``forced_effect.8 = {...}`` (TOML's dotted key, a table of
-    cards) flattened to ``"forced_effect.8" = {...}``."""
+    cards) flattened to ``"forced_effect.8" = {...}``, for every measure that names a card
+    (one the game lacks too, so that its error names the card's key)."""
     if not isinstance(given, dict):
         return given
+    naming = {m.name for m in (*COMMON, *measures.values()) if m.names_card}
     out: dict[str, Any] = {}
     for name, band in given.items():
-        measure = measures.get(name)
         cards = isinstance(band, dict) and not set(band) & set(BANDS)
-        if measure is not None and measure.forced and cards and band:
+        if name in naming and cards and band:
             out.update({f"{name}.{card}": value for card, value in band.items()})
         else:
             out[name] = band
     return out
+
+
+def _named_cards(spec: GameSpec, measure: Measure, setup: Any) -> list[tuple[Any, str]]:
+    """The ``(key, label)`` of every card a card-naming measure can name at ``setup``: the
+    card-effect study's cards (their ids) or the table-card study's (their labels)."""
+    if measure.table:
+        return [(label, label) for label, _ in table_variants(spec, setup)]
+    from fairysim.analysis.studies.card_effects import effect_cards
+
+    return list(effect_cards(spec, setup))
 
 
 def _bind_cards(
@@ -306,36 +333,42 @@ def _bind_cards(
     setup: Mapping[str, Any],
     where: _Where,
 ) -> dict[str, Measure]:
-    """``measures`` with a bound forced-card measure for each ``<measure>.<card>`` target: the
-    card named by its label (case aside) or its id among the cards the game declares at every
-    listed player count."""
-    from fairysim.analysis.studies.card_effects import effect_cards
-
+    """``measures`` with a bound measure for each ``<measure>.<card>`` target of a measure that
+    names a card: the card named by its label (case aside) or its key (a forced card's id)
+    among the cards the game declares at every listed player count."""
     out = dict(measures)
     if not isinstance(given, dict):
         return out
     for name in given:
         head, dot, card = str(name).partition(".")
         measure = measures.get(head)
-        if measure is None or not measure.forced:
+        if measure is None or not measure.names_card:
             continue
         key = f"targets.{name}"
         if not dot or not card.strip():
-            raise where(key, f"name the card: {head}.<card>, e.g. {head}.1")
-        found = None
+            example = "by its label in the report" if measure.table else f"e.g. {head}.1"
+            raise where(key, f"name the card: {head}.<card>, {example}")
+        found, label = None, ""
         for count in players:
             base = spec.make_setup(
                 players=count, policies=policies[0], seed=0, cards=cards, **setup
             )
-            declared = effect_cards(spec, base)
-            match = [c for c, label in declared if label.lower() == card.strip().lower()]
-            match = match or [c for c, _ in declared if str(c) == card.strip()]
+            declared = _named_cards(spec, measure, base)
+            match = [(c, n) for c, n in declared if n.lower() == card.strip().lower()]
+            match = match or [(c, n) for c, n in declared if str(c) == card.strip()]
             if not match:
-                labels = ", ".join(label for _, label in declared)
-                raise where(key, f"{card!r} is no card of this game at {count} players: {labels}")
-            found = match[0]
-        label = dict(effect_cards(spec, base))[found]
-        out[name] = replace(measure, name=name, label=f"forced-card effect of {label}", card=found)
+                labels = ", ".join(n for _, n in declared)
+                kind = "table card" if measure.table else "card"
+                raise where(key, f"{card!r} is no {kind} of this game at {count} players: {labels}")
+            found, label = match[0]
+        if measure.table:
+            out[name] = replace(
+                measure, name=name, label=f"table-card effect of {label}", table_card=found
+            )
+        else:
+            out[name] = replace(
+                measure, name=name, label=f"forced-card effect of {label}", card=found
+            )
     return out
 
 
