@@ -27,7 +27,7 @@ Measures of every game:
   reach, as the game's ruling says), the mean paired difference of seat 0's win share forced
   minus as dealt over the games where the intervention was made, computed by the study's own
   :func:`~fairysim.analysis.studies.card_effects.forced_differences`; for a game that declares
-  the intervention (``GameSpec.card_effects``).
+  the intervention (:func:`~fairysim.analysis.studies.card_studies.card_effects_of`).
 
 A game's own measures are declared in ``fairysim.analysis.<game>.measures`` as ``MEASURES``
 (Fantastique's ``finale_decides``), so that this module names no game.
@@ -45,6 +45,7 @@ import numpy as np
 # The balance card's reading of the per-round trace, so that both say the same comeback rate.
 from fairysim.analysis.studies.balance import _leads as balance_leads
 from fairysim.analysis.studies.card_effects import forced_differences
+from fairysim.analysis.studies.card_studies import card_effects_of
 from fairysim.sim.game import GameSpec
 from fairysim.stats.turn_order import positions_of_arrays
 
@@ -274,7 +275,7 @@ COMMON = (
         "effect)",
         _forced_effect,
         forced=True,
-        available=lambda spec: spec.card_effects is not None,
+        available=lambda spec: card_effects_of(spec) is not None,
     ),
 )
 """The measures of every game (where :attr:`Measure.available`)."""
