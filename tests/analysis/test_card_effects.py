@@ -116,8 +116,9 @@ def test_disagreements_name_opposite_signs_and_orders():
 
 
 def test_a_game_without_an_intervention_is_refused_in_one_line():
-    # Every game may declare one: a copy of the toy game's spec without it declares none.
-    spec = replace(get_game("highcard"), card_effects=None)
+    # Every game may declare one: a copy of the toy game under a name that registers no card
+    # studies declares none.
+    spec = replace(get_game("highcard"), name="plain-highcard")
     with pytest.raises(FairysimError, match="declares no card-effect intervention") as info:
         card_effects(spec, players=2, games=10, policies="stand")
     assert info.value.where == "GAME"

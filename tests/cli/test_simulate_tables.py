@@ -10,6 +10,7 @@ import re
 import pytest
 from typer.testing import CliRunner
 
+from fairysim.analysis.wording import wording_of
 from fairysim.cli import app
 from fairysim.sim.game import get_game
 
@@ -38,7 +39,7 @@ def header_lines(output: str) -> list[str]:
 def allowed_words(game: str, first: str) -> set[str]:
     spec = get_game(game, "game")
     names = [first, "policy", "win share", "corrected CI"]
-    names += [c.header for c in spec.summary]
+    names += [c.header for c in wording_of(spec).summary]
     return {word for name in names for word in name.split()}
 
 
@@ -65,13 +66,13 @@ def test_no_header_word_is_broken_or_cut(game, args, first, width):
 @pytest.mark.parametrize(("game", "args", "first"), CASES[:4])
 def test_every_column_not_plainly_named_is_explained_under_the_table(game, args, first):
     output = simulate(game, *args)
-    spec = get_game(game, "game")
-    legends = [c.legend for c in spec.summary if c.legend]
+    columns = wording_of(get_game(game, "game")).summary
+    legends = [c.legend for c in columns if c.legend]
     assert legends
     for legend in legends:
         assert legend in output.splitlines(), legend
     plain = {"score", "items"}
-    for column in spec.summary:
+    for column in columns:
         if column.header not in plain:
             assert column.legend, f"{game}: {column.header!r} has no legend"
 

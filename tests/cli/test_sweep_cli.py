@@ -14,6 +14,7 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from fairysim import sweep
+from fairysim.analysis.wording import wording_of
 from fairysim.cli import app
 from fairysim.cli import sweep as sweep_cli
 from fairysim.sim import concerto
@@ -346,7 +347,8 @@ def test_the_table_leaves_out_the_last_means_that_do_not_fit_the_terminal():
     # A grid's axis columns come on top of simulate's table: at 80 columns the last of the
     # game's means goes (and is named) rather than being cut off at the terminal's edge.
     spec = get_game("concerto")
-    means = {f"{c}_mean": 12.345 for column in spec.summary for c in column.columns}
+    columns = wording_of(spec).summary
+    means = {f"{c}_mean": 12.345 for column in columns for c in column.columns}
     summary = pd.DataFrame(
         [
             {"cell": "c", "players": 1, "soloist_card": "A", "row": "seat", "index": seat}
@@ -364,7 +366,7 @@ def test_the_table_leaves_out_the_last_means_that_do_not_fit_the_terminal():
     narrow = Console(width=80, record=True)
     table, left_out = sweep_cli.fitting_table(narrow, spec, summary, axes)
     # the columns left out are the last ones, in order, and the last is among them
-    headers = [column.header for column in spec.summary]
+    headers = [column.header for column in columns]
     assert left_out and left_out == headers[len(headers) - len(left_out) :]
     narrow.print(table)
     text = narrow.export_text()

@@ -1,5 +1,6 @@
-"""How the command line words a game: the help of its options, the notes under its tables and
-what each policy weight does, declared per game in its analysis package.
+"""How the command line words a game: the help of its options, the notes under its tables, the
+columns ``simulate`` prints per seat and what each policy weight does, declared per game in its
+analysis package.
 
 The engine package (:mod:`fairysim.sim`) states facts only (player counts, setup axes, the turn
 order); a sentence a user reads is written here, beside the game's report declaration
@@ -12,10 +13,51 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+
+from fairysim.analysis.declarations import declaration_modules
 
 if TYPE_CHECKING:  # declarations load no engine package (``fairysim report --help``)
     from fairysim.sim.game import GameSpec
+
+
+@dataclass(frozen=True)
+class SummaryColumn:
+    """One column of the per-seat table that ``simulate`` (and a sweep) prints after the win
+    share.
+
+    The cell shows the mean of ``columns`` (their means joined by ``join``: ``"+"`` adds them,
+    ``"/"`` shows them side by side as ``a/b``), formatted with ``format`` and placed in
+    ``template``. The header is whole words, one line per ``"\\n"``-separated part, so that a
+    narrow terminal never shows a word broken in two; ``legend`` explains, in a line under the
+    table, a header whose name is not plain. ``by_policy`` maps a policy name to the column its
+    rows show instead (a seat that scores by other rules, such as solo Concerto's Pahha).
+    ``columns`` name the game's seat columns (:attr:`~fairysim.sim.game.GameSpec.seat_columns`).
+    """
+
+    header: str
+    columns: tuple[str, ...]
+    format: str = ".2f"
+    join: str = "+"
+    legend: str = ""
+    template: str = "{}"
+    by_policy: tuple[tuple[str, SummaryColumn], ...] = ()
+
+    def cell(self, row: Mapping[str, Any]) -> str:
+        """The formatted cell of one summary row (``<column>_mean`` values)."""
+        for policy, column in self.by_policy:
+            if row.get("policy") == policy:
+                return column.cell(row)
+        means = [row[f"{column}_mean"] for column in self.columns]
+        if self.join == "/":
+            value = "/".join(f"{mean:{self.format}}" for mean in means)
+        else:
+            value = f"{sum(means):{self.format}}"
+        return self.template.format(value)
+
+
+SCORE = SummaryColumn("score", ("score",))
+"""The mean score: every game's seat columns hold ``score``, so every game can print it."""
 
 
 @dataclass(frozen=True)
@@ -42,6 +84,9 @@ class GameWording:
     weights : mapping of str to mapping of str to str
         One sentence per policy weight: what raising it makes the policy do, by policy and
         weight name (``fairysim policies <game>`` prints them).
+    summary : tuple of SummaryColumn
+        What ``simulate`` and a sweep print per seat after the win share (default: the mean
+        score).
     """
 
     game: str
@@ -52,6 +97,7 @@ class GameWording:
     turn_order: str = "the seat index is the turn order, seat 0 the 1st to act"
     policies_note: str = ""
     weights: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    summary: tuple[SummaryColumn, ...] = (SCORE,)
 
 
 SEARCH_WEIGHTS = {
@@ -77,7 +123,8 @@ def register_wording(wording: GameWording) -> GameWording:
 
 
 def plain_wording(spec: GameSpec) -> GameWording:
-    """The words of a game that registered none: said from its facts alone."""
+    """The words of a game that registered none: said from its facts alone (its table shows the
+    mean score after the win share)."""
     return GameWording(
         game=spec.name,
         players=PLAYERS,
@@ -90,19 +137,19 @@ def plain_wording(spec: GameSpec) -> GameWording:
 
 
 def wording_of(spec: GameSpec) -> GameWording:
-    """The registered words of ``spec``'s game (its declaration module imported first, with the
-    report declarations), else :func:`plain_wording`."""
-    from fairysim.analysis.report.registry import reports
-
-    reports()  # imports every declaration module, which registers its game's wording
+    """The registered words of ``spec``'s game (its declaration module imported first), else
+    :func:`plain_wording`."""
+    declaration_modules()
     return WORDINGS.get(spec.name) or plain_wording(spec)
 
 
 __all__ = [
     "PLAYERS",
+    "SCORE",
     "SEARCH_WEIGHTS",
     "WORDINGS",
     "GameWording",
+    "SummaryColumn",
     "plain_wording",
     "register_wording",
     "wording_of",

@@ -404,8 +404,8 @@ def same_policy_note(labels: Sequence[str]) -> str | None:
 
 
 def column_legends(spec: GameSpec) -> list[str]:
-    """One line per summary column whose name is not plain (its spec's ``legend``)."""
-    return [column.legend for column in spec.summary if column.legend]
+    """One line per summary column whose name is not plain (its ``legend``)."""
+    return [column.legend for column in wording(spec).summary if column.legend]
 
 
 def verdict(row: dict[str, Any]) -> str:
@@ -428,8 +428,8 @@ def summary_table(
     Parameters
     ----------
     spec : GameSpec
-        The game; its :attr:`~fairysim.sim.game.GameSpec.summary` names the columns after the
-        win share.
+        The game; its wording's :attr:`~fairysim.analysis.wording.GameWording.summary` names
+        the columns after the win share.
     summary : pandas.DataFrame
         One row per seat (or per turn position, in column ``first``) with ``games``, ``wins``
         and ``<column>_mean`` per seat column.
@@ -455,7 +455,8 @@ def summary_table(
     table.add_column(first, justify="right", min_width=longest_word(first))
     # Long policy names (with changed weights) fold rather than push the numbers off the screen.
     table.add_column("policy", overflow="fold", min_width=min(max(map(len, labels)), 20))
-    headers = ("win\nshare", "corrected\nCI", *(column.header for column in spec.summary))
+    columns = wording(spec).summary
+    headers = ("win\nshare", "corrected\nCI", *(column.header for column in columns))
     for name in headers:
         # Never narrower than the header's longest word, so no word is broken or cut.
         table.add_column(name, justify="right", no_wrap=True, min_width=longest_word(name))
@@ -466,7 +467,7 @@ def summary_table(
             str(label),
             percent(row["win_share"]),
             percent_interval(row["low"], row["high"]),
-            *(column.cell(row) for column in spec.summary),
+            *(column.cell(row) for column in columns),
         )
     return table
 

@@ -55,7 +55,8 @@ if TYPE_CHECKING:
 
     import pandas as pd
 
-    from fairysim.sim.game import GameSpec, SetupAxis, SummaryColumn
+    from fairysim.analysis.wording import SummaryColumn
+    from fairysim.sim.game import GameSpec, SetupAxis
 
 DEFAULT_TASK_GAMES = 262_144
 """Shown in --help without importing the engines; equal to fairysim.sweep.DEFAULT_TASK_GAMES."""
@@ -323,7 +324,8 @@ def fitting_table(
     Axis columns come on top of what ``simulate`` prints, so a wide grid may not fit 80
     columns; a table wider than the terminal would be cut at its edge, numbers included.
     """
-    points = list(spec.summary)
+    columns = wording(spec).summary
+    points = list(columns)
     # Long policy names may fold to POLICY_WIDTH characters; every other column keeps its width.
     folded = max(0, int(labels_of(summary).str.len().max()) - POLICY_WIDTH)
     while True:
@@ -331,7 +333,7 @@ def fitting_table(
         unbounded = console.options.update_width(UNBOUNDED)
         width = Measurement.get(console, unbounded, table).maximum - folded
         if len(points) <= 1 or width <= console.width:
-            return table, [column.header for column in spec.summary[len(points) :]]
+            return table, [column.header for column in columns[len(points) :]]
         points.pop()
 
 
@@ -423,7 +425,7 @@ def sweep_table(
         The result columns of the axes to show, leading each cell's first row.
     points : sequence of SummaryColumn
         The mean points to show after the win share (a game's
-        :attr:`~fairysim.sim.game.GameSpec.summary`).
+        :attr:`~fairysim.analysis.wording.GameWording.summary`).
 
     Returns
     -------

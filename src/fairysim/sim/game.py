@@ -1,8 +1,5 @@
 """The game contract: what every game declares, and the registry that lists the games.
 
-One module past 600 lines: the contract is read as one page (the spec, its parts, the setup and
-the registry refer to each other); a game author looks up here everything a game declares.
-
 A game is one registered unit, as pgx's ``Env`` and OpenSpiel's registered games are: the command
 line, sweeps, the benchmark and the contract test reach a game only through its :class:`GameSpec`,
 so a new game is one package and one registration line.
@@ -118,39 +115,6 @@ class Flag:
 
 
 @dataclass(frozen=True)
-class SummaryColumn:
-    """One column of the per-seat table that ``simulate`` prints after the win share.
-
-    The cell shows the mean of ``columns`` (their means joined by ``join``: ``"+"`` adds them,
-    ``"/"`` shows them side by side as ``a/b``), formatted with ``format`` and placed in
-    ``template``. The header is whole words, one line per ``"\\n"``-separated part, so that a
-    narrow terminal never shows a word broken in two; ``legend`` explains, in a line under the
-    table, a header whose name is not plain. ``by_policy`` maps a policy name to the column its
-    rows show instead (a seat that scores by other rules, such as solo Concerto's Pahha).
-    """
-
-    header: str
-    columns: tuple[str, ...]
-    format: str = ".2f"
-    join: str = "+"
-    legend: str = ""
-    template: str = "{}"
-    by_policy: tuple[tuple[str, SummaryColumn], ...] = ()
-
-    def cell(self, row: Mapping[str, Any]) -> str:
-        """The formatted cell of one summary row (``<column>_mean`` values)."""
-        for policy, column in self.by_policy:
-            if row.get("policy") == policy:
-                return column.cell(row)
-        means = [row[f"{column}_mean"] for column in self.columns]
-        if self.join == "/":
-            value = "/".join(f"{mean:{self.format}}" for mean in means)
-        else:
-            value = f"{sum(means):{self.format}}"
-        return self.template.format(value)
-
-
-@dataclass(frozen=True)
 class TurnOrder:
     """Where a game's rows say each seat's turn position (0 = the seat that acts first): what
     seat advantage and ``fairysim compare`` report by, since seat advantage is by turn order.
@@ -170,73 +134,6 @@ class TurnOrder:
     def drawn(self) -> bool:
         """Whether the order is drawn per game (a column says it), not the seat index."""
         return self.column is not None or self.start_seat is not None
-
-
-@dataclass(frozen=True)
-class CardEffects:
-    """How a game measures a card's own effect (the card-effect study of the
-    analysis layer): an intervention on otherwise identical deals, declared by the game.
-
-    A setup of such a game has the fields ``forced_card`` (a card id, 0 for none) and
-    ``forced_seat``; under them every game's deal puts the card in the seat's reach, as
-    ``intervention`` says, and the run's rows carry the per-game columns ``forced_held`` (how
-    many of the card the seat had without the intervention) and ``forced_exchanged`` (1 where
-    the intervention was made, 0 where the deal left no way to make it). ``cards`` names the
-    package's ``effect_cards(setup)``: the ``(card id, label)`` pairs a study forces.
-    """
-
-    cards: str
-    intervention: str
-    """One sentence: what the intervention does to a deal, citing its ruling."""
-    card_label: str = "card"
-    """What a row of the effects table is ("card value")."""
-    ruling: str = ""
-    held: str | None = None
-    """Names the package's ``effect_held(setup, arrays, card, seat)``: how many of the card the
-    seat had in each game of the baseline run ``arrays``, the count the association is the
-    slope on; None: the forced arm's ``forced_held`` (a game whose seats are dealt cards)."""
-    held_text: str = "it was dealt"
-    """What that count is, after "per card of that <card_label>"."""
-    stronger: str = "stronger than the card it replaces"
-    """The verdict where the corrected interval is above 0."""
-    weaker: str = "weaker than the card it replaces"
-    """The verdict where it is below 0."""
-    zero_note: str = (
-        "It compares the card with the one it replaces, so a card worth the hand's average scores 0"
-    )
-    """One sentence: what the effect compares the card with, and what scores 0."""
-
-
-@dataclass(frozen=True)
-class TableCards:
-    """Cards measured on the whole table (the table-card study of the analysis layer): each
-    card one what-if variant of the report's setup, played on the same seeds against the setup as
-    shipped, where no seat can be dealt the card (a card never held; a card that is the table's, not
-    a seat's).
-
-    ``variants`` names the package's ``<function>(setup)``: the ``(label, options)`` pairs of
-    the cards, ``options`` the ``make_setup`` keywords that make the variant (Fairy Land's
-    ``{"removed_card": ogre}``, Fairy Concerto's ``{"soloist": "A"}``).
-    """
-
-    name: str
-    """The study's table name in a report's files (``card_removals``)."""
-    variants: str
-    heading: str
-    """The report's subsection heading ("A card type removed from the deck")."""
-    intervention: str
-    """One sentence: what a variant does to the shipped setup, citing its ruling."""
-    paired: str
-    """One sentence: what the variant leaves paired with the shipped game and what not."""
-    shipped: str = "the shipped setup"
-    """How the page names the baseline ("the shipped deck")."""
-    raises: str = "higher than shipped"
-    """The verdict where the corrected interval is above 0."""
-    lowers: str = "lower than shipped"
-    ruling: str = ""
-    games_share: float = 1.0
-    """Games per arm as a share of a report's ``--card-games`` (a study of many cards plays
-    fewer games an arm, to keep the report's time)."""
 
 
 @dataclass(frozen=True)
@@ -276,8 +173,6 @@ class GameSpec:
     seat_columns : tuple of str
         Per-seat result columns that tasks sum and summaries average; must include
         ``score``, ``rank`` and ``win_share``.
-    summary : tuple of SummaryColumn
-        What ``simulate`` prints per seat after the win share.
     flags : tuple of Flag
         On/off keywords of ``play_chunks`` (``simulate`` offers each as an option).
     package : str
@@ -299,10 +194,6 @@ class GameSpec:
     length_column : str, optional
         Per-game column holding the game's length (Fairy Land's ``turns``); None where every
         game has the same length.
-    card_effects : CardEffects, optional
-        The game's card-effect intervention; None where it declares none.
-    table_cards : tuple of TableCards
-        Cards the game measures on the whole table (a removal, a table card fixed).
     ladder : tuple of str
         Built-in policies from the weakest rung of its skill ladder to the strongest (random,
         one-step greedy, the best heuristic), what the analysis layer's ladder study plays.
@@ -331,7 +222,6 @@ class GameSpec:
     reference: str
     bench: tuple[BenchSpec, ...]
     seat_columns: tuple[str, ...]
-    summary: tuple[SummaryColumn, ...]
     axes: tuple[SetupAxis, ...] = ()
     flags: tuple[Flag, ...] = ()
     compile_seconds: int | None = None
@@ -339,8 +229,6 @@ class GameSpec:
     turn_order: TurnOrder = TurnOrder()
     length_column: str | None = None
     ties: str = "ties split"
-    card_effects: CardEffects | None = None
-    table_cards: tuple[TableCards, ...] = ()
     ladder: tuple[str, ...] = ()
     search: str = ""
     search_weights: Mapping[int, Mapping[str, float]] = field(default_factory=dict, hash=False)
@@ -582,7 +470,6 @@ __all__ = [
     "GameSetup",
     "GameSpec",
     "SetupAxis",
-    "SummaryColumn",
     "TurnOrder",
     "games",
     "get_game",

@@ -1,7 +1,9 @@
 """Fairy Concerto's two reports, declared (:mod:`fairysim.analysis.report.registry`): card balance
 for 2 to 4 players (:mod:`~fairysim.analysis.concerto.report`) and solo against Pahha
 (:mod:`~fairysim.analysis.concerto.solo_report`), their names, options and defaults, light enough
-for ``fairysim report --help``."""
+for ``fairysim report --help``. Beside them the game's command-line wording
+(:mod:`fairysim.analysis.wording`) and its card studies
+(:mod:`fairysim.analysis.studies.card_studies`)."""
 
 from __future__ import annotations
 
@@ -17,7 +19,23 @@ from fairysim.analysis.report.registry import (
     response_evaluations_option,
     search_games_option,
 )
-from fairysim.analysis.wording import SEARCH_WEIGHTS, GameWording, register_wording
+from fairysim.analysis.studies.card_studies import (
+    CardEffects,
+    CardStudies,
+    TableCards,
+    register_card_studies,
+)
+from fairysim.analysis.wording import (
+    SCORE,
+    SEARCH_WEIGHTS,
+    GameWording,
+    SummaryColumn,
+    register_wording,
+)
+
+PAHHA = "pahha"
+"""The policy of Pahha's row in solo results (``fairysim.sim.concerto.spec.PAHHA_POLICY``, not
+imported: a declaration loads no engine package)."""
 
 REPORT_GAMES = 60_000
 """Games per player count of the card-balance report at ``--games``'s scale: the
@@ -162,6 +180,35 @@ WORDING = register_wording(
         },
         turn_order="seat index = turn order: composers resolve in seat order from seat 0, the "
         "1st to act (C4)",
+        summary=(
+            SCORE,
+            SummaryColumn(
+                "popularity",
+                ("popularity",),
+                legend="popularity: 1 point per popularity token in the orchestra (C5)",
+            ),
+            # The four contest cards summed, so that the table fits 80 columns (every part is
+            # in the --out rows).
+            SummaryColumn(
+                "contests",
+                ("conductor", "soloist", "pianist", "harpist"),
+                legend="contests: points of the conductor, soloist, pianist and harpist cards "
+                "(C5), summed",
+            ),
+            SummaryColumn(
+                "honors",
+                ("honors",),
+                legend="honors: 2 per contest card on which the seat scores highest, above 0 (C6)",
+            ),
+            SummaryColumn(
+                "score\ncards\ndone/held",
+                ("cards_completed", "cards_held"),
+                join="/",
+                legend="score cards done/held: score cards completed / held at the end; "
+                "Pahha's row: its face-down cards, 3 points each whatever they need (C8)",
+                by_policy=((PAHHA, SummaryColumn("", ("cards_held",), template="{} face-down")),),
+            ),
+        ),
         policies_note="lookahead is for solo (--players 1); other forms refuse it. rollout "
         "searches in every form (--weights rollouts=K,default=<built-in>).",
         weights={
@@ -197,3 +244,35 @@ WORDING = register_wording(
     )
 )
 """How the command line words Fairy Concerto."""
+
+CARD_STUDIES = register_card_studies(
+    CardStudies(
+        game="concerto",
+        card_effects=CardEffects(
+            cards="fairysim.sim.concerto.setup:effect_cards",
+            intervention="before the setup deal, the score card changes places with the first "
+            "setup card the seat is to be dealt, where no other seat (nor Pahha) is dealt it "
+            "(PC5); the seat may still keep the other card",
+            card_label="score card",
+            ruling="PC5",
+        ),
+        table_cards=(
+            TableCards(
+                "contest_cards",
+                variants="fairysim.sim.concerto.setup:contest_variants",
+                heading="Soloist, pianist and harpist cards fixed, by seat",
+                intervention="the table plays that soloist, pianist or harpist card in every "
+                "game instead of the one drawn at setup; the setup still draws all three (PC3)",
+                paired="every deal, every score card, every token draw and every policy's "
+                "random stream are the shipped game's (PC3); only the contest card and what "
+                "the seats decide because of it differ",
+                shipped="the card drawn at random",
+                raises="higher with the card fixed",
+                lowers="lower with the card fixed",
+                ruling="PC3",
+                games_share=0.5,
+            ),
+        ),
+    )
+)
+"""How Fairy Concerto's card studies measure its cards (rulings PC5, PC3)."""

@@ -1,6 +1,7 @@
 """Fairy Land's report, declared (:mod:`fairysim.analysis.report.registry`): its name, options and
 defaults, light enough for ``fairysim report --help``; :mod:`~fairysim.analysis.fairyland.report`
-writes it."""
+writes it. Beside it the game's command-line wording (:mod:`fairysim.analysis.wording`) and its
+card studies (:mod:`fairysim.analysis.studies.card_studies`)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,25 @@ from fairysim.analysis.report.registry import (
     response_evaluations_option,
     search_games_option,
 )
-from fairysim.analysis.wording import PLAYERS, SEARCH_WEIGHTS, GameWording, register_wording
+from fairysim.analysis.studies.card_studies import (
+    CardEffects,
+    CardStudies,
+    TableCards,
+    register_card_studies,
+)
+from fairysim.analysis.wording import (
+    PLAYERS,
+    SCORE,
+    SEARCH_WEIGHTS,
+    GameWording,
+    SummaryColumn,
+    register_wording,
+)
+
+ANIMALS = ("squirrel", "fox", "racoon", "deer", "bear", "unicorn", "turtle", "turtle_bonus")
+"""The score parts ``simulate``'s "animals" column sums: the animals' majorities and the turtle
+bonus (L11; the first parts of ``fairysim.sim.fairyland.facts.PART_NAMES``, not imported: a
+declaration loads no engine package)."""
 
 REPORT_GAMES = 15_000
 """Games per (court, player count) run of the report at ``--games``'s scale: the default
@@ -189,6 +208,73 @@ WORDING = register_wording(
         },
         turn_order="turn position, 1st = the starting player, drawn at random each game (L18)",
         weights=_fairyland_weights(),
+        summary=(
+            SCORE,
+            SummaryColumn(
+                "animals",
+                tuple(f"{name}_points" for name in ANIMALS),
+                legend="animals: the animal majorities and the turtle bonus (L11)",
+            ),
+            SummaryColumn(
+                "flowers",
+                ("flowers_points", "variety_points"),
+                legend="flowers: flower points and the variety bonus (L11)",
+            ),
+            SummaryColumn(
+                "goblins",
+                ("goblins_points",),
+                legend="goblins: the goblin penalty, -2 or -1 each for the most (L11)",
+            ),
+            SummaryColumn(
+                "items", ("items_points",), legend="items: points of the court items held"
+            ),
+            SummaryColumn(
+                "applause",
+                ("applause_points",),
+                legend="applause: 3/2/1 for the highest fairy value left in hand (L11)",
+            ),
+        ),
     )
 )
 """How the command line words Fairy Land."""
+
+CARD_STUDIES = register_card_studies(
+    CardStudies(
+        game="fairyland",
+        card_effects=CardEffects(
+            cards="fairysim.sim.fairyland.setup:effect_cards",
+            intervention="before the first turn the seat takes the card as if it had gained it "
+            "(a forest card: the bottommost of its type in the forest deck, which then gives out "
+            "the same cards but that one; a court item: from the box, or from the court deck, "
+            "the first item left out taking its place) (PL10)",
+            card_label="card type",
+            ruling="PL10",
+            held="fairysim.sim.fairyland.setup:effect_held",
+            held_text="it owned at the end of the game",
+            stronger="better for the seat than not having it",
+            weaker="worse for the seat than not having it",
+            zero_note="It compares the seat starting with the card against the same deal with "
+            "the card where the deal put it, from where the seat or another may still take it; "
+            "a card worth nothing to the seat scores 0",
+        ),
+        table_cards=(
+            TableCards(
+                "card_removals",
+                variants="fairysim.sim.fairyland.setup:removal_variants",
+                heading="A card type removed from the forest, by turn position",
+                intervention="the forest is shuffled as shipped, then every card of the type "
+                "leaves it, the others closing up in their order, before the Druid deck and the "
+                "clearings are dealt (PL12)",
+                paired="the court, the starting player, every policy's random stream and the "
+                "order in which the cards both forests share come out are the shipped game's; "
+                "the turn at which a card comes out, the game's length and everything the seats "
+                "decide after the first removed card would have shown are not",
+                shipped="the shipped forest",
+                raises="higher without the type",
+                lowers="lower without the type",
+                ruling="PL12",
+            ),
+        ),
+    )
+)
+"""How Fairy Land's card studies measure its cards (rulings PL10, PL12)."""

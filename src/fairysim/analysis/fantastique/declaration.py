@@ -1,6 +1,7 @@
 """Fantastique's report, declared (:mod:`fairysim.analysis.report.registry`): its name, options and
 defaults, light enough for ``fairysim report --help``; :mod:`~fairysim.analysis.fantastique.report`
-writes it."""
+writes it. Beside it the game's command-line wording (:mod:`fairysim.analysis.wording`) and its
+card studies (:mod:`fairysim.analysis.studies.card_studies`)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,15 @@ from fairysim.analysis.report.registry import (
     response_evaluations_option,
     search_games_option,
 )
-from fairysim.analysis.wording import PLAYERS, SEARCH_WEIGHTS, GameWording, register_wording
+from fairysim.analysis.studies.card_studies import CardEffects, CardStudies, register_card_studies
+from fairysim.analysis.wording import (
+    PLAYERS,
+    SCORE,
+    SEARCH_WEIGHTS,
+    GameWording,
+    SummaryColumn,
+    register_wording,
+)
 
 REPORT_GAMES = 6_000
 """Games per (fan, player count, lineup) cell of the report at ``--games``'s scale: the default
@@ -92,6 +101,24 @@ WORDING = register_wording(
         axes={"fan": "Grande Finale fan side: I, II, III, IV, V or VI."},
         flags={"trace": "Add each seat's medal points after every round to the --out rows."},
         turn_order="round-1 turn position, 1st = the starter, drawn at random each game (F1)",
+        summary=(
+            SCORE,
+            SummaryColumn(
+                "medal\npoints",
+                ("medal_points",),
+                legend="medal points: medals won in rounds 1-7, the Grande Finale's not counted",
+            ),
+            SummaryColumn(
+                "finale\npoints",
+                ("finale_points",),
+                legend="finale points: the Grande Finale medal, Gold 20 or Silver 10 (F9)",
+            ),
+            SummaryColumn(
+                "finale\ncards",
+                ("finale_count",),
+                legend="finale cards: the seat's Grande Finale count on the fan in play (F8)",
+            ),
+        ),
         weights={
             "hoarder": {
                 "finale": "Points per card of the Grande Finale fan kept in hand or gained: "
@@ -114,3 +141,17 @@ WORDING = register_wording(
     )
 )
 """How the command line words Fantastique."""
+
+CARD_STUDIES = register_card_studies(
+    CardStudies(
+        game="fantastique",
+        card_effects=CardEffects(
+            cards="fairysim.sim.fantastique.setup:effect_cards",
+            intervention="before the deal, the first card the seat is dealt of another value "
+            "changes places with the top card of that value left in the draw pile (PF5)",
+            card_label="card value",
+            ruling="PF5",
+        ),
+    )
+)
+"""How Fantastique's card studies measure its cards (ruling PF5)."""

@@ -9,7 +9,8 @@ and the engine package (:mod:`fairysim.sim`) knows nothing of reports: editing a
 or its help text touches no module the kernels are compiled from.
 
 A game outside the package registers its reports through the ``fairysim.reports`` entry-point
-group (the entry point names its declaration module) or by calling :func:`register_report`.
+group (the entry point names its declaration module; :mod:`fairysim.analysis.declarations` imports
+them) or by calling :func:`register_report`.
 """
 
 from __future__ import annotations
@@ -18,18 +19,8 @@ import importlib
 from dataclasses import dataclass
 from typing import Any
 
+from fairysim.analysis.declarations import declaration_modules
 from fairysim.runtime.errors import FairysimError
-from fairysim.runtime.plugins import import_declarations
-
-BUILTIN_REPORT_DECLARATIONS = (
-    "fairysim.analysis.fantastique.declaration",
-    "fairysim.analysis.concerto.declaration",
-    "fairysim.analysis.fairyland.declaration",
-)
-"""The declaration modules of the reports that ship with fairysim; each registers its reports on
-import."""
-
-ENTRY_POINT_GROUP = "fairysim.reports"
 
 REPORT_SEED = 0
 """Seed of every run of a report unless the user gives one."""
@@ -232,7 +223,7 @@ def _discover() -> None:
     if _discovered:
         return
     _discovered = True
-    modules = import_declarations(BUILTIN_REPORT_DECLARATIONS, ENTRY_POINT_GROUP)
+    modules = declaration_modules()
     # In the order the modules are listed (a module imported earlier registered its reports
     # first), then any registered outside a declaration module.
     ordered: dict[str, ReportSpec] = {}
@@ -246,9 +237,9 @@ def _discover() -> None:
 
 
 def reports() -> dict[str, ReportSpec]:
-    """Every registered report, by name, in the order of :data:`BUILTIN_REPORT_DECLARATIONS`
-    and then of the plugins' entry points (what ``fairysim report --help`` lists and ``fairysim
-    report all`` writes)."""
+    """Every registered report, by name, in the order of the declaration modules
+    (:func:`~fairysim.analysis.declarations.declaration_modules`: the built-in ones, then the
+    plugins'), what ``fairysim report --help`` lists and ``fairysim report all`` writes."""
     _discover()
     return dict(REPORTS)
 

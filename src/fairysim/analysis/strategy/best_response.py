@@ -45,6 +45,7 @@ from fairysim.analysis.strategy.rounds import (
 )
 from fairysim.analysis.strategy.search import SearchRun, run_search
 from fairysim.analysis.strategy.space import WeightSpace, parse_ranges, weight_space
+from fairysim.analysis.wording import wording_of
 from fairysim.runtime.errors import FairysimError
 from fairysim.runtime.files import folder_option, probe_folder, write_files
 from fairysim.sim.batch import check_games
@@ -357,11 +358,11 @@ def validate(
 
 
 def _legends(spec: GameSpec) -> dict[str, str]:
-    """What the game's summary says each of its one-column cells means (``finale cards: the
-    seat's Grande Finale count ...``), by column."""
+    """What each one-column cell of the game's ``simulate`` table means, as its legend says it
+    (``finale cards: the seat's Grande Finale count ...``), by column."""
     return {
         cell.columns[0]: cell.legend
-        for cell in getattr(spec, "summary", ())
+        for cell in wording_of(spec).summary
         if len(cell.columns) == 1 and cell.legend
     }
 

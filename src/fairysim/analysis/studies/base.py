@@ -161,11 +161,12 @@ def card_and_ladder_studies(
     (:func:`~fairysim.analysis.studies.card_effects.verdict_changes`).
     """
     from fairysim.analysis.studies.card_effects import card_effects, verdict_changes
+    from fairysim.analysis.studies.card_studies import table_cards_of
     from fairysim.analysis.studies.ladder import ladder_study
 
     shared = {"seed": seed, "cards": cards, "threads": threads, **axes}
     effects = card_effects(spec, players=players, games=card_games, policies=policy, **shared)
-    if spec.table_cards:
+    if table_cards_of(spec):
         from fairysim.analysis.studies.table_cards import table_card_studies
 
         effects.table_cards = table_card_studies(

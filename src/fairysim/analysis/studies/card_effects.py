@@ -2,7 +2,8 @@
 
 A card statistic read off ordinary games (the win share of seats that hold a card) is an
 association: a seat dealt a strong hand holds more of everything. The effect here is an
-intervention. For each card a game declares (:class:`~fairysim.sim.game.CardEffects`), every
+intervention. For each card a game declares
+(:class:`~fairysim.analysis.studies.card_studies.CardEffects`), every
 game ``0 .. G-1`` of the seed is played twice: as dealt, and with the card put in the reach of
 one seat (``forced_seat``) as the game's ruling says (Fantastique: PF5, one more card of that
 value in exchange for the first other card the seat is dealt). Every rule draw and every
@@ -32,10 +33,11 @@ import numpy as np
 import pandas as pd
 from scipy import stats as sps
 
+from fairysim.analysis.studies.card_studies import CardEffects, card_effects_of
 from fairysim.runtime.errors import FairysimError
 from fairysim.runtime.stages import tell
 from fairysim.sim.batch import DEFAULT_CHUNK_GAMES, Progress, check_games, join_chunks
-from fairysim.sim.game import CardEffects, GameSpec, get_game, load_entry
+from fairysim.sim.game import GameSpec, get_game, load_entry
 from fairysim.sim.policy import policies_resolved_once
 from fairysim.stats.corrections import correct_family, with_correction
 from fairysim.stats.ranking import ranked_groups
@@ -112,7 +114,7 @@ class CardEffectStudy:
 
 def _spec_with_effects(game: str | GameSpec) -> GameSpec:
     spec = game if isinstance(game, GameSpec) else get_game(game, "GAME")
-    if spec.card_effects is None:
+    if card_effects_of(spec) is None:
         raise FairysimError("GAME", f"{spec.name} declares no card-effect intervention yet")
     return spec
 
@@ -128,7 +130,7 @@ def _play(spec: GameSpec, setup: Any, games: int, threads, progress) -> dict[str
 
 def effect_cards(spec: GameSpec, base: Any) -> list[tuple[int, str]]:
     """The ``(card id, label)`` pairs the game declares for ``base``'s table."""
-    return list(load_entry(spec.card_effects.cards)(base))
+    return list(load_entry(card_effects_of(spec).cards)(base))
 
 
 def forced_setup(base: Any, card: int, seat: int) -> Any:
@@ -189,7 +191,7 @@ def card_effects(
     Parameters
     ----------
     game : str or GameSpec
-        A game that declares :class:`~fairysim.sim.game.CardEffects`.
+        A game that declares :class:`~fairysim.analysis.studies.card_studies.CardEffects`.
     players : int or sequence of int
         Player counts; each is a baseline of its own, and the table has a row per (player
         count, card), all of them one corrected family per column.
@@ -237,7 +239,7 @@ def card_effects(
     by_players = table.groupby("players", sort=False)
     table["effect_rank"] = by_players["effect"].rank(ascending=False, method="min").astype(int)
     table["association_rank"] = by_players["association"].rank(ascending=False, method="min")
-    declared = spec.card_effects
+    declared = card_effects_of(spec)
     table["verdict"] = [
         _verdict(r, declared.stronger, declared.weaker) for r in table.itertuples(index=False)
     ]
@@ -251,7 +253,7 @@ def card_effects(
     for n, rows_n in table.groupby("players", sort=True):
         estimates = dict(zip(rows_n["label"], rows_n["effect"], strict=True))
         groups[int(n)] = ranked_groups(estimates, pairs[pairs["players"] == n])
-    notes = disagreement_notes(table, groups, spec.card_effects.held_text)
+    notes = disagreement_notes(table, groups, declared.held_text)
     first = setups[0]
     meta = {
         "game": spec.name,
@@ -262,12 +264,12 @@ def card_effects(
         "policies": {b.players: list(b.policy_names) for b in setups},
         "setup": first.own_config(),
         "cards": str(first.cards.source),
-        "intervention": spec.card_effects.intervention,
-        "card_label": spec.card_effects.card_label,
-        "held_text": spec.card_effects.held_text,
-        "stronger": spec.card_effects.stronger,
-        "weaker": spec.card_effects.weaker,
-        "zero_note": spec.card_effects.zero_note,
+        "intervention": declared.intervention,
+        "card_label": declared.card_label,
+        "held_text": declared.held_text,
+        "stronger": declared.stronger,
+        "weaker": declared.weaker,
+        "zero_note": declared.zero_note,
         "method": method,
     }
     return CardEffectStudy(table, pairs, groups, notes, meta)
@@ -285,7 +287,8 @@ def _player_count(
     rows = []
     shares: dict[str, np.ndarray] = {}
     made: dict[str, np.ndarray] = {}
-    held_in = load_entry(spec.card_effects.held) if spec.card_effects.held else None
+    held_entry = card_effects_of(spec).held
+    held_in = load_entry(held_entry) if held_entry else None
     for arm_index, (card, label) in enumerate(arms, start=1):
         tell(study, arm_index, len(arms) + 1, "arms")
         arm = _play(spec, forced_setup(base, card, seat), games, threads, progress)

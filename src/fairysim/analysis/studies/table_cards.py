@@ -3,9 +3,10 @@
 Some cards no seat can be dealt, so the forced-card study
 (:mod:`fairysim.analysis.studies.card_effects`) has nothing to force: Fairy Land's ogre is never
 held (L6), and Fairy Concerto's soloist, pianist and harpist cards are the table's (PC3). A game
-declares how such cards are measured (:class:`~fairysim.sim.game.TableCards`): each card is a setup
-variant (Fairy Land's type removed from the forest, ruling PL12; Concerto's contest card fixed for
-every game) played as a what-if (:func:`fairysim.analysis.studies.what_if.compare`) against the
+declares how such cards are measured
+(:class:`~fairysim.analysis.studies.card_studies.TableCards`): each card is a setup variant (Fairy
+Land's type removed from the forest, ruling PL12; Concerto's contest card fixed for every game)
+played as a what-if (:func:`fairysim.analysis.studies.what_if.compare`) against the
 shipped setup on the same seeds, games ``0 .. G-1``. The game's ruling says what stays paired; the
 turn order's agreement is measured.
 
@@ -30,6 +31,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from fairysim.analysis.studies.card_studies import TableCards, table_cards_of
 from fairysim.analysis.studies.what_if import (
     LENGTH,
     POOLED,
@@ -41,7 +43,7 @@ from fairysim.analysis.studies.what_if import (
 from fairysim.runtime.errors import FairysimError, ParameterError
 from fairysim.runtime.stages import tell
 from fairysim.sim.batch import Progress, check_games
-from fairysim.sim.game import GameSpec, TableCards, get_game, load_entry
+from fairysim.sim.game import GameSpec, get_game, load_entry
 from fairysim.sim.policy import policies_resolved_once
 from fairysim.stats.corrections import with_correction
 
@@ -78,16 +80,16 @@ class TableCardStudy:
 
 @policies_resolved_once()
 def table_card_studies(game: str | GameSpec, *, games: int, **options: Any) -> list[TableCardStudy]:
-    """:func:`table_card_study` of every :class:`~fairysim.sim.game.TableCards` the game
-    declares (none: an empty list), each on its ``games_share`` of ``games`` (a report's
-    ``--card-games``) an arm."""
+    """:func:`table_card_study` of every
+    :class:`~fairysim.analysis.studies.card_studies.TableCards` the game declares (none: an
+    empty list), each on its ``games_share`` of ``games`` (a report's ``--card-games``) an arm."""
     spec = game if isinstance(game, GameSpec) else get_game(game, "GAME")
     games = check_games(games, "card_games")
     return [
         table_card_study(
             spec, declared, games=max(2, round(games * declared.games_share)), **options
         )
-        for declared in spec.table_cards
+        for declared in table_cards_of(spec)
     ]
 
 
@@ -111,7 +113,7 @@ def table_card_study(
     Parameters
     ----------
     game : str or GameSpec
-        A game that declares :class:`~fairysim.sim.game.TableCards`.
+        A game that declares :class:`~fairysim.analysis.studies.card_studies.TableCards`.
     declared : TableCards, optional
         Which of its declarations (default: the first).
     players : int or sequence of int
@@ -134,9 +136,10 @@ def table_card_study(
     """
     spec = game if isinstance(game, GameSpec) else get_game(game, "GAME")
     if declared is None:
-        if not spec.table_cards:
+        declared_cards = table_cards_of(spec)
+        if not declared_cards:
             raise FairysimError("GAME", f"{spec.name} declares no table-card study")
-        declared = spec.table_cards[0]
+        declared = declared_cards[0]
     games = check_games(games, "games")
     counts = [players] if isinstance(players, int | str) else list(players)
     baseline = {"policies": policies, **axes}

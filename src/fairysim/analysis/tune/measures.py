@@ -27,7 +27,7 @@ Measures of every game:
   reach, as the game's ruling says), the mean paired difference of seat 0's win share forced
   minus as dealt over the games where the intervention was made, computed by the study's own
   :func:`~fairysim.analysis.studies.card_effects.forced_differences`; for a game that declares
-  the intervention (``GameSpec.card_effects``).
+  the intervention (:func:`~fairysim.analysis.studies.card_studies.card_effects_of`).
 - ``table_effect.<card>``: a table card's effect, the table-card study's variant
   (:mod:`fairysim.analysis.studies.table_cards`: Fairy Concerto's soloist, pianist or harpist
   card fixed for the whole table, ruling PC3; Fairy Land's card type removed from the forest,
@@ -53,6 +53,7 @@ import numpy as np
 # The balance card's reading of the per-round trace, so that both say the same comeback rate.
 from fairysim.analysis.studies.balance import _leads as balance_leads
 from fairysim.analysis.studies.card_effects import forced_differences
+from fairysim.analysis.studies.card_studies import card_effects_of, table_cards_of
 from fairysim.analysis.studies.table_cards import card_variants, position_differences
 from fairysim.sim.game import GameSpec
 from fairysim.stats.turn_order import positions_of_arrays
@@ -241,15 +242,10 @@ def _forced_effect(spec: GameSpec, runs: tuple[Arrays, Arrays], players: int) ->
     return mean_reading(forced_differences(baseline, arm, FORCED_SEAT))
 
 
-def _table_cards(spec: GameSpec) -> tuple[Any, ...]:
-    """The game's table-card declarations: the one place tune reads them."""
-    return tuple(spec.table_cards)
-
-
 def table_variants(spec: GameSpec, setup: Any) -> list[tuple[str, dict[str, Any]]]:
     """The ``(label, options)`` of every table card the game declares at ``setup``, over its
     declarations (:func:`~fairysim.analysis.studies.table_cards.card_variants`)."""
-    return [v for declared in _table_cards(spec) for v in card_variants(declared, setup)]
+    return [v for declared in table_cards_of(spec) for v in card_variants(declared, setup)]
 
 
 def _table_effect(spec: GameSpec, runs: tuple[Arrays, Arrays], players: int) -> Reading:
@@ -312,7 +308,7 @@ COMMON = (
         "effect)",
         _forced_effect,
         forced=True,
-        available=lambda spec: spec.card_effects is not None,
+        available=lambda spec: card_effects_of(spec) is not None,
         absent="it declares no card-effect intervention",
     ),
     Measure(
@@ -324,7 +320,7 @@ COMMON = (
         "card file as played, on the same games",
         _table_effect,
         table=True,
-        available=lambda spec: bool(_table_cards(spec)),
+        available=lambda spec: bool(table_cards_of(spec)),
         absent="it declares no table cards (cards no seat holds)",
     ),
 )

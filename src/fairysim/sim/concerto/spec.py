@@ -11,12 +11,9 @@ from fairysim.sim.concerto.facts import PART_NAMES as PART_NAMES
 from fairysim.sim.concerto.facts import SOLOISTS as SOLOISTS
 from fairysim.sim.game import (
     BenchSpec,
-    CardEffects,
     Flag,
     GameSpec,
     SetupAxis,
-    SummaryColumn,
-    TableCards,
     TurnOrder,
     register,
 )
@@ -92,37 +89,6 @@ SPEC = register(
             ),
         ),
         seat_columns=SUMMARY_COLUMNS,
-        summary=(
-            SummaryColumn("score", ("score",)),
-            SummaryColumn(
-                "popularity",
-                ("popularity",),
-                legend="popularity: 1 point per popularity token in the orchestra (C5)",
-            ),
-            # The four contest cards summed, so that the table fits 80 columns (every part is
-            # in the --out rows).
-            SummaryColumn(
-                "contests",
-                ("conductor", "soloist", "pianist", "harpist"),
-                legend="contests: points of the conductor, soloist, pianist and harpist cards "
-                "(C5), summed",
-            ),
-            SummaryColumn(
-                "honors",
-                ("honors",),
-                legend="honors: 2 per contest card on which the seat scores highest, above 0 (C6)",
-            ),
-            SummaryColumn(
-                "score\ncards\ndone/held",
-                ("cards_completed", "cards_held"),
-                join="/",
-                legend="score cards done/held: score cards completed / held at the end; "
-                "Pahha's row: its face-down cards, 3 points each whatever they need (C8)",
-                by_policy=(
-                    (PAHHA_POLICY, SummaryColumn("", ("cards_held",), template="{} face-down")),
-                ),
-            ),
-        ),
         axes=(
             SetupAxis(
                 "soloist",
@@ -142,31 +108,6 @@ SPEC = register(
         ),
         flags=(Flag("trace"),),
         score_parts=PART_NAMES,
-        card_effects=CardEffects(
-            cards="fairysim.sim.concerto.setup:effect_cards",
-            intervention="before the setup deal, the score card changes places with the first "
-            "setup card the seat is to be dealt, where no other seat (nor Pahha) is dealt it "
-            "(PC5); the seat may still keep the other card",
-            card_label="score card",
-            ruling="PC5",
-        ),
-        table_cards=(
-            TableCards(
-                "contest_cards",
-                variants="fairysim.sim.concerto.setup:contest_variants",
-                heading="Soloist, pianist and harpist cards fixed, by seat",
-                intervention="the table plays that soloist, pianist or harpist card in every "
-                "game instead of the one drawn at setup; the setup still draws all three (PC3)",
-                paired="every deal, every score card, every token draw and every policy's "
-                "random stream are the shipped game's (PC3); only the contest card and what "
-                "the seats decide because of it differ",
-                shipped="the card drawn at random",
-                raises="higher with the card fixed",
-                lowers="lower with the card fixed",
-                ruling="PC3",
-                games_share=0.5,
-            ),
-        ),
         # C4: seat 0 resolves first, then clockwise; the seat index is the turn order.
         # The skill ladder's rungs, weakest first; the best heuristic last (issue 26's ranking).
         ladder=("random", "greedy", "chaser"),

@@ -9,12 +9,9 @@ from fairysim.sim.fairyland.facts import MIN_PLAYERS as MIN_PLAYERS
 from fairysim.sim.fairyland.facts import PART_NAMES as PART_NAMES
 from fairysim.sim.game import (
     BenchSpec,
-    CardEffects,
     Flag,
     GameSpec,
     SetupAxis,
-    SummaryColumn,
-    TableCards,
     TurnOrder,
     register,
 )
@@ -75,8 +72,6 @@ FOREST_LABELS = {
 """Display names of the forest card types (the rulebook's, not the card file's ids)."""
 
 PART_COLUMNS = tuple(f"{name}_points" for name in PART_NAMES)
-ANIMAL_PART_COLUMNS = PART_COLUMNS[: PART_NAMES.index("turtle_bonus") + 1]
-"""The animals' majorities and the turtle bonus: the summary's "animals"."""
 COLLECTED_COLUMNS = tuple(f"n_{name}" for name in COLLECTED_NAMES)
 
 SEAT_COLUMNS = (
@@ -145,32 +140,6 @@ SPEC = register(
         bench=BENCH,
         compile_seconds=55,
         seat_columns=SEAT_COLUMNS,
-        summary=(
-            SummaryColumn("score", ("score",)),
-            SummaryColumn(
-                "animals",
-                ANIMAL_PART_COLUMNS,
-                legend="animals: the animal majorities and the turtle bonus (L11)",
-            ),
-            SummaryColumn(
-                "flowers",
-                ("flowers_points", "variety_points"),
-                legend="flowers: flower points and the variety bonus (L11)",
-            ),
-            SummaryColumn(
-                "goblins",
-                ("goblins_points",),
-                legend="goblins: the goblin penalty, -2 or -1 each for the most (L11)",
-            ),
-            SummaryColumn(
-                "items", ("items_points",), legend="items: points of the court items held"
-            ),
-            SummaryColumn(
-                "applause",
-                ("applause_points",),
-                legend="applause: 3/2/1 for the highest fairy value left in hand (L11)",
-            ),
-        ),
         ties="ties broken by L12, one winner a game",
         axes=(
             SetupAxis(
@@ -191,39 +160,5 @@ SPEC = register(
         # --trace adds each seat's standing after round r of turns as score_round_r (9, 12 and
         # 18 rounds at 4, 3 and 2 players with the rulebook's deck; ruling PL11).
         trace_prefix="score_round_",
-        card_effects=CardEffects(
-            cards="fairysim.sim.fairyland.setup:effect_cards",
-            intervention="before the first turn the seat takes the card as if it had gained it "
-            "(a forest card: the bottommost of its type in the forest deck, which then gives out "
-            "the same cards but that one; a court item: from the box, or from the court deck, "
-            "the first item left out taking its place) (PL10)",
-            card_label="card type",
-            ruling="PL10",
-            held="fairysim.sim.fairyland.setup:effect_held",
-            held_text="it owned at the end of the game",
-            stronger="better for the seat than not having it",
-            weaker="worse for the seat than not having it",
-            zero_note="It compares the seat starting with the card against the same deal with "
-            "the card where the deal put it, from where the seat or another may still take it; "
-            "a card worth nothing to the seat scores 0",
-        ),
-        table_cards=(
-            TableCards(
-                "card_removals",
-                variants="fairysim.sim.fairyland.setup:removal_variants",
-                heading="A card type removed from the forest, by turn position",
-                intervention="the forest is shuffled as shipped, then every card of the type "
-                "leaves it, the others closing up in their order, before the Druid deck and the "
-                "clearings are dealt (PL12)",
-                paired="the court, the starting player, every policy's random stream and the "
-                "order in which the cards both forests share come out are the shipped game's; "
-                "the turn at which a card comes out, the game's length and everything the seats "
-                "decide after the first removed card would have shown are not",
-                shipped="the shipped forest",
-                raises="higher without the type",
-                lowers="lower without the type",
-                ruling="PL12",
-            ),
-        ),
     )
 )

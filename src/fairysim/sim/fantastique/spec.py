@@ -9,11 +9,9 @@ from fairysim.sim.fantastique.facts import MAX_PLAYERS as MAX_PLAYERS
 from fairysim.sim.fantastique.facts import MIN_PLAYERS as MIN_PLAYERS
 from fairysim.sim.game import (
     BenchSpec,
-    CardEffects,
     Flag,
     GameSpec,
     SetupAxis,
-    SummaryColumn,
     TurnOrder,
     register,
 )
@@ -80,24 +78,6 @@ SPEC = register(
         bench=BENCH,
         compile_seconds=30,
         seat_columns=SEAT_COLUMNS,
-        summary=(
-            SummaryColumn("score", ("score",)),
-            SummaryColumn(
-                "medal\npoints",
-                ("medal_points",),
-                legend="medal points: medals won in rounds 1-7, the Grande Finale's not counted",
-            ),
-            SummaryColumn(
-                "finale\npoints",
-                ("finale_points",),
-                legend="finale points: the Grande Finale medal, Gold 20 or Silver 10 (F9)",
-            ),
-            SummaryColumn(
-                "finale\ncards",
-                ("finale_count",),
-                legend="finale cards: the seat's Grande Finale count on the fan in play (F8)",
-            ),
-        ),
         axes=(
             SetupAxis(
                 "fan",
@@ -108,13 +88,6 @@ SPEC = register(
         ),
         flags=(Flag("trace"),),
         score_parts=("medal_points", "finale_points"),
-        card_effects=CardEffects(
-            cards="fairysim.sim.fantastique.setup:effect_cards",
-            intervention="before the deal, the first card the seat is dealt of another value "
-            "changes places with the top card of that value left in the draw pile (PF5)",
-            card_label="card value",
-            ruling="PF5",
-        ),
         # F1: the start seat of round 1 is drawn; later rounds start elsewhere (F7), so this is
         # the round-1 order.
         # The skill ladder's rungs, weakest first; the best heuristic last (issue 26's ranking).
