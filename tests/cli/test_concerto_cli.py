@@ -466,7 +466,10 @@ def test_real_reports_end_to_end(tmp_path):
     assert "PROVISIONAL" in html.read_text()
     assert "The search player, rollout, was not played" in html.read_text()
     # the report's default seed, 0, as every command's
-    assert "fairysim report concerto-solo --seed 0 --card-games 3000" in html.read_text()
+    assert (
+        "fairysim report concerto-solo --games 200 --seed 0 --lookahead-games 10 "
+        "--search-games 0 --card-games 3000" in html.read_text()
+    )
     solo_effects = pd.read_csv(tmp_path / "concerto-solo-card_effects.csv")
     assert len(solo_effects) == 26 and set(solo_effects["table"]) == {"solo against Pahha"}
     balance = runner.invoke(

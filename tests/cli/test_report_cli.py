@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import html
+import re
+import shlex
 import sys
 import types
 from pathlib import Path
@@ -154,6 +157,36 @@ def test_real_report_writes_html(tmp_path):
     assert any(line.startswith("fairysim: skill ladder, 2 players (") for line in studies)
     assert studies[-1] == "fairysim: figures and page"
     assert result.stdout.strip().splitlines() == [f"Report written to {html}"]
+
+
+@pytest.mark.usefixtures("figures_unrendered")
+def test_the_reproduce_command_writes_the_same_files(tmp_path):
+    """The page's "Reproduce with" command names every option the report was given off its
+    default, so that it, run as it is, writes the same result files; each section's rerun is
+    that command with its own games ten times over."""
+    first = tmp_path / "first"
+    given = ["--games", "200", "--card-games", "300", "--ladder-games", "200",
+             "--search-games", "0", "--heuristic-games", "100", "--best-heuristic-games", "0",
+             "--response-evaluations", "0", "--policy", "balancer", "--seed", "5"]  # fmt: skip
+    result = runner.invoke(app, ["report", "fantastique", *given, "--out-dir", str(first)])
+    assert result.exit_code == 0, result.output
+    page = (first / "fantastique-report.html").read_text()
+    command = html.unescape(re.search(r"Reproduce with <code>(.+?)</code>", page).group(1))
+    args = shlex.split(command)
+    assert args[:3] == ["fairysim", "report", "fantastique"]
+    assert sorted(zip(args[3::2], args[4::2], strict=True)) == sorted(
+        zip(given[::2], given[1::2], strict=True)
+    )
+    again = tmp_path / "again"
+    result = runner.invoke(app, [*args[1:], "--out-dir", str(again)])
+    assert result.exit_code == 0, result.output
+    files = sorted(p.name for p in first.glob("*.csv"))
+    assert files and files == sorted(p.name for p in again.glob("*.csv"))
+    for name in files:
+        assert (first / name).read_bytes() == (again / name).read_bytes(), name
+    for option, games in (("--card-games", "3000"), ("--ladder-games", "2000")):
+        rerun = command.replace(f"{option} {given[given.index(option) + 1]}", f"{option} {games}")
+        assert f"<code>{html.escape(rerun)}</code>" in page, option
 
 
 @pytest.mark.parametrize(

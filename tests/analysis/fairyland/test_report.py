@@ -132,12 +132,16 @@ def test_write_report_end_to_end(tmp_path):
     assert html == out / "fairyland-report.html" and html.exists()
     assert calls[-1][0] == calls[-1][1] == 40 * 3 + 5
     page = html.read_text()
-    assert "fairysim report fairyland --games 40 --seed 2 --auction-games 5" in page
+    # Every option off its default, so the command writes this page again (and its reruns).
+    options = ("--ladder-games {} --search-games 0 --card-games {} --heuristic-games 50 "
+               "--best-heuristic-games 0 --auction-games 5")  # fmt: skip
+    command = "fairysim report fairyland --games 40 --seed 2 " + options
+    assert command.format(300, 60) in page
     # The card-effect section (ruling PL10): 20 forest types (no ogre) and 19 court items.
     text = text_of(page)
     assert "Card strength as an effect" in text
     assert "another scale than the card balance section's lift" in text
-    assert "fairysim report fairyland --seed 2 --card-games 600" in text
+    assert command.format(300, 600) in text and command.format(3000, 60) in text
     effects = pd.read_csv(out / "fairyland-card_effects.csv")
     assert effects["players"].tolist() == [2] * 39 and effects["games"].max() <= 60
     assert "Ogre (taken)" not in set(effects["label"])
@@ -156,7 +160,6 @@ def test_write_report_end_to_end(tmp_path):
     # The skill ladder, with its rerun line.
     ladder = pd.read_csv(out / "fairyland-ladder.csv")
     assert ladder["policy"].tolist() == ["random", "greedy", "value-bidder"]  # no search rung
-    assert "fairysim report fairyland --seed 2 --ladder-games 3000" in text
     # The court comparisons checked under value-bidder at the one player count played.
     check = pd.read_csv(out / "fairyland-court_check.csv")
     assert len(check) == 27 and set(check["court"]) == {"random", "starred"}
@@ -237,8 +240,12 @@ def test_the_command_line_writes_the_report(tmp_path):
     assert html == tmp_path / "fairyland-report.html"
     page_text = text_of(html.read_text())
     assert "every seat plays random" in page_text
-    assert "--auction-games 2 --policy random" in page_text
-    assert "--card-games 200 --policy random" in page_text
+    assert (
+        "fairysim report fairyland --games 30 --seed 4 --policy random --ladder-games 200 "
+        "--search-games 0 --card-games 20 --heuristic-games 20 --best-heuristic-games 0 "
+        "--auction-games 2" in page_text
+    )
+    assert "--search-games 0 --card-games 200 --heuristic-games 20" in page_text  # its rerun
     assert "value-bidder, at every seat, beside random at every seat" in page_text
     assert "random: the explorer wins" in page_text and "greedy: the explorer wins" in page_text
 

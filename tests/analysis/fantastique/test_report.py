@@ -278,7 +278,8 @@ def test_the_report_takes_a_baseline_policy_and_a_card_file_from_the_command_lin
     assert "hoarder at seat 0: seat 0 plays hoarder, the others random" in page
     assert "--policy random" in page and f"--cards {cards}" in page
     # The card-effect section plays the report's policy and cards, and its rerun line says so.
-    assert f"--card-games 2000 --policy random --cards {cards}" in page
+    rerun = "--policy random --ladder-games 200 --search-games 10 --card-games 2000"
+    assert f"{rerun} --heuristic-games 100 --best-heuristic-games 0 --cards {cards}" in page
     # Fan strength checked under balancer beside the report's policy, random.
     assert "under the best heuristic, balancer, at every seat, beside random at every seat" in page
     assert "fantastique-fan_check.csv" in page

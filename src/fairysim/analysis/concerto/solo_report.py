@@ -129,12 +129,6 @@ class SoloReport(StandardReport):
         )
         return what, int(study.policies["games"].sum())
 
-    def own_options(self, meta: dict) -> str:
-        text = ""
-        if meta["lookahead_games"] is not None:
-            text += f" --lookahead-games {meta['lookahead_games']}"
-        return text + f" --search-games {meta['search_games']}"
-
     def cards_option(self, study: SoloStudy) -> str:
         return cards_option(study.cards)
 

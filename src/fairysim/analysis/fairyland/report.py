@@ -130,9 +130,6 @@ class FairyLandReport(StandardReport):
         )
         return what, games * runs
 
-    def own_options(self, meta: dict) -> str:
-        return f" --auction-games {meta['auction_games']}"
-
     def balance_words(self, study: FairyLandStudy) -> dict[str, str]:
         return {
             "what": f"the {BALANCE_COURT} court (PROVISIONAL, ruling L13)",

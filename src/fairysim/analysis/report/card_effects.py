@@ -153,19 +153,6 @@ def _marker(report: Report, study: CardEffectStudy, best_file: str):
     return mark
 
 
-def rerun_command(report_name: str, study: CardEffectStudy, extra: str = "") -> str:
-    """The ``fairysim report`` command that replays the section with ten times the games: the
-    study's seed and policy, then ``extra`` (the report's own options, ``--cards``)."""
-    meta = study.meta
-    command = (
-        f"fairysim report {report_name} --seed {meta['seed']} --card-games {10 * meta['games']}"
-    )
-    policies = {p for lineup in meta["policies"].values() for p in lineup}
-    if policies != {"greedy"}:
-        command += f" --policy {','.join(sorted(policies))}"
-    return command + extra
-
-
 def _verdict_lines(report: Report, study: CardEffectStudy, family: str) -> list[str]:
     """Per player count: the cards by effect in a compact letter display, and the cards each
     verdict names, each verdict marked against the row of the file that supports it."""
@@ -311,4 +298,4 @@ def card_effect_figure(study: CardEffectStudy) -> Figure:
     return fig
 
 
-__all__ = ["card_effect_figure", "card_effect_section", "rerun_command"]
+__all__ = ["card_effect_figure", "card_effect_section"]

@@ -92,15 +92,6 @@ def ladder_section(report: Report, study: LadderStudy, command: str) -> None:
     report.paragraph(f"Rerun with ten times the games: `{command}`.")
 
 
-def ladder_command(report_name: str, study: LadderStudy, extra: str = "") -> str:
-    """The ``fairysim report`` command that replays the ladder with ten times the games."""
-    meta = study.meta
-    return (
-        f"fairysim report {report_name} --seed {meta['seed']} "
-        f"--ladder-games {10 * meta['games']}{extra}"
-    )
-
-
 def _lines(study: LadderStudy) -> list[str]:
     lines = []
     for n, group in study.rungs.groupby("players", sort=True):
@@ -241,4 +232,4 @@ def ladder_figure(study: LadderStudy) -> Figure:
     return fig
 
 
-__all__ = ["ladder_command", "ladder_figure", "ladder_section"]
+__all__ = ["ladder_figure", "ladder_section"]

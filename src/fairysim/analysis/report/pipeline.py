@@ -28,8 +28,8 @@ from typing import Any, ClassVar
 from fairysim.analysis.report.answer import standard_questions
 from fairysim.analysis.report.answer_card import AnswerCard, Question
 from fairysim.analysis.report.best_heuristic import best_heuristic_section
-from fairysim.analysis.report.card_effects import card_effect_section, rerun_command
-from fairysim.analysis.report.ladder import ladder_command, ladder_section
+from fairysim.analysis.report.card_effects import card_effect_section
+from fairysim.analysis.report.ladder import ladder_section
 from fairysim.analysis.report.page import Report
 from fairysim.analysis.report.registry import PRECISION_CAP, REPORT_SEED, ReportSpec
 from fairysim.analysis.report.response_rung import (
@@ -99,6 +99,9 @@ class Studies:
     extra: dict[str, Any] = field(default_factory=dict)
     best: Any = None
     response: Any = None
+    run: ReportRun | None = None
+    """The options the studies were played with (None: studies played in Python and passed to
+    :meth:`StandardReport.build`, whose commands read the options from the studies' records)."""
 
 
 @dataclass(frozen=True)
@@ -298,7 +301,7 @@ class StandardReport:
         interrupted run never leaves a half-written report.
         """
         run = self.resolve(seed, threads, progress, cards, options)
-        studies = self.play(games, run)
+        studies = replace(self.play(games, run), run=run)
         tell("figures and page")
         return self.build(studies).write(out_dir)
 
@@ -461,7 +464,8 @@ class StandardReport:
         answers = report.reserve()
         what, total = self.run_what(study)
         report.open_fold(METHODS_FOLD)
-        run_block(report, what, total, meta["seed"], meta["package_version"], self.command(study))
+        command = self.command(study, studies.run)
+        run_block(report, what, total, meta["seed"], meta["package_version"], command)
         precision_note(report, meta)
         self.introduction(report, studies)
         statistics_note(report, meta.get("correction", "holm"))
@@ -471,18 +475,19 @@ class StandardReport:
         if card is not None:
             balance_section(report, card, order, **self.balance_words(study))
         self.sections_before_effects(report, studies)
-        cards = self.cards_option(study)
         if studies.effects is not None:
-            command = rerun_command(self.name, studies.effects, cards)
-            card_effect_section(report, studies.effects, command)
+            more = {"card_games": 10 * studies.effects.meta["games"]}
+            card_effect_section(report, studies.effects, self.command(study, studies.run, **more))
         self.sections_after_effects(report, studies)
         if card is not None:
             turn_order_section(report, card, order)
         if studies.best is not None:
             best_heuristic_section(report, studies.best)
         if studies.ladder is not None:
-            ladder_section(report, studies.ladder, ladder_command(self.name, studies.ladder, cards))
+            more = {"ladder_games": 10 * studies.ladder.meta["games"]}
+            ladder_section(report, studies.ladder, self.command(study, studies.run, **more))
         if studies.response is not None:  # the best-response rung (issue 43)
+            cards = self.cards_option(study)
             response_section(report, studies.response, response_command(studies.response, cards))
         if card is not None:
             replay_section(report, card, lambda example: self.replay_command(study, example))
@@ -505,15 +510,28 @@ class StandardReport:
             questions.append(dominance_question(studies.response))
         return questions
 
-    def command(self, study: Any) -> str:
-        """The command that writes the same report: its games, seed, own options, policy (where
-        not greedy) and card file."""
+    def command(self, study: Any, run: ReportRun | None = None, **changed: Any) -> str:
+        """The command that writes the same report: its games and seed, then every option of
+        the report's declaration whose value is not its default, and the card file; ``changed``
+        replaces options (a section's rerun with ten times its games). Without ``run`` (a page
+        built from studies played in Python) the options are read from the study's record."""
         meta = study.meta
+        declared = self.declaration
+        if run is not None:
+            values = dict(run.options)
+        else:
+            values = {o.name: meta[o.name] for o in declared.options if o.name in meta}
+            if self.policy_of(meta) is not None:
+                values["policy"] = self.policy_of(meta)
+        values |= changed
         text = f"fairysim report {self.name} {games_option(meta)} --seed {meta['seed']}"
-        text += self.own_options(meta)
-        policy = self.policy_of(meta)
-        if policy is not None and policy != "greedy":
-            text += f" --policy {policy}"
+        # the policy first, then the declaration's order, in every report
+        for option in sorted(declared.options, key=lambda o: o.kind != "policy"):
+            value = values.get(option.name)
+            if value is not None and (
+                option.name in changed or value != declared.default(option.name)
+            ):
+                text += f" {option.option} {value}"
         return text + self.cards_option(study)
 
     # ----------------------------------------------------------------------------------------
@@ -542,10 +560,6 @@ class StandardReport:
     def run_what(self, study: Any) -> tuple[str, int]:
         """How the games are laid out, for the run block, and the games played in all."""
         raise NotImplementedError
-
-    def own_options(self, meta: dict[str, Any]) -> str:
-        """The report's own options in its reproduce command, after ``--seed`` (none here)."""
-        return ""
 
     def policy_of(self, meta: dict[str, Any]) -> str | None:
         """The policy the study seated (``--policy``); None where the report takes none."""
