@@ -67,7 +67,7 @@ def family_line(differences: Any) -> str:
         f"Verdicts against the baseline: Holm-corrected over the {tests} differences of this "
         "comparison "
         f"(every row of every variant below); intervals at the Bonferroni level ({level:.4%} "
-        "each, 95 % family-wise). Shares in percent, their differences in pp."
+        "each, 95% family-wise). Shares in percent, their differences in pp."
     )
 
 

@@ -140,7 +140,7 @@ def turn_table(card: Any) -> Table:
 
 
 def card_table(card: Any) -> Table:
-    """The card's per-player-count summary as a rich table (95 % intervals), a row per measure
+    """The card's per-player-count summary as a rich table (95% intervals), a row per measure
     and a column per player count, so that each number and its interval sit on one line at 80
     columns."""
     from fairysim.analysis.report.formats import fmt_interval, fmt_percent

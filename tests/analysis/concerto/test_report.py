@@ -78,11 +78,9 @@ def test_rankings_are_worded_from_corrected_tests(balance):
     assert "Honors, most decisive" in text
     # the intervals beside a group verdict are the cards' own, labelled plain, and the pairs'
     # family is named with the file that holds every pair
-    assert (
-        "(plain 95 % intervals, each card's own; pairs corrected together: all 325 pairs " in text
-    )
+    assert "(plain 95% intervals, each card's own; pairs corrected together: all 325 pairs " in text
     assert "every pair in concerto-completion_pairs.csv" in text
-    assert "the intervals are plain 95 %, each card's own" in text
+    assert "the intervals are plain 95%, each card's own" in text
     for card in balance.score_cards_pooled["card"]:
         assert f"easiest: {card}: {card}" not in text  # a leader is named once
     assert "Most decisive honor" not in text and "Easiest:" not in text

@@ -70,7 +70,7 @@ def test_page_states_the_run_and_labels_the_court(written):
     # figures whose intervals are plain say so in their captions (no verdict drawn there)
     assert (
         text.count(
-            "plain 95 % intervals, each estimate's own, not corrected; the figure draws no verdict"
+            "plain 95% intervals, each estimate's own, not corrected; the figure draws no verdict"
         )
         == 2
     )

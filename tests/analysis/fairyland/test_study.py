@@ -39,7 +39,7 @@ def test_pooled_cards_average_the_player_counts_and_rank_by_lift(study):
             assert row.lift == pytest.approx(tested["lift"].mean())
             se = np.sqrt((tested["se"] ** 2).sum()) / len(tested)
             assert row.se == pytest.approx(se)
-            # the printed interval is the corrected one: never narrower than 95 %
+            # the printed interval is the corrected one: never narrower than 95%
             assert row.low <= row.lift - 1.959963984540054 * se + 1e-12
     # one family per table: the corrected p-values are never below the raw ones, and the
     # interval shown beside each verdict agrees with it
@@ -102,7 +102,7 @@ def test_the_card_reads_comebacks_from_the_standings(study):
 
 
 def test_a_lift_significant_alone_is_not_after_holm():
-    # 40 card types, each 95 % interval just excluding 0 (p about 0.03): none survives Holm
+    # 40 card types, each 95% interval just excluding 0 (p about 0.03): none survives Holm
     rows = pd.DataFrame(
         {
             "players": 3,

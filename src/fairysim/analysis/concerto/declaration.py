@@ -79,7 +79,7 @@ SOLO_REPORT_GAMES = 100_000
 """Games per fast solo policy (random, greedy, chaser, maestro, denier) in the solo report.
 
 The greedy run gives the setup table about 2,800 games per soloist x pianist x harpist
-combination (a 95 % interval of about +/- 1.7 percentage points on each), and every win rate a
+combination (a 95% interval of about +/- 1.7 percentage points on each), and every win rate a
 Wilson interval of about +/- 0.3 points. On 2 shared cores the five runs take 5 to 25 s
 (measured with a warm numba cache, depending on the load)."""
 
@@ -89,7 +89,7 @@ SOLO_LOOKAHEAD_GAMES = 20_000
 Lookahead plays every decision by Monte Carlo rollouts and manages about 750 to 1,400 games a
 second on 2 shared cores, so these games take 15 to 30 s: with the fast policies, the default
 report took 23 to 62 s warm (well under the 2-minute budget). Its gain over greedy, paired on these
-deals, has a 95 % interval of about +/- 0.7 percentage points."""
+deals, has a 95% interval of about +/- 0.7 percentage points."""
 
 SOLO_SEARCH_GAMES = 20_000
 """Games of the search player (``rollout``) in the solo report; 0 leaves it out."""

@@ -18,7 +18,7 @@ from fairysim.analysis.report.plots import barh_ci, corrected_intervals, new_fig
 
 
 def score_card_figure(balance: CardBalance) -> Figure:
-    """Score cards ranked by how often their holders complete them, with 95 % intervals.
+    """Score cards ranked by how often their holders complete them, with 95% intervals.
 
     Parameters
     ----------
@@ -91,7 +91,7 @@ def contest_figure(balance: CardBalance) -> Figure:
     -------
     matplotlib.figure.Figure
         One row per contest card (highest pooled rate on top), one series per player count:
-        the share of games whose winners change without that card's honor, with 95 % Wilson
+        the share of games whose winners change without that card's honor, with 95% Wilson
         intervals.
     """
     pooled = balance.contests_pooled.sort_values("decides", ascending=False, kind="stable")
@@ -122,7 +122,7 @@ def contest_spread_figure(balance: CardBalance) -> Figure:
     matplotlib.figure.Figure
         One row per contest card (largest mean spread over player counts on top), one series
         per player count: mean within-game spread (highest minus lowest seat's points on the
-        card), with 95 % intervals.
+        card), with 95% intervals.
     """
     c = balance.contests
     mean_spread = c.groupby(["contest", "card"], sort=False)["mean_spread"].mean()

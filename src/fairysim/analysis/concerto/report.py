@@ -309,10 +309,10 @@ def _score_card_section(
     by_card = s.set_index("card")
     report.bullets(
         [
-            f"Completion, {easy} (plain 95 % intervals, each card's own; {ranked.sentence()}): "
+            f"Completion, {easy} (plain 95% intervals, each card's own; {ranked.sentence()}): "
             + _completion_list(by_card, easy_group)
             + ".",
-            f"Completion, {hard} (plain 95 % intervals): "
+            f"Completion, {hard} (plain 95% intervals): "
             + _completion_list(by_card, hard_group)
             + ".",
             _lift_counts(s, f"{report.prefix}score_cards_pooled.csv"),
@@ -416,7 +416,7 @@ def _contest_section(report: Report, balance: CardBalance) -> None:
     report.bullets(
         [
             f"Honors, {wording} ({ranked.sentence()}; the intervals are "
-            "plain 95 %, each card's own): "
+            "plain 95%, each card's own): "
             + "; ".join(_decides_text(label, by_label.loc[label]) for label in group)
             + "."
         ]

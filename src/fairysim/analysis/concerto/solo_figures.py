@@ -39,7 +39,7 @@ POLICY_COLORS = {
 
 
 def solo_policy_figure(study: SoloStudy) -> Figure:
-    """Win rate against Pahha per policy, with 95 % Wilson intervals.
+    """Win rate against Pahha per policy, with 95% Wilson intervals.
 
     Parameters
     ----------
@@ -125,7 +125,7 @@ def setup_card_figure(study: SoloStudy) -> Figure:
     -------
     matplotlib.figure.Figure
         One row per card, sorted by the first policy's win rate (easiest on top), one point
-        series per policy, with 95 % Wilson intervals; dashed lines mark each policy's win
+        series per policy, with 95% Wilson intervals; dashed lines mark each policy's win
         rate over all setups.
     """
     sc = study.setup_cards
@@ -171,7 +171,7 @@ def margin_figure(study: SoloStudy) -> Figure:
     -------
     matplotlib.figure.Figure
         Small multiples, one panel per policy: the share of games with a margin at or below
-        each value (a step line) with its pointwise 95 % Wilson band; greedy's distribution in
+        each value (a step line) with its pointwise 95% Wilson band; greedy's distribution in
         grey on the other panels for comparison; the dashed line marks a tie (a loss, C8), and
         the title gives the share of games lost with its interval.
     """
@@ -212,7 +212,7 @@ def margin_figure(study: SoloStudy) -> Figure:
         ax.legend(fontsize="x-small", loc="upper left")
     for ax in axes[len(policies) :]:
         ax.set_visible(False)
-    fig.suptitle("Margin against Pahha: cumulative share of games (band: 95 % Wilson)",
+    fig.suptitle("Margin against Pahha: cumulative share of games (band: 95% Wilson)",
                  fontsize="medium")  # fmt: skip
     return fig
 

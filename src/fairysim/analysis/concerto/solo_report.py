@@ -233,7 +233,7 @@ def _solo_policy_section(report: Report, study: SoloStudy) -> None:
             f"{fmt_interval(by_policy.loc[name, 'low'], by_policy.loc[name, 'high'])}"
             for name in group
         )
-        + f" ({ranked.sentence()}; the intervals are plain 95 %, each "
+        + f" ({ranked.sentence()}; the intervals are plain 95%, each "
         "policy's own). The gain column compares each "
         "policy with greedy on the same deals (paired), over the games both played, "
         "corrected over the policies."
@@ -351,7 +351,7 @@ def _solo_questions(study: SoloStudy) -> list[Question]:
             name,
             f"you win {fmt_percent(p.loc[name, 'win_share'])}",
             f"you win {fmt_percent(p.loc[name, 'win_share'])} "
-            f"{fmt_interval(p.loc[name, 'low'], p.loc[name, 'high'])} of games (plain 95 %)",
+            f"{fmt_interval(p.loc[name, 'low'], p.loc[name, 'high'])} of games (plain 95%)",
             f"{int(p.loc[name, 'games']):,} games",
             POLICY_SECTION,
         )

@@ -1,7 +1,7 @@
 """Fairy Concerto solo against Pahha: the study behind ``fairysim report concerto-solo``.
 
 :func:`solo_study` plays every solo policy against Pahha with
-:func:`fairysim.sim.concerto.simulate` and measures win rates with 95 % Wilson intervals, by
+:func:`fairysim.sim.concerto.simulate` and measures win rates with 95% Wilson intervals, by
 setup (soloist x pianist x harpist), the distribution of margins, and the gain of every policy
 over ``greedy`` paired on identical deals. The report
 (:mod:`fairysim.analysis.concerto.solo_report`) only lays its tables out.

@@ -166,7 +166,7 @@ def contest_rows(df: pd.DataFrame, cards: ConcertoCards | None = None) -> pd.Dat
         ``players``, ``contest``, ``card``, ``scores`` (what it counts), ``games`` (games it was
         in play), ``mean_points`` and ``sd_points`` (points of one seat on the card),
         ``mean_spread`` (highest minus lowest seat's points on it in a game, points) with its
-        ``spread_se`` and normal 95 % ``spread_low``/``spread_high``, ``honor_shared`` (share of
+        ``spread_se`` and normal 95% ``spread_low``/``spread_high``, ``honor_shared`` (share of
         games two or more seats share its honor), ``honor_none`` (share nobody scores on it),
         ``decides`` (share of games its honor decides, see
         :mod:`~fairysim.analysis.concerto.runs`) with Wilson ``decides_low``/``decides_high``.

@@ -2,7 +2,7 @@
 courts (one measure a figure) and game length.
 
 Each function takes a finished :class:`~fairysim.analysis.fairyland.study.FairyLandStudy` and
-returns a matplotlib figure (one message each, 95 % intervals drawn), so a notebook shows the
+returns a matplotlib figure (one message each, 95% intervals drawn), so a notebook shows the
 same pictures as the report. Where the Queen's Court's items appear, the title says the court is
 PROVISIONAL (ruling L13).
 """
@@ -122,7 +122,7 @@ def card_balance_figure(study: FairyLandStudy) -> Figure:
 
 
 def card_collect_figure(study: FairyLandStudy) -> Figure:
-    """Every card type ranked by how often a seat collects it, with 95 % Wilson intervals.
+    """Every card type ranked by how often a seat collects it, with 95% Wilson intervals.
 
     Parameters
     ----------
@@ -187,7 +187,7 @@ def auction_figure(study: FairyLandStudy) -> Figure:
     matplotlib.figure.Figure
         One line per player count against the cards in the clearing: left, the fairy value the
         winner plays; right, the points its cards add to the winner's score at once (applause
-        left out); 95 % intervals.
+        left out); 95% intervals.
     """
     prices = study.auction_prices
     fig, (left, right) = new_figure(11, 4.2, ncols=2)
@@ -312,7 +312,7 @@ def length_figure(study: FairyLandStudy) -> Figure:
     -------
     matplotlib.figure.Figure
         Share of games with at most each number of auctions, one step line per player count
-        with its pointwise 95 % Wilson band; the mean and its 95 % interval in the legend.
+        with its pointwise 95% Wilson band; the mean and its 95% interval in the legend.
     """
     counts = study.auction_counts
     length = study.length
@@ -332,7 +332,7 @@ def length_figure(study: FairyLandStudy) -> Figure:
     ax.set_xlabel("auctions in the game (clearings with cards explored)")
     ax.set_ylabel("share of games with at most that many")
     ax.grid(alpha=0.3)
-    ax.legend(fontsize="small", title="mean auctions per game, 95 % interval",
+    ax.legend(fontsize="small", title="mean auctions per game, 95% interval",
               title_fontsize="small", loc="upper left")  # fmt: skip
     turns = sorted(set(length["turns_min"]) | set(length["turns_max"]))
     turns_text = f"{turns[0]} turns" if len(turns) == 1 else f"{turns[0]}-{turns[-1]} turns"

@@ -488,7 +488,7 @@ def _auction_section(
     report.table(
         "auction_prices",
         p,
-        "Auctions by the cards in the clearing (95 % intervals in brackets). Every auction: "
+        "Auctions by the cards in the clearing (95% intervals in brackets). Every auction: "
         f"`{FILE_PREFIX}auctions.csv`.",
         display=display,
     )

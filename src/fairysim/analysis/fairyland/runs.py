@@ -164,7 +164,7 @@ def card_rows(df: pd.DataFrame, court: Court) -> pd.DataFrame:
         those of the games it was drawn in), ``collected`` (seat-games that collected it),
         ``collect_share`` with Wilson ``collect_low``/``collect_high``, ``mean_count`` (cards
         per seat), ``collectors_win_share`` and ``others_win_share``, and ``lift`` (the first
-        minus the second, share of games) with its game-clustered ``se``, 95 % ``low``/``high``
+        minus the second, share of games) with its game-clustered ``se``, 95% ``low``/``high``
         and ``p_value`` (:func:`fairysim.stats.estimates.flag_difference`).
 
     Notes

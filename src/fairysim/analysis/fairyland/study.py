@@ -88,7 +88,7 @@ class FairyLandStudy:
         ``p_value``, ``p_adjusted`` and ``significant`` (Holm over the card types).
     court_levels : pandas.DataFrame
         Per (players, court, measure of :data:`.runs.GAME_MEASURES`): ``games``, ``mean``,
-        ``se``, normal 95 % ``low``/``high``.
+        ``se``, normal 95% ``low``/``high``.
     court_effects : pandas.DataFrame
         Per (players, court pair of :data:`COMPARISONS`, measure): ``court``, ``baseline``,
         ``difference`` (court minus baseline, paired on the same games) with ``se``,
@@ -106,7 +106,7 @@ class FairyLandStudy:
     auction_prices : pandas.DataFrame
         Per (players, cards in the clearing, capped at :data:`SIZE_CAP`): ``auctions``,
         ``unbid_share`` with Wilson interval, ``won`` (auctions somebody won), ``price`` (fairy
-        value played) and ``prize`` (points won) means with normal 95 % intervals,
+        value played) and ``prize`` (points won) means with normal 95% intervals,
         ``explorer_share`` (of won auctions, the explorer won) with Wilson interval.
     auction_summary : pandas.DataFrame
         Per player count, the same measures over all auctions, plus ``games``,
@@ -332,7 +332,7 @@ def pool_cards(rows: pd.DataFrame) -> pd.DataFrame:
 
 def clearly_first(table: pd.DataFrame, value: str = "lift") -> bool:
     """True when the first row of a ranking is above every other row beyond doubt: its interval
-    lies wholly above every other row's (non-overlapping 95 % intervals differ at a level
+    lies wholly above every other row's (non-overlapping 95% intervals differ at a level
     stricter than 5 %), and it is itself significant.
 
     Parameters
@@ -358,7 +358,7 @@ def clearly_first(table: pd.DataFrame, value: str = "lift") -> bool:
 
 
 def court_levels(per_game: pd.DataFrame) -> pd.DataFrame:
-    """Mean of every per-game measure per (players, court), with a normal 95 % interval.
+    """Mean of every per-game measure per (players, court), with a normal 95% interval.
 
     Parameters
     ----------

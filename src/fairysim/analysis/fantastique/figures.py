@@ -23,7 +23,7 @@ from fairysim.analysis.report.plots import (
 
 
 def strength_figure(strength: FanStrength) -> Figure:
-    """Figure (a): the share of games each fan's finale changes the winner, with 95 % intervals.
+    """Figure (a): the share of games each fan's finale changes the winner, with 95% intervals.
 
     Parameters
     ----------

@@ -146,7 +146,7 @@ def _finale_question(strength: FanStrength) -> Question:
     answer = RungAnswer(
         _policy(strength),
         short,
-        f"fan {rates} (plain 95 % intervals; averaged over {counts} players)",
+        f"fan {rates} (plain 95% intervals; averaged over {counts} players)",
         f"{strength.meta['games']:,} games per fan and player count, the {baseline} lineup",
         FINALE_SECTION,
     )
@@ -342,7 +342,7 @@ def _ranking_sentence(r: pd.DataFrame, d: pd.DataFrame, family: str) -> str:
     lead = (
         f"Under fan {first['fan']} ({first['description']}) the finale changes the winner in "
         f"{fmt_percent(first['strength'])} "
-        f"{fmt_interval(first['strength_low'], first['strength_high'])} (plain 95 %) of games"
+        f"{fmt_interval(first['strength_low'], first['strength_high'])} (plain 95%) of games"
     )
     if d.empty:
         return f"{lead}."

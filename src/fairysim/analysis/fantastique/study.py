@@ -126,7 +126,7 @@ class FanStrength:
     ranking : pandas.DataFrame
         One row per fan, strongest first: ``rank``, ``group`` (1 for the top group: the fans
         the corrected pairwise tests do not separate from the leader, and so on),
-        ``fan``, ``description``, ``strength`` with ``strength_low``/``strength_high`` (95 %),
+        ``fan``, ``description``, ``strength`` with ``strength_low``/``strength_high`` (95%),
         ``finale_count`` (mean cards counted per seat, baseline) and, per gain lineup,
         ``gain_<policy>`` with ``_low``, ``_high`` and ``_significant`` (corrected over the
         averaged gains).
@@ -186,7 +186,7 @@ def fan_strength(
     Strength of a fan = share of games the Grande Finale decides (the set of winners on final
     score differs from the set of winners on medal points alone), with every seat playing the
     first lineup (all greedy by default), averaged with equal weight over ``players``. Its
-    95 % interval is the normal interval of that average of independent proportions.
+    95% interval is the normal interval of that average of independent proportions.
 
     Parameters
     ----------

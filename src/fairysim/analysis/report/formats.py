@@ -1,5 +1,5 @@
 """How reports write numbers and verdicts: shares as percentages, differences as percentage
-points, 95 % intervals, and the plain words for a significance test.
+points, 95% intervals, and the plain words for a significance test.
 
 Game-independent; every report's tables and sentences use these, so the same number reads the
 same way everywhere: a share "24.8%", a difference of shares "+1.3 pp" (never "-0.0": a
@@ -71,7 +71,7 @@ def signed(value: float, digits: int = 1) -> str:
 
 
 def fmt_interval(low: float, high: float, points: bool = False, digits: int = 1) -> str:
-    """A 95 % interval as text: ``"[24.1%, 30.2%]"`` or ``"[-1.0, +2.3] pp"``.
+    """A 95% interval as text: ``"[24.1%, 30.2%]"`` or ``"[-1.0, +2.3] pp"``.
 
     Parameters
     ----------

@@ -101,7 +101,7 @@ def write_index(out_dir: str | Path, written: list[WrittenReport]) -> Path:
     out = Path(out_dir)
     page = Report("fairysim reports", INDEX_FILENAME)
     page.paragraph(
-        "Every report of this run, each with its balance card in one line (intervals 95 %, "
+        "Every report of this run, each with its balance card in one line (intervals 95%, "
         "turn-order verdicts corrected as on the report's own page)."
     )
     items = []

@@ -75,7 +75,7 @@ def ladder_section(report: Report, study: LadderStudy, command: str) -> None:
         study.gaps,
         "Skill gap: "
         + definition("how often the top rung ranks above the bottom rung at one table (ties half)")
-        + ", 95 % interval clustered by deal (a measure, no test).",
+        + ", 95% interval clustered by deal (a measure, no test).",
         display=_gap_display(study.gaps),
     )
     if searched:

@@ -1,4 +1,4 @@
-"""The figure helpers every report shares: bare matplotlib figures, bars and points with 95 %
+"""The figure helpers every report shares: bare matplotlib figures, bars and points with 95%
 intervals, heatmaps centred on a reference, tick labels that never repeat, and the check for them.
 
 The module is one past 600 lines because its helpers share one job, an axis every report can
@@ -70,7 +70,7 @@ def barh_ci(
     reference_label: str = "",
     unit: str | None = "percent",
 ) -> Axes:
-    """Horizontal bars with 95 % interval whiskers, first label on top.
+    """Horizontal bars with 95% interval whiskers, first label on top.
 
     Parameters
     ----------
@@ -122,7 +122,7 @@ def points_ci(
     reference_label: str = "",
     unit: str | None = "points",
 ) -> Axes:
-    """Several series of points with 95 % interval whiskers, grouped by label (one row each).
+    """Several series of points with 95% interval whiskers, grouped by label (one row each).
 
     Parameters
     ----------
@@ -293,7 +293,7 @@ def facing_ses(
     reference: float | pd.Series,
     z: float = 1.959963984540054,
 ) -> pd.DataFrame:
-    """Standard errors read off 95 % intervals on the side that faces the reference.
+    """Standard errors read off 95% intervals on the side that faces the reference.
 
     A Wilson interval is asymmetric near 0 and 1 and never has zero width; the half facing
     the reference is the one a test of "this cell equals the reference" needs (a share of
@@ -305,7 +305,7 @@ def facing_ses(
         Shares and their interval bounds, aligned.
     reference : float or pandas.Series
         One share, or one per column.
-    z : float, default the 95 % normal quantile
+    z : float, default the 95% normal quantile
         The intervals' critical value.
 
     Returns
@@ -420,7 +420,7 @@ def corrected_intervals(
 
 
 def cumulative_shares(values: Sequence[float], games: Sequence[int]) -> pd.DataFrame:
-    """The cumulative distribution of a count per value, with pointwise 95 % Wilson intervals.
+    """The cumulative distribution of a count per value, with pointwise 95% Wilson intervals.
 
     Parameters
     ----------
@@ -464,7 +464,7 @@ def step_cdf(ax: Axes, cdf: pd.DataFrame, *, color: str, label: str, band: bool 
     color, label : str
         Line colour and legend entry.
     band : bool, default True
-        Shade the pointwise 95 % interval.
+        Shade the pointwise 95% interval.
     """
     if band:
         ax.fill_between(cdf["value"], cdf["low"], cdf["high"], step="post", color=color,
@@ -538,7 +538,7 @@ def _finish(ax: Axes, xlabel: str, title: str, unit: str | None) -> None:
 
 
 PLAIN_INTERVALS = (
-    "Whiskers and bands: plain 95 % intervals, each estimate's own, not corrected; the figure "
+    "Whiskers and bands: plain 95% intervals, each estimate's own, not corrected; the figure "
     "draws no verdict."
 )
 """The caption note of a figure whose intervals are plain (no verdict drawn beside them): a

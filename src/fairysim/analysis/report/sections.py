@@ -90,7 +90,7 @@ def precision_note(report: Report, meta: dict[str, Any]) -> None:
 def statistics_note(report: Report, method: str = "holm") -> None:
     """The paragraph that says how every interval and verdict on the page is made."""
     report.paragraph(
-        "How to read the numbers: every share carries its 95 % interval and the games behind "
+        "How to read the numbers: every share carries its 95% interval and the games behind "
         "it. Each table of comparisons is one family, corrected with "
         f"{METHOD_NAMES[method]} (statsmodels `multipletests`); "
         + definition(

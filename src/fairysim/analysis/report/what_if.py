@@ -83,7 +83,7 @@ def difference_figure(differences: pd.DataFrame, title: str) -> Figure:
     level = float(differences["level"].iloc[0]) if len(differences) else 0.95
     fig.suptitle(
         f"Who wins: each variant minus the baseline on the same games\n{title}; whiskers: "
-        f"paired intervals at {level:.4%} each (95 % family-wise)",
+        f"paired intervals at {level:.4%} each (95% family-wise)",
         fontsize=9,
     )
     return fig

@@ -294,7 +294,7 @@ def comeback_round(rounds: int) -> int:
 
 
 def _mean_interval(name: str, values: pd.Series, upper: float | None = None) -> dict[str, float]:
-    """Mean of independent per-game values with its 95 % t interval (statsmodels), cut to the
+    """Mean of independent per-game values with its 95% t interval (statsmodels), cut to the
     values' range (none is negative; shares at most ``upper`` = 1): the cut interval covers the
     mean whenever the whole one does, and a run of a few games no longer prints a margin or a
     share past what a game can have."""

@@ -67,7 +67,7 @@ class LadderStudy:
     ``advantage_*``/``spread_*`` columns, and ``off_fair`` (the positions whose win share
     differs from the fair share after correction). ``positions``: a row per (player count,
     rung, position) with its win share and corrected ``position_*`` columns. ``gaps``: a row
-    per player count, the top rung's head-to-head share against the bottom rung (95 %
+    per player count, the top rung's head-to-head share against the bottom rung (95%
     interval clustered by deal) and the games behind it. ``ratings``: the tournament's
     Bradley-Terry ratings per player count. ``search``: a row per player count, one searching
     seat's win share among the best heuristic (seats rotated), its corrected interval against
