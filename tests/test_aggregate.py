@@ -66,3 +66,18 @@ def test_the_sums_do_not_depend_on_the_run():
     first.add_by_turn(arrays, ORDERS["start"])
     again.add_by_turn({k: v.copy() for k, v in arrays.items()}, ORDERS["start"])
     assert np.array_equal(first.sums, again.sums)
+
+
+@pytest.mark.parametrize("seats", [1, 3, 4, 5, 6])
+@pytest.mark.parametrize("kind", ["start", "column"])
+def test_the_sums_by_turn_position_add_in_game_order(seats, kind):
+    arrays = chunk(seats, games=1500, seed=seats)
+    spec = Spec(ORDERS[kind])
+    by_turn = SeatAggregate(spec.seat_columns, seats)
+    by_turn.add_by_turn(arrays, spec.turn_order)
+    reordered = by_turn_order(spec, arrays)
+    for i, name in enumerate(spec.seat_columns):
+        turned = reordered[name].astype(np.float64)
+        # cumsum adds left to right: the game-order sums, to the last bit
+        assert np.array_equal(by_turn.sums[i], np.cumsum(turned, axis=0)[-1])
+        assert np.array_equal(by_turn.squares[i], np.cumsum(turned**2, axis=0)[-1])
