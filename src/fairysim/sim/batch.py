@@ -231,11 +231,16 @@ class SeatAggregate:
     def add(self, chunk: Mapping[str, np.ndarray]) -> None:
         """Fold one chunk's per-seat columns in (one jitted pass a column:
         :func:`fairysim.sim.aggregate.seat_sums`)."""
+        self.add_columns(chunk, range(len(self.columns)))
+        self.games += len(chunk[self.columns[0]])
+
+    def add_columns(self, chunk: Mapping[str, np.ndarray], indices: Iterable[int]) -> None:
+        """Add the sums of the columns at ``indices`` (of :attr:`columns`) of one chunk, the
+        games not counted: :meth:`add` in parts, one part a thread."""
         from fairysim.sim.aggregate import seat_sums
 
-        for i, name in enumerate(self.columns):
-            seat_sums(chunk[name], self.sums[i], self.squares[i])
-        self.games += len(chunk[self.columns[0]])
+        for i in indices:
+            seat_sums(chunk[self.columns[i]], self.sums[i], self.squares[i])
 
     def add_by_turn(self, chunk: Mapping[str, np.ndarray], order: Any) -> None:
         """Fold one chunk's per-seat columns in by turn position (row ``p`` the seat at turn
@@ -283,30 +288,35 @@ def chunk_folder(
     """A function that folds a chunk into ``by_seat`` (:meth:`SeatAggregate.add`) and, unless
     None, into ``by_turn`` (:meth:`SeatAggregate.add_by_turn` by the game's ``order``).
 
-    With two threads or more (``threads``, None: numba's), the two folds of a chunk run side by
-    side, the sums by seat on a second thread (their kernels release the GIL): the engine plays
-    on every thread and the fold on one, so this halves what the read path adds to the engine's
-    time. Each sum is still made by one thread in one order, so no number depends on it.
+    With two threads or more (``threads``, None: numba's), a chunk is folded on two: the sums
+    by seat on a second thread beside those by turn position, or without ``by_turn`` half the
+    columns on each (the kernels release the GIL). The engine plays on every thread and the
+    fold on one, so this halves what the read path adds to the engine's time. Each sum is
+    still made by one thread in one order, so no number depends on it.
     """
-    side_by_side = by_turn is not None and (threads or nb.get_num_threads()) > 1
 
     def fold(chunk: Chunk) -> None:
         by_seat.add(chunk)
         if by_turn is not None:
             by_turn.add_by_turn(chunk, order)
 
-    if not side_by_side:
+    if (threads or nb.get_num_threads()) < 2:
         yield fold
         return
-    assert by_turn is not None
+    half = len(by_seat.columns) // 2
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="fairysim-fold") as side:
 
-        def fold_side_by_side(chunk: Chunk) -> None:
-            seats = side.submit(by_seat.add, chunk)
-            by_turn.add_by_turn(chunk, order)
+        def fold_on_two_threads(chunk: Chunk) -> None:
+            if by_turn is not None:
+                seats = side.submit(by_seat.add, chunk)
+                by_turn.add_by_turn(chunk, order)
+            else:
+                seats = side.submit(by_seat.add_columns, chunk, range(half))
+                by_seat.add_columns(chunk, range(half, len(by_seat.columns)))
+                by_seat.games += len(chunk[by_seat.columns[0]])
             seats.result()
 
-        yield fold_side_by_side
+        yield fold_on_two_threads
 
 
 def turn_columns(
