@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from fairysim.sim.batch import SeatAggregate
+from fairysim.sim.batch import SeatAggregate, chunk_folder
 from fairysim.sim.game import TurnOrder
 from fairysim.sim.run import by_turn_order
 
@@ -66,3 +66,39 @@ def test_the_sums_do_not_depend_on_the_run():
     first.add_by_turn(arrays, ORDERS["start"])
     again.add_by_turn({k: v.copy() for k, v in arrays.items()}, ORDERS["start"])
     assert np.array_equal(first.sums, again.sums)
+
+
+@pytest.mark.parametrize("seats", [1, 3, 4, 5, 6])
+@pytest.mark.parametrize("kind", ["start", "column"])
+def test_the_sums_by_turn_position_add_in_game_order(seats, kind):
+    arrays = chunk(seats, games=1500, seed=seats)
+    spec = Spec(ORDERS[kind])
+    by_turn = SeatAggregate(spec.seat_columns, seats)
+    by_turn.add_by_turn(arrays, spec.turn_order)
+    reordered = by_turn_order(spec, arrays)
+    for i, name in enumerate(spec.seat_columns):
+        turned = reordered[name].astype(np.float64)
+        # cumsum adds left to right: the game-order sums, to the last bit
+        assert np.array_equal(by_turn.sums[i], np.cumsum(turned, axis=0)[-1])
+        assert np.array_equal(by_turn.squares[i], np.cumsum(turned**2, axis=0)[-1])
+
+
+@pytest.mark.parametrize("by_turn", [False, True])
+def test_folding_on_two_threads_gives_the_sums_of_one(by_turn):
+    spec = Spec(ORDERS["start"])
+    folded = {}
+    for threads in (1, 2):
+        by_seat = SeatAggregate(spec.seat_columns, 4)
+        turns = SeatAggregate(spec.seat_columns, 4) if by_turn else None
+        with chunk_folder(by_seat, turns, spec.turn_order, threads) as fold:
+            for seed in range(3):
+                fold(chunk(4, games=1000 + seed, seed=seed))
+        folded[threads] = (by_seat, turns)
+    one, two = folded[1], folded[2]
+    assert one[0].games == two[0].games == 3003
+    assert np.array_equal(one[0].sums, two[0].sums)
+    assert np.array_equal(one[0].squares, two[0].squares)
+    if by_turn:
+        assert one[1].games == two[1].games == 3003
+        assert np.array_equal(one[1].sums, two[1].sums)
+        assert np.array_equal(one[1].squares, two[1].squares)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -172,22 +173,44 @@ def run_chunks(
             yield first, chunk
 
 
-def join_chunks(chunks: Iterable[tuple[int, Chunk]]) -> Chunk:
+def join_chunks(chunks: Iterable[tuple[int, Chunk]], games: int | None = None) -> Chunk:
     """Join the ``(first_game, arrays)`` chunks of a game's ``play_chunks`` into one array per
     column, in game order: a run as plain arrays, without building the tidy frame.
 
     Memory grows with the number of games (use ``simulate_summary`` for runs of any size).
+    Given the run's ``games``, each chunk is copied into arrays of the run's length as it
+    comes, so the chunks are not all held until the end; a single chunk is returned as it is.
 
     Examples
     --------
     >>> chunks = [(0, {"score": np.array([[3, 1]])}), (1, {"score": np.array([[0, 2]])})]
     >>> join_chunks(chunks)["score"].tolist()
     [[3, 1], [0, 2]]
+    >>> join_chunks(chunks, games=2)["score"].tolist()
+    [[3, 1], [0, 2]]
     """
-    parts = [arrays for _, arrays in chunks]
-    if not parts:
+    if games is None:
+        parts = [arrays for _, arrays in chunks]
+        if not parts:
+            raise ValueError("no chunks to join: a run plays at least one game")
+        return {name: np.concatenate([part[name] for part in parts]) for name in parts[0]}
+    joined: Chunk | None = None
+    start = 0
+    for first, arrays in chunks:
+        if joined is None:
+            start = first
+            if len(next(iter(arrays.values()))) == games:  # the whole run: nothing to copy
+                joined = arrays
+                continue
+            joined = {
+                name: np.empty((games, *values.shape[1:]), values.dtype)
+                for name, values in arrays.items()
+            }
+        for name, values in arrays.items():
+            joined[name][first - start : first - start + len(values)] = values
+    if joined is None:
         raise ValueError("no chunks to join: a run plays at least one game")
-    return {name: np.concatenate([part[name] for part in parts]) for name in parts[0]}
+    return joined
 
 
 @dataclass
@@ -208,35 +231,42 @@ class SeatAggregate:
     def add(self, chunk: Mapping[str, np.ndarray]) -> None:
         """Fold one chunk's per-seat columns in (one jitted pass a column:
         :func:`fairysim.sim.aggregate.seat_sums`)."""
+        self.add_columns(chunk, range(len(self.columns)))
+        self.games += len(chunk[self.columns[0]])
+
+    def add_columns(self, chunk: Mapping[str, np.ndarray], indices: Iterable[int]) -> None:
+        """Add the sums of the columns at ``indices`` (of :attr:`columns`) of one chunk, the
+        games not counted: :meth:`add` in parts, one part a thread."""
         from fairysim.sim.aggregate import seat_sums
 
-        for i, name in enumerate(self.columns):
-            seat_sums(chunk[name], self.sums[i], self.squares[i])
-        self.games += len(chunk[self.columns[0]])
+        for i in indices:
+            seat_sums(chunk[self.columns[i]], self.sums[i], self.squares[i])
 
     def add_by_turn(self, chunk: Mapping[str, np.ndarray], order: Any) -> None:
         """Fold one chunk's per-seat columns in by turn position (row ``p`` the seat at turn
         position ``p`` of each game, 0 = the starter), as the game's
-        :class:`~fairysim.sim.game.TurnOrder` ``order`` declares it: the reordering and the
-        sums in one jitted pass a column (:func:`fairysim.sim.aggregate.turn_sums`)."""
-        from fairysim.sim.aggregate import positions_of_order, positions_of_start, turn_sums
+        :class:`~fairysim.sim.game.TurnOrder` ``order`` declares it: the seat at each position
+        found once a chunk, then the reordering and the sums in one jitted pass a column
+        (:func:`fairysim.sim.aggregate.turn_sums`)."""
+        from fairysim.sim.aggregate import seats_at_order, seats_at_start, turn_sums
 
         if not order.drawn:
             self.add(chunk)
             return
         if order.column is not None:
-            positions = positions_of_order(np.ascontiguousarray(chunk[order.column]))
+            seat_at = seats_at_order(np.ascontiguousarray(chunk[order.column]))
         else:
-            positions = positions_of_start(chunk[order.start_seat], self.players)
+            seat_at = seats_at_start(chunk[order.start_seat], self.players)
         for i, name in enumerate(self.columns):
-            turn_sums(chunk[name], positions, self.sums[i], self.squares[i])
+            turn_sums(chunk[name], seat_at, self.sums[i], self.squares[i])
         self.games += len(chunk[self.columns[0]])
 
-    def frame(self, policies: Sequence[str]) -> pd.DataFrame:
-        """One row per seat: games, and mean and standard deviation of every column."""
+    def frame(self, policies: Sequence[str], row: str = "seat") -> pd.DataFrame:
+        """One row per seat (per turn position with ``row="turn"``, the rows' first column):
+        games, and mean and standard deviation of every column."""
         n = max(self.games, 1)
         rows: dict[str, Any] = {
-            "seat": np.arange(self.players),
+            row: np.arange(self.players),
             "policy": list(policies),
             "games": np.full(self.players, self.games),
         }
@@ -249,6 +279,44 @@ class SeatAggregate:
             self.sums[self.columns.index("win_share")] if "win_share" in self.columns else np.nan
         )
         return pd.DataFrame(rows)
+
+
+@contextmanager
+def chunk_folder(
+    by_seat: SeatAggregate, by_turn: SeatAggregate | None, order: Any, threads: int | None
+) -> Iterator[Callable[[Chunk], None]]:
+    """A function that folds a chunk into ``by_seat`` (:meth:`SeatAggregate.add`) and, unless
+    None, into ``by_turn`` (:meth:`SeatAggregate.add_by_turn` by the game's ``order``).
+
+    With two threads or more (``threads``, None: numba's), a chunk is folded on two: the sums
+    by seat on a second thread beside those by turn position, or without ``by_turn`` half the
+    columns on each (the kernels release the GIL). The engine plays on every thread and the
+    fold on one, so this halves what the read path adds to the engine's time. Each sum is
+    still made by one thread in one order, so no number depends on it.
+    """
+
+    def fold(chunk: Chunk) -> None:
+        by_seat.add(chunk)
+        if by_turn is not None:
+            by_turn.add_by_turn(chunk, order)
+
+    if (threads or nb.get_num_threads()) < 2:
+        yield fold
+        return
+    half = len(by_seat.columns) // 2
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="fairysim-fold") as side:
+
+        def fold_on_two_threads(chunk: Chunk) -> None:
+            if by_turn is not None:
+                seats = side.submit(by_seat.add, chunk)
+                by_turn.add_by_turn(chunk, order)
+            else:
+                seats = side.submit(by_seat.add_columns, chunk, range(half))
+                by_seat.add_columns(chunk, range(half, len(by_seat.columns)))
+                by_seat.games += len(chunk[by_seat.columns[0]])
+            seats.result()
+
+        yield fold_on_two_threads
 
 
 def turn_columns(
@@ -289,6 +357,10 @@ def tidy_frame(
 
     Per-seat arrays have shape ``(n, players)``; per-game arrays ``(n,)`` are repeated for each
     seat; arrays of shape ``(n, players, k)`` become ``k`` columns ``name_1 .. name_k``.
+
+    The frame is built once from whole columns, without copying them again: a categorical
+    column (``policy``, a text setup value) is its codes repeated, never a category looked up
+    row by row, which took most of a chunk's frame.
     """
     n = None
     columns: dict[str, Any] = {}
@@ -302,20 +374,34 @@ def tidy_frame(
             for k in range(values.shape[2]):
                 columns[f"{name}_{k + 1}"] = values[:, :, k].reshape(-1)
     assert n is not None, "a chunk needs at least one column"
-    frame = pd.DataFrame(
-        {
-            "game": np.repeat(np.arange(first_game, first_game + n, dtype=np.int64), players),
-            "seat": np.tile(np.arange(players, dtype=np.int8), n),
-            "policy": pd.Categorical(np.tile(np.asarray(policies, dtype=object), n)),
-        }
-    )
+    rows = n * players
     # Each column keeps the dtype the engine declares for it (its outcome arrays), never one
     # inferred from a chunk's values: every chunk of a Parquet file then has the same schema.
-    for name, values in columns.items():
-        frame[name] = values
+    frame = {
+        "game": np.repeat(np.arange(first_game, first_game + n, dtype=np.int64), players),
+        "seat": np.tile(np.arange(players, dtype=np.int8), n),
+        "policy": repeated_categorical(list(policies), n),
+        **columns,
+    }
     for name, value in setup.items():
-        frame[name] = pd.Categorical([value] * len(frame)) if isinstance(value, str) else value
-    return frame
+        if isinstance(value, str):
+            frame[name] = repeated_categorical([value], rows)
+        else:
+            frame[name] = np.full(rows, value)
+    return pd.DataFrame(frame, copy=False)
+
+
+def repeated_categorical(values: list[Any], times: int) -> pd.Categorical:
+    """``values`` repeated ``times`` times as a categorical, exactly as ``pd.Categorical`` of
+    the repeated values reads it (the categories sorted), from the codes of one copy.
+
+    Examples
+    --------
+    >>> repeated_categorical(["greedy", "random"], 2).tolist()
+    ['greedy', 'random', 'greedy', 'random']
+    """
+    one = pd.Categorical(np.asarray(values, dtype=object))
+    return pd.Categorical.from_codes(np.tile(one.codes, times), dtype=one.dtype)
 
 
 def run_metadata(game: str, config: Mapping[str, Any]) -> dict[str, Any]:
@@ -349,6 +435,7 @@ __all__ = [
     "check_chunk_games",
     "check_games",
     "check_out_path",
+    "chunk_folder",
     "chunk_ranges",
     "join_chunks",
     "new_error_records",

@@ -21,6 +21,8 @@ from fairysim.sim.batch import (
     Progress,
     SeatAggregate,
     check_games,
+    chunk_folder,
+    join_chunks,
     run_metadata,
 )
 from fairysim.sim.game import GameSpec, get_game
@@ -65,14 +67,15 @@ def simulate(
     games = check_games(games, "games")
     flags = {flag.name: options.pop(flag.name) for flag in spec.flags if flag.name in options}
     setup = spec.make_setup(**options)
-    chunk_frame = spec.entry("chunk_frame")
-    frames = [
-        chunk_frame(setup, first, arrays)
-        for first, arrays in spec.play_chunks(
+    # The run's arrays joined, then its rows built once: the rows of each chunk concatenated
+    # cost a copy of every row more.
+    arrays = join_chunks(
+        spec.play_chunks(
             setup, games, chunk_games=chunk_games, threads=threads, progress=progress, **flags
-        )
-    ]
-    frame = pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
+        ),
+        games,
+    )
+    frame = spec.entry("chunk_frame")(setup, 0, arrays)
     frame.attrs["fairysim"] = run_metadata(spec.name, {**setup.config(), "games": games})
     return frame
 
@@ -125,27 +128,27 @@ def simulate_summary(
         setup, games, chunk_games=chunk_games, threads=threads, progress=progress, **flags
     )
     turns = SeatAggregate(spec.seat_columns, setup.seats) if by_turn else None
-    if out is None:
-        for _, arrays in chunks:
-            aggregate.add(arrays)
-            if turns is not None:
-                turns.add_by_turn(arrays, spec.turn_order)
-    else:
-        chunk_frame = spec.entry("chunk_frame")
-        # A failed write (a full disk) is a FairysimError naming --out; the old file stays.
-        with AtomicParquetWriter(out, meta, "out") as writer:
-            for first, arrays in chunks:
-                aggregate.add(arrays)
-                if turns is not None:
-                    turns.add_by_turn(arrays, spec.turn_order)
-                writer.write(chunk_frame(setup, first, arrays))
+    # Where the seat index is the turn order, the sums by turn position are the sums by seat.
+    by_position = turns if turns is not None and spec.turn_order.drawn else None
+    with chunk_folder(aggregate, by_position, spec.turn_order, threads) as fold:
+        if out is None:
+            for _, arrays in chunks:
+                fold(arrays)
+        else:
+            chunk_frame = spec.entry("chunk_frame")
+            # A failed write (a full disk) is a FairysimError naming --out; the old file stays.
+            with AtomicParquetWriter(out, meta, "out") as writer:
+                for first, arrays in chunks:
+                    fold(arrays)
+                    writer.write(chunk_frame(setup, first, arrays))
+    if turns is not None and by_position is None:
+        turns = aggregate
     summary = aggregate.frame(setup.policy_names)
     summary.attrs["fairysim"] = meta
     if turns is not None:
         names = set(setup.policy_names)
         lineup = setup.policy_names[0] if len(names) == 1 else "mixed"
-        frame = turns.frame([lineup] * setup.seats).rename(columns={"seat": "turn"})
-        summary.attrs["by_turn"] = frame
+        summary.attrs["by_turn"] = turns.frame([lineup] * setup.seats, row="turn")
     return summary
 
 
