@@ -86,6 +86,8 @@ def test_planted_defect_is_found_and_fixed_on_fresh_seeds(tmp_path, broken):
     assert set(final.columns) >= {"low", "high", "games", "level", "met"}
     page = (tmp_path / "out" / "tune.html").read_text()
     assert "Recommended" in page and "grande_finale_medals.gold=20" in page
+    # the game's title, and the band in the unit the values are shown in (percent)
+    assert "<h1>Tuning Fantastique</h1>" in page and "between 25.0% and 45.0%" in page
     assert "fairysim compare fantastique" in result.compare_command
 
 

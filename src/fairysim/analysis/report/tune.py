@@ -8,7 +8,8 @@ plays the base file against the tuned one. Figures are inline SVG with labelled 
 number shown carries its interval and game count.
 
 The page reads a :class:`fairysim.analysis.tune.run.TuneResult` by its attributes, so this module
-imports nothing of the tune package.
+imports nothing of the tune package. Shares are shown in percent, bands included (the files keep
+them as fractions, as the measures are computed).
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ import math
 from typing import Any
 
 import pandas as pd
+
+from fairysim.sim.game import get_game
 
 STYLE = """
 body { font-family: system-ui, sans-serif; max-width: 60em; margin: 2em auto; color: #222; }
@@ -48,6 +51,29 @@ def _number(value: float, unit: str) -> str:
     return f"{value:.2f}"
 
 
+def _scale(unit: str) -> float:
+    """Shares are shown in percent (the vocabulary); other units as they are."""
+    return 100.0 if "share" in unit else 1.0
+
+
+def _unit_text(unit: str) -> str:
+    """The unit as an axis shows it: a share of games in percent."""
+    return unit.replace("share of", "% of") if "share" in unit else unit
+
+
+def _band(target: Any, unit: str) -> str:
+    """The target's band in words, in the unit the page shows the measure in."""
+
+    def shown(value: float) -> str:
+        return _number(value, unit) if "share" in unit else f"{value:g}"
+
+    if target.low is not None and target.high is not None:
+        return f"between {shown(target.low)} and {shown(target.high)}"
+    if target.high is not None:
+        return f"at most {shown(target.high)}"
+    return f"at least {shown(target.low)}"
+
+
 def targets_figure(result: Any) -> str:
     """One panel per target: the base and the recommended (or closest) candidate per cell,
     each with its corrected interval, over the target's band."""
@@ -61,10 +87,11 @@ def targets_figure(result: Any) -> str:
     chosen = result.recommended if result.recommended is not None else result.closest
     label = result.label(chosen)
     fig, axes = plt.subplots(
-        1, len(targets.targets), figsize=(4.2 * len(targets.targets), 3.2), squeeze=False
+        1, len(targets.targets), figsize=(4.6 * len(targets.targets), 3.8), squeeze=False
     )
     for ax, target in zip(axes[0], targets.targets, strict=True):
         measure = targets.measures[target.measure]
+        scale = _scale(measure.unit)
         rows = final[final["measure"] == target.measure]
         cells = list(dict.fromkeys(zip(rows["players"], rows["policy"], strict=True)))
         for offset, (name, colour) in ((-0.12, ("base", "#888")), (0.12, (label, "#1f6feb"))):
@@ -76,20 +103,20 @@ def targets_figure(result: Any) -> str:
                 r = row.iloc[0]
                 ax.errorbar(
                     k + offset,
-                    r["value"],
-                    yerr=[[r["value"] - r["low"]], [r["high"] - r["value"]]],
+                    scale * r["value"],
+                    yerr=[[scale * (r["value"] - r["low"])], [scale * (r["high"] - r["value"])]],
                     fmt="o",
                     color=colour,
                     capsize=3,
                     label=("base file" if name == "base" else "tuned") if k == 0 else None,
                 )
-        low = target.low if target.low is not None else ax.get_ylim()[0]
-        high = target.high if target.high is not None else ax.get_ylim()[1]
+        low = scale * target.low if target.low is not None else ax.get_ylim()[0]
+        high = scale * target.high if target.high is not None else ax.get_ylim()[1]
         ax.axhspan(low, high, color="#2da44e", alpha=0.15, label="target band")
         ax.set_xticks(range(len(cells)))
         ax.set_xticklabels([f"{p} players\n{pol}" for p, pol in cells])
-        ax.set_ylabel(f"{measure.label} ({measure.unit})")
-        ax.set_title(f"{target.measure}: {target.text}", fontsize=10)
+        ax.set_ylabel(f"{measure.label}\n({_unit_text(measure.unit)})")
+        ax.set_title(f"{target.measure}: {_band(target, measure.unit)}", fontsize=10)
         ax.legend(fontsize=8)
     fig.suptitle("Targets before and after, corrected intervals on fresh games", fontsize=11)
     fig.tight_layout()
@@ -146,6 +173,7 @@ def _table(frame: pd.DataFrame) -> str:
 
 def _before_after(result: Any, chosen_label: str) -> pd.DataFrame:
     final = result.final
+    bands = {target.measure: target for target in result.targets.targets}
     rows = []
     for row in final[final["candidate"].isin(["base", chosen_label])].itertuples():
         unit = result.targets.measures[row.measure].unit
@@ -155,7 +183,7 @@ def _before_after(result: Any, chosen_label: str) -> pd.DataFrame:
                 "players": row.players,
                 "policy": row.policy,
                 "measure": row.measure,
-                "target": row.band,
+                "target": _band(bands[row.measure], unit),
                 "value": _number(row.value, unit),
                 "corrected interval": f"[{_number(row.low, unit)}, {_number(row.high, unit)}]",
                 "games": f"{row.games:,}",
@@ -202,11 +230,12 @@ def tune_page(result: Any) -> str:
             f"<b>{html.escape(label)}</b>; tuned_cards.toml holds it, marked as such."
         )
     level = result.final["level"].min()
+    title = html.escape(get_game(targets.game).title)
     parts = [
         "<!doctype html><html><head><meta charset='utf-8'>",
-        f"<title>fairysim tune: {html.escape(targets.game)}</title><style>{STYLE}</style>",
+        f"<title>fairysim tune: {title}</title><style>{STYLE}</style>",
         "</head><body>",
-        f"<h1>Tuning {html.escape(targets.game)}</h1>",
+        f"<h1>Tuning {title}</h1>",
         f"<p>{verdict}</p>",
         "<p>Targets file: <code>"
         + html.escape(targets.source)
