@@ -10,6 +10,7 @@ shares that split each game) carrying the run's metadata. The forms come from th
 from __future__ import annotations
 
 import dataclasses
+import itertools
 
 import numba as nb
 import numpy as np
@@ -84,6 +85,31 @@ def test_a_game_range_plays_the_games_of_the_whole_run(form):
     whole = play(form, 900)
     part = play(form, 300, first_game=400)
     assert_same_games({name: values[400:700] for name, values in whole.items()}, part)
+
+
+CHUNK_CASES = [(form, False) for form in FORMS] + [
+    (form, True) for form, (spec, _) in FORMS.items() if "greedy" in spec.policies
+]
+"""Every form as listed, and all greedy (the lanes' fast path) where the game has greedy."""
+
+
+@pytest.mark.parametrize(("form", "greedy"), CHUNK_CASES)
+def test_each_chunk_s_arrays_are_its_own(form, greedy):
+    """A chunk once yielded is never written again: the summary path folds chunk k on another
+    thread while the engine plays chunk k + 1 (:func:`fairysim.sim.batch.chunk_folder`)."""
+    spec, setup_options = FORMS[form]
+    if greedy:
+        setup_options = {**setup_options, "policies": "greedy"}
+    setup = spec.make_setup(**setup_options, seed=3)
+    kept, seen = [], []
+    for _, arrays in spec.play_chunks(setup, 300, chunk_games=100):
+        kept.append({name: values.copy() for name, values in arrays.items()})
+        seen.append(arrays)
+    for before, after in zip(kept, seen, strict=True):
+        assert_same_games(before, after)
+    for earlier, later in itertools.pairwise(seen):
+        for name in earlier:
+            assert not np.shares_memory(earlier[name], later[name]), name
 
 
 @pytest.mark.parametrize("form", FORMS)

@@ -288,11 +288,14 @@ def chunk_folder(
     """A function that folds a chunk into ``by_seat`` (:meth:`SeatAggregate.add`) and, unless
     None, into ``by_turn`` (:meth:`SeatAggregate.add_by_turn` by the game's ``order``).
 
-    With two threads or more (``threads``, None: numba's), a chunk is folded on two: the sums
-    by seat on a second thread beside those by turn position, or without ``by_turn`` half the
-    columns on each (the kernels release the GIL). The engine plays on every thread and the
-    fold on one, so this halves what the read path adds to the engine's time. Each sum is
-    still made by one thread in one order, so no number depends on it.
+    With two threads or more (``threads``, None: numba's), a chunk is folded while the engine
+    plays the next one (the kernels release the GIL; every game's ``play_chunks`` yields fresh
+    arrays per chunk, which ``tests/test_game_contract.py`` checks), so the fold fills the
+    engine's pauses instead of following each chunk; the fold itself runs on two threads, the
+    sums by seat beside those by turn position (without ``by_turn``, half the columns on
+    each). One worker takes the chunks in order and a chunk waits for the fold before it, so
+    at most one chunk is held beyond the engine's; each sum is made by one kernel call a chunk,
+    as with one thread: no number depends on it.
     """
 
     def fold(chunk: Chunk) -> None:
@@ -304,19 +307,30 @@ def chunk_folder(
         yield fold
         return
     half = len(by_seat.columns) // 2
-    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="fairysim-fold") as side:
+    with (
+        ThreadPoolExecutor(max_workers=1, thread_name_prefix="fairysim-fold") as side,
+        ThreadPoolExecutor(max_workers=1, thread_name_prefix="fairysim-fold-2") as second,
+    ):
+        pending: list[Any] = []
 
-        def fold_on_two_threads(chunk: Chunk) -> None:
+        def fold_on_two(chunk: Chunk) -> None:
             if by_turn is not None:
-                seats = side.submit(by_seat.add, chunk)
+                seats = second.submit(by_seat.add, chunk)
                 by_turn.add_by_turn(chunk, order)
             else:
-                seats = side.submit(by_seat.add_columns, chunk, range(half))
+                seats = second.submit(by_seat.add_columns, chunk, range(half))
                 by_seat.add_columns(chunk, range(half, len(by_seat.columns)))
                 by_seat.games += len(chunk[by_seat.columns[0]])
             seats.result()
 
-        yield fold_on_two_threads
+        def fold_beside(chunk: Chunk) -> None:
+            if pending:
+                pending.pop().result()
+            pending.append(side.submit(fold_on_two, chunk))
+
+        yield fold_beside
+        if pending:
+            pending.pop().result()
 
 
 def turn_columns(
