@@ -13,6 +13,9 @@ sections print (the balance card's turn-order table, the ladder's positions, a b
 check, the card effects), never their sentences, and states a rung's findings so that the card
 can tell where the rungs disagree. A report adds a question by returning one more ``Question``
 from its ``own_questions`` hook (:class:`~fairysim.analysis.report.pipeline.StandardReport`).
+
+One module of about 600 lines: the standard questions share their helpers (the rung lines, the
+game counts, the verdict tables), which a split per question would copy or scatter.
 """
 
 from __future__ import annotations
