@@ -63,15 +63,7 @@ def _unit_text(unit: str) -> str:
 
 def _band(target: Any, unit: str) -> str:
     """The target's band in words, in the unit the page shows the measure in."""
-
-    def shown(value: float) -> str:
-        return _number(value, unit) if "share" in unit else f"{value:g}"
-
-    if target.low is not None and target.high is not None:
-        return f"between {shown(target.low)} and {shown(target.high)}"
-    if target.high is not None:
-        return f"at most {shown(target.high)}"
-    return f"at least {shown(target.low)}"
+    return target.words(lambda value: _number(value, unit)) if "share" in unit else target.text
 
 
 def targets_figure(result: Any) -> str:

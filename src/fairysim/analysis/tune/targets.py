@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import math
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -83,12 +83,16 @@ class Target:
 
     @property
     def text(self) -> str:
-        """The band in words."""
+        """The band in words, in the measure's own units (the files' ``band``)."""
+        return self.words(lambda value: f"{value:g}")
+
+    def words(self, shown: Callable[[float], str]) -> str:
+        """The band in words, each edge written by ``shown`` (a page's percent)."""
         if self.low is not None and self.high is not None:
-            return f"between {self.low:g} and {self.high:g}"
+            return f"between {shown(self.low)} and {shown(self.high)}"
         if self.high is not None:
-            return f"at most {self.high:g}"
-        return f"at least {self.low:g}"
+            return f"at most {shown(self.high)}"
+        return f"at least {shown(self.low)}"
 
     @property
     def scale(self) -> float:
